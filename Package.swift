@@ -1,0 +1,94 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Every Swift target uses Swift 6 language mode with strict concurrency (the tools-version default).
+let package = Package(
+    name: "Podium",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "podium-gateway", targets: ["GatewayMain"]),
+        .executable(name: "podium-auth", targets: ["AuthMain"]),
+        .executable(name: "podium-leaderboard", targets: ["LeaderboardMain"]),
+        .executable(name: "podium-achievement", targets: ["AchievementMain"]),
+        .executable(name: "podium-challenge", targets: ["ChallengeMain"]),
+        .executable(name: "podium", targets: ["PodiumCLI"]),
+        .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
+        .library(name: "PodiumMessages", targets: ["PodiumMessages"]),
+        .library(name: "PodiumRuntime", targets: ["PodiumRuntime"]),
+        .library(name: "PodiumTesting", targets: ["PodiumTesting"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // The C surface of libzmq. Only the ZeroMQ module imports it.
+        .systemLibrary(
+            name: "CZeroMQ",
+            path: "Shared/CZeroMQ",
+            pkgConfig: "libzmq",
+            providers: [.apt(["libzmq3-dev"])]
+        ),
+        // The safe Swift layer over libzmq: contexts, sockets, frames, options, owner threads.
+        .target(
+            name: "ZeroMQ",
+            dependencies: [
+                "CZeroMQ",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            path: "Shared/ZeroMQ"
+        ),
+        // The wire contract: envelope, payloads, topics, error codes, codec.
+        .target(
+            name: "PodiumMessages",
+            path: "Shared/Messages"
+        ),
+        // What every service shares: configuration, logging, lifecycle, the bus, storage, clock.
+        .target(
+            name: "PodiumRuntime",
+            dependencies: [
+                "ZeroMQ",
+                "PodiumMessages",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Shared/Runtime"
+        ),
+        .target(name: "Gateway", dependencies: ["PodiumRuntime"], path: "Services/Gateway/Library"),
+        .target(name: "Auth", dependencies: ["PodiumRuntime"], path: "Services/Auth/Library"),
+        .target(name: "Leaderboard", dependencies: ["PodiumRuntime"], path: "Services/Leaderboard/Library"),
+        .target(name: "Achievement", dependencies: ["PodiumRuntime"], path: "Services/Achievement/Library"),
+        .target(name: "Challenge", dependencies: ["PodiumRuntime"], path: "Services/Challenge/Library"),
+        .executableTarget(name: "GatewayMain", dependencies: ["Gateway"], path: "Services/Gateway/Main"),
+        .executableTarget(name: "AuthMain", dependencies: ["Auth"], path: "Services/Auth/Main"),
+        .executableTarget(name: "LeaderboardMain", dependencies: ["Leaderboard"], path: "Services/Leaderboard/Main"),
+        .executableTarget(name: "AchievementMain", dependencies: ["Achievement"], path: "Services/Achievement/Main"),
+        .executableTarget(name: "ChallengeMain", dependencies: ["Challenge"], path: "Services/Challenge/Main"),
+        // The `podium` command-line client.
+        .executableTarget(
+            name: "PodiumCLI",
+            dependencies: [
+                "ZeroMQ",
+                "PodiumMessages",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Services/CLI"
+        ),
+        // Starts a whole stack in-process on ephemeral ports, for tests.
+        .target(
+            name: "PodiumTesting",
+            dependencies: ["Gateway", "Auth", "Leaderboard", "Achievement", "Challenge"],
+            path: "Shared/Testing"
+        ),
+        .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], path: "Tests/ZeroMQTests"),
+        .testTarget(name: "MessagesTests", dependencies: ["PodiumMessages"], path: "Tests/MessagesTests"),
+        .testTarget(name: "RuntimeTests", dependencies: ["PodiumRuntime"], path: "Tests/RuntimeTests"),
+        .testTarget(name: "GatewayTests", dependencies: ["PodiumTesting"], path: "Tests/GatewayTests"),
+    ]
+)
