@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // The C surface of libzmq. Only the ZeroMQ module imports it.
@@ -60,7 +61,11 @@ let package = Package(
             ],
             path: "Shared/Runtime"
         ),
-        .target(name: "Gateway", dependencies: ["PodiumRuntime"], path: "Services/Gateway/Library"),
+        .target(
+            name: "Gateway",
+            dependencies: ["PodiumRuntime", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Services/Gateway/Library"
+        ),
         .target(name: "Auth", dependencies: ["PodiumRuntime"], path: "Services/Auth/Library"),
         .target(name: "Leaderboard", dependencies: ["PodiumRuntime"], path: "Services/Leaderboard/Library"),
         .target(name: "Achievement", dependencies: ["PodiumRuntime"], path: "Services/Achievement/Library"),

@@ -1,0 +1,4 @@
+import Achievement
+import PodiumRuntime
+
+await ServiceMain.run(AchievementService.definition())

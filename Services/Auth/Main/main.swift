@@ -1,0 +1,4 @@
+import Auth
+import PodiumRuntime
+
+await ServiceMain.run(AuthService.definition())

@@ -1,0 +1,4 @@
+import Challenge
+import PodiumRuntime
+
+await ServiceMain.run(ChallengeService.definition())

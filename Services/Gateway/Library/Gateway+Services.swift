@@ -1,0 +1,183 @@
+import Foundation
+import PodiumMessages
+import PodiumRuntime
+import ZeroMQ
+
+extension Gateway {
+    /// Routes a request to the service that announced its type.
+    func forward(_ request: ClientRequest, from client: ClientFrames) async throws {
+        let route = directory.withLock { $0.route(request.type, knownServices: settings.expectedServices) }
+        let (routingID, service): (Data, String)
+        switch route {
+        case .unknown:
+            throw ErrorReply(code: .unknownType, message: "no service handles '\(request.type)'", field: "type")
+        case .unavailable(let name):
+            throw ErrorReply(code: .serviceUnavailable, message: "the \(name) service is not connected; retry shortly")
+        case .instance(let id, let name):
+            (routingID, service) = (id, name)
+        }
+        let internalID = UUID().uuidString.lowercased()
+        let deadline = clock.nowMilliseconds + settings.requestTimeout.milliseconds
+        let admitted = pending.withLock { pending -> ErrorReply? in
+            if pending.isInFlight(routingID: client.routingID, requestID: request.id) {
+                return ErrorReply(
+                    code: .duplicateRequestID, message: "a request with id '\(request.id)' is still in flight", field: "id")
+            }
+            if pending.count >= settings.maxInFlight {
+                return ErrorReply(code: .overloaded, message: "too many requests in flight; retry shortly")
+            }
+            pending.add(
+                PendingRequests.Entry(
+                    origin: .client(client, requestID: request.id), service: service, serviceRoutingID: routingID,
+                    deadline: deadline),
+                internalID: internalID)
+            return nil
+        }
+        if let admitted { throw admitted }
+        let envelope = RawEnvelope(
+            type: request.type, version: request.version ?? RawEnvelope.currentVersion, id: internalID,
+            correlationId: request.id, gameId: request.gameId, playerId: request.playerId,
+            timestamp: clock.nowMilliseconds, payload: request.payload ?? .object([:]))
+        await sendToService(envelope, routingID: routingID, internalID: internalID)
+    }
+
+    /// Sends a request to a service instance; if it cannot be reached, answers the request now.
+    func sendToService(_ envelope: RawEnvelope, routingID: Data, internalID: String) async {
+        do {
+            try await serviceSocket.send([routingID, try WireCodec.encode(envelope)])
+        } catch {
+            if let error = error as? ZMQError, error.errno == EHOSTUNREACH {
+                _ = directory.withLock { $0.remove(routingID: routingID) }
+            }
+            guard let entry = pending.withLock({ $0.complete(internalID: internalID) }) else { return }
+            logger.warning("service unreachable", metadata: ["service.name": "\(entry.service)", "error": "\(error)"])
+            await resolve(
+                entry,
+                with: errorEnvelope(
+                    ErrorReply(code: .serviceUnavailable, message: "the \(entry.service) service is not reachable; retry shortly"),
+                    correlationId: nil))
+        }
+    }
+
+    /// Reads announcements and replies from services until the socket closes.
+    func serveServices() async {
+        while true {
+            let frames: [Data]
+            do {
+                guard let next = try await serviceSocket.receive() else { return }
+                frames = next
+            } catch {
+                return
+            }
+            guard frames.count == 2, let envelope = try? WireCodec.decode(RawEnvelope.self, from: frames[1]) else {
+                logger.warning("service message dropped: expected [routing id, envelope]", metadata: ["frames": "\(frames.count)"])
+                continue
+            }
+            if envelope.type == .serviceAnnouncement {
+                register(envelope, routingID: frames[0])
+                continue
+            }
+            guard let internalID = envelope.correlationId,
+                let entry = pending.withLock({ $0.complete(internalID: internalID) })
+            else {
+                logger.debug("late or unknown service reply dropped", metadata: ["message.id": "\(envelope.id)"])
+                continue
+            }
+            await resolve(entry, with: envelope)
+        }
+    }
+
+    private func register(_ envelope: RawEnvelope, routingID: Data) {
+        guard let announcement = try? envelope.decodePayload(as: ServiceAnnouncement.self),
+            Identifiers.isValidID(announcement.service),
+            announcement.requestTypes.allSatisfy({ $0.hasPrefix(announcement.service + ".") })
+        else {
+            logger.warning("service announcement refused")
+            return
+        }
+        let isNew = directory.withLock { $0.register(announcement, routingID: routingID, now: clock.nowMilliseconds) }
+        if isNew {
+            logger.info(
+                "service connected",
+                metadata: [
+                    "service.name": "\(announcement.service)", "service.instance": "\(announcement.instance)",
+                    "service.request_types": "\(announcement.requestTypes.count)",
+                ])
+        }
+    }
+
+    /// Delivers a service's answer (or the gateway's error in its place) to whoever asked.
+    func resolve(_ entry: PendingRequests.Entry, with envelope: RawEnvelope) async {
+        switch entry.origin {
+        case .client(let client, let requestID):
+            var answer = envelope
+            answer.correlationId = requestID
+            if answer.type != .reply && answer.type != .error {
+                answer = errorEnvelope(
+                    ErrorReply(code: .internalError, message: "\(entry.service) sent an unexpected answer"),
+                    correlationId: requestID)
+            }
+            await sendToClient(client.reply(encode(answer)))
+        case .gateway(let continuation):
+            continuation.resume(returning: envelope)
+        }
+    }
+
+    /// Asks one service a question on the gateway's own behalf.
+    func ask(_ type: MessageType, timeout: Duration) async -> RawEnvelope {
+        let route = directory.withLock { $0.route(type, knownServices: settings.expectedServices) }
+        guard case .instance(let routingID, let service) = route else {
+            return errorEnvelope(
+                ErrorReply(code: .serviceUnavailable, message: "the \(type.serviceName) service is not connected"),
+                correlationId: nil)
+        }
+        let internalID = UUID().uuidString.lowercased()
+        let envelope = RawEnvelope(type: type, id: internalID, timestamp: clock.nowMilliseconds, payload: .object([:]))
+        return await withCheckedContinuation { continuation in
+            pending.withLock {
+                $0.add(
+                    PendingRequests.Entry(
+                        origin: .gateway(continuation), service: service, serviceRoutingID: routingID,
+                        deadline: clock.nowMilliseconds + timeout.milliseconds),
+                    internalID: internalID)
+            }
+            Task { await self.sendToService(envelope, routingID: routingID, internalID: internalID) }
+        }
+    }
+
+    func gatewayHealth() -> GatewayHealth {
+        GatewayHealth(
+            instance: settings.runtime.instanceID, ready: true, startedAt: startedAt,
+            connectedServices: directory.value.connectedServices)
+    }
+
+    /// The gateway's and every expected service's health.
+    func systemHealth() async -> SystemHealth {
+        let timeout = min(settings.requestTimeout, .seconds(2))
+        let results = await withTaskGroup(of: (String, ServiceHealthResult).self) { group in
+            for service in settings.expectedServices {
+                group.addTask {
+                    let answer = await self.ask(.health(of: service), timeout: timeout)
+                    if answer.type == .reply, let health = try? answer.decodePayload(as: ServiceHealth.self) {
+                        return (service, ServiceHealthResult(ready: health.ready, health: health))
+                    }
+                    let error = (try? answer.decodePayload(as: ErrorReply.self))
+                        ?? ErrorReply(code: .internalError, message: "unreadable health answer")
+                    return (service, ServiceHealthResult(ready: false, error: error))
+                }
+            }
+            var results: [String: ServiceHealthResult] = [:]
+            for await (service, result) in group { results[service] = result }
+            return results
+        }
+        return SystemHealth(
+            ready: results.values.allSatisfy(\.ready), gateway: gatewayHealth(), services: results)
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds.
+    var milliseconds: Int64 {
+        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+    }
+}

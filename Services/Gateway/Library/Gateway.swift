@@ -1,0 +1,182 @@
+import Foundation
+import Logging
+import PodiumMessages
+import PodiumRuntime
+import ServiceLifecycle
+import ZeroMQ
+
+/// `podium-gateway`: the one public entry point.
+///
+/// - Request endpoint (ROUTER): one reply per request, matched by the client's request id;
+///   events are validated, acknowledged and published on the bus; other requests are routed to
+///   the service that announced their type, and its reply is routed back.
+/// - Notification endpoint (XPUB, manual subscriptions): forwards each `notify/<game>/<player>`
+///   bus message to that player's private topic only.
+/// - The bus hub: XSUB (publishers connect) ⇄ XPUB (subscribers connect), and the service ROUTER.
+///
+/// All sockets are bound in `init`, so ``endpoints`` is known before ``run()``.
+public final class Gateway: Service, Sendable {
+    public let settings: GatewaySettings
+    /// Where the gateway listens.
+    public let endpoints: GatewayEndpoints
+
+    let clock: any PodiumClock
+    let logger: Logger
+    let context: ZMQContext
+    let startedAt: Int64
+    let publisher: BusPublisher
+    let clientSocket: AsyncSocket
+    let serviceSocket: AsyncSocket
+    let notificationSocket: AsyncSocket
+    let notificationFeed: AsyncSocket
+    let busHub: ZMQProxy
+    let topics: NotificationTopics
+    let directory = Locked(ServiceDirectory())
+    let pending = Locked(PendingRequests())
+
+    public init(settings: GatewaySettings, clock: any PodiumClock = SystemClock(), logger: Logger? = nil) throws {
+        self.settings = settings
+        self.clock = clock
+        var logger = logger ?? Logger(label: "podium.gateway")
+        logger[metadataKey: "service"] = "gateway"
+        logger[metadataKey: "instance"] = "\(settings.runtime.instanceID)"
+        self.logger = logger
+        let context = try ZMQContext()
+        self.context = context
+        self.startedAt = clock.nowMilliseconds
+        self.topics = NotificationTopics(secret: settings.notificationSecret)
+
+        // The bus hub. inproc endpoints let the gateway itself publish and subscribe.
+        let hubID = UUID().uuidString
+        let hubInput = try context.makeSocket(.extendedSubscriber)
+        let hubOutput = try context.makeSocket(.extendedPublisher)
+        try hubOutput.set(.sendHighWaterMark(100_000))
+        try hubInput.set(.receiveHighWaterMark(100_000))
+        try hubInput.bind(settings.runtime.busPublishEndpoint)
+        let busPublish = try hubInput.lastEndpoint()
+        try hubInput.bind("inproc://podium.bus.in.\(hubID)")
+        try hubOutput.bind(settings.runtime.busSubscribeEndpoint)
+        let busSubscribe = try hubOutput.lastEndpoint()
+        try hubOutput.bind("inproc://podium.bus.out.\(hubID)")
+        busHub = try ZMQProxy(context: context, name: "bus", frontend: hubInput, backend: hubOutput)
+
+        publisher = try BusPublisher(
+            context: context, endpoint: "inproc://podium.bus.in.\(hubID)",
+            publisherID: settings.runtime.instanceID, clock: clock)
+        notificationFeed = try AsyncSocket(
+            context: context, type: .subscriber, name: "gateway.notification-feed",
+            options: [.receiveHighWaterMark(100_000), .subscribe(Data(Topic.allNotifications.utf8))],
+            connect: ["inproc://podium.bus.out.\(hubID)"])
+        serviceSocket = try AsyncSocket(
+            context: context, type: .router, name: "gateway.services",
+            options: [
+                .routerMandatory(true), .routerHandover(true), .sendHighWaterMark(100_000),
+                .receiveHighWaterMark(100_000), .heartbeatIntervalMilliseconds(1000),
+                .heartbeatTimeoutMilliseconds(3000),
+            ],
+            bind: [settings.runtime.busServicesEndpoint])
+        clientSocket = try AsyncSocket(
+            context: context, type: .router, name: "gateway.requests",
+            options: [
+                .maxMessageSize(settings.hardFrameLimit), .sendHighWaterMark(100_000),
+                .receiveHighWaterMark(10_000), .heartbeatIntervalMilliseconds(5000),
+                .heartbeatTimeoutMilliseconds(15_000),
+            ],
+            bind: [settings.requestEndpoint])
+        let subscriptionLogger = logger
+        notificationSocket = try AsyncSocket(
+            context: context, type: .extendedPublisher, name: "gateway.notifications",
+            options: [.publisherManual(true), .maxMessageSize(1024), .sendHighWaterMark(100_000)],
+            bind: [settings.notificationEndpoint],
+            receiveFilter: { socket, frames in
+                Self.applySubscription(frames, on: socket, logger: subscriptionLogger)
+                return false
+            })
+        endpoints = GatewayEndpoints(
+            requests: clientSocket.boundEndpoints[0], notifications: notificationSocket.boundEndpoints[0],
+            busPublish: busPublish, busSubscribe: busSubscribe, busServices: serviceSocket.boundEndpoints[0])
+    }
+
+    public func run() async throws {
+        await publisher.start()
+        logger.info(
+            "gateway listening",
+            metadata: [
+                "endpoint.requests": "\(endpoints.requests)", "endpoint.notifications": "\(endpoints.notifications)",
+                "endpoint.bus.publish": "\(endpoints.busPublish)", "endpoint.bus.subscribe": "\(endpoints.busSubscribe)",
+                "endpoint.bus.services": "\(endpoints.busServices)",
+            ])
+        let clients = Task { await self.serveClients() }
+        let services = Task { await self.serveServices() }
+        let notifications = Task { await self.forwardNotifications() }
+        let housekeeping = Task { await self.keepHouse() }
+
+        try? await gracefulShutdown()
+        logger.info("gateway stopping", metadata: ["requests.in_flight": "\(pending.value.count)"])
+        clients.cancel()
+        await clients.value
+        await finishInFlight(within: .seconds(2))
+        housekeeping.cancel()
+        await housekeeping.value
+        await clientSocket.close()
+        await serviceSocket.close()
+        await notificationFeed.close()
+        await notificationSocket.close()
+        await publisher.close()
+        await busHub.stop()
+        await services.value
+        await notifications.value
+        logger.info("gateway stopped")
+    }
+
+    /// Lets requests already forwarded get their replies, then answers the rest with an error.
+    private func finishInFlight(within limit: Duration) async {
+        let deadline = clock.nowMilliseconds + Int64(limit.components.seconds * 1000)
+        while pending.value.count > 0 && clock.nowMilliseconds < deadline {
+            try? await clock.sleep(for: .milliseconds(20))
+        }
+        for entry in pending.withLock({ $0.drain() }) {
+            await resolve(
+                entry,
+                with: errorEnvelope(
+                    ErrorReply(code: .serviceUnavailable, message: "the gateway is shutting down"), correlationId: nil))
+        }
+    }
+
+    /// Publishes bus ticks and expires late requests and silent services.
+    private func keepHouse() async {
+        var lastTick: Int64 = 0
+        let heartbeat = Int64(settings.runtime.heartbeatInterval.components.seconds * 1000)
+            + settings.runtime.heartbeatInterval.components.attoseconds / 1_000_000_000_000_000
+        while !Task.isCancelled {
+            let now = clock.nowMilliseconds
+            if now - lastTick >= heartbeat {
+                lastTick = now
+                _ = try? await publisher.publish(
+                    type: "bus.tick", topic: Topic(rawValue: "bus/tick"), payload: EmptyPayload())
+            }
+            for entry in pending.withLock({ $0.expire(now: now) }) {
+                logger.warning("service did not answer in time", metadata: ["service.name": "\(entry.service)"])
+                await resolve(
+                    entry,
+                    with: errorEnvelope(
+                        ErrorReply(
+                            code: .serviceTimeout,
+                            message: "\(entry.service) did not answer in time; the request may or may not have taken effect"),
+                        correlationId: nil))
+            }
+            for gone in directory.withLock({ $0.expire(now: now) }) {
+                logger.warning(
+                    "service heartbeat lost",
+                    metadata: ["service.name": "\(gone.announcement.service)", "service.instance": "\(gone.announcement.instance)"])
+            }
+            try? await clock.sleep(for: .milliseconds(min(heartbeat, 100)))
+        }
+    }
+
+    func errorEnvelope(_ error: ErrorReply, correlationId: String?) -> RawEnvelope {
+        RawEnvelope(
+            type: .error, correlationId: correlationId, timestamp: clock.nowMilliseconds,
+            payload: (try? WireCodec.jsonValue(error)) ?? .null)
+    }
+}

@@ -1,0 +1,36 @@
+import Crypto
+import Foundation
+import PodiumMessages
+
+/// Derives each player's private notification topic: `player/` followed by the hex
+/// HMAC-SHA256 of `"<gameId>\n<playerId>"` under the gateway's notification secret.
+///
+/// The topic is unguessable without the secret, and the notification endpoint accepts only
+/// subscriptions to complete topics of this form, so a client cannot subscribe by prefix to
+/// other players' notifications; it can only hear a topic the gateway gave it.
+struct NotificationTopics: Sendable {
+    private let key: SymmetricKey
+
+    init(secret: [UInt8]) {
+        key = SymmetricKey(data: secret)
+    }
+
+    /// The public topic carrying a player's notifications.
+    func topic(gameId: String, playerId: String) -> String {
+        let mac = HMAC<SHA256>.authenticationCode(for: Data("\(gameId)\n\(playerId)".utf8), using: key)
+        return Topic.playerNotificationPrefix + mac.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Length of a complete topic: the prefix and 64 hex digits.
+    static let topicLength = Topic.playerNotificationPrefix.utf8.count + 64
+
+    /// Whether `topic` is a complete, well-formed player topic (the only subscriptions accepted).
+    static func isAcceptableSubscription(_ topic: Data) -> Bool {
+        guard topic.count == topicLength, topic.starts(with: Data(Topic.playerNotificationPrefix.utf8)) else {
+            return false
+        }
+        return topic.dropFirst(Topic.playerNotificationPrefix.utf8.count).allSatisfy { byte in
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+        }
+    }
+}

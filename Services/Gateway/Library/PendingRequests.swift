@@ -1,0 +1,74 @@
+import Foundation
+import PodiumMessages
+
+/// Requests forwarded to services and not yet answered.
+///
+/// Pure state keyed by the internal request id the gateway put on the forwarded envelope.
+struct PendingRequests: Sendable {
+    enum Origin: Sendable {
+        /// A client's request: the reply goes back on the request ROUTER.
+        case client(ClientFrames, requestID: String)
+        /// The gateway's own question (a health fan-out): the answer resumes a task.
+        case gateway(CheckedContinuation<RawEnvelope, Never>)
+    }
+
+    struct Entry: Sendable {
+        let origin: Origin
+        let service: String
+        let serviceRoutingID: Data
+        let deadline: Int64
+    }
+
+    private(set) var entries: [String: Entry] = [:]
+    private var clientKeys: Set<ClientKey> = []
+
+    private struct ClientKey: Hashable, Sendable {
+        let routingID: Data
+        let requestID: String
+    }
+
+    var count: Int { entries.count }
+
+    /// Whether this client already has a request with this id in flight.
+    func isInFlight(routingID: Data, requestID: String) -> Bool {
+        clientKeys.contains(ClientKey(routingID: routingID, requestID: requestID))
+    }
+
+    mutating func add(_ entry: Entry, internalID: String) {
+        entries[internalID] = entry
+        if case .client(let frames, let requestID) = entry.origin {
+            clientKeys.insert(ClientKey(routingID: frames.routingID, requestID: requestID))
+        }
+    }
+
+    /// Removes and returns the entry a reply answers.
+    mutating func complete(internalID: String) -> Entry? {
+        guard let entry = entries.removeValue(forKey: internalID) else { return nil }
+        forget(entry)
+        return entry
+    }
+
+    /// Removes and returns the entries whose deadline has passed.
+    mutating func expire(now: Int64) -> [Entry] {
+        let expired = entries.filter { $0.value.deadline <= now }
+        for (id, entry) in expired {
+            entries.removeValue(forKey: id)
+            forget(entry)
+        }
+        return Array(expired.values)
+    }
+
+    /// Removes every entry (at shutdown).
+    mutating func drain() -> [Entry] {
+        let all = Array(entries.values)
+        entries.removeAll()
+        clientKeys.removeAll()
+        return all
+    }
+
+    private mutating func forget(_ entry: Entry) {
+        if case .client(let frames, let requestID) = entry.origin {
+            clientKeys.remove(ClientKey(routingID: frames.routingID, requestID: requestID))
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import PodiumMessages
+
+/// Which service instances are connected and which request types each answers.
+///
+/// Pure state: the gateway feeds it announcements and the time; it never touches a socket.
+struct ServiceDirectory: Sendable {
+    struct Instance: Sendable, Equatable {
+        let routingID: Data
+        let announcement: ServiceAnnouncement
+        var lastSeen: Int64
+    }
+
+    /// Heartbeats missed before an instance is considered gone.
+    static let missedHeartbeatsAllowed: Int64 = 3
+
+    private(set) var instances: [Data: Instance] = [:]
+    private var rotation: [String: Int] = [:]
+
+    /// Records an announcement; returns true if the instance is new.
+    @discardableResult
+    mutating func register(_ announcement: ServiceAnnouncement, routingID: Data, now: Int64) -> Bool {
+        let isNew = instances[routingID] == nil
+        instances[routingID] = Instance(routingID: routingID, announcement: announcement, lastSeen: now)
+        return isNew
+    }
+
+    /// Forgets one instance (it stopped answering or could not be reached).
+    mutating func remove(routingID: Data) -> Instance? {
+        instances.removeValue(forKey: routingID)
+    }
+
+    /// Forgets instances whose heartbeats stopped; returns them.
+    mutating func expire(now: Int64) -> [Instance] {
+        let stale = instances.values.filter { instance in
+            now - instance.lastSeen > Self.missedHeartbeatsAllowed * Int64(max(instance.announcement.heartbeatIntervalMilliseconds, 50))
+        }
+        for instance in stale { instances.removeValue(forKey: instance.routingID) }
+        return stale
+    }
+
+    /// Names of the services with at least one live instance.
+    var connectedServices: [String] {
+        Set(instances.values.map(\.announcement.service)).sorted()
+    }
+
+    enum Route: Equatable {
+        case instance(Data, service: String)
+        case unavailable(service: String)
+        case unknown
+    }
+
+    /// Picks an instance for a request type, rotating between instances of the same service.
+    mutating func route(_ type: MessageType, knownServices: [String]) -> Route {
+        let candidates = instances.values
+            .filter { $0.announcement.requestTypes.contains(type.rawValue) }
+            .sorted { $0.routingID.lexicographicallyPrecedes($1.routingID) }
+        if candidates.isEmpty {
+            return knownServices.contains(type.serviceName) ? .unavailable(service: type.serviceName) : .unknown
+        }
+        let turn = rotation[type.serviceName, default: 0]
+        rotation[type.serviceName] = turn &+ 1
+        let chosen = candidates[turn % candidates.count]
+        return .instance(chosen.routingID, service: chosen.announcement.service)
+    }
+}

@@ -1,0 +1,4 @@
+import Leaderboard
+import PodiumRuntime
+
+await ServiceMain.run(LeaderboardService.definition())

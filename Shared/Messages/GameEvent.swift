@@ -1,0 +1,77 @@
+/// Something that happened in a game, sent by the game and fanned out to the services
+/// (`cactus.hit`, `match.end` with a score, `tick` with elapsed seconds).
+///
+/// The envelope carries the game and the player; the payload says what happened.
+public struct GameEvent: Codable, Sendable, Equatable {
+    /// The event's name, such as `match.end` (see ``Identifiers/isValidEventName(_:)``).
+    public var name: String
+    /// An optional number the event measures (a score, seconds, a count).
+    public var value: Int64?
+    /// Scalar attributes (`{"matchId": "m-7", "variant": "blackjack"}`); at most 32, no nesting.
+    public var attributes: [String: JSONValue]?
+
+    /// Most attributes an event may carry.
+    public static let maximumAttributes = 32
+    /// Longest attribute key.
+    public static let maximumAttributeKeyLength = 64
+    /// Longest attribute string value, in UTF-8 bytes.
+    public static let maximumAttributeStringLength = 256
+
+    public init(name: String, value: Int64? = nil, attributes: [String: JSONValue]? = nil) {
+        self.name = name
+        self.value = value
+        self.attributes = attributes
+    }
+
+    /// Checks the event's content; the first problem found is thrown.
+    public func validate() throws(ErrorReply) {
+        guard Identifiers.isValidEventName(name) else {
+            throw ErrorReply(
+                code: .invalidField,
+                message: "event name must be 1-64 characters of a-z, 0-9, '.', '_' or '-', starting with a letter",
+                field: "payload.name")
+        }
+        guard let attributes else { return }
+        guard attributes.count <= Self.maximumAttributes else {
+            throw ErrorReply(
+                code: .invalidField, message: "an event carries at most \(Self.maximumAttributes) attributes",
+                field: "payload.attributes")
+        }
+        for (key, value) in attributes {
+            guard !key.isEmpty, key.utf8.count <= Self.maximumAttributeKeyLength else {
+                throw ErrorReply(
+                    code: .invalidField, message: "attribute keys must be 1-64 bytes",
+                    field: "payload.attributes")
+            }
+            guard value.isScalar else {
+                throw ErrorReply(
+                    code: .invalidField, message: "attribute values must be strings, numbers, booleans or null",
+                    field: "payload.attributes.\(key)")
+            }
+            if case .string(let text) = value, text.utf8.count > Self.maximumAttributeStringLength {
+                throw ErrorReply(
+                    code: .invalidField, message: "attribute strings are at most 256 bytes",
+                    field: "payload.attributes.\(key)")
+            }
+        }
+    }
+}
+
+/// The gateway's reply to `event.publish`: the event was accepted and published.
+public struct EventAcknowledgement: Codable, Sendable, Equatable {
+    /// The id of the published bus message (the event's id from now on).
+    public var eventId: String
+    /// The topic it was published on.
+    public var topic: String
+    /// The gateway's publisher id.
+    public var publisher: String
+    /// The event's sequence number on the bus.
+    public var sequence: UInt64
+
+    public init(eventId: String, topic: String, publisher: String, sequence: UInt64) {
+        self.eventId = eventId
+        self.topic = topic
+        self.publisher = publisher
+        self.sequence = sequence
+    }
+}

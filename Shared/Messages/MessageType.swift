@@ -1,0 +1,58 @@
+/// The `type` of an envelope: which request, reply, event or notification it carries.
+///
+/// Names are dotted, lower case, service first (`leaderboard.health`). The full list, with each
+/// payload, is in docs/PROTOCOL.md.
+public struct MessageType: RawRepresentable, Codable, Sendable, Hashable, CustomStringConvertible,
+    ExpressibleByStringLiteral
+{
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+    public var description: String { rawValue }
+
+    /// The service a request type belongs to: the part before the first dot.
+    public var serviceName: String {
+        String(rawValue.prefix(while: { $0 != "." }))
+    }
+
+    // Replies.
+    /// A successful reply; `correlationId` is the request's id.
+    public static let reply: MessageType = "reply"
+    /// A failed request; the payload is an ``ErrorReply``.
+    public static let error: MessageType = "error"
+
+    // Requests the gateway answers itself.
+    /// Readiness of the gateway and every service.
+    public static let health: MessageType = "health"
+    /// Readiness of the gateway alone.
+    public static let gatewayHealth: MessageType = "gateway.health"
+    /// A game event to acknowledge and fan out.
+    public static let eventPublish: MessageType = "event.publish"
+    /// Asks for the topic that carries a player's private notifications.
+    public static let notificationsSubscribe: MessageType = "notifications.subscribe"
+
+    // Published on the bus.
+    /// A game event, as fanned out by the gateway.
+    public static let gameEvent: MessageType = "game.event"
+    /// A notification for one player.
+    public static let notification: MessageType = "notification"
+
+    // Between the gateway and the services.
+    /// A service announces itself and what it handles; repeated as its heartbeat.
+    public static let serviceAnnouncement: MessageType = "service.announce"
+
+    /// A service's readiness request, such as `leaderboard.health`.
+    public static func health(of service: String) -> MessageType { MessageType("\(service).health") }
+    /// A service's diagnostic request that makes it publish a test notification.
+    public static func testNotification(of service: String) -> MessageType {
+        MessageType("\(service).test-notification")
+    }
+}

@@ -1,0 +1,88 @@
+import Configuration
+import Foundation
+import Logging
+
+/// The settings every Podium process shares, read from environment variables.
+///
+/// | variable | default | meaning |
+/// |---|---|---|
+/// | `PODIUM_DATA` | `./.podium` | directory holding each service's database |
+/// | `PODIUM_INSTANCE_ID` | `<service>-<random>` | this process's id; its publisher id on the bus |
+/// | `PODIUM_BUS_PUBLISH` | `tcp://127.0.0.1:5560` | bus input (gateway XSUB): publishers connect here |
+/// | `PODIUM_BUS_SUBSCRIBE` | `tcp://127.0.0.1:5561` | bus output (gateway XPUB): subscribers connect here |
+/// | `PODIUM_BUS_SERVICES` | `tcp://127.0.0.1:5562` | gateway ROUTER that services connect their DEALER to |
+/// | `PODIUM_HEARTBEAT_MS` | `1000` | interval of service announcements and bus ticks |
+/// | `PODIUM_LOG_LEVEL` | `info` | trace, debug, info, notice, warning, error, critical |
+/// | `PODIUM_DEVELOPMENT` | `false` | allows generated development secrets; never in production |
+///
+/// The gateway binds the three bus endpoints; services connect to them.
+public struct RuntimeSettings: Sendable {
+    public var service: String
+    public var instanceID: String
+    public var dataDirectory: URL
+    public var busPublishEndpoint: String
+    public var busSubscribeEndpoint: String
+    public var busServicesEndpoint: String
+    public var heartbeatInterval: Duration
+    public var logLevel: Logger.Level
+    public var developmentMode: Bool
+
+    public init(
+        service: String,
+        instanceID: String? = nil,
+        dataDirectory: URL,
+        busPublishEndpoint: String = "tcp://127.0.0.1:5560",
+        busSubscribeEndpoint: String = "tcp://127.0.0.1:5561",
+        busServicesEndpoint: String = "tcp://127.0.0.1:5562",
+        heartbeatInterval: Duration = .seconds(1),
+        logLevel: Logger.Level = .info,
+        developmentMode: Bool = false
+    ) {
+        self.service = service
+        self.instanceID = instanceID ?? "\(service)-\(UUID().uuidString.prefix(8).lowercased())"
+        self.dataDirectory = dataDirectory
+        self.busPublishEndpoint = busPublishEndpoint
+        self.busSubscribeEndpoint = busSubscribeEndpoint
+        self.busServicesEndpoint = busServicesEndpoint
+        self.heartbeatInterval = heartbeatInterval
+        self.logLevel = logLevel
+        self.developmentMode = developmentMode
+    }
+
+    /// Reads the settings for one service (see the table above).
+    public init(service: String, reader: ConfigReader) throws {
+        let podium = reader.scoped(to: "podium")
+        let levelName = podium.string(forKey: ["log", "level"], default: "info")
+        guard let level = Logger.Level(rawValue: levelName.lowercased()) else {
+            throw ConfigurationProblem("PODIUM_LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical")
+        }
+        let heartbeat = podium.int(forKey: ["heartbeat", "ms"], default: 1000)
+        guard (50...60_000).contains(heartbeat) else {
+            throw ConfigurationProblem("PODIUM_HEARTBEAT_MS must be between 50 and 60000")
+        }
+        self.init(
+            service: service,
+            instanceID: podium.string(forKey: ["instance", "id"]),
+            dataDirectory: URL(fileURLWithPath: podium.string(forKey: ["data"], default: "./.podium")),
+            busPublishEndpoint: podium.string(forKey: ["bus", "publish"], default: "tcp://127.0.0.1:5560"),
+            busSubscribeEndpoint: podium.string(forKey: ["bus", "subscribe"], default: "tcp://127.0.0.1:5561"),
+            busServicesEndpoint: podium.string(forKey: ["bus", "services"], default: "tcp://127.0.0.1:5562"),
+            heartbeatInterval: .milliseconds(heartbeat),
+            logLevel: level,
+            developmentMode: podium.bool(forKey: ["development"], default: false)
+        )
+    }
+
+    /// The environment as a configuration reader, secrets redacted from access logs.
+    public static func environmentReader() -> ConfigReader {
+        ConfigReader(
+            provider: EnvironmentVariablesProvider(
+                secretsSpecifier: .dynamic { key, _ in key.hasSuffix("_SECRET") || key.hasSuffix("_KEY") }))
+    }
+}
+
+/// A configuration value that cannot be used; the process refuses to start.
+public struct ConfigurationProblem: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// What every executable's `main` does: read the environment, set up logging, run one
+/// service group that shuts down gracefully on SIGTERM or SIGINT.
+public enum ServiceMain {
+    /// Exit status for a configuration the process refuses (sysexits' EX_CONFIG).
+    public static let configurationExitCode: Int32 = 78
+
+    /// Runs the services `build` makes from the environment; exits the process on a bad configuration.
+    public static func run(label: String, build: (Logger) throws -> [any Service]) async {
+        let reader = RuntimeSettings.environmentReader()
+        let level = (try? RuntimeSettings(service: label, reader: reader).logLevel) ?? .info
+        PodiumLogging.bootstrap(level: level)
+        let logger = Logger(label: "podium.\(label)")
+        let services: [any Service]
+        do {
+            services = try build(logger)
+        } catch let problem as ConfigurationProblem {
+            logger.critical("refusing to start: \(problem.description)")
+            exit(configurationExitCode)
+        } catch {
+            logger.critical("could not start", metadata: ["error": "\(error)"])
+            exit(1)
+        }
+        var configuration = ServiceGroupConfiguration(
+            services: services.map { .init(service: $0) },
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger)
+        configuration.maximumGracefulShutdownDuration = .seconds(10)
+        let group = ServiceGroup(configuration: configuration)
+        do {
+            try await group.run()
+        } catch {
+            logger.error("stopped with an error", metadata: ["error": "\(error)"])
+            exit(1)
+        }
+    }
+
+    /// Runs one standard Podium service.
+    public static func run(_ definition: ServiceDefinition) async {
+        await run(label: definition.name) { logger in
+            let settings = try RuntimeSettings(service: definition.name, reader: RuntimeSettings.environmentReader())
+            return [try ServiceRuntime(definition: definition, settings: settings, logger: logger)]
+        }
+    }
+}

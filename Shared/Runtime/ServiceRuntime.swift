@@ -1,0 +1,243 @@
+import DequeModule
+import Foundation
+import Logging
+import PodiumMessages
+import ServiceLifecycle
+import Synchronization
+import ZeroMQ
+
+/// Runs one Podium service: joins the bus, links to the gateway, answers requests, records
+/// what it receives, and shuts down gracefully.
+///
+/// Shutdown order: stop taking bus messages and requests, let in-flight requests finish and
+/// reply, then close the sockets with their linger.
+public final class ServiceRuntime: Service, Sendable {
+    public let definition: ServiceDefinition
+    public let settings: RuntimeSettings
+    private let clock: any PodiumClock
+    private let logger: Logger
+    private let context: ZMQContext
+    private let store: any BusCheckpointStore
+    private let startedAt: Int64
+    private let status = Locked(Status())
+
+    private struct Status {
+        var busReady = false
+        var eventsReceived: UInt64 = 0
+        var gapsDetected: UInt64 = 0
+        var recentEventIds = Deque<String>()
+    }
+
+    /// Most recent bus message ids reported by health.
+    static let recentLimit = 32
+
+    /// Opens the service's storage; sockets are created when it runs.
+    public init(
+        definition: ServiceDefinition,
+        settings: RuntimeSettings,
+        clock: any PodiumClock = SystemClock(),
+        logger: Logger? = nil,
+        context: ZMQContext? = nil,
+        store: (any BusCheckpointStore)? = nil
+    ) throws {
+        self.definition = definition
+        self.settings = settings
+        self.clock = clock
+        var logger = logger ?? Logger(label: "podium.\(definition.name)")
+        logger[metadataKey: "service"] = "\(definition.name)"
+        logger[metadataKey: "instance"] = "\(settings.instanceID)"
+        self.logger = logger
+        self.context = try context ?? ZMQContext()
+        self.store = try store
+            ?? SQLiteBusCheckpointStore(
+                path: StorageLocation.database(for: definition.name, in: settings.dataDirectory))
+        self.startedAt = clock.nowMilliseconds
+    }
+
+    public func run() async throws {
+        let publisher = try BusPublisher(
+            context: context, endpoint: settings.busPublishEndpoint, publisherID: settings.instanceID, clock: clock)
+        let subscriber = try BusSubscriber(
+            context: context, endpoint: settings.busSubscribeEndpoint, prefixes: definition.subscriptions,
+            name: "\(definition.name).bus")
+        let link = try ServiceLink(
+            context: context, endpoint: settings.busServicesEndpoint, instanceID: settings.instanceID)
+        await publisher.start()
+        logger.info(
+            "service starting",
+            metadata: ["bus.subscribe": "\(settings.busSubscribeEndpoint)", "storage": "\(store.location)"])
+
+        let handlers = builtInHandlers(publisher: publisher).merging(definition.requestHandlers) { _, own in own }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.announce(over: link, handles: Array(handlers.keys)) }
+            group.addTask { await self.consume(subscriber) }
+            group.addTask { await self.serve(link, handlers: handlers) }
+            try? await gracefulShutdown()
+            logger.info("service stopping")
+            await subscriber.close()
+            group.cancelAll()
+            await group.waitForAll()
+        }
+        await link.close()
+        await publisher.close()
+        logger.info("service stopped")
+    }
+
+    // MARK: - Bus
+
+    private func consume(_ subscriber: BusSubscriber) async {
+        await subscriber.run(
+            logger: logger,
+            onTick: { [status] in status.withLock { $0.busReady = true } },
+            onGap: { [status] _, missing in
+                status.withLock { $0.gapsDetected += UInt64(missing.count) }
+            },
+            handle: { delivery in
+                await self.record(delivery)
+                await self.definition.onBusMessage?(delivery)
+            })
+    }
+
+    private func record(_ delivery: BusDelivery) async {
+        let envelope = delivery.envelope
+        status.withLock { status in
+            status.eventsReceived += 1
+            status.recentEventIds.append(envelope.id)
+            if status.recentEventIds.count > Self.recentLimit { status.recentEventIds.removeFirst() }
+        }
+        logger.debug(
+            "bus message received",
+            metadata: ["bus.topic": "\(delivery.topic)", "message.id": "\(envelope.id)"])
+        guard let publisher = envelope.publisher, let sequence = envelope.sequence else { return }
+        do {
+            try await store.recordApplied(
+                publisher: publisher, sequence: sequence, messageID: envelope.id, appliedAt: clock.nowMilliseconds)
+        } catch {
+            logger.error("checkpoint write failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    // MARK: - Gateway link
+
+    private func announce(over link: ServiceLink, handles: [MessageType]) async {
+        let announcement = ServiceAnnouncement(
+            service: definition.name, instance: settings.instanceID,
+            requestTypes: handles.map(\.rawValue).sorted(),
+            heartbeatIntervalMilliseconds: Int(settings.heartbeatInterval.components.seconds * 1000)
+                + Int(settings.heartbeatInterval.components.attoseconds / 1_000_000_000_000_000))
+        while !Task.isCancelled {
+            do {
+                try await link.send(
+                    Envelope(type: .serviceAnnouncement, timestamp: clock.nowMilliseconds, payload: announcement))
+                try await clock.sleep(for: settings.heartbeatInterval)
+            } catch {
+                return
+            }
+        }
+    }
+
+    private func serve(_ link: ServiceLink, handlers: [MessageType: RequestHandler]) async {
+        await withDiscardingTaskGroup { inFlight in
+            while true {
+                let frames: [Data]
+                do {
+                    guard let next = try await link.receive() else { return }
+                    frames = next
+                } catch {
+                    return  // cancelled by shutdown, or the socket failed
+                }
+                guard frames.count == 1, let request = try? WireCodec.decode(RawEnvelope.self, from: frames[0]) else {
+                    logger.warning("gateway message dropped: undecodable", metadata: ["frames": "\(frames.count)"])
+                    continue
+                }
+                inFlight.addTask {
+                    let reply = await self.answer(request, handlers: handlers)
+                    do {
+                        try await link.send(reply)
+                    } catch {
+                        self.logger.error("reply not sent", metadata: ["request.id": "\(request.id)", "error": "\(error)"])
+                    }
+                }
+            }
+        }
+    }
+
+    private func answer(_ request: RawEnvelope, handlers: [MessageType: RequestHandler]) async -> RawEnvelope {
+        let now = clock.nowMilliseconds
+        guard let handler = handlers[request.type] else {
+            logger.warning("request rejected: unknown type", metadata: ["request.type": "\(request.type)"])
+            return Self.errorEnvelope(
+                ErrorReply(code: .unknownType, message: "\(definition.name) does not handle '\(request.type)'", field: "type"),
+                for: request, at: now)
+        }
+        do {
+            let result = try await handler(request)
+            return RawEnvelope(
+                type: .reply, correlationId: request.id, gameId: request.gameId, playerId: request.playerId,
+                timestamp: clock.nowMilliseconds, payload: result)
+        } catch let error as ErrorReply {
+            logger.info(
+                "request rejected",
+                metadata: ["request.type": "\(request.type)", "error.code": "\(error.code)", "error.message": "\(error.message)"])
+            return Self.errorEnvelope(error, for: request, at: clock.nowMilliseconds)
+        } catch {
+            logger.error("request failed", metadata: ["request.type": "\(request.type)", "error": "\(error)"])
+            return Self.errorEnvelope(
+                ErrorReply(code: .internalError, message: "\(definition.name) could not complete the request"),
+                for: request, at: clock.nowMilliseconds)
+        }
+    }
+
+    private static func errorEnvelope(_ error: ErrorReply, for request: RawEnvelope, at now: Int64) -> RawEnvelope {
+        let payload = (try? WireCodec.jsonValue(error)) ?? .null
+        return RawEnvelope(
+            type: .error, correlationId: request.id, gameId: request.gameId, playerId: request.playerId,
+            timestamp: now, payload: payload)
+    }
+
+    // MARK: - Built-in requests
+
+    private func builtInHandlers(publisher: BusPublisher) -> [MessageType: RequestHandler] {
+        [
+            .health(of: definition.name): { [self] _ in try WireCodec.jsonValue(await self.health(publisher)) },
+            .testNotification(of: definition.name): { [self] request in
+                try await self.publishTestNotification(request, publisher: publisher)
+            },
+        ]
+    }
+
+    /// The current health report.
+    func health(_ publisher: BusPublisher) async -> ServiceHealth {
+        let snapshot = status.withLock { $0 }
+        return ServiceHealth(
+            service: definition.name, instance: settings.instanceID,
+            ready: snapshot.busReady && publisher.hasSubscribers,
+            startedAt: startedAt, subscriptions: definition.subscriptions,
+            eventsReceived: snapshot.eventsReceived, recentEventIds: Array(snapshot.recentEventIds),
+            gapsDetected: snapshot.gapsDetected, storage: store.location)
+    }
+
+    private func publishTestNotification(_ request: RawEnvelope, publisher: BusPublisher) async throws -> JSONValue {
+        guard let gameId = request.gameId else {
+            throw ErrorReply(code: .missingField, message: "a test notification needs a gameId", field: "gameId")
+        }
+        guard let playerId = request.playerId else {
+            throw ErrorReply(code: .missingField, message: "a test notification needs a playerId", field: "playerId")
+        }
+        var text = "Test notification from \(definition.name)"
+        if let custom = request.payload["message"] {
+            guard let string = custom.stringValue, string.utf8.count <= 512 else {
+                throw ErrorReply(
+                    code: .invalidField, message: "message must be a string of at most 512 bytes", field: "payload.message")
+            }
+            text = string
+        }
+        let topic = Topic.notification(gameId: gameId, playerId: playerId)
+        let published = try await publisher.publish(
+            type: .notification, topic: topic,
+            payload: PlayerNotification(kind: "diagnostic.test", message: text, details: ["service": .string(definition.name)]),
+            gameId: gameId, playerId: playerId, correlationId: request.correlationId ?? request.id)
+        logger.info("test notification published", metadata: ["player.id": "\(playerId)", "message.id": "\(published.id)"])
+        return try WireCodec.jsonValue(TestNotificationReceipt(notificationId: published.id, topic: topic.rawValue))
+    }
+}
