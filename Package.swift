@@ -88,7 +88,10 @@ let package = Package(
         // Starts a whole stack in-process on ephemeral ports, for tests.
         .target(
             name: "PodiumTesting",
-            dependencies: ["Gateway", "Auth", "Leaderboard", "Achievement", "Challenge"],
+            dependencies: [
+                "Gateway", "Auth", "Leaderboard", "Achievement", "Challenge",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             path: "Shared/Testing"
         ),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], path: "Tests/ZeroMQTests"),

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import PodiumMessages
+
+/// `podium request`: sends any request and prints the reply.
+struct RequestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "request",
+        abstract: "Send one request and print the reply as JSON.",
+        discussion: """
+            Either build the request from --type/--game/--player/--payload, or pass a whole request \
+            as the argument; it is sent byte for byte (useful to see how the gateway rejects bad input).
+            Exit status: 0 for a reply, 1 for an error reply or no reply in time.
+            """)
+
+    @OptionGroup var gateway: GatewayOptions
+
+    @Option(help: "The request type, such as leaderboard.health.")
+    var type: String?
+
+    @Option(name: .customLong("game"), help: "The game id.")
+    var gameId: String?
+
+    @Option(name: .customLong("player"), help: "The player id.")
+    var playerId: String?
+
+    @Option(help: "The payload, a JSON object.")
+    var payload: String?
+
+    @Argument(help: "A whole request to send verbatim instead.")
+    var raw: String?
+
+    func validate() throws {
+        if raw == nil && type == nil { throw ValidationError("give --type or a whole request as the argument") }
+        if raw != nil && (type != nil || payload != nil) {
+            throw ValidationError("give either a whole request or --type/--payload, not both")
+        }
+    }
+
+    func run() throws {
+        let connection = try GatewayConnection(endpoint: gateway.endpoint)
+        let reply: Reply?
+        if let raw {
+            try connection.sendRaw(Data(raw.utf8))
+            reply = try connection.receive(timeoutMilliseconds: gateway.timeoutMilliseconds)
+        } else {
+            var payloadValue: JSONValue?
+            if let payload {
+                guard let parsed = try? WireCodec.decode(JSONValue.self, from: Data(payload.utf8)),
+                    parsed.objectValue != nil
+                else { throw ValidationError("--payload must be a JSON object") }
+                payloadValue = parsed
+            }
+            let request = ClientRequest(
+                type: MessageType(type ?? ""), id: connection.nextRequestID(), gameId: gameId, playerId: playerId,
+                payload: payloadValue)
+            reply = try connection.call(request, timeoutMilliseconds: gateway.timeoutMilliseconds)
+        }
+        guard let reply else {
+            complain("no reply from \(gateway.endpoint) within \(gateway.timeout) s")
+            throw ExitStatus.failure
+        }
+        emit(reply.text)
+        if !reply.isSuccess { throw ExitStatus.failure }
+    }
+}

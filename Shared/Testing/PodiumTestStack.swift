@@ -1,0 +1,151 @@
+import Achievement
+import Auth
+import Challenge
+import Foundation
+import Gateway
+import Leaderboard
+import Logging
+import PodiumMessages
+import PodiumRuntime
+import ServiceLifecycle
+
+/// A whole Podium stack in one process, on ephemeral `tcp://127.0.0.1:*` ports and a temporary
+/// data directory: the gateway and the services, each with its real sockets and SQLite file.
+public final class PodiumTestStack: Sendable {
+    /// What to start and how.
+    public struct Options: Sendable {
+        /// The services to run (default: all four).
+        public var services: [ServiceDefinition]
+        /// Services `health` expects (default: the names of `services`).
+        public var expectedServices: [String]?
+        public var requestTimeout: Duration
+        public var maxMessageBytes: Int
+        public var heartbeatInterval: Duration
+        public var clock: any PodiumClock
+
+        public init(
+            services: [ServiceDefinition] = PodiumTestStack.allServices,
+            expectedServices: [String]? = nil,
+            requestTimeout: Duration = .seconds(5),
+            maxMessageBytes: Int = 65536,
+            heartbeatInterval: Duration = .milliseconds(100),
+            clock: any PodiumClock = SystemClock()
+        ) {
+            self.services = services
+            self.expectedServices = expectedServices
+            self.requestTimeout = requestTimeout
+            self.maxMessageBytes = maxMessageBytes
+            self.heartbeatInterval = heartbeatInterval
+            self.clock = clock
+        }
+    }
+
+    /// The four Podium services.
+    public static var allServices: [ServiceDefinition] {
+        [
+            AuthService.definition(), LeaderboardService.definition(), AchievementService.definition(),
+            ChallengeService.definition(),
+        ]
+    }
+
+    public let gateway: Gateway
+    public let services: [ServiceRuntime]
+    public let dataDirectory: URL
+    private let group: ServiceGroup
+    private let running: Task<Void, any Error>
+
+    /// The gateway's endpoints.
+    public var endpoints: GatewayEndpoints { gateway.endpoints }
+
+    /// Starts everything and waits until `health` says every expected service is ready.
+    public static func start(_ options: Options = Options()) async throws -> PodiumTestStack {
+        let stack = try PodiumTestStack(options)
+        do {
+            try await stack.waitUntilReady()
+        } catch {
+            await stack.shutdown()
+            throw error
+        }
+        return stack
+    }
+
+    private init(_ options: Options) throws {
+        let logger = Self.logger()
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("podium-test-\(UUID().uuidString)")
+        dataDirectory = data
+        let gatewayRuntime = RuntimeSettings(
+            service: "gateway", dataDirectory: data, busPublishEndpoint: "tcp://127.0.0.1:*",
+            busSubscribeEndpoint: "tcp://127.0.0.1:*", busServicesEndpoint: "tcp://127.0.0.1:*",
+            heartbeatInterval: options.heartbeatInterval, developmentMode: true)
+        let gatewaySettings = GatewaySettings(
+            runtime: gatewayRuntime, requestEndpoint: "tcp://127.0.0.1:*", notificationEndpoint: "tcp://127.0.0.1:*",
+            notificationSecret: (0..<32).map { _ in UInt8.random(in: .min ... .max) },
+            maxMessageBytes: options.maxMessageBytes, requestTimeout: options.requestTimeout,
+            expectedServices: options.expectedServices ?? options.services.map(\.name))
+        gateway = try Gateway(settings: gatewaySettings, clock: options.clock, logger: logger)
+        let endpoints = gateway.endpoints
+        services = try options.services.map { definition in
+            let settings = RuntimeSettings(
+                service: definition.name, dataDirectory: data, busPublishEndpoint: endpoints.busPublish,
+                busSubscribeEndpoint: endpoints.busSubscribe, busServicesEndpoint: endpoints.busServices,
+                heartbeatInterval: options.heartbeatInterval)
+            return try ServiceRuntime(definition: definition, settings: settings, clock: options.clock, logger: logger)
+        }
+        let all: [any Service] = [gateway] + services
+        group = ServiceGroup(configuration: ServiceGroupConfiguration(services: all.map { .init(service: $0) }, logger: logger))
+        let group = self.group
+        running = Task { try await group.run() }
+    }
+
+    /// Polls `health` until every expected service is ready (at most `limit`).
+    public func waitUntilReady(limit: Duration = .seconds(20)) async throws {
+        let client = try TestClient(endpoint: endpoints.requests)
+        defer { Task { await client.close() } }
+        let deadline = ContinuousClock.now + limit
+        var last: RawEnvelope?
+        while ContinuousClock.now < deadline {
+            let reply = try? await client.request(.health, timeout: .seconds(3))
+            last = reply
+            if let reply, let health = try? reply.decodePayload(as: SystemHealth.self), health.ready { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TestStackError("stack not ready within \(limit); last health: \(String(describing: last))")
+    }
+
+    /// Gracefully stops every service and the gateway, then removes the data directory.
+    public func shutdown() async {
+        await group.triggerGracefulShutdown()
+        _ = await running.result
+        try? FileManager.default.removeItem(at: dataDirectory)
+    }
+
+    /// Quiet unless `PODIUM_TEST_LOGS` is set.
+    static func logger() -> Logger {
+        if ProcessInfo.processInfo.environment["PODIUM_TEST_LOGS"] != nil {
+            return Logger(label: "podium.test")
+        }
+        return Logger(label: "podium.test", factory: { _ in SwiftLogNoOpLogHandler() })
+    }
+}
+
+/// Runs `body` against a fresh stack and always shuts it down, pass or fail.
+public func withPodiumStack<Result: Sendable>(
+    _ options: PodiumTestStack.Options = .init(),
+    _ body: (PodiumTestStack) async throws -> Result
+) async throws -> Result {
+    let stack = try await PodiumTestStack.start(options)
+    do {
+        let result = try await body(stack)
+        await stack.shutdown()
+        return result
+    } catch {
+        await stack.shutdown()
+        throw error
+    }
+}
+
+/// A failure of the test harness itself.
+public struct TestStackError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
