@@ -23,6 +23,26 @@ public struct GameEvent: Codable, Sendable, Equatable {
         self.attributes = attributes
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case name, value, attributes
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        // Decoded through JSONValue so that 1.5 or "3" is reported as a type mismatch of `value`.
+        switch try container.decodeIfPresent(JSONValue.self, forKey: .value) {
+        case nil: value = nil
+        case .integer(let number)?: value = number
+        case _?:
+            throw DecodingError.typeMismatch(
+                Int64.self,
+                DecodingError.Context(
+                    codingPath: container.codingPath + [CodingKeys.value], debugDescription: "value must be an integer"))
+        }
+        attributes = try container.decodeIfPresent([String: JSONValue].self, forKey: .attributes)
+    }
+
     /// Checks the event's content; the first problem found is thrown.
     public func validate() throws(ErrorReply) {
         guard Identifiers.isValidEventName(name) else {

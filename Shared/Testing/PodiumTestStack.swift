@@ -69,6 +69,11 @@ public final class PodiumTestStack: Sendable {
         return stack
     }
 
+    /// Starts everything without waiting for readiness (for stacks that are meant to be incomplete).
+    public static func startWithoutWaiting(_ options: Options = Options()) throws -> PodiumTestStack {
+        try PodiumTestStack(options)
+    }
+
     private init(_ options: Options) throws {
         let logger = Self.logger()
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("podium-test-\(UUID().uuidString)")

@@ -107,21 +107,67 @@ func drain(_ socket: ZMQSocket) throws -> [[Data]] {
 
 /// Runs `operation`, failing with ``TimedOut`` if it has not finished after `seconds`.
 ///
-/// On timeout the operation is cancelled; an ``AsyncSocket/receive()`` honours that.
+/// The operation runs in its own task, so the wait ends on time even when the operation ignores
+/// cancellation (a send, a close, a proxy stop): on timeout it is cancelled and abandoned, and the
+/// test fails instead of hanging.
 func withTimeout<T: Sendable>(
     _ what: String,
     seconds: Int = TestWait.seconds,
     _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await operation() }
-        group.addTask {
-            try await Task.sleep(for: .seconds(seconds))
-            throw TimedOut(what, seconds: seconds)
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+        let race = Race(continuation)
+        race.track(Task {
+            do {
+                race.finish(.success(try await operation()))
+            } catch {
+                race.finish(.failure(error))
+            }
+        })
+        race.track(Task {
+            do {
+                try await Task.sleep(for: .seconds(seconds))
+            } catch {
+                return  // The operation finished first.
+            }
+            race.finish(.failure(TimedOut(what, seconds: seconds)))
+        })
+    }
+}
+
+/// Resumes a continuation with whichever of its tasks finishes first, then cancels the others.
+private final class Race<T: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<T, any Error>?
+        var tasks: [Task<Void, Never>] = []
+    }
+
+    private let state: Mutex<State>
+
+    init(_ continuation: CheckedContinuation<T, any Error>) {
+        state = Mutex(State(continuation: continuation))
+    }
+
+    func track(_ task: Task<Void, Never>) {
+        let finished = state.withLock { state -> Bool in
+            if state.continuation == nil { return true }
+            state.tasks.append(task)
+            return false
         }
-        defer { group.cancelAll() }
-        guard let first = try await group.next() else { throw TimedOut(what, seconds: seconds) }
-        return first
+        if finished { task.cancel() }
+    }
+
+    func finish(_ result: Result<T, any Error>) {
+        let (continuation, tasks) = state.withLock { state in
+            defer {
+                state.continuation = nil
+                state.tasks = []
+            }
+            return (state.continuation, state.tasks)
+        }
+        guard let continuation else { return }
+        continuation.resume(with: result)
+        for task in tasks { task.cancel() }
     }
 }
 

@@ -103,6 +103,10 @@ enum RequestDecoder {
             throw ErrorReply(
                 code: .invalidShape, message: "payload field has the wrong type (expected \(expected))",
                 field: path(context, nil))
+        } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
+            throw ErrorReply(
+                code: .invalidShape, message: "payload field has an unusable value (\(context.debugDescription))",
+                field: path(context, nil))
         } catch {
             throw ErrorReply(code: .invalidShape, message: "payload has the wrong shape", field: "payload")
         }

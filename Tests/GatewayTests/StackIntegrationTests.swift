@@ -1,0 +1,151 @@
+import Foundation
+import PodiumMessages
+import PodiumTesting
+import Testing
+
+/// The whole stack in-process on ephemeral ports: request/reply, fan-out, notifications.
+@Suite("Stack integration")
+struct StackIntegrationTests {
+    @Test("health reports the gateway and all four services ready")
+    func healthReportsEveryService() async throws {
+        try await withPodiumStack { stack in
+            let client = try TestClient(endpoint: stack.endpoints.requests)
+            defer { Task { await client.close() } }
+            let reply = try await client.request(.health)
+            #expect(reply.type == .reply)
+            let health = try reply.decodePayload(as: SystemHealth.self)
+            #expect(health.ready)
+            #expect(Set(health.services.keys) == ["auth", "leaderboard", "achievement", "challenge"])
+            #expect(health.services.values.allSatisfy { $0.ready && $0.health != nil })
+            #expect(health.gateway.connectedServices == ["achievement", "auth", "challenge", "leaderboard"])
+        }
+    }
+
+    @Test("each service answers its own health request through the gateway", arguments: ["auth", "leaderboard", "achievement", "challenge"])
+    func serviceHealthIsRouted(service: String) async throws {
+        try await withPodiumStack { stack in
+            let client = try TestClient(endpoint: stack.endpoints.requests)
+            defer { Task { await client.close() } }
+            let reply = try await client.request(.health(of: service), id: "h-\(service)")
+            #expect(reply.type == .reply)
+            #expect(reply.correlationId == "h-\(service)")
+            let health = try reply.decodePayload(as: ServiceHealth.self)
+            #expect(health.service == service)
+            #expect(health.storage.hasPrefix("sqlite:"))
+            #expect(FileManager.default.fileExists(atPath: String(health.storage.dropFirst("sqlite:".count))))
+        }
+    }
+
+    @Test("a published event is acknowledged and reaches every subscribed service")
+    func eventFanOut() async throws {
+        try await withPodiumStack { stack in
+            let client = try TestClient(endpoint: stack.endpoints.requests)
+            defer { Task { await client.close() } }
+            let first = try await client.request(.eventPublish, gameId: "dash", playerId: "p1", payload: eventPayload())
+            let second = try await client.request(
+                .eventPublish, gameId: "dash", playerId: "p1",
+                payload: ["name": "match.end", "value": 120, "attributes": ["matchId": "m-1", "won": true]])
+            let firstAck = try first.decodePayload(as: EventAcknowledgement.self)
+            let secondAck = try second.decodePayload(as: EventAcknowledgement.self)
+            #expect(firstAck.topic == "event/dash/cactus.hit")
+            #expect(secondAck.topic == "event/dash/match.end")
+            #expect(secondAck.sequence == firstAck.sequence + 1)
+            #expect(firstAck.publisher == secondAck.publisher)
+            for service in ["auth", "leaderboard", "achievement", "challenge"] {
+                let received = await eventually {
+                    let reply = try? await client.request(.health(of: service))
+                    let ids = (try? reply?.decodePayload(as: ServiceHealth.self))?.recentEventIds ?? []
+                    return ids.contains(firstAck.eventId) && ids.contains(secondAck.eventId)
+                }
+                #expect(received, "\(service) did not receive both events")
+                let health = try await client.request(.health(of: service)).decodePayload(as: ServiceHealth.self)
+                #expect(health.gapsDetected == 0)
+            }
+        }
+    }
+
+    @Test("a notification published by a service reaches the player's subscriber")
+    func notificationReachesSubscriber() async throws {
+        try await withPodiumStack { stack in
+            let client = try TestClient(endpoint: stack.endpoints.requests)
+            defer { Task { await client.close() } }
+            let subscription = try await client.request(.notificationsSubscribe, gameId: "dash", playerId: "p1")
+                .decodePayload(as: NotificationSubscription.self)
+            let subscriber = try TestSubscriber(endpoint: stack.endpoints.notifications, topics: [subscription.topic])
+            defer { Task { await subscriber.close() } }
+            // A SUB joins asynchronously: repeat the notification until the first one arrives.
+            let delivered = try await withDeadline(.seconds(15)) {
+                while true {
+                    let receipt = try await client.request(
+                        .testNotification(of: "challenge"), gameId: "dash", playerId: "p1",
+                        payload: ["message": "you have been challenged"])
+                    #expect(receipt.type == .reply)
+                    if let notification = try? await subscriber.next(timeout: .milliseconds(300)) {
+                        return notification
+                    }
+                }
+            }
+            #expect(delivered.topic == subscription.topic)
+            #expect(delivered.envelope.type == .notification)
+            #expect(delivered.envelope.gameId == "dash")
+            #expect(delivered.envelope.playerId == "p1")
+            let payload = try delivered.envelope.decodePayload(as: PlayerNotification.self)
+            #expect(payload.kind == "diagnostic.test")
+            #expect(payload.message == "you have been challenged")
+            #expect(delivered.envelope.publisher?.hasPrefix("challenge-") == true)
+        }
+    }
+
+    @Test("many pipelined requests on one DEALER each get exactly one matching reply")
+    func pipelining() async throws {
+        try await withPodiumStack { stack in
+            let client = try TestClient(endpoint: stack.endpoints.requests)
+            defer { Task { await client.close() } }
+            let count = 500
+            var expected = Set<String>()
+            for index in 0..<count {
+                let id = "pipe-\(index)"
+                expected.insert(id)
+                let type: MessageType = index.isMultiple(of: 3) ? .health(of: "leaderboard") : .eventPublish
+                try await client.send(
+                    ClientRequest(type: type, id: id, gameId: "dash", playerId: "p\(index % 7)", payload: eventPayload()))
+            }
+            var seen: [String: Int] = [:]
+            for _ in 0..<count {
+                let reply = try await client.nextReply()
+                #expect(reply.type == .reply)
+                seen[reply.correlationId ?? "", default: 0] += 1
+            }
+            #expect(Set(seen.keys) == expected)
+            #expect(seen.values.allSatisfy { $0 == 1 })
+        }
+    }
+
+    @Test("a REQ-style request with an empty delimiter gets a reply framed the same way")
+    func requestSocketFraming() async throws {
+        try await withPodiumStack { stack in
+            let client = try TestClient(endpoint: stack.endpoints.requests)
+            defer { Task { await client.close() } }
+            let body = try WireCodec.encode(ClientRequest(type: .gatewayHealth, id: "req-1"))
+            try await client.sendFrames([Data(), body])
+            let frames = try await client.nextFrames()
+            #expect(frames.count == 2)
+            #expect(frames.first?.isEmpty == true)
+            let reply = try WireCodec.decode(RawEnvelope.self, from: frames[1])
+            #expect(reply.correlationId == "req-1")
+            #expect(reply.type == .reply)
+        }
+    }
+
+    @Test("shutdown completes with clients still connected and requests in flight")
+    func shutdownWithClientsConnected() async throws {
+        let stack = try await PodiumTestStack.start()
+        let client = try TestClient(endpoint: stack.endpoints.requests)
+        for index in 0..<50 {
+            try await client.send(ClientRequest(type: .health(of: "auth"), id: "s-\(index)"))
+        }
+        await stack.shutdown()
+        #expect(!FileManager.default.fileExists(atPath: stack.dataDirectory.path))
+        await client.close()
+    }
+}
