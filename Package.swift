@@ -96,7 +96,15 @@ let package = Package(
         ),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], path: "Tests/ZeroMQTests"),
         .testTarget(name: "MessagesTests", dependencies: ["PodiumMessages"], path: "Tests/MessagesTests"),
-        .testTarget(name: "RuntimeTests", dependencies: ["PodiumRuntime"], path: "Tests/RuntimeTests"),
-        .testTarget(name: "GatewayTests", dependencies: ["PodiumTesting"], path: "Tests/GatewayTests"),
+        .testTarget(
+            name: "RuntimeTests",
+            dependencies: ["PodiumRuntime", .product(name: "Configuration", package: "swift-configuration")],
+            path: "Tests/RuntimeTests"
+        ),
+        .testTarget(
+            name: "GatewayTests",
+            dependencies: ["PodiumTesting", .product(name: "Configuration", package: "swift-configuration")],
+            path: "Tests/GatewayTests"
+        ),
     ]
 )

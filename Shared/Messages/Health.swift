@@ -14,7 +14,7 @@ public struct ServiceHealth: Codable, Sendable, Equatable {
     public var eventsReceived: UInt64
     /// Ids of the most recent bus messages it received, newest last (at most 32).
     public var recentEventIds: [String]
-    /// Sequence gaps it detected on the bus since it started.
+    /// Bus messages it found missing (sequence numbers skipped) since it started.
     public var gapsDetected: UInt64
     /// Where it stores its data (`sqlite:/path/leaderboard.sqlite`).
     public var storage: String

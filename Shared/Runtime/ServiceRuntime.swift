@@ -225,7 +225,7 @@ public final class ServiceRuntime: Service, Sendable {
             throw ErrorReply(code: .missingField, message: "a test notification needs a playerId", field: "playerId")
         }
         var text = "Test notification from \(definition.name)"
-        if let custom = request.payload["message"] {
+        if let custom = request.payload["message"], custom != .null {
             guard let string = custom.stringValue, string.utf8.count <= 512 else {
                 throw ErrorReply(
                     code: .invalidField, message: "message must be a string of at most 512 bytes", field: "payload.message")

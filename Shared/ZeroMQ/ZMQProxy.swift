@@ -46,7 +46,8 @@ public final class ZMQProxy: Sendable {
     /// Stops forwarding, closes both sockets and returns when the thread has ended.
     public func stop() async {
         control.withLock { socket in
-            _ = try? socket?.send([Data("TERMINATE".utf8)], wait: true)
+            // Never blocks: if the proxy already ended, nobody reads the control socket any more.
+            _ = try? socket?.send([Data("TERMINATE".utf8)], wait: false)
             socket?.close()
             socket = nil
         }

@@ -149,3 +149,18 @@ struct StackIntegrationTests {
         await client.close()
     }
 }
+
+@Suite("Unknown request types")
+struct UnknownTypeTests {
+    @Test("a type a connected service never announced is unknown_type, not service_unavailable")
+    func unannouncedTypeOfConnectedService() async throws {
+        try await withPodiumStack { stack in
+            let client = try TestClient(endpoint: stack.endpoints.requests)
+            defer { Task { await client.close() } }
+            let reply = try await client.request("leaderboard.teleport")
+            let error = try reply.errorReply()
+            #expect(error.code == .unknownType)
+            #expect(error.field == "type")
+        }
+    }
+}

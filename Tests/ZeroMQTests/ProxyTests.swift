@@ -43,6 +43,37 @@ struct ProxyTests {
         try await withTimeout("the second stop") { await proxy.stop() }
     }
 
+    @Test(
+        "stop() returns even when the proxy thread has already ended on a forwarding error"
+    )
+    func stopAfterProxyEndedOnItsOwn() async throws {
+        let context = try ZMQContext()
+        let frontendEndpoint = uniqueInproc("proxy-dies-front")
+        let backendEndpoint = uniqueInproc("proxy-dies-back")
+        let frontend = try context.makeSocket(.pull)
+        try frontend.bind(frontendEndpoint)
+        let backend = try context.makeSocket(.router)
+        try backend.set(.routerMandatory(true))
+        try backend.bind(backendEndpoint)
+        let proxy = try ZMQProxy(context: context, name: "tests.proxy-dies", frontend: frontend, backend: backend)
+        let push = try context.makeSocket(.push)
+        defer { push.close() }
+        let dealer = try context.makeSocket(.dealer)
+        defer { dealer.close() }
+        try push.connect(frontendEndpoint)
+        try send(push, [bytes("no-such-peer"), bytes("payload")], "the unroutable message")
+        // A connected peer makes the ROUTER writable, so the proxy forwards the message, gets
+        // EHOSTUNREACH and returns; its thread then closes the frontend, which the PUSH sees.
+        try dealer.connect(backendEndpoint)
+        let deadline = Deadline("the proxy thread to end")
+        while try push.currentEvents().contains(.writable) {
+            try deadline.check()
+            try await Task.sleep(for: .milliseconds(10))
+        }
+
+        try await withTimeout("stop() after the proxy ended") { await proxy.stop() }
+    }
+
     /// Publishes through the proxy until both subscribers have seen what they subscribed to,
     /// and returns the topics each one received.
     private static func relay(

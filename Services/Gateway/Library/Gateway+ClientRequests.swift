@@ -69,6 +69,9 @@ extension Gateway {
         case .gatewayHealth:
             await reply(to: client, requestID: request.id, payload: try WireCodec.jsonValue(gatewayHealth()))
         case .health:
+            guard pending.value.count + settings.expectedServices.count <= settings.maxInFlight else {
+                throw ErrorReply(code: .overloaded, message: "too many requests in flight; retry shortly")
+            }
             // Asks every service; runs beside the request loop so other requests keep flowing.
             Task {
                 let health = await self.systemHealth()

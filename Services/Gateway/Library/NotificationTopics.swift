@@ -3,7 +3,8 @@ import Foundation
 import PodiumMessages
 
 /// Derives each player's private notification topic: `player/` followed by the hex
-/// HMAC-SHA256 of `"<gameId>\n<playerId>"` under the gateway's notification secret.
+/// HMAC-SHA256 of `"<length of gameId>:<gameId><playerId>"` under the gateway's notification
+/// secret (the length prefix keeps every (game, player) pair distinct).
 ///
 /// The topic is unguessable without the secret, and the notification endpoint accepts only
 /// subscriptions to complete topics of this form, so a client cannot subscribe by prefix to
@@ -17,7 +18,7 @@ struct NotificationTopics: Sendable {
 
     /// The public topic carrying a player's notifications.
     func topic(gameId: String, playerId: String) -> String {
-        let mac = HMAC<SHA256>.authenticationCode(for: Data("\(gameId)\n\(playerId)".utf8), using: key)
+        let mac = HMAC<SHA256>.authenticationCode(for: Data("\(gameId.utf8.count):\(gameId)\(playerId)".utf8), using: key)
         return Topic.playerNotificationPrefix + mac.map { String(format: "%02x", $0) }.joined()
     }
 

@@ -52,7 +52,7 @@ enum RequestDecoder {
         switch object["type"] {
         case nil, .null?: return reject(.missingField, "request needs a type", "type")
         case .string(let text)? where !text.isEmpty && text.utf8.count <= 128: type = text
-        case .string?: return reject(.invalidField, "type must be 1-128 characters", "type")
+        case .string?: return reject(.invalidField, "type must be 1-128 bytes", "type")
         default: return reject(.invalidShape, "type must be a string", "type")
         }
         var version: Int?

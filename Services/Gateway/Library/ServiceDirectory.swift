@@ -44,7 +44,7 @@ struct ServiceDirectory: Sendable {
         Set(instances.values.map(\.announcement.service)).sorted()
     }
 
-    enum Route: Equatable {
+    enum Route: Hashable {
         case instance(Data, service: String)
         case unavailable(service: String)
         case unknown
@@ -56,7 +56,11 @@ struct ServiceDirectory: Sendable {
             .filter { $0.announcement.requestTypes.contains(type.rawValue) }
             .sorted { $0.routingID.lexicographicallyPrecedes($1.routingID) }
         if candidates.isEmpty {
-            return knownServices.contains(type.serviceName) ? .unavailable(service: type.serviceName) : .unknown
+            // A connected service that did not announce the type does not have it; a known
+            // service with no instance connected may have it once it is back.
+            let serviceConnected = instances.values.contains { $0.announcement.service == type.serviceName }
+            if !serviceConnected && knownServices.contains(type.serviceName) { return .unavailable(service: type.serviceName) }
+            return .unknown
         }
         let turn = rotation[type.serviceName, default: 0]
         rotation[type.serviceName] = turn &+ 1
