@@ -37,6 +37,8 @@ final class AsyncSocketCore: Sendable {
 
     /// Messages read per wake-up before the thread looks at its queue again.
     private static let readBatch = 256
+    /// How often a ROUTER retries a message refused because its one peer is full.
+    private static let routerRetryMilliseconds = 5
 
     init(type: SocketType, inboxCapacity: Int, receiveFilter: AsyncSocket.ReceiveFilter?, wakeSender: sending ZMQSocket) {
         self.type = type
@@ -174,10 +176,15 @@ final class AsyncSocketCore: Sendable {
                 if closing { break }
 
                 var interest: PollEvents = []
+                var timeout = -1
                 if type.canReceive && shouldRead() { interest.insert(.readable) }
-                if blocked { interest.insert(.writable) }
+                if blocked {
+                    // A ROUTER reports writable while *any* peer has room, so waiting for
+                    // POLLOUT would spin on a message for one full peer; retry on a short timer.
+                    if type == .router { timeout = Self.routerRetryMilliseconds } else { interest.insert(.writable) }
+                }
                 let ready = try ZMQSocket.poll(
-                    [(wakeReceiver, .readable), (socket, interest)], timeoutMilliseconds: -1)
+                    [(wakeReceiver, .readable), (socket, interest)], timeoutMilliseconds: timeout)
                 if ready[1].contains(.readable) {
                     try readAvailable(from: socket)
                 }
