@@ -1,0 +1,42 @@
+# syntax=docker/dockerfile:1
+# Podium's image: the five services and the `podium` client. compose.yaml builds it; by hand:
+#   docker build -t podium:local .
+#
+# The build stage runs scripts/build, the same script as everywhere else, with the Swift runtime
+# linked in statically, so the runtime stage needs no Swift: only libzmq and SQLite.
+# The toolchain matches the one Podium is developed and tested with (Swift 6.3).
+ARG SWIFT_IMAGE=swift:6.3-bookworm
+ARG RUNTIME_IMAGE=debian:bookworm-slim
+
+FROM ${SWIFT_IMAGE} AS build
+WORKDIR /src
+# System libraries, then package dependencies: each layer stays cached until its input changes.
+COPY scripts/install-deps scripts/install-deps
+RUN scripts/install-deps
+COPY Package.swift ./
+RUN swift package resolve
+COPY . .
+RUN scripts/build --static-swift-stdlib \
+    && bin="$(swift build -c release --static-swift-stdlib --show-bin-path)" \
+    && mkdir -p /out \
+    && for name in podium-gateway podium-auth podium-leaderboard podium-achievement podium-challenge podium; do \
+           install -m 0755 --strip "$bin/$name" "/out/$name"; \
+       done
+
+FROM ${RUNTIME_IMAGE}
+RUN apt-get update \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+        libzmq5 libsqlite3-0 ca-certificates \
+    && rm -rf /var/lib/apt/lists/*
+RUN groupadd --gid 10001 podium \
+    && useradd --uid 10001 --gid podium --home-dir /data --no-create-home --shell /usr/sbin/nologin podium \
+    && mkdir -p /data \
+    && chown podium:podium /data
+COPY --from=build /out/ /usr/local/bin/
+ENV PODIUM_DATA=/data
+WORKDIR /data
+VOLUME ["/data"]
+USER podium
+# Requests (ROUTER) and notifications (XPUB); the bus ports 5560-5562 stay inside the network.
+EXPOSE 5555 5556
+CMD ["podium-gateway"]
