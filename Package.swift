@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
     ],
     targets: [
         // The C surface of libzmq. Only the ZeroMQ module imports it.
@@ -61,12 +62,30 @@ let package = Package(
             ],
             path: "Shared/Runtime"
         ),
+        // Session and refresh tokens (JWT via jwt-kit), shared by the auth service and the gateway.
+        .target(
+            name: "PodiumTokens",
+            dependencies: [
+                "PodiumMessages",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Shared/Tokens"
+        ),
         .target(
             name: "Gateway",
-            dependencies: ["PodiumRuntime", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["PodiumRuntime", "PodiumTokens", .product(name: "Crypto", package: "swift-crypto")],
             path: "Services/Gateway/Library"
         ),
-        .target(name: "Auth", dependencies: ["PodiumRuntime"], path: "Services/Auth/Library"),
+        .target(
+            name: "Auth",
+            dependencies: [
+                "PodiumRuntime", "PodiumTokens",
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Services/Auth/Library"
+        ),
         .target(name: "Leaderboard", dependencies: ["PodiumRuntime"], path: "Services/Leaderboard/Library"),
         .target(name: "Achievement", dependencies: ["PodiumRuntime"], path: "Services/Achievement/Library"),
         .target(name: "Challenge", dependencies: ["PodiumRuntime"], path: "Services/Challenge/Library"),

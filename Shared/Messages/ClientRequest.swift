@@ -15,10 +15,16 @@ public struct ClientRequest: Codable, Sendable, Equatable {
     public var playerId: String?
     /// Type-specific content; absent means `{}`.
     public var payload: JSONValue?
+    /// A player's session token (from `auth.login` and friends).
+    public var token: String?
+    /// A game server's key for `gameId`.
+    public var serverKey: String?
+    /// The operator's admin key.
+    public var adminKey: String?
 
     public init(
         type: MessageType, id: String, version: Int? = nil, gameId: String? = nil, playerId: String? = nil,
-        payload: JSONValue? = nil
+        payload: JSONValue? = nil, token: String? = nil, serverKey: String? = nil, adminKey: String? = nil
     ) {
         self.type = type
         self.id = id
@@ -26,5 +32,8 @@ public struct ClientRequest: Codable, Sendable, Equatable {
         self.gameId = gameId
         self.playerId = playerId
         self.payload = payload
+        self.token = token
+        self.serverKey = serverKey
+        self.adminKey = adminKey
     }
 }

@@ -22,6 +22,8 @@ public struct Envelope<Payload: Codable & Sendable & Equatable>: Codable, Sendab
     public var publisher: String?
     /// The publisher's sequence number, 1, 2, 3… without gaps (only on published messages).
     public var sequence: UInt64?
+    /// Who the message acts for, stamped by the gateway (on forwarded requests and published events).
+    public var actor: Actor?
     /// The type-specific content.
     public var payload: Payload
 
@@ -38,6 +40,7 @@ public struct Envelope<Payload: Codable & Sendable & Equatable>: Codable, Sendab
         timestamp: Int64,
         publisher: String? = nil,
         sequence: UInt64? = nil,
+        actor: Actor? = nil,
         payload: Payload
     ) {
         self.type = type
@@ -49,6 +52,7 @@ public struct Envelope<Payload: Codable & Sendable & Equatable>: Codable, Sendab
         self.timestamp = timestamp
         self.publisher = publisher
         self.sequence = sequence
+        self.actor = actor
         self.payload = payload
     }
 
@@ -56,7 +60,8 @@ public struct Envelope<Payload: Codable & Sendable & Equatable>: Codable, Sendab
     public func replacingPayload<Other>(_ payload: Other) -> Envelope<Other> {
         Envelope<Other>(
             type: type, version: version, id: id, correlationId: correlationId, gameId: gameId,
-            playerId: playerId, timestamp: timestamp, publisher: publisher, sequence: sequence, payload: payload)
+            playerId: playerId, timestamp: timestamp, publisher: publisher, sequence: sequence, actor: actor,
+            payload: payload)
     }
 }
 

@@ -30,6 +30,31 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, CustomSt
     public static let serviceTimeout = ErrorCode(rawValue: "service_timeout")
     /// Too many requests are in flight; retry later.
     public static let overloaded = ErrorCode(rawValue: "overloaded")
+    /// The request needs a credential (a session token, server key or admin key) and has none.
+    public static let unauthenticated = ErrorCode(rawValue: "unauthenticated")
+    /// The token is malformed, signed with another key or algorithm, tampered with, or of the wrong kind.
+    public static let invalidToken = ErrorCode(rawValue: "invalid_token")
+    /// The token's expiry has passed; refresh the session or log in again.
+    public static let tokenExpired = ErrorCode(rawValue: "token_expired")
+    /// The session was logged out or revoked.
+    public static let sessionRevoked = ErrorCode(rawValue: "session_revoked")
+    /// The credential is valid but does not allow this request (another player's data, a
+    /// server-only action, an admin request).
+    public static let forbidden = ErrorCode(rawValue: "forbidden")
+    /// Wrong username or password (deliberately not saying which).
+    public static let invalidCredentials = ErrorCode(rawValue: "invalid_credentials")
+    /// Too many attempts; the error's `retryAfterMilliseconds` says when to try again.
+    public static let rateLimited = ErrorCode(rawValue: "rate_limited")
+    /// The username breaks the username rules.
+    public static let invalidUsername = ErrorCode(rawValue: "invalid_username")
+    /// The password breaks the password rules.
+    public static let invalidPassword = ErrorCode(rawValue: "invalid_password")
+    /// Another account already has this username (compared case-insensitively after normalization).
+    public static let usernameTaken = ErrorCode(rawValue: "username_taken")
+    /// No player has this id.
+    public static let unknownPlayer = ErrorCode(rawValue: "unknown_player")
+    /// The request conflicts with the current state (already friends, already linked, blocked…).
+    public static let conflict = ErrorCode(rawValue: "conflict")
     /// An unexpected failure on the server; the request had no effect.
     public static let internalError = ErrorCode(rawValue: "internal_error")
 }
@@ -42,10 +67,13 @@ public struct ErrorReply: Codable, Sendable, Equatable, Error {
     public var message: String
     /// The offending field, as a dotted path (`payload.name`), when one is to blame.
     public var field: String?
+    /// For `rate_limited`: how long to wait before trying again.
+    public var retryAfterMilliseconds: Int64?
 
-    public init(code: ErrorCode, message: String, field: String? = nil) {
+    public init(code: ErrorCode, message: String, field: String? = nil, retryAfterMilliseconds: Int64? = nil) {
         self.code = code
         self.message = message
         self.field = field
+        self.retryAfterMilliseconds = retryAfterMilliseconds
     }
 }

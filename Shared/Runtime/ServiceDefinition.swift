@@ -1,8 +1,9 @@
+import Logging
 import PodiumMessages
 
 /// Answers one request type. Throw an ``ErrorReply`` for a clear client error; any other error
 /// becomes `internal_error`.
-public typealias RequestHandler = @Sendable (RawEnvelope) async throws -> JSONValue
+public typealias RequestHandler = @Sendable (RawEnvelope, ServiceContext) async throws -> JSONValue
 
 /// What makes a service this service: its name, what it listens to and what it answers.
 /// The shared ``ServiceRuntime`` does the rest (bus, gateway link, health, shutdown).
@@ -14,17 +15,58 @@ public struct ServiceDefinition: Sendable {
     /// Request types it answers, beyond the built-in `<name>.health` and `<name>.test-notification`.
     public var requestHandlers: [MessageType: RequestHandler]
     /// Called for every bus message it receives (after the runtime has recorded it).
-    public var onBusMessage: (@Sendable (BusDelivery) async -> Void)?
+    public var onBusMessage: (@Sendable (BusDelivery, ServiceContext) async -> Void)?
 
     public init(
         name: String,
         subscriptions: [String],
         requestHandlers: [MessageType: RequestHandler] = [:],
-        onBusMessage: (@Sendable (BusDelivery) async -> Void)? = nil
+        onBusMessage: (@Sendable (BusDelivery, ServiceContext) async -> Void)? = nil
     ) {
         self.name = name
         self.subscriptions = subscriptions
         self.requestHandlers = requestHandlers
         self.onBusMessage = onBusMessage
+    }
+}
+
+/// How to build a service once its settings are known (its storage lives under the data directory).
+public struct ServiceBlueprint: Sendable {
+    public var name: String
+    public var make: @Sendable (RuntimeSettings, any PodiumClock) async throws -> ServiceDefinition
+
+    public init(name: String, make: @escaping @Sendable (RuntimeSettings, any PodiumClock) async throws -> ServiceDefinition) {
+        self.name = name
+        self.make = make
+    }
+
+    /// A service that needs nothing but its definition.
+    public init(_ definition: ServiceDefinition) {
+        self.init(name: definition.name) { _, _ in definition }
+    }
+}
+
+/// What a running service's handlers can use: the bus, other services, the clock, the logger.
+public struct ServiceContext: Sendable {
+    public let settings: RuntimeSettings
+    public let publisher: BusPublisher
+    public let clock: any PodiumClock
+    public let logger: Logger
+    let asker: ServiceAsker
+
+    /// Asks another service through the gateway and returns its reply or error envelope.
+    public func ask<Payload: Encodable & Sendable>(
+        _ type: MessageType, payload: Payload, timeout: Duration = .seconds(5)
+    ) async throws -> RawEnvelope {
+        try await asker.ask(type, payload: try WireCodec.jsonValue(payload), timeout: timeout)
+    }
+
+    /// Asks another service and decodes its reply, turning an error reply into a thrown ``ErrorReply``.
+    public func call<Payload: Encodable & Sendable, Result: Decodable>(
+        _ type: MessageType, payload: Payload, as result: Result.Type, timeout: Duration = .seconds(5)
+    ) async throws -> Result {
+        let reply = try await ask(type, payload: payload, timeout: timeout)
+        if reply.type == .error { throw try reply.decodePayload(as: ErrorReply.self) }
+        return try reply.decodePayload(as: result)
     }
 }

@@ -9,14 +9,14 @@ public enum ServiceMain {
     public static let configurationExitCode: Int32 = 78
 
     /// Runs the services `build` makes from the environment; exits the process on a bad configuration.
-    public static func run(label: String, build: (Logger) throws -> [any Service]) async {
+    public static func run(label: String, build: (Logger) async throws -> [any Service]) async {
         let reader = RuntimeSettings.environmentReader()
         let level = (try? RuntimeSettings(service: label, reader: reader).logLevel) ?? .info
         PodiumLogging.bootstrap(level: level)
         let logger = Logger(label: "podium.\(label)")
         let services: [any Service]
         do {
-            services = try build(logger)
+            services = try await build(logger)
         } catch let problem as ConfigurationProblem {
             logger.critical("refusing to start: \(problem.description)")
             exit(configurationExitCode)
@@ -38,11 +38,12 @@ public enum ServiceMain {
         }
     }
 
-    /// Runs one standard Podium service.
-    public static func run(_ definition: ServiceDefinition) async {
-        await run(label: definition.name) { logger in
-            let settings = try RuntimeSettings(service: definition.name, reader: RuntimeSettings.environmentReader())
-            return [try ServiceRuntime(definition: definition, settings: settings, logger: logger)]
+    /// Runs one standard Podium service built from the environment's settings.
+    public static func run(_ blueprint: ServiceBlueprint) async {
+        await run(label: blueprint.name) { logger in
+            let settings = try RuntimeSettings(service: blueprint.name, reader: RuntimeSettings.environmentReader())
+            let clock = SystemClock()
+            return [try ServiceRuntime(definition: try await blueprint.make(settings, clock), settings: settings, clock: clock, logger: logger)]
         }
     }
 }

@@ -62,6 +62,9 @@ public final class ServiceRuntime: Service, Sendable {
             name: "\(definition.name).bus")
         let link = try ServiceLink(
             context: context, endpoint: settings.busServicesEndpoint, instanceID: settings.instanceID)
+        let asker = ServiceAsker(link: link, clock: clock)
+        let serviceContext = ServiceContext(
+            settings: settings, publisher: publisher, clock: clock, logger: logger, asker: asker)
         await publisher.start()
         logger.info(
             "service starting",
@@ -70,12 +73,13 @@ public final class ServiceRuntime: Service, Sendable {
         let handlers = builtInHandlers(publisher: publisher).merging(definition.requestHandlers) { _, own in own }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.announce(over: link, handles: Array(handlers.keys)) }
-            group.addTask { await self.consume(subscriber) }
-            group.addTask { await self.serve(link, handlers: handlers) }
+            group.addTask { await self.consume(subscriber, context: serviceContext) }
+            group.addTask { await self.serve(link, handlers: handlers, context: serviceContext, asker: asker) }
             try? await gracefulShutdown()
             logger.info("service stopping")
             await subscriber.close()
             group.cancelAll()
+            asker.failAll(ErrorReply(code: .serviceUnavailable, message: "\(definition.name) is shutting down"))
             await group.waitForAll()
         }
         await link.close()
@@ -85,7 +89,7 @@ public final class ServiceRuntime: Service, Sendable {
 
     // MARK: - Bus
 
-    private func consume(_ subscriber: BusSubscriber) async {
+    private func consume(_ subscriber: BusSubscriber, context: ServiceContext) async {
         await subscriber.run(
             logger: logger,
             onTick: { [status] in status.withLock { $0.busReady = true } },
@@ -94,7 +98,7 @@ public final class ServiceRuntime: Service, Sendable {
             },
             handle: { delivery in
                 await self.record(delivery)
-                await self.definition.onBusMessage?(delivery)
+                await self.definition.onBusMessage?(delivery, context)
             })
     }
 
@@ -136,7 +140,9 @@ public final class ServiceRuntime: Service, Sendable {
         }
     }
 
-    private func serve(_ link: ServiceLink, handlers: [MessageType: RequestHandler]) async {
+    private func serve(
+        _ link: ServiceLink, handlers: [MessageType: RequestHandler], context: ServiceContext, asker: ServiceAsker
+    ) async {
         await withDiscardingTaskGroup { inFlight in
             while true {
                 let frames: [Data]
@@ -150,8 +156,13 @@ public final class ServiceRuntime: Service, Sendable {
                     logger.warning("gateway message dropped: undecodable", metadata: ["frames": "\(frames.count)"])
                     continue
                 }
+                if request.type == .reply || request.type == .error {
+                    if let id = request.correlationId, asker.complete(id, with: request) { continue }
+                    logger.debug("late or unknown reply dropped", metadata: ["message.id": "\(request.id)"])
+                    continue
+                }
                 inFlight.addTask {
-                    let reply = await self.answer(request, handlers: handlers)
+                    let reply = await self.answer(request, handlers: handlers, context: context)
                     do {
                         try await link.send(reply)
                     } catch {
@@ -162,7 +173,9 @@ public final class ServiceRuntime: Service, Sendable {
         }
     }
 
-    private func answer(_ request: RawEnvelope, handlers: [MessageType: RequestHandler]) async -> RawEnvelope {
+    private func answer(
+        _ request: RawEnvelope, handlers: [MessageType: RequestHandler], context: ServiceContext
+    ) async -> RawEnvelope {
         let now = clock.nowMilliseconds
         guard let handler = handlers[request.type] else {
             logger.warning("request rejected: unknown type", metadata: ["request.type": "\(request.type)"])
@@ -171,7 +184,7 @@ public final class ServiceRuntime: Service, Sendable {
                 for: request, at: now)
         }
         do {
-            let result = try await handler(request)
+            let result = try await handler(request, context)
             return RawEnvelope(
                 type: .reply, correlationId: request.id, gameId: request.gameId, playerId: request.playerId,
                 timestamp: clock.nowMilliseconds, payload: result)
@@ -199,8 +212,8 @@ public final class ServiceRuntime: Service, Sendable {
 
     private func builtInHandlers(publisher: BusPublisher) -> [MessageType: RequestHandler] {
         [
-            .health(of: definition.name): { [self] _ in try WireCodec.jsonValue(await self.health(publisher)) },
-            .testNotification(of: definition.name): { [self] request in
+            .health(of: definition.name): { [self] _, _ in try WireCodec.jsonValue(await self.health(publisher)) },
+            .testNotification(of: definition.name): { [self] request, _ in
                 try await self.publishTestNotification(request, publisher: publisher)
             },
         ]

@@ -15,23 +15,34 @@ public final class PodiumTestStack: Sendable {
     /// What to start and how.
     public struct Options: Sendable {
         /// The services to run (default: all four).
-        public var services: [ServiceDefinition]
+        public var services: [ServiceBlueprint]
         /// Services `health` expects (default: the names of `services`).
         public var expectedServices: [String]?
         public var requestTimeout: Duration
         public var maxMessageBytes: Int
         public var heartbeatInterval: Duration
         public var clock: any PodiumClock
+        /// Game server keys by game id.
+        public var serverKeys: [String: String]
+        public var adminKey: String?
+        /// The auth service's settings (the gateway gets the same token key).
+        public var auth: AuthConfiguration
 
         public init(
-            services: [ServiceDefinition] = PodiumTestStack.allServices,
+            services: [ServiceBlueprint]? = nil,
             expectedServices: [String]? = nil,
             requestTimeout: Duration = .seconds(5),
             maxMessageBytes: Int = 65536,
             heartbeatInterval: Duration = .milliseconds(100),
-            clock: any PodiumClock = SystemClock()
+            clock: any PodiumClock = SystemClock(),
+            serverKeys: [String: String] = [:],
+            adminKey: String? = nil,
+            auth: AuthConfiguration = PodiumTestStack.testAuthConfiguration
         ) {
-            self.services = services
+            self.services = services ?? PodiumTestStack.services(auth: auth)
+            self.serverKeys = serverKeys
+            self.adminKey = adminKey
+            self.auth = auth
             self.expectedServices = expectedServices
             self.requestTimeout = requestTimeout
             self.maxMessageBytes = maxMessageBytes
@@ -40,12 +51,18 @@ public final class PodiumTestStack: Sendable {
         }
     }
 
-    /// The four Podium services.
-    public static var allServices: [ServiceDefinition] {
+    /// The four Podium services, the auth service with the given settings.
+    public static func services(auth: AuthConfiguration = testAuthConfiguration) -> [ServiceBlueprint] {
         [
-            AuthService.definition(), LeaderboardService.definition(), AchievementService.definition(),
-            ChallengeService.definition(),
+            AuthService.blueprint(configuration: auth), ServiceBlueprint(LeaderboardService.definition()),
+            ServiceBlueprint(AchievementService.definition()), ServiceBlueprint(ChallengeService.definition()),
         ]
+    }
+
+    /// The auth settings tests use: a random token key, cheap password hashing.
+    public static var testAuthConfiguration: AuthConfiguration {
+        AuthConfiguration(
+            tokenKey: (0..<32).map { _ in UInt8.random(in: .min ... .max) }, passwordCost: .testing)
     }
 
     public let gateway: Gateway
@@ -59,7 +76,7 @@ public final class PodiumTestStack: Sendable {
 
     /// Starts everything and waits until `health` says every expected service is ready.
     public static func start(_ options: Options = Options()) async throws -> PodiumTestStack {
-        let stack = try PodiumTestStack(options)
+        let stack = try await PodiumTestStack(options)
         do {
             try await stack.waitUntilReady()
         } catch {
@@ -70,11 +87,11 @@ public final class PodiumTestStack: Sendable {
     }
 
     /// Starts everything without waiting for readiness (for stacks that are meant to be incomplete).
-    public static func startWithoutWaiting(_ options: Options = Options()) throws -> PodiumTestStack {
-        try PodiumTestStack(options)
+    public static func startWithoutWaiting(_ options: Options = Options()) async throws -> PodiumTestStack {
+        try await PodiumTestStack(options)
     }
 
-    private init(_ options: Options) throws {
+    private init(_ options: Options) async throws {
         let logger = Self.logger()
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("podium-test-\(UUID().uuidString)")
         dataDirectory = data
@@ -86,16 +103,20 @@ public final class PodiumTestStack: Sendable {
             runtime: gatewayRuntime, requestEndpoint: "tcp://127.0.0.1:*", notificationEndpoint: "tcp://127.0.0.1:*",
             notificationSecret: (0..<32).map { _ in UInt8.random(in: .min ... .max) },
             maxMessageBytes: options.maxMessageBytes, requestTimeout: options.requestTimeout,
-            expectedServices: options.expectedServices ?? options.services.map(\.name))
-        gateway = try Gateway(settings: gatewaySettings, clock: options.clock, logger: logger)
+            expectedServices: options.expectedServices ?? options.services.map(\.name),
+            tokenKey: options.auth.tokenKey, serverKeys: options.serverKeys, adminKey: options.adminKey)
+        gateway = try await Gateway(settings: gatewaySettings, clock: options.clock, logger: logger)
         let endpoints = gateway.endpoints
-        services = try options.services.map { definition in
+        var runtimes: [ServiceRuntime] = []
+        for blueprint in options.services {
             let settings = RuntimeSettings(
-                service: definition.name, dataDirectory: data, busPublishEndpoint: endpoints.busPublish,
+                service: blueprint.name, dataDirectory: data, busPublishEndpoint: endpoints.busPublish,
                 busSubscribeEndpoint: endpoints.busSubscribe, busServicesEndpoint: endpoints.busServices,
                 heartbeatInterval: options.heartbeatInterval)
-            return try ServiceRuntime(definition: definition, settings: settings, clock: options.clock, logger: logger)
+            let definition = try await blueprint.make(settings, options.clock)
+            runtimes.append(try ServiceRuntime(definition: definition, settings: settings, clock: options.clock, logger: logger))
         }
+        services = runtimes
         let all: [any Service] = [gateway] + services
         group = ServiceGroup(configuration: ServiceGroupConfiguration(services: all.map { .init(service: $0) }, logger: logger))
         let group = self.group
@@ -115,6 +136,20 @@ public final class PodiumTestStack: Sendable {
             try await Task.sleep(for: .milliseconds(50))
         }
         throw TestStackError("stack not ready within \(limit); last health: \(String(describing: last))")
+    }
+
+    /// Registers a player and returns a client that acts as them (its session token on every request).
+    public func player(_ username: String, password: String = "correct horse battery") async throws -> (client: TestClient, grant: SessionGrant) {
+        let client = try TestClient(endpoint: endpoints.requests)
+        let reply = try await client.request(
+            "auth.register", payload: ["username": .string(username), "password": .string(password)])
+        guard reply.type == .reply else {
+            await client.close()
+            throw TestStackError("registering \(username) failed: \(reply.payload)")
+        }
+        let grant = try reply.decodePayload(as: SessionGrant.self)
+        client.use(.token(grant.sessionToken))
+        return (client, grant)
     }
 
     /// Gracefully stops every service and the gateway, then removes the data directory.

@@ -7,6 +7,21 @@ import ZeroMQ
 public final class TestClient: Sendable {
     public let socket: AsyncSocket
     private let counter = Locked(0)
+    private let credential = Locked(Credential.none)
+
+    /// What the client sends with each request unless told otherwise.
+    public enum Credential: Sendable, Equatable {
+        case none
+        case token(String)
+        case serverKey(String)
+        case adminKey(String)
+    }
+
+    /// Sends this credential with every request from now on.
+    public func use(_ credential: Credential) { self.credential.withLock { $0 = credential } }
+
+    /// The credential in use.
+    public var currentCredential: Credential { credential.value }
 
     public init(endpoint: String, context: ZMQContext? = nil) throws {
         socket = try AsyncSocket(
@@ -22,8 +37,14 @@ public final class TestClient: Sendable {
         _ type: MessageType, gameId: String? = nil, playerId: String? = nil, payload: JSONValue? = nil,
         id: String? = nil, timeout: Duration = .seconds(10)
     ) async throws -> RawEnvelope {
-        let request = ClientRequest(
+        var request = ClientRequest(
             type: type, id: id ?? nextID(), gameId: gameId, playerId: playerId, payload: payload)
+        switch credential.value {
+        case .none: break
+        case .token(let token): request.token = token
+        case .serverKey(let key): request.serverKey = key
+        case .adminKey(let key): request.adminKey = key
+        }
         try await send(request)
         while true {
             let reply = try await nextReply(timeout: timeout)

@@ -37,6 +37,7 @@ public final class AsyncSocket: Sendable {
         bind: [String] = [],
         connect: [String] = [],
         inboxCapacity: Int = 4096,
+        capturesPeerAddress: Bool = false,
         receiveFilter: ReceiveFilter? = nil
     ) throws {
         let socket = try context.makeSocket(type)
@@ -68,6 +69,7 @@ public final class AsyncSocket: Sendable {
             type: type,
             inboxCapacity: max(1, inboxCapacity),
             receiveFilter: receiveFilter,
+            capturesPeerAddress: capturesPeerAddress,
             wakeSender: wakeSender
         )
         let transfer = OwnershipTransfer((socket, wakeReceiver))
@@ -98,6 +100,12 @@ public final class AsyncSocket: Sendable {
     ///
     /// One task at a time may wait; a second concurrent receive throws.
     public func receive() async throws -> [Data]? {
+        try await core.receive()?.frames
+    }
+
+    /// Receives the next message with its peer address (when the socket was created with
+    /// `capturesPeerAddress`); `nil` once closed.
+    public func receiveMessage() async throws -> ZMQMessage? {
         try await core.receive()
     }
 

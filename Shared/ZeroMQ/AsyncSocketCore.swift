@@ -11,12 +11,12 @@ final class AsyncSocketCore: Sendable {
 
     struct Receiver {
         let id: UInt64
-        let continuation: CheckedContinuation<[Data]?, Error>
+        let continuation: CheckedContinuation<ZMQMessage?, Error>
     }
 
     struct State {
         var work: Deque<Work> = []
-        var inbox: Deque<[Data]> = []
+        var inbox: Deque<ZMQMessage> = []
         var receiver: Receiver?
         var nextReceiverID: UInt64 = 0
         var readPaused = false
@@ -29,6 +29,7 @@ final class AsyncSocketCore: Sendable {
     let type: SocketType
     let inboxCapacity: Int
     let receiveFilter: AsyncSocket.ReceiveFilter?
+    let capturesPeerAddress: Bool
     private let state = Mutex(State())
     private let finishSignal = FinishSignal()
     // The sending half of the wake-up pair. Any thread may use it, one at a time under this
@@ -40,8 +41,12 @@ final class AsyncSocketCore: Sendable {
     /// How often a ROUTER retries a message refused because its one peer is full.
     private static let routerRetryMilliseconds = 5
 
-    init(type: SocketType, inboxCapacity: Int, receiveFilter: AsyncSocket.ReceiveFilter?, wakeSender: sending ZMQSocket) {
+    init(
+        type: SocketType, inboxCapacity: Int, receiveFilter: AsyncSocket.ReceiveFilter?, capturesPeerAddress: Bool,
+        wakeSender: sending ZMQSocket
+    ) {
         self.type = type
+        self.capturesPeerAddress = capturesPeerAddress
         self.inboxCapacity = inboxCapacity
         self.receiveFilter = receiveFilter
         self.wakeSender = Mutex(wakeSender)
@@ -65,15 +70,15 @@ final class AsyncSocketCore: Sendable {
         wake()
     }
 
-    func receive() async throws -> [Data]? {
+    func receive() async throws -> ZMQMessage? {
         let id = state.withLock { state -> UInt64 in
             state.nextReceiverID += 1
             return state.nextReceiverID
         }
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[Data]?, Error>) in
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ZMQMessage?, Error>) in
                 var resumeReading = false
-                let immediate = state.withLock { state -> Result<[Data]?, Error>? in
+                let immediate = state.withLock { state -> Result<ZMQMessage?, Error>? in
                     if let message = state.inbox.popFirst() {
                         if state.readPaused && state.inbox.count < inboxCapacity {
                             state.readPaused = false
@@ -96,7 +101,7 @@ final class AsyncSocketCore: Sendable {
                 if resumeReading { wake() }
             }
         } onCancel: {
-            let waiting = state.withLock { state -> CheckedContinuation<[Data]?, Error>? in
+            let waiting = state.withLock { state -> CheckedContinuation<ZMQMessage?, Error>? in
                 guard let receiver = state.receiver, receiver.id == id else { return nil }
                 state.receiver = nil
                 return receiver.continuation
@@ -212,17 +217,17 @@ final class AsyncSocketCore: Sendable {
 
     private func readAvailable(from socket: ZMQSocket) throws {
         for _ in 0..<Self.readBatch {
-            guard let frames = try socket.receive(wait: false) else { return }
-            if let receiveFilter, !receiveFilter(socket, frames) { continue }
-            let (receiver, full) = state.withLock { state -> (CheckedContinuation<[Data]?, Error>?, Bool) in
+            guard let message = try socket.receiveMessage(wait: false, peerAddress: capturesPeerAddress) else { return }
+            if let receiveFilter, !receiveFilter(socket, message.frames) { continue }
+            let (receiver, full) = state.withLock { state -> (CheckedContinuation<ZMQMessage?, Error>?, Bool) in
                 if let receiver = state.receiver {
                     state.receiver = nil
                     return (receiver.continuation, false)
                 }
-                state.inbox.append(frames)
+                state.inbox.append(message)
                 return (nil, state.inbox.count >= inboxCapacity)
             }
-            receiver?.resume(returning: frames)
+            receiver?.resume(returning: message)
             if full { return }
         }
     }

@@ -126,8 +126,15 @@ public final class ZMQSocket {
     ///
     /// - Parameter wait: when false, returns `nil` instead of blocking if no message is queued.
     public func receive(wait: Bool = true) throws -> [Data]? {
+        try receiveMessage(wait: wait, peerAddress: false)?.frames
+    }
+
+    /// Receives one whole multipart message, optionally with the sending peer's network address
+    /// (libzmq's `Peer-Address` message property: the IP address for TCP, nil for inproc).
+    public func receiveMessage(wait: Bool = true, peerAddress: Bool) throws -> ZMQMessage? {
         let handle = try open("zmq_msg_recv")
         var frames: [Data] = []
+        var address: String?
         var more = true
         while more {
             var message = zmq_msg_t()
@@ -141,6 +148,9 @@ public final class ZMQSocket {
                 if error == EAGAIN && frames.isEmpty && !wait { return nil }
                 throw ZMQError(errno: error, call: "zmq_msg_recv", detail: "frame \(frames.count)")
             }
+            if peerAddress && frames.isEmpty, let property = zmq_msg_gets(&message, "Peer-Address") {
+                address = String(cString: property)
+            }
             let size = zmq_msg_size(&message)
             if size == 0 {
                 frames.append(Data())
@@ -149,7 +159,7 @@ public final class ZMQSocket {
             }
             more = zmq_msg_more(&message) != 0
         }
-        return frames
+        return ZMQMessage(frames: frames, peerAddress: address)
     }
 
     /// Closes the socket. Calling it again does nothing.

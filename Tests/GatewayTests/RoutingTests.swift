@@ -36,8 +36,8 @@ struct RoutingTests {
     @Test("a known service that is down gets service_unavailable and health says which")
     func knownServiceDown() async throws {
         let options = PodiumTestStack.Options(
-            services: [PodiumTestStack.allServices[0]], expectedServices: ["auth", "leaderboard"])
-        let stack = try PodiumTestStackWithoutWaiting.start(options)
+            services: [PodiumTestStack.services()[0]], expectedServices: ["auth", "leaderboard"])
+        let stack = try await PodiumTestStack.startWithoutWaiting(options)
         defer { Task { await stack.shutdown() } }
         let client = try TestClient(endpoint: stack.endpoints.requests)
         defer { Task { await client.close() } }
@@ -51,7 +51,7 @@ struct RoutingTests {
     @Test("a service that does not answer in time gets service_timeout, and duplicate ids in flight are refused")
     func timeoutAndDuplicates() async throws {
         let options = PodiumTestStack.Options(
-            services: [PodiumTestStack.allServices[0]], expectedServices: ["auth"], requestTimeout: .seconds(2))
+            services: [PodiumTestStack.services()[0]], expectedServices: ["auth"], requestTimeout: .seconds(2))
         try await withPodiumStack(options) { stack in
             let silent = try SilentService(endpoint: stack.endpoints.busServices)
             defer { Task { await silent.socket.close() } }
@@ -82,9 +82,3 @@ struct RoutingTests {
     }
 }
 
-/// Starts a stack without waiting for readiness (for stacks that are never fully ready).
-enum PodiumTestStackWithoutWaiting {
-    static func start(_ options: PodiumTestStack.Options) throws -> PodiumTestStack {
-        try PodiumTestStack.startWithoutWaiting(options)
-    }
-}

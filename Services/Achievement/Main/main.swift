@@ -1,4 +1,4 @@
 import Achievement
 import PodiumRuntime
 
-await ServiceMain.run(AchievementService.definition())
+await ServiceMain.run(ServiceBlueprint(AchievementService.definition()))

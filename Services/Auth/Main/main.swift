@@ -1,4 +1,4 @@
 import Auth
 import PodiumRuntime
 
-await ServiceMain.run(AuthService.definition())
+await ServiceMain.run(AuthService.blueprint())

@@ -1,4 +1,4 @@
 import Challenge
 import PodiumRuntime
 
-await ServiceMain.run(ChallengeService.definition())
+await ServiceMain.run(ServiceBlueprint(ChallengeService.definition()))

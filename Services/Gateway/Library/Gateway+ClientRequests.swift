@@ -1,30 +1,32 @@
 import Foundation
 import PodiumMessages
 import PodiumRuntime
+import ZeroMQ
 
 extension Gateway {
     /// Reads client requests until cancelled; each gets exactly one reply.
     func serveClients() async {
         while true {
-            let frames: [Data]
+            let message: ZMQMessage
             do {
-                guard let next = try await clientSocket.receive() else { return }
-                frames = next
+                guard let next = try await clientSocket.receiveMessage() else { return }
+                message = next
             } catch {
                 return
             }
-            await handleClientMessage(frames)
+            await handleClientMessage(message.frames, peer: message.peerAddress)
         }
     }
 
-    func handleClientMessage(_ frames: [Data]) async {
+    func handleClientMessage(_ frames: [Data], peer: String? = nil) async {
         let client: ClientFrames
         switch ClientFrames.parse(frames) {
         case .success(let parsed):
             client = parsed
         case .failure(let rejection):
             logger.warning(
-                "request rejected", metadata: ["error.code": "\(rejection.error.code)", "frames": "\(frames.count)"])
+                "request rejected",
+                metadata: ["error.code": "\(rejection.error.code)", "frames": "\(frames.count)", "peer": "\(peer ?? "-")"])
             if let reply = rejection.reply(encode(errorEnvelope(rejection.error, correlationId: nil))) {
                 await sendToClient(reply)
             }
@@ -35,36 +37,63 @@ extension Gateway {
         case .success(let decoded):
             request = decoded
         case .failure(let rejection):
-            await reject(client, requestID: rejection.requestID, rejection.error, type: nil)
+            await reject(client, requestID: rejection.requestID, rejection.error, type: nil, peer: peer)
             return
         }
         do {
-            try await dispatch(request, from: client)
+            let actor = try await authenticate(request, peer: peer)
+            let playerId = try authorizer.authorize(request, as: actor)
+            try await dispatch(request, actor: actor, playerId: playerId, from: client)
         } catch let error as ErrorReply {
-            await reject(client, requestID: request.id, error, type: request.type)
+            await reject(client, requestID: request.id, error, type: request.type, peer: peer)
         } catch {
             logger.error("request failed", metadata: ["request.type": "\(request.type)", "error": "\(error)"])
             await reject(
                 client, requestID: request.id,
                 ErrorReply(code: .internalError, message: "the gateway could not complete the request"),
-                type: request.type)
+                type: request.type, peer: peer)
         }
     }
 
-    private func dispatch(_ request: ClientRequest, from client: ClientFrames) async throws {
+    /// Who the request acts for. A session token is verified, then checked once with the auth
+    /// service, then served from the cache until it expires or its session is revoked.
+    func authenticate(_ request: ClientRequest, peer: String?) async throws -> Actor {
+        let now = clock.nowMilliseconds
+        if let token = request.token, let cached = sessions.withLock({ $0.lookup(token, now: now) }) {
+            return Actor(kind: .player, playerId: cached.playerId, sessionId: cached.sessionId, peer: peer)
+        }
+        let (actor, claims) = try await authorizer.identify(request, peer: peer, now: now)
+        guard let claims, let token = request.token else { return actor }
+        if sessions.withLock({ $0.isRevoked(claims.sid) }) { throw Self.sessionRevoked }
+        let answer = await ask(
+            "auth.session-check", payload: try WireCodec.jsonValue(SessionCheck(sessionId: claims.sid, playerId: claims.playerId)),
+            timeout: min(settings.requestTimeout, .seconds(2)))
+        if answer.type == .error {
+            throw (try? answer.decodePayload(as: ErrorReply.self))
+                ?? ErrorReply(code: .serviceUnavailable, message: "the auth service could not check the session")
+        }
+        guard let status = try? answer.decodePayload(as: SessionStatus.self) else {
+            throw ErrorReply(code: .internalError, message: "the auth service sent an unreadable answer")
+        }
+        guard status.valid else { throw Self.sessionRevoked }
+        sessions.withLock {
+            $0.store(
+                token, SessionCache.Entry(playerId: claims.playerId, sessionId: claims.sid, expiresAt: claims.expiresAtMilliseconds),
+                now: now)
+        }
+        return actor
+    }
+
+    static let sessionRevoked = ErrorReply(
+        code: .sessionRevoked, message: "this session was logged out or revoked; log in again", field: "token")
+
+    private func dispatch(_ request: ClientRequest, actor: Actor, playerId: String?, from client: ClientFrames) async throws {
         switch request.type {
         case .eventPublish:
-            let acknowledgement = try await publishEvent(request)
+            let acknowledgement = try await publishEvent(request, actor: actor, playerId: playerId)
             await reply(to: client, requestID: request.id, payload: try WireCodec.jsonValue(acknowledgement))
         case .notificationsSubscribe:
-            guard let gameId = request.gameId else {
-                throw ErrorReply(code: .missingField, message: "notifications.subscribe needs a gameId", field: "gameId")
-            }
-            guard let playerId = request.playerId else {
-                throw ErrorReply(code: .missingField, message: "notifications.subscribe needs a playerId", field: "playerId")
-            }
-            let subscription = NotificationSubscription(
-                topic: topics.topic(gameId: gameId, playerId: playerId), gameId: gameId, playerId: playerId)
+            let subscription = try notificationSubscription(request, actor: actor, playerId: playerId)
             await reply(to: client, requestID: request.id, payload: try WireCodec.jsonValue(subscription))
         case .gatewayHealth:
             await reply(to: client, requestID: request.id, payload: try WireCodec.jsonValue(gatewayHealth()))
@@ -78,16 +107,36 @@ extension Gateway {
                 await self.reply(to: client, requestID: request.id, payload: (try? WireCodec.jsonValue(health)) ?? .null)
             }
         default:
-            try await forward(request, from: client)
+            try await forward(request, actor: actor, playerId: playerId, from: client)
+        }
+    }
+
+    /// The topic of the player's private notifications, or (admin key, no player) the operators'.
+    private func notificationSubscription(_ request: ClientRequest, actor: Actor, playerId: String?) throws
+        -> NotificationSubscription
+    {
+        switch actor.kind {
+        case .player:
+            guard let gameId = request.gameId, let playerId else {
+                throw ErrorReply(code: .missingField, message: "notifications.subscribe needs a gameId", field: "gameId")
+            }
+            return NotificationSubscription(
+                topic: topics.topic(gameId: gameId, playerId: playerId), gameId: gameId, playerId: playerId)
+        case .admin where request.playerId == nil:
+            return NotificationSubscription(topic: topics.operatorTopic, gameId: request.gameId ?? "*", playerId: "operator")
+        default:
+            throw ErrorReply(
+                code: .forbidden,
+                message: "only the player may subscribe to their notifications (operators: adminKey without playerId)")
         }
     }
 
     /// Validates a game event, publishes it on the bus and returns its acknowledgement.
-    func publishEvent(_ request: ClientRequest) async throws -> EventAcknowledgement {
+    func publishEvent(_ request: ClientRequest, actor: Actor, playerId: String?) async throws -> EventAcknowledgement {
         guard let gameId = request.gameId else {
             throw ErrorReply(code: .missingField, message: "an event needs a gameId", field: "gameId")
         }
-        guard let playerId = request.playerId else {
+        guard let playerId else {
             throw ErrorReply(code: .missingField, message: "an event needs a playerId", field: "playerId")
         }
         let event = try RequestDecoder.payload(request.payload, as: GameEvent.self)
@@ -96,7 +145,7 @@ extension Gateway {
         let published = try await publisher.publish(
             Envelope(
                 type: .gameEvent, correlationId: request.id, gameId: gameId, playerId: playerId,
-                timestamp: clock.nowMilliseconds, payload: event),
+                timestamp: clock.nowMilliseconds, actor: actor, payload: event),
             on: topic)
         logger.debug(
             "event published",
@@ -112,12 +161,12 @@ extension Gateway {
         await sendToClient(client.reply(encode(envelope)))
     }
 
-    func reject(_ client: ClientFrames, requestID: String?, _ error: ErrorReply, type: MessageType?) async {
+    func reject(_ client: ClientFrames, requestID: String?, _ error: ErrorReply, type: MessageType?, peer: String? = nil) async {
         logger.warning(
             "request rejected",
             metadata: [
                 "error.code": "\(error.code)", "error.message": "\(error.message)",
-                "request.id": "\(requestID ?? "-")", "request.type": "\(type?.rawValue ?? "-")",
+                "request.id": "\(requestID ?? "-")", "request.type": "\(type?.rawValue ?? "-")", "peer": "\(peer ?? "-")",
             ])
         await sendToClient(client.reply(encode(errorEnvelope(error, correlationId: requestID))))
     }

@@ -4,9 +4,13 @@ import PodiumMessages
 import ZeroMQ
 
 extension Gateway {
-    /// Moves each bus notification to its player's private topic on the public endpoint.
-    /// The envelope bytes are forwarded unchanged.
+    /// Follows the bus messages the gateway itself acts on:
+    /// - `notify/<game>/<player>`: forwarded, envelope bytes unchanged, to the player's private topic;
+    /// - `ops/…`: forwarded to the operators' topic;
+    /// - `auth/revoked`: the sessions' cached tokens are forgotten at once. If a revocation may
+    ///   have been missed (a gap in the auth service's sequence), every cached token is.
     func forwardNotifications() async {
+        var tracker = SequenceTracker()
         while true {
             let frames: [Data]
             do {
@@ -15,19 +19,59 @@ extension Gateway {
             } catch {
                 return
             }
-            guard frames.count == 2, let topicText = String(data: frames[0], encoding: .utf8),
-                let target = Topic(rawValue: topicText).notificationTarget
-            else {
-                logger.warning("notification dropped: malformed bus message", metadata: ["frames": "\(frames.count)"])
+            guard frames.count == 2, let topicText = String(data: frames[0], encoding: .utf8) else {
+                logger.warning("bus message dropped: malformed", metadata: ["frames": "\(frames.count)"])
                 continue
             }
-            let topic = topics.topic(gameId: target.gameId, playerId: target.playerId)
+            if topicText.hasPrefix(Self.revocationPrefix) {
+                applyRevocation(frames[1], tracker: &tracker)
+                continue
+            }
+            let topic: String
+            if topicText.hasPrefix(Self.operatorBusPrefix) {
+                topic = topics.operatorTopic
+            } else if let target = Topic(rawValue: topicText).notificationTarget {
+                topic = topics.topic(gameId: target.gameId, playerId: target.playerId)
+            } else {
+                logger.warning("notification dropped: malformed topic", metadata: ["topic": "\(topicText)"])
+                continue
+            }
             do {
                 try await notificationSocket.send([Data(topic.utf8), frames[1]])
             } catch {
                 return
             }
         }
+    }
+
+    private func applyRevocation(_ body: Data, tracker: inout SequenceTracker) {
+        guard let envelope = try? WireCodec.decode(Envelope<SessionsRevoked>.self, from: body) else {
+            logger.warning("revocation dropped: undecodable")
+            return
+        }
+        if let publisher = envelope.publisher, let sequence = envelope.sequence,
+            case .gap = tracker.observe(publisher: publisher, sequence: sequence)
+        {
+            logger.warning("revocations may have been missed; forgetting every cached session token")
+            sessions.withLock { $0.flush() }
+        }
+        let until = clock.nowMilliseconds + Self.revocationMemoryMilliseconds
+        sessions.withLock { $0.revoke(sessionIds: envelope.payload.sessionIds, until: until) }
+        logger.info(
+            "sessions revoked",
+            metadata: ["player.id": "\(envelope.payload.playerId)", "sessions": "\(envelope.payload.sessionIds.count)"])
+    }
+
+    /// How long a revoked session is remembered: longer than any session token lives.
+    static let revocationMemoryMilliseconds: Int64 = 25 * 3_600_000
+
+    /// Tells operators something about the deployment (services coming and going).
+    func notifyOperators(kind: String, message: String, details: [String: JSONValue] = [:]) async {
+        let envelope = Envelope(
+            type: .notification, timestamp: clock.nowMilliseconds, publisher: settings.runtime.instanceID,
+            payload: PlayerNotification(kind: kind, message: message, details: details))
+        guard let body = try? WireCodec.encode(envelope) else { return }
+        _ = try? await notificationSocket.send([Data(topics.operatorTopic.utf8), body])
     }
 
     /// Runs on the notification socket's owner thread for each subscription message: accepts
@@ -41,7 +85,7 @@ extension Gateway {
         guard NotificationTopics.isAcceptableSubscription(topic) else {
             logger.warning(
                 "notification subscription refused",
-                metadata: ["topic.length": "\(topic.count)", "reason": "not a complete player topic"])
+                metadata: ["topic.length": "\(topic.count)", "reason": "not a complete player or operator topic"])
             return
         }
         do {

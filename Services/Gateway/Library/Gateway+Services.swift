@@ -5,7 +5,7 @@ import ZeroMQ
 
 extension Gateway {
     /// Routes a request to the service that announced its type.
-    func forward(_ request: ClientRequest, from client: ClientFrames) async throws {
+    func forward(_ request: ClientRequest, actor: Actor, playerId: String?, from client: ClientFrames) async throws {
         let route = directory.withLock { $0.route(request.type, knownServices: settings.expectedServices) }
         let (routingID, service): (Data, String)
         switch route {
@@ -36,8 +36,8 @@ extension Gateway {
         if let admitted { throw admitted }
         let envelope = RawEnvelope(
             type: request.type, version: request.version ?? RawEnvelope.currentVersion, id: internalID,
-            correlationId: request.id, gameId: request.gameId, playerId: request.playerId,
-            timestamp: clock.nowMilliseconds, payload: request.payload ?? .object([:]))
+            correlationId: request.id, gameId: request.gameId, playerId: playerId,
+            timestamp: clock.nowMilliseconds, actor: actor, payload: request.payload ?? .object([:]))
         await sendToService(envelope, routingID: routingID, internalID: internalID)
     }
 
@@ -74,7 +74,11 @@ extension Gateway {
                 continue
             }
             if envelope.type == .serviceAnnouncement {
-                register(envelope, routingID: frames[0])
+                await register(envelope, routingID: frames[0])
+                continue
+            }
+            if envelope.type != .reply && envelope.type != .error {
+                await forwardServiceRequest(envelope, from: frames[0])
                 continue
             }
             guard let internalID = envelope.correlationId,
@@ -87,7 +91,7 @@ extension Gateway {
         }
     }
 
-    private func register(_ envelope: RawEnvelope, routingID: Data) {
+    private func register(_ envelope: RawEnvelope, routingID: Data) async {
         guard let announcement = try? envelope.decodePayload(as: ServiceAnnouncement.self),
             Identifiers.isValidID(announcement.service),
             announcement.requestTypes.allSatisfy({ $0.hasPrefix(announcement.service + ".") })
@@ -103,6 +107,9 @@ extension Gateway {
                     "service.name": "\(announcement.service)", "service.instance": "\(announcement.instance)",
                     "service.request_types": "\(announcement.requestTypes.count)",
                 ])
+            await notifyOperators(
+                kind: "operator.service-connected", message: "\(announcement.service) connected",
+                details: ["service": .string(announcement.service), "instance": .string(announcement.instance)])
         }
     }
 
@@ -120,11 +127,54 @@ extension Gateway {
             await sendToClient(client.reply(encode(answer)))
         case .gateway(let continuation):
             continuation.resume(returning: envelope)
+        case .service(let routingID, let requestID):
+            var answer = envelope
+            answer.correlationId = requestID
+            do {
+                try await serviceSocket.send([routingID, try WireCodec.encode(answer)])
+            } catch {
+                logger.warning("reply to a service not delivered", metadata: ["error": "\(error)"])
+            }
         }
     }
 
+    /// Routes a request one service sends to another (for example "are these two friends?").
+    private func forwardServiceRequest(_ request: RawEnvelope, from routingID: Data) async {
+        let asker = directory.value.instances[routingID]?.announcement.service
+        func answer(_ error: ErrorReply) async {
+            var reply = errorEnvelope(error, correlationId: request.id)
+            reply.correlationId = request.id
+            _ = try? await serviceSocket.send([routingID, encode(reply)])
+        }
+        guard let asker else {
+            await answer(ErrorReply(code: .forbidden, message: "announce the service before sending requests"))
+            return
+        }
+        let route = directory.withLock { $0.route(request.type, knownServices: settings.expectedServices) }
+        guard case .instance(let target, let service) = route else {
+            let unavailable = route == .unknown
+                ? ErrorReply(code: .unknownType, message: "no service handles '\(request.type)'", field: "type")
+                : ErrorReply(code: .serviceUnavailable, message: "the \(request.type.serviceName) service is not connected")
+            await answer(unavailable)
+            return
+        }
+        let internalID = UUID().uuidString.lowercased()
+        pending.withLock {
+            $0.add(
+                PendingRequests.Entry(
+                    origin: .service(routingID: routingID, requestID: request.id), service: service, serviceRoutingID: target,
+                    deadline: clock.nowMilliseconds + settings.requestTimeout.milliseconds),
+                internalID: internalID)
+        }
+        var forwarded = request
+        forwarded.id = internalID
+        forwarded.correlationId = request.id
+        forwarded.actor = Actor(kind: .service, service: asker)
+        await sendToService(forwarded, routingID: target, internalID: internalID)
+    }
+
     /// Asks one service a question on the gateway's own behalf.
-    func ask(_ type: MessageType, timeout: Duration) async -> RawEnvelope {
+    func ask(_ type: MessageType, payload: JSONValue = .object([:]), timeout: Duration) async -> RawEnvelope {
         let route = directory.withLock { $0.route(type, knownServices: settings.expectedServices) }
         guard case .instance(let routingID, let service) = route else {
             return errorEnvelope(
@@ -132,7 +182,9 @@ extension Gateway {
                 correlationId: nil)
         }
         let internalID = UUID().uuidString.lowercased()
-        let envelope = RawEnvelope(type: type, id: internalID, timestamp: clock.nowMilliseconds, payload: .object([:]))
+        let envelope = RawEnvelope(
+            type: type, id: internalID, timestamp: clock.nowMilliseconds, actor: Actor(kind: .service, service: "gateway"),
+            payload: payload)
         return await withCheckedContinuation { continuation in
             pending.withLock {
                 $0.add(

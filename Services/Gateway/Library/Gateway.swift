@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PodiumMessages
 import PodiumRuntime
+import PodiumTokens
 import ServiceLifecycle
 import ZeroMQ
 
@@ -31,10 +32,12 @@ public final class Gateway: Service, Sendable {
     let notificationFeed: AsyncSocket
     let busHub: ZMQProxy
     let topics: NotificationTopics
+    let authorizer: Authorizer
     let directory = Locked(ServiceDirectory())
     let pending = Locked(PendingRequests())
+    let sessions = Locked(SessionCache())
 
-    public init(settings: GatewaySettings, clock: any PodiumClock = SystemClock(), logger: Logger? = nil) throws {
+    public init(settings: GatewaySettings, clock: any PodiumClock = SystemClock(), logger: Logger? = nil) async throws {
         self.settings = settings
         self.clock = clock
         var logger = logger ?? Logger(label: "podium.gateway")
@@ -45,6 +48,7 @@ public final class Gateway: Service, Sendable {
         self.context = context
         self.startedAt = clock.nowMilliseconds
         self.topics = NotificationTopics(secret: settings.notificationSecret)
+        self.authorizer = Authorizer(settings: settings, tokens: await SessionTokens(key: settings.tokenKey))
 
         // The bus hub. inproc endpoints let the gateway itself publish and subscribe.
         let hubID = UUID().uuidString
@@ -65,7 +69,10 @@ public final class Gateway: Service, Sendable {
             publisherID: settings.runtime.instanceID, clock: clock)
         notificationFeed = try AsyncSocket(
             context: context, type: .subscriber, name: "gateway.notification-feed",
-            options: [.receiveHighWaterMark(100_000), .subscribe(Data(Topic.allNotifications.utf8))],
+            options: [
+                .receiveHighWaterMark(100_000), .subscribe(Data(Topic.allNotifications.utf8)),
+                .subscribe(Data(Self.revocationPrefix.utf8)), .subscribe(Data(Self.operatorBusPrefix.utf8)),
+            ],
             connect: ["inproc://podium.bus.out.\(hubID)"])
         serviceSocket = try AsyncSocket(
             context: context, type: .router, name: "gateway.services",
@@ -82,7 +89,8 @@ public final class Gateway: Service, Sendable {
                 .receiveHighWaterMark(10_000), .heartbeatIntervalMilliseconds(5000),
                 .heartbeatTimeoutMilliseconds(15_000),
             ],
-            bind: [settings.requestEndpoint])
+            bind: [settings.requestEndpoint],
+            capturesPeerAddress: true)
         let subscriptionLogger = logger
         notificationSocket = try AsyncSocket(
             context: context, type: .extendedPublisher, name: "gateway.notifications",
@@ -146,6 +154,7 @@ public final class Gateway: Service, Sendable {
     /// Publishes bus ticks and expires late requests and silent services.
     private func keepHouse() async {
         var lastTick: Int64 = 0
+        var lastEviction: Int64 = 0
         let heartbeat = Int64(settings.runtime.heartbeatInterval.components.seconds * 1000)
             + settings.runtime.heartbeatInterval.components.attoseconds / 1_000_000_000_000_000
         while !Task.isCancelled {
@@ -169,10 +178,21 @@ public final class Gateway: Service, Sendable {
                 logger.warning(
                     "service heartbeat lost",
                     metadata: ["service.name": "\(gone.announcement.service)", "service.instance": "\(gone.announcement.instance)"])
+                await notifyOperators(
+                    kind: "operator.service-lost", message: "\(gone.announcement.service) stopped answering",
+                    details: ["service": .string(gone.announcement.service), "instance": .string(gone.announcement.instance)])
+            }
+            if now - lastEviction >= 60_000 {
+                lastEviction = now
+                sessions.withLock { $0.evictExpired(now: now) }
             }
             try? await clock.sleep(for: .milliseconds(min(heartbeat, 100)))
         }
     }
+
+    /// Bus topics the gateway follows besides notifications: session revocations and operator news.
+    static let revocationPrefix = "auth/revoked"
+    static let operatorBusPrefix = "ops/"
 
     func errorEnvelope(_ error: ErrorReply, correlationId: String?) -> RawEnvelope {
         RawEnvelope(

@@ -1,6 +1,8 @@
 import Configuration
 import Foundation
+import PodiumMessages
 import PodiumRuntime
+import PodiumTokens
 
 /// The gateway's settings, read from environment variables (plus the shared ``RuntimeSettings``).
 ///
@@ -13,6 +15,9 @@ import PodiumRuntime
 /// | `PODIUM_REQUEST_TIMEOUT_MS` | `5000` | how long a service has to answer |
 /// | `PODIUM_MAX_IN_FLIGHT` | `10000` | requests waiting on services before `overloaded` |
 /// | `PODIUM_EXPECTED_SERVICES` | `auth,leaderboard,achievement,challenge` | services `health` reports on |
+/// | `PODIUM_AUTH_TOKEN_KEY` | none: required | the auth service's token key, to verify session tokens |
+/// | `PODIUM_GAME_SERVER_KEYS` | none | `game=key,game2=key2`: each game server's key (≥ 32 bytes) |
+/// | `PODIUM_ADMIN_KEY` | none | the operator's key (≥ 32 bytes); without it there is no admin access |
 ///
 /// Without `PODIUM_NOTIFICATION_SECRET` the gateway refuses to start, unless
 /// `PODIUM_DEVELOPMENT=true`, in which case it generates a random one for this run.
@@ -25,6 +30,10 @@ public struct GatewaySettings: Sendable {
     public var requestTimeout: Duration
     public var maxInFlight: Int
     public var expectedServices: [String]
+    public var tokenKey: [UInt8]
+    /// Game server keys by game id.
+    public var serverKeys: [String: String]
+    public var adminKey: String?
 
     /// Frames above this size make libzmq drop the connection before Podium sees them.
     public var hardFrameLimit: Int64 { Int64(max(maxMessageBytes * 16, 1 << 20)) }
@@ -42,7 +51,10 @@ public struct GatewaySettings: Sendable {
         maxMessageBytes: Int = 65536,
         requestTimeout: Duration = .seconds(5),
         maxInFlight: Int = 10_000,
-        expectedServices: [String] = ["auth", "leaderboard", "achievement", "challenge"]
+        expectedServices: [String] = ["auth", "leaderboard", "achievement", "challenge"],
+        tokenKey: [UInt8] = Array(SessionTokens.developmentKey.utf8),
+        serverKeys: [String: String] = [:],
+        adminKey: String? = nil
     ) {
         self.runtime = runtime
         self.requestEndpoint = requestEndpoint
@@ -52,6 +64,9 @@ public struct GatewaySettings: Sendable {
         self.requestTimeout = requestTimeout
         self.maxInFlight = maxInFlight
         self.expectedServices = expectedServices
+        self.tokenKey = tokenKey
+        self.serverKeys = serverKeys
+        self.adminKey = adminKey
     }
 
     /// Reads the settings; throws a ``ConfigurationProblem`` the process should print and exit on.
@@ -80,6 +95,21 @@ public struct GatewaySettings: Sendable {
         let inFlight = podium.int(forKey: ["max", "in", "flight"], default: 10_000)
         guard inFlight > 0 else { throw ConfigurationProblem("PODIUM_MAX_IN_FLIGHT must be positive") }
         let expected = podium.string(forKey: ["expected", "services"], default: "auth,leaderboard,achievement,challenge")
+        let tokenKey = try Self.tokenKey(
+            podium.string(forKey: ["auth", "token", "key"], isSecret: true), developmentMode: runtime.developmentMode)
+        var serverKeys: [String: String] = [:]
+        for entry in podium.string(forKey: ["game", "server", "keys"], isSecret: true, default: "").split(separator: ",") {
+            let parts = entry.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, Identifiers.isValidID(parts[0]), parts[1].utf8.count >= Self.minimumSecretLength else {
+                throw ConfigurationProblem(
+                    "PODIUM_GAME_SERVER_KEYS must be game=key pairs separated by commas, each key at least \(Self.minimumSecretLength) bytes")
+            }
+            serverKeys[parts[0]] = parts[1]
+        }
+        let adminKey = podium.string(forKey: ["admin", "key"], isSecret: true)
+        if let adminKey, adminKey.utf8.count < Self.minimumSecretLength {
+            throw ConfigurationProblem("PODIUM_ADMIN_KEY must be at least \(Self.minimumSecretLength) bytes")
+        }
         self.init(
             runtime: runtime,
             requestEndpoint: podium.string(forKey: ["gateway", "requests"], default: "tcp://127.0.0.1:5555"),
@@ -89,6 +119,25 @@ public struct GatewaySettings: Sendable {
             requestTimeout: .milliseconds(timeout),
             maxInFlight: inFlight,
             expectedServices: expected.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { !$0.isEmpty })
+                .filter { !$0.isEmpty },
+            tokenKey: tokenKey, serverKeys: serverKeys, adminKey: adminKey)
+    }
+}
+
+extension GatewaySettings {
+    /// The configured token key, the development key in development mode, or a refusal.
+    static func tokenKey(_ configured: String?, developmentMode: Bool) throws -> [UInt8] {
+        if let configured, configured != SessionTokens.developmentKey {
+            guard configured.utf8.count >= SessionTokens.minimumKeyLength else {
+                throw ConfigurationProblem("PODIUM_AUTH_TOKEN_KEY must be at least \(SessionTokens.minimumKeyLength) bytes")
+            }
+            return Array(configured.utf8)
+        }
+        guard developmentMode else {
+            throw ConfigurationProblem(
+                "PODIUM_AUTH_TOKEN_KEY must be set to the auth service's token key "
+                    + "(the development key is accepted only with PODIUM_DEVELOPMENT=true)")
+        }
+        return Array(SessionTokens.developmentKey.utf8)
     }
 }

@@ -22,16 +22,27 @@ struct NotificationTopics: Sendable {
         return Topic.playerNotificationPrefix + mac.map { String(format: "%02x", $0) }.joined()
     }
 
-    /// Length of a complete topic: the prefix and 64 hex digits.
+    /// The operators' topic: `operator/` and the HMAC of the word `operator`.
+    var operatorTopic: String {
+        let mac = HMAC<SHA256>.authenticationCode(for: Data("operator".utf8), using: key)
+        return Self.operatorPrefix + mac.map { String(format: "%02x", $0) }.joined()
+    }
+
+    static let operatorPrefix = "operator/"
+
+    /// Length of a complete player topic: the prefix and 64 hex digits.
     static let topicLength = Topic.playerNotificationPrefix.utf8.count + 64
 
-    /// Whether `topic` is a complete, well-formed player topic (the only subscriptions accepted).
+    /// Whether `topic` is a complete, well-formed player or operator topic (the only
+    /// subscriptions accepted).
     static func isAcceptableSubscription(_ topic: Data) -> Bool {
-        guard topic.count == topicLength, topic.starts(with: Data(Topic.playerNotificationPrefix.utf8)) else {
-            return false
+        for prefix in [Topic.playerNotificationPrefix, operatorPrefix] {
+            let prefixBytes = Data(prefix.utf8)
+            guard topic.count == prefixBytes.count + 64, topic.starts(with: prefixBytes) else { continue }
+            return topic.dropFirst(prefixBytes.count).allSatisfy { byte in
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+            }
         }
-        return topic.dropFirst(Topic.playerNotificationPrefix.utf8.count).allSatisfy { byte in
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
-        }
+        return false
     }
 }

@@ -10,6 +10,8 @@ struct PendingRequests: Sendable {
         case client(ClientFrames, requestID: String)
         /// The gateway's own question (a health fan-out): the answer resumes a task.
         case gateway(CheckedContinuation<RawEnvelope, Never>)
+        /// Another service's question: the reply goes back on the service ROUTER.
+        case service(routingID: Data, requestID: String)
     }
 
     struct Entry: Sendable {

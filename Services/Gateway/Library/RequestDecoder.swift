@@ -80,6 +80,21 @@ enum RequestDecoder {
             default: return reject(.invalidShape, "\(field) must be a string", field)
             }
         }
+        var credentials: [String: String] = [:]
+        for field in ["token", "serverKey", "adminKey"] {
+            switch object[field] {
+            case nil, .null?: continue
+            case .string(let text)?:
+                guard !text.isEmpty, text.utf8.count <= 4096 else {
+                    return reject(.invalidField, "\(field) must be 1-4096 bytes", field)
+                }
+                credentials[field] = text
+            default: return reject(.invalidShape, "\(field) must be a string", field)
+            }
+        }
+        guard credentials.count <= 1 else {
+            return reject(.invalidField, "send one credential: token, serverKey or adminKey", credentials.keys.sorted().last)
+        }
         var payload: JSONValue?
         switch object["payload"] {
         case nil, .null?: break
@@ -88,7 +103,8 @@ enum RequestDecoder {
         }
         return .success(ClientRequest(
             type: MessageType(type), id: id, version: version, gameId: ids["gameId"], playerId: ids["playerId"],
-            payload: payload))
+            payload: payload, token: credentials["token"], serverKey: credentials["serverKey"],
+            adminKey: credentials["adminKey"]))
     }
 
     /// Decodes a payload as a concrete type, turning decoding failures into client errors.

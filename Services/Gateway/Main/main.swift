@@ -6,5 +6,5 @@ await ServiceMain.run(label: "gateway") { logger in
     if settings.runtime.developmentMode {
         logger.warning("development mode: generated secrets, not for production")
     }
-    return [try Gateway(settings: settings, logger: logger)]
+    return [try await Gateway(settings: settings, logger: logger)]
 }

@@ -1,0 +1,62 @@
+import PodiumMessages
+
+/// A stored account.
+public struct AccountRecord: Sendable, Equatable {
+    public var playerId: String
+    public var displayName: String
+    public var username: String?
+    public var passwordHash: String?
+    public var createdAt: Int64
+}
+
+/// What rotating a refresh token found.
+public enum RefreshOutcome: Sendable, Equatable {
+    /// The presented token was current; it is now replaced.
+    case rotated
+    /// The presented token was already used: someone replayed it, so the session was revoked.
+    case reused
+    /// The session was revoked or does not exist.
+    case revoked
+}
+
+/// The auth service's storage: accounts, devices, sessions, friends. Behind a protocol so that
+/// PostgreSQL can back it later; ``SQLiteAccountStore`` is the default.
+///
+/// Every method is one atomic transaction.
+public protocol AccountStore: Sendable {
+    /// Creates a username/password account; throws `username_taken` if the key is in use.
+    func createAccount(playerId: String, username: String, usernameKey: String, passwordHash: String, displayName: String, now: Int64) async throws -> AccountRecord
+    /// The account with this username key.
+    func account(usernameKey: String) async throws -> AccountRecord?
+    func account(playerId: String) async throws -> AccountRecord?
+    /// Public profiles of the ids that exist.
+    func profiles(playerIds: [String]) async throws -> [PublicProfile]
+    /// The device's account, created with `newPlayerId` if the device is new.
+    func deviceAccount(deviceId: String, newPlayerId: String, displayName: String, now: Int64) async throws -> (AccountRecord, created: Bool)
+    /// Gives an account without a username one; throws `username_taken` or `conflict`.
+    func linkCredentials(playerId: String, username: String, usernameKey: String, passwordHash: String) async throws -> AccountRecord
+    func setDisplayName(playerId: String, displayName: String) async throws -> AccountRecord
+    func linkedDeviceCount(playerId: String) async throws -> Int
+
+    func createSession(sessionId: String, playerId: String, refreshTokenId: String, now: Int64, refreshExpiresAt: Int64) async throws
+    /// Replaces the session's current refresh token id if `presentedTokenId` is it.
+    func rotateRefreshToken(sessionId: String, playerId: String, presentedTokenId: String, newTokenId: String, refreshExpiresAt: Int64, now: Int64) async throws -> RefreshOutcome
+    /// Revokes one session (or all the player's when nil); returns the ids revoked now.
+    func revokeSessions(playerId: String, sessionId: String?, now: Int64) async throws -> [String]
+    /// Whether the session exists, belongs to the player and is not revoked.
+    func isSessionActive(sessionId: String, playerId: String) async throws -> Bool
+
+    /// The relation from `playerId`'s side.
+    func friendState(playerId: String, otherPlayerId: String) async throws -> FriendState
+    /// Sends a request, or accepts the other's pending one.
+    func requestFriend(from playerId: String, to otherPlayerId: String, now: Int64) async throws -> FriendState
+    func acceptFriend(playerId: String, from otherPlayerId: String, now: Int64) async throws -> FriendState
+    func declineFriend(playerId: String, from otherPlayerId: String) async throws -> FriendState
+    func removeFriend(playerId: String, otherPlayerId: String) async throws -> FriendState
+    func block(playerId: String, otherPlayerId: String, now: Int64) async throws -> FriendState
+    func unblock(playerId: String, otherPlayerId: String) async throws -> FriendState
+    func friendList(playerId: String) async throws -> FriendList
+    func friendIDs(playerId: String) async throws -> [String]
+    /// Whether either player blocked the other.
+    func isBlocked(_ playerId: String, _ otherPlayerId: String) async throws -> Bool
+}

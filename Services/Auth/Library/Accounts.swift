@@ -1,0 +1,244 @@
+import Foundation
+import PodiumMessages
+import PodiumRuntime
+import PodiumTokens
+
+/// The auth service's logic: accounts, sessions and friends over an ``AccountStore``.
+final class Accounts: Sendable {
+    let store: any AccountStore
+    let tokens: SessionTokens
+    let hasher: PasswordHasher
+    let configuration: AuthConfiguration
+    let clock: any PodiumClock
+    private let usernameThrottle: Locked<LoginThrottle>
+    private let peerThrottle: Locked<LoginThrottle>
+    /// A hash checked when the username does not exist, so that unknown and known usernames
+    /// take the same time to fail.
+    private let decoyHash: Locked<String?> = Locked(nil)
+
+    init(store: any AccountStore, tokens: SessionTokens, hasher: PasswordHasher, configuration: AuthConfiguration, clock: any PodiumClock) {
+        self.store = store
+        self.tokens = tokens
+        self.hasher = hasher
+        self.configuration = configuration
+        self.clock = clock
+        usernameThrottle = Locked(
+            LoginThrottle(limit: configuration.usernameFailureLimit, windowMilliseconds: configuration.failureWindowMilliseconds))
+        peerThrottle = Locked(
+            LoginThrottle(limit: configuration.peerFailureLimit, windowMilliseconds: configuration.failureWindowMilliseconds))
+    }
+
+    var friends: Friends { Friends(store: store) }
+
+    // MARK: - Accounts and sessions
+
+    func register(_ registration: Registration, context: ServiceContext) async throws -> SessionGrant {
+        let (username, key) = try AccountRules.validUsername(registration.username)
+        try AccountRules.checkPassword(registration.password)
+        let displayName = try AccountRules.validDisplayName(registration.displayName ?? username)
+        // Fail fast on an obvious duplicate before paying for the hash; the unique index decides races.
+        if try await store.account(usernameKey: key) != nil { throw SQLiteAccountStore.usernameTaken }
+        let hash = try await hasher.hash(registration.password)
+        let account = try await store.createAccount(
+            playerId: Self.newID(), username: username, usernameKey: key, passwordHash: hash, displayName: displayName,
+            now: clock.nowMilliseconds)
+        context.logger.info("player registered", metadata: ["player.id": "\(account.playerId)"])
+        return try await startSession(for: account, created: true)
+    }
+
+    func login(_ login: PasswordLogin, peer: String?, context: ServiceContext) async throws -> SessionGrant {
+        let key = (try? AccountRules.validUsername(login.username).key) ?? login.username.lowercased()
+        let now = clock.nowMilliseconds
+        let usernameKey = "user:\(key)"
+        let peerKey = "peer:\(peer ?? "unknown")"
+        let wait = max(
+            usernameThrottle.withLock { $0.retryAfter(usernameKey, now: now) } ?? 0,
+            peer == nil ? 0 : (peerThrottle.withLock { $0.retryAfter(peerKey, now: now) } ?? 0))
+        if wait > 0 {
+            context.logger.warning("login throttled", metadata: ["peer": "\(peer ?? "-")"])
+            throw ErrorReply(
+                code: .rateLimited, message: "too many failed logins; try again in \((wait + 999) / 1000) s",
+                retryAfterMilliseconds: wait)
+        }
+        let account = try await store.account(usernameKey: key)
+        let matches: Bool
+        if let account, let hash = account.passwordHash {
+            matches = try await hasher.verify(login.password, against: hash)
+        } else {
+            _ = try await hasher.verify(login.password, against: try await decoy())
+            matches = false
+        }
+        guard matches, let account else {
+            usernameThrottle.withLock { $0.recordFailure(usernameKey, now: now) }
+            if peer != nil { peerThrottle.withLock { $0.recordFailure(peerKey, now: now) } }
+            context.logger.info("login failed", metadata: ["peer": "\(peer ?? "-")"])
+            throw ErrorReply(code: .invalidCredentials, message: "wrong username or password")
+        }
+        usernameThrottle.withLock { $0.recordSuccess(usernameKey) }
+        return try await startSession(for: account, created: false)
+    }
+
+    func deviceLogin(_ login: DeviceLogin, context: ServiceContext) async throws -> SessionGrant {
+        try AccountRules.checkDeviceID(login.deviceId)
+        let displayName = try AccountRules.validDisplayName(login.displayName ?? "Player")
+        let (account, created) = try await store.deviceAccount(
+            deviceId: login.deviceId, newPlayerId: Self.newID(), displayName: displayName, now: clock.nowMilliseconds)
+        if created { context.logger.info("device player created", metadata: ["player.id": "\(account.playerId)"]) }
+        return try await startSession(for: account, created: created)
+    }
+
+    func refresh(_ refresh: SessionRefresh, context: ServiceContext) async throws -> SessionGrant {
+        let now = clock.nowMilliseconds
+        let claims = try await tokens.verify(refresh.refreshToken, as: .refresh, now: now)
+        let newTokenID = Self.newID()
+        let refreshExpires = now + configuration.refreshLifetimeMilliseconds
+        switch try await store.rotateRefreshToken(
+            sessionId: claims.sid, playerId: claims.playerId, presentedTokenId: claims.tokenId, newTokenId: newTokenID,
+            refreshExpiresAt: refreshExpires, now: now)
+        {
+        case .rotated:
+            guard let account = try await store.account(playerId: claims.playerId) else {
+                throw ErrorReply(code: .unknownPlayer, message: "the account no longer exists")
+            }
+            return try await grant(account, sessionId: claims.sid, refreshTokenId: newTokenID, refreshExpiresAt: refreshExpires, created: false)
+        case .reused:
+            context.logger.warning("refresh token reused; session revoked", metadata: ["session.id": "\(claims.sid)"])
+            await announce(playerId: claims.playerId, sessionIds: [claims.sid], context: context)
+            throw ErrorReply(
+                code: .sessionRevoked, message: "this refresh token was already used, so the session has been revoked; log in again",
+                field: "payload.refreshToken")
+        case .revoked:
+            throw ErrorReply(code: .sessionRevoked, message: "the session has been logged out or revoked", field: "payload.refreshToken")
+        }
+    }
+
+    func link(_ playerId: String, _ link: AccountLink) async throws -> PlayerProfile {
+        let (username, key) = try AccountRules.validUsername(link.username)
+        try AccountRules.checkPassword(link.password)
+        if try await store.account(usernameKey: key) != nil { throw SQLiteAccountStore.usernameTaken }
+        let hash = try await hasher.hash(link.password)
+        _ = try await store.linkCredentials(playerId: playerId, username: username, usernameKey: key, passwordHash: hash)
+        return try await profile(playerId)
+    }
+
+    func revoke(playerId: String, sessionId: String?, context: ServiceContext) async throws -> RevocationReceipt {
+        let revoked = try await store.revokeSessions(playerId: playerId, sessionId: sessionId, now: clock.nowMilliseconds)
+        if !revoked.isEmpty {
+            context.logger.info("sessions revoked", metadata: ["player.id": "\(playerId)", "sessions": "\(revoked.count)"])
+            await announce(playerId: playerId, sessionIds: revoked, context: context)
+        }
+        return RevocationReceipt(revokedSessions: revoked.count)
+    }
+
+    func profile(_ playerId: String) async throws -> PlayerProfile {
+        guard let account = try await store.account(playerId: playerId) else { throw SQLiteAccountStore.unknownPlayer }
+        return PlayerProfile(
+            playerId: account.playerId, displayName: account.displayName, username: account.username,
+            linkedDevices: try await store.linkedDeviceCount(playerId: playerId), createdAt: account.createdAt)
+    }
+
+    func rename(_ playerId: String, _ change: DisplayNameChange) async throws -> PlayerProfile {
+        _ = try await store.setDisplayName(playerId: playerId, displayName: try AccountRules.validDisplayName(change.displayName))
+        return try await profile(playerId)
+    }
+
+    func profiles(_ lookup: ProfileLookup) async throws -> ProfileList {
+        guard lookup.playerIds.count <= 200 else {
+            throw ErrorReply(code: .invalidField, message: "at most 200 player ids per lookup", field: "payload.playerIds")
+        }
+        return ProfileList(players: try await store.profiles(playerIds: Array(Set(lookup.playerIds))))
+    }
+
+    func check(_ check: SessionCheck) async throws -> SessionStatus {
+        SessionStatus(
+            sessionId: check.sessionId,
+            valid: try await store.isSessionActive(sessionId: check.sessionId, playerId: check.playerId))
+    }
+
+    // MARK: - Friends
+
+    struct Friends: Sendable {
+        let store: any AccountStore
+        func request(from playerId: String, to other: String, now: Int64) async throws -> FriendState {
+            try await store.requestFriend(from: playerId, to: other, now: now)
+        }
+        func accept(playerId: String, from other: String, now: Int64) async throws -> FriendState {
+            try await store.acceptFriend(playerId: playerId, from: other, now: now)
+        }
+        func decline(playerId: String, from other: String) async throws -> FriendState {
+            try await store.declineFriend(playerId: playerId, from: other)
+        }
+        func remove(playerId: String, otherPlayerId: String) async throws -> FriendState {
+            try await store.removeFriend(playerId: playerId, otherPlayerId: otherPlayerId)
+        }
+        func block(playerId: String, otherPlayerId: String, now: Int64) async throws -> FriendState {
+            try await store.block(playerId: playerId, otherPlayerId: otherPlayerId, now: now)
+        }
+        func unblock(playerId: String, otherPlayerId: String) async throws -> FriendState {
+            try await store.unblock(playerId: playerId, otherPlayerId: otherPlayerId)
+        }
+    }
+
+    func friendList(_ playerId: String) async throws -> FriendList {
+        try await store.friendList(playerId: playerId)
+    }
+
+    func friendship(_ query: FriendshipQuery) async throws -> Friendship {
+        let state = try await store.friendState(playerId: query.playerId, otherPlayerId: query.otherPlayerId)
+        return Friendship(
+            friends: state == .friends, blocked: try await store.isBlocked(query.playerId, query.otherPlayerId))
+    }
+
+    func friendIDs(_ query: FriendsOfQuery) async throws -> FriendIDs {
+        FriendIDs(playerId: query.playerId, friendIds: try await store.friendIDs(playerId: query.playerId))
+    }
+
+    // MARK: - Helpers
+
+    private func startSession(for account: AccountRecord, created: Bool) async throws -> SessionGrant {
+        let now = clock.nowMilliseconds
+        let sessionId = Self.newID()
+        let refreshTokenId = Self.newID()
+        let refreshExpires = now + configuration.refreshLifetimeMilliseconds
+        try await store.createSession(
+            sessionId: sessionId, playerId: account.playerId, refreshTokenId: refreshTokenId, now: now,
+            refreshExpiresAt: refreshExpires)
+        return try await grant(account, sessionId: sessionId, refreshTokenId: refreshTokenId, refreshExpiresAt: refreshExpires, created: created)
+    }
+
+    private func grant(
+        _ account: AccountRecord, sessionId: String, refreshTokenId: String, refreshExpiresAt: Int64, created: Bool
+    ) async throws -> SessionGrant {
+        let now = clock.nowMilliseconds
+        let sessionExpires = now + configuration.sessionLifetimeMilliseconds
+        let sessionToken = try await tokens.issue(
+            .session, playerId: account.playerId, sessionId: sessionId, tokenId: Self.newID(), issuedAt: now,
+            expiresAt: sessionExpires)
+        let refreshToken = try await tokens.issue(
+            .refresh, playerId: account.playerId, sessionId: sessionId, tokenId: refreshTokenId, issuedAt: now,
+            expiresAt: refreshExpiresAt)
+        return SessionGrant(
+            playerId: account.playerId, displayName: account.displayName, username: account.username, sessionId: sessionId,
+            sessionToken: sessionToken, sessionExpiresAt: sessionExpires, refreshToken: refreshToken,
+            refreshExpiresAt: refreshExpiresAt, created: created)
+    }
+
+    private func announce(playerId: String, sessionIds: [String], context: ServiceContext) async {
+        do {
+            try await context.publisher.publish(
+                type: "auth.sessions-revoked", topic: AuthService.revocationTopic,
+                payload: SessionsRevoked(playerId: playerId, sessionIds: sessionIds), playerId: playerId)
+        } catch {
+            context.logger.error("revocation not announced", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func decoy() async throws -> String {
+        if let hash = decoyHash.value { return hash }
+        let hash = try await hasher.hash(UUID().uuidString)
+        decoyHash.withLock { $0 = hash }
+        return hash
+    }
+
+    static func newID() -> String { UUID().uuidString.lowercased() }
+}

@@ -1,0 +1,358 @@
+import Foundation
+import GRDB
+import PodiumMessages
+
+/// The SQLite (GRDB) ``AccountStore``: `auth.sqlite` under the data directory, WAL mode.
+public final class SQLiteAccountStore: AccountStore {
+    private let database: DatabasePool
+
+    public init(path: URL) throws {
+        try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+        database = try DatabasePool(path: path.path)
+        try Self.migrator.migrate(database)
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-accounts") { db in
+            try db.create(table: "player") { t in
+                t.primaryKey("id", .text)
+                t.column("display_name", .text).notNull()
+                t.column("username", .text)
+                t.column("username_key", .text).unique()
+                t.column("password_hash", .text)
+                t.column("created_at", .integer).notNull()
+            }
+            try db.create(table: "device") { t in
+                t.primaryKey("device_id", .text)
+                t.column("player_id", .text).notNull().references("player")
+                t.column("created_at", .integer).notNull()
+            }
+            try db.create(table: "session") { t in
+                t.primaryKey("id", .text)
+                t.column("player_id", .text).notNull().references("player").indexed()
+                t.column("refresh_token_id", .text).notNull()
+                t.column("refresh_expires_at", .integer).notNull()
+                t.column("created_at", .integer).notNull()
+                t.column("revoked_at", .integer)
+            }
+            // One row per direction: (a, b) means a's side of the relation with b.
+            try db.create(table: "relation") { t in
+                t.column("player_id", .text).notNull().references("player")
+                t.column("other_id", .text).notNull().references("player")
+                t.column("state", .text).notNull()
+                t.column("since", .integer).notNull()
+                t.primaryKey(["player_id", "other_id"])
+            }
+        }
+        return migrator
+    }
+
+    // MARK: Accounts
+
+    public func createAccount(
+        playerId: String, username: String, usernameKey: String, passwordHash: String, displayName: String, now: Int64
+    ) async throws -> AccountRecord {
+        do {
+            try await database.write { db in
+                try db.execute(
+                    sql: "INSERT INTO player (id, display_name, username, username_key, password_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    arguments: [playerId, displayName, username, usernameKey, passwordHash, now])
+            }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw Self.usernameTaken
+        }
+        return AccountRecord(
+            playerId: playerId, displayName: displayName, username: username, passwordHash: passwordHash, createdAt: now)
+    }
+
+    public func account(usernameKey: String) async throws -> AccountRecord? {
+        try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM player WHERE username_key = ?", arguments: [usernameKey]).map(Self.record)
+        }
+    }
+
+    public func account(playerId: String) async throws -> AccountRecord? {
+        try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM player WHERE id = ?", arguments: [playerId]).map(Self.record)
+        }
+    }
+
+    public func profiles(playerIds: [String]) async throws -> [PublicProfile] {
+        guard !playerIds.isEmpty else { return [] }
+        return try await database.read { db in
+            let marks = Array(repeating: "?", count: playerIds.count).joined(separator: ",")
+            return try Row.fetchAll(
+                db, sql: "SELECT id, display_name FROM player WHERE id IN (\(marks)) ORDER BY id",
+                arguments: StatementArguments(playerIds)
+            ).map { PublicProfile(playerId: $0["id"], displayName: $0["display_name"]) }
+        }
+    }
+
+    public func deviceAccount(deviceId: String, newPlayerId: String, displayName: String, now: Int64) async throws
+        -> (AccountRecord, created: Bool)
+    {
+        try await database.write { db in
+            if let playerId = try String.fetchOne(db, sql: "SELECT player_id FROM device WHERE device_id = ?", arguments: [deviceId]),
+                let row = try Row.fetchOne(db, sql: "SELECT * FROM player WHERE id = ?", arguments: [playerId])
+            {
+                return (Self.record(row), false)
+            }
+            try db.execute(
+                sql: "INSERT INTO player (id, display_name, created_at) VALUES (?, ?, ?)",
+                arguments: [newPlayerId, displayName, now])
+            try db.execute(
+                sql: "INSERT INTO device (device_id, player_id, created_at) VALUES (?, ?, ?)",
+                arguments: [deviceId, newPlayerId, now])
+            return (AccountRecord(playerId: newPlayerId, displayName: displayName, createdAt: now), true)
+        }
+    }
+
+    public func linkCredentials(playerId: String, username: String, usernameKey: String, passwordHash: String) async throws
+        -> AccountRecord
+    {
+        do {
+            return try await database.write { db in
+                guard let row = try Row.fetchOne(db, sql: "SELECT * FROM player WHERE id = ?", arguments: [playerId]) else {
+                    throw Self.unknownPlayer
+                }
+                guard (row["username"] as String?) == nil else {
+                    throw ErrorReply(code: .conflict, message: "this account already has a username")
+                }
+                try db.execute(
+                    sql: "UPDATE player SET username = ?, username_key = ?, password_hash = ? WHERE id = ?",
+                    arguments: [username, usernameKey, passwordHash, playerId])
+                var record = Self.record(row)
+                record.username = username
+                record.passwordHash = passwordHash
+                return record
+            }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw Self.usernameTaken
+        }
+    }
+
+    public func setDisplayName(playerId: String, displayName: String) async throws -> AccountRecord {
+        try await database.write { db in
+            try db.execute(sql: "UPDATE player SET display_name = ? WHERE id = ?", arguments: [displayName, playerId])
+            guard db.changesCount == 1, let row = try Row.fetchOne(db, sql: "SELECT * FROM player WHERE id = ?", arguments: [playerId])
+            else { throw Self.unknownPlayer }
+            return Self.record(row)
+        }
+    }
+
+    public func linkedDeviceCount(playerId: String) async throws -> Int {
+        try await database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM device WHERE player_id = ?", arguments: [playerId]) ?? 0
+        }
+    }
+
+    // MARK: Sessions
+
+    public func createSession(sessionId: String, playerId: String, refreshTokenId: String, now: Int64, refreshExpiresAt: Int64) async throws {
+        try await database.write { db in
+            try db.execute(
+                sql: "INSERT INTO session (id, player_id, refresh_token_id, refresh_expires_at, created_at) VALUES (?, ?, ?, ?, ?)",
+                arguments: [sessionId, playerId, refreshTokenId, refreshExpiresAt, now])
+        }
+    }
+
+    public func rotateRefreshToken(
+        sessionId: String, playerId: String, presentedTokenId: String, newTokenId: String, refreshExpiresAt: Int64, now: Int64
+    ) async throws -> RefreshOutcome {
+        try await database.write { db in
+            guard let row = try Row.fetchOne(
+                db, sql: "SELECT refresh_token_id, revoked_at FROM session WHERE id = ? AND player_id = ?",
+                arguments: [sessionId, playerId])
+            else { return .revoked }
+            if (row["revoked_at"] as Int64?) != nil { return .revoked }
+            guard (row["refresh_token_id"] as String) == presentedTokenId else {
+                try db.execute(sql: "UPDATE session SET revoked_at = ? WHERE id = ?", arguments: [now, sessionId])
+                return .reused
+            }
+            try db.execute(
+                sql: "UPDATE session SET refresh_token_id = ?, refresh_expires_at = ? WHERE id = ?",
+                arguments: [newTokenId, refreshExpiresAt, sessionId])
+            return .rotated
+        }
+    }
+
+    public func revokeSessions(playerId: String, sessionId: String?, now: Int64) async throws -> [String] {
+        try await database.write { db in
+            let ids: [String]
+            if let sessionId {
+                ids = try String.fetchAll(
+                    db, sql: "SELECT id FROM session WHERE id = ? AND player_id = ? AND revoked_at IS NULL",
+                    arguments: [sessionId, playerId])
+            } else {
+                ids = try String.fetchAll(
+                    db, sql: "SELECT id FROM session WHERE player_id = ? AND revoked_at IS NULL", arguments: [playerId])
+            }
+            for id in ids {
+                try db.execute(sql: "UPDATE session SET revoked_at = ? WHERE id = ?", arguments: [now, id])
+            }
+            return ids
+        }
+    }
+
+    public func isSessionActive(sessionId: String, playerId: String) async throws -> Bool {
+        try await database.read { db in
+            try Bool.fetchOne(
+                db, sql: "SELECT revoked_at IS NULL FROM session WHERE id = ? AND player_id = ?",
+                arguments: [sessionId, playerId]) ?? false
+        }
+    }
+
+    // MARK: Friends
+
+    public func friendState(playerId: String, otherPlayerId: String) async throws -> FriendState {
+        try await database.read { db in try Self.state(db, playerId, otherPlayerId) }
+    }
+
+    public func requestFriend(from playerId: String, to otherPlayerId: String, now: Int64) async throws -> FriendState {
+        try await database.write { db in
+            try Self.requireBoth(db, playerId, otherPlayerId)
+            if try Self.state(db, otherPlayerId, playerId) == .blocked || Self.state(db, playerId, otherPlayerId) == .blocked {
+                throw ErrorReply(code: .forbidden, message: "one of you has blocked the other")
+            }
+            switch try Self.state(db, playerId, otherPlayerId) {
+            case .friends, .outgoingRequest:
+                return try Self.state(db, playerId, otherPlayerId)
+            case .incomingRequest:
+                try Self.set(db, playerId, otherPlayerId, .friends, now)
+                try Self.set(db, otherPlayerId, playerId, .friends, now)
+                return .friends
+            case .none, .blocked:
+                try Self.set(db, playerId, otherPlayerId, .outgoingRequest, now)
+                try Self.set(db, otherPlayerId, playerId, .incomingRequest, now)
+                return .outgoingRequest
+            }
+        }
+    }
+
+    public func acceptFriend(playerId: String, from otherPlayerId: String, now: Int64) async throws -> FriendState {
+        try await database.write { db in
+            switch try Self.state(db, playerId, otherPlayerId) {
+            case .friends: return .friends
+            case .incomingRequest:
+                try Self.set(db, playerId, otherPlayerId, .friends, now)
+                try Self.set(db, otherPlayerId, playerId, .friends, now)
+                return .friends
+            default:
+                throw ErrorReply(code: .conflict, message: "there is no friend request from this player", field: "payload.playerId")
+            }
+        }
+    }
+
+    public func declineFriend(playerId: String, from otherPlayerId: String) async throws -> FriendState {
+        try await database.write { db in
+            guard try Self.state(db, playerId, otherPlayerId) == .incomingRequest else {
+                throw ErrorReply(code: .conflict, message: "there is no friend request from this player", field: "payload.playerId")
+            }
+            try Self.clear(db, playerId, otherPlayerId)
+            try Self.clear(db, otherPlayerId, playerId)
+            return .none
+        }
+    }
+
+    public func removeFriend(playerId: String, otherPlayerId: String) async throws -> FriendState {
+        try await database.write { db in
+            switch try Self.state(db, playerId, otherPlayerId) {
+            case .friends, .outgoingRequest:
+                try Self.clear(db, playerId, otherPlayerId)
+                try Self.clear(db, otherPlayerId, playerId)
+                return .none
+            case .blocked:
+                return .blocked
+            default:
+                return try Self.state(db, playerId, otherPlayerId)
+            }
+        }
+    }
+
+    public func block(playerId: String, otherPlayerId: String, now: Int64) async throws -> FriendState {
+        try await database.write { db in
+            try Self.requireBoth(db, playerId, otherPlayerId)
+            try Self.set(db, playerId, otherPlayerId, .blocked, now)
+            // Blocking ends the friendship and any request between them, from both sides.
+            if try Self.state(db, otherPlayerId, playerId) != .blocked { try Self.clear(db, otherPlayerId, playerId) }
+            return .blocked
+        }
+    }
+
+    public func unblock(playerId: String, otherPlayerId: String) async throws -> FriendState {
+        try await database.write { db in
+            if try Self.state(db, playerId, otherPlayerId) == .blocked { try Self.clear(db, playerId, otherPlayerId) }
+            return try Self.state(db, playerId, otherPlayerId)
+        }
+    }
+
+    public func friendList(playerId: String) async throws -> FriendList {
+        try await database.read { db in
+            func list(_ state: FriendState) throws -> [PublicProfile] {
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT p.id, p.display_name FROM relation r JOIN player p ON p.id = r.other_id
+                        WHERE r.player_id = ? AND r.state = ? ORDER BY p.display_name, p.id
+                        """,
+                    arguments: [playerId, state.rawValue]
+                ).map { PublicProfile(playerId: $0["id"], displayName: $0["display_name"]) }
+            }
+            return FriendList(
+                friends: try list(.friends), incoming: try list(.incomingRequest), outgoing: try list(.outgoingRequest),
+                blocked: try list(.blocked))
+        }
+    }
+
+    public func friendIDs(playerId: String) async throws -> [String] {
+        try await database.read { db in
+            try String.fetchAll(
+                db, sql: "SELECT other_id FROM relation WHERE player_id = ? AND state = 'friends' ORDER BY other_id",
+                arguments: [playerId])
+        }
+    }
+
+    public func isBlocked(_ playerId: String, _ otherPlayerId: String) async throws -> Bool {
+        try await database.read { db in
+            try Self.state(db, playerId, otherPlayerId) == .blocked || Self.state(db, otherPlayerId, playerId) == .blocked
+        }
+    }
+
+    // MARK: Helpers
+
+    private static func state(_ db: Database, _ playerId: String, _ otherId: String) throws -> FriendState {
+        let raw = try String.fetchOne(
+            db, sql: "SELECT state FROM relation WHERE player_id = ? AND other_id = ?", arguments: [playerId, otherId])
+        return raw.flatMap(FriendState.init(rawValue:)) ?? .none
+    }
+
+    private static func set(_ db: Database, _ playerId: String, _ otherId: String, _ state: FriendState, _ now: Int64) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO relation (player_id, other_id, state, since) VALUES (?, ?, ?, ?)
+                ON CONFLICT(player_id, other_id) DO UPDATE SET state = excluded.state, since = excluded.since
+                """,
+            arguments: [playerId, otherId, state.rawValue, now])
+    }
+
+    private static func clear(_ db: Database, _ playerId: String, _ otherId: String) throws {
+        try db.execute(sql: "DELETE FROM relation WHERE player_id = ? AND other_id = ?", arguments: [playerId, otherId])
+    }
+
+    private static func requireBoth(_ db: Database, _ playerId: String, _ otherId: String) throws {
+        let count = try Int.fetchOne(
+            db, sql: "SELECT COUNT(*) FROM player WHERE id IN (?, ?)", arguments: [playerId, otherId]) ?? 0
+        guard count == 2 else { throw unknownPlayer }
+    }
+
+    private static func record(_ row: Row) -> AccountRecord {
+        AccountRecord(
+            playerId: row["id"], displayName: row["display_name"], username: row["username"],
+            passwordHash: row["password_hash"], createdAt: row["created_at"])
+    }
+
+    static let usernameTaken = ErrorReply(
+        code: .usernameTaken, message: "that username is taken", field: "payload.username")
+    static let unknownPlayer = ErrorReply(code: .unknownPlayer, message: "no player has this id", field: "payload.playerId")
+}
