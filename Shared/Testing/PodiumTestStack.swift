@@ -27,6 +27,11 @@ public final class PodiumTestStack: Sendable {
         public var adminKey: String?
         /// The auth service's settings (the gateway gets the same token key).
         public var auth: AuthConfiguration
+        /// Where the services keep their databases; nil makes a fresh temporary directory that
+        /// shutdown removes. A given directory is kept, so that a second stack can restart on it.
+        public var dataDirectory: URL?
+        /// The gateway's notification secret (random when nil).
+        public var notificationSecret: [UInt8]?
 
         public init(
             services: [ServiceBlueprint]? = nil,
@@ -37,8 +42,12 @@ public final class PodiumTestStack: Sendable {
             clock: any PodiumClock = SystemClock(),
             serverKeys: [String: String] = [:],
             adminKey: String? = nil,
-            auth: AuthConfiguration = PodiumTestStack.testAuthConfiguration
+            auth: AuthConfiguration = PodiumTestStack.testAuthConfiguration,
+            dataDirectory: URL? = nil,
+            notificationSecret: [UInt8]? = nil
         ) {
+            self.dataDirectory = dataDirectory
+            self.notificationSecret = notificationSecret
             self.services = services ?? PodiumTestStack.services(auth: auth)
             self.serverKeys = serverKeys
             self.adminKey = adminKey
@@ -68,6 +77,7 @@ public final class PodiumTestStack: Sendable {
     public let gateway: Gateway
     public let services: [ServiceRuntime]
     public let dataDirectory: URL
+    private let ownsDataDirectory: Bool
     private let group: ServiceGroup
     private let running: Task<Void, any Error>
 
@@ -93,15 +103,17 @@ public final class PodiumTestStack: Sendable {
 
     private init(_ options: Options) async throws {
         let logger = Self.logger()
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("podium-test-\(UUID().uuidString)")
+        let data = options.dataDirectory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("podium-test-\(UUID().uuidString)")
         dataDirectory = data
+        ownsDataDirectory = options.dataDirectory == nil
         let gatewayRuntime = RuntimeSettings(
             service: "gateway", dataDirectory: data, busPublishEndpoint: "tcp://127.0.0.1:*",
             busSubscribeEndpoint: "tcp://127.0.0.1:*", busServicesEndpoint: "tcp://127.0.0.1:*",
             heartbeatInterval: options.heartbeatInterval, developmentMode: true)
         let gatewaySettings = GatewaySettings(
             runtime: gatewayRuntime, requestEndpoint: "tcp://127.0.0.1:*", notificationEndpoint: "tcp://127.0.0.1:*",
-            notificationSecret: (0..<32).map { _ in UInt8.random(in: .min ... .max) },
+            notificationSecret: options.notificationSecret ?? (0..<32).map { _ in UInt8.random(in: .min ... .max) },
             maxMessageBytes: options.maxMessageBytes, requestTimeout: options.requestTimeout,
             expectedServices: options.expectedServices ?? options.services.map(\.name),
             tokenKey: options.auth.tokenKey, serverKeys: options.serverKeys, adminKey: options.adminKey)
@@ -156,7 +168,7 @@ public final class PodiumTestStack: Sendable {
     public func shutdown() async {
         await group.triggerGracefulShutdown()
         _ = await running.result
-        try? FileManager.default.removeItem(at: dataDirectory)
+        if ownsDataDirectory { try? FileManager.default.removeItem(at: dataDirectory) }
     }
 
     /// Quiet unless `PODIUM_TEST_LOGS` is set.

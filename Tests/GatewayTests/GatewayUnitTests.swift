@@ -2,6 +2,7 @@ import Configuration
 import Foundation
 import PodiumMessages
 import PodiumRuntime
+import PodiumTokens
 import Testing
 
 @testable import Gateway
@@ -93,13 +94,36 @@ struct GatewayUnitTests {
         func settings(_ environment: [String: String]) throws -> GatewaySettings {
             try GatewaySettings(reader: ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: environment)))
         }
-        #expect(throws: ConfigurationProblem.self) { try settings([:]) }
-        #expect(throws: ConfigurationProblem.self) { try settings(["PODIUM_NOTIFICATION_SECRET": "short"]) }
+        let tokenKey = String(repeating: "t", count: 40)
+        #expect(throws: ConfigurationProblem.self) { try settings(["PODIUM_AUTH_TOKEN_KEY": tokenKey]) }
         #expect(throws: ConfigurationProblem.self) {
-            try settings(["PODIUM_NOTIFICATION_SECRET": GatewaySettings.exampleSecret])
+            try settings(["PODIUM_NOTIFICATION_SECRET": "short", "PODIUM_AUTH_TOKEN_KEY": tokenKey])
+        }
+        #expect(throws: ConfigurationProblem.self) {
+            try settings(["PODIUM_NOTIFICATION_SECRET": GatewaySettings.exampleSecret, "PODIUM_AUTH_TOKEN_KEY": tokenKey])
         }
         let strong = String(repeating: "k", count: 40)
-        #expect(try settings(["PODIUM_NOTIFICATION_SECRET": strong]).notificationSecret == Array(strong.utf8))
+        #expect(try settings(["PODIUM_NOTIFICATION_SECRET": strong, "PODIUM_AUTH_TOKEN_KEY": tokenKey]).notificationSecret == Array(strong.utf8))
+        // The token key follows the same rule: missing, short or the development key is refused.
+        #expect(throws: ConfigurationProblem.self) { try settings(["PODIUM_NOTIFICATION_SECRET": strong]) }
+        #expect(throws: ConfigurationProblem.self) {
+            try settings(["PODIUM_NOTIFICATION_SECRET": strong, "PODIUM_AUTH_TOKEN_KEY": "short"])
+        }
+        #expect(throws: ConfigurationProblem.self) {
+            try settings(["PODIUM_NOTIFICATION_SECRET": strong, "PODIUM_AUTH_TOKEN_KEY": SessionTokens.developmentKey])
+        }
+        #expect(throws: ConfigurationProblem.self) {
+            try settings(["PODIUM_NOTIFICATION_SECRET": strong, "PODIUM_AUTH_TOKEN_KEY": tokenKey, "PODIUM_ADMIN_KEY": "short"])
+        }
+        #expect(throws: ConfigurationProblem.self) {
+            try settings(["PODIUM_NOTIFICATION_SECRET": strong, "PODIUM_AUTH_TOKEN_KEY": tokenKey, "PODIUM_GAME_SERVER_KEYS": "dash=short"])
+        }
+        let keyed = try settings([
+            "PODIUM_NOTIFICATION_SECRET": strong, "PODIUM_AUTH_TOKEN_KEY": tokenKey,
+            "PODIUM_GAME_SERVER_KEYS": "dash=\(strong), other=\(tokenKey)", "PODIUM_ADMIN_KEY": strong,
+        ])
+        #expect(keyed.serverKeys == ["dash": strong, "other": tokenKey])
+        #expect(keyed.adminKey == strong)
         let development = try settings(["PODIUM_DEVELOPMENT": "true"])
         #expect(development.notificationSecret.count == 32)
         #expect(throws: ConfigurationProblem.self) { try settings(["PODIUM_DEVELOPMENT": "true", "PODIUM_MAX_MESSAGE_BYTES": "10"]) }

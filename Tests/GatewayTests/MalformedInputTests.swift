@@ -12,8 +12,22 @@ struct MalformedInputTests {
         let code: ErrorCode
         let correlationId: String?
         var field: String? = nil
+        /// Sent with the game server's key instead of the player's token.
+        var asServer = false
         var testDescription: String { label }
+
+        /// The body with the client's credential added.
+        func body(token: String) -> Data {
+            guard body.first == UInt8(ascii: "{"), body.starts(with: Data(#"{"id""#.utf8)) else { return body }
+            let credential = asServer ? #"{"serverKey":"\#(MalformedInputTests.serverKey)","# : #"{"token":"\#(token)","#
+            // A player's token names the player; the cases' sample player id is for servers only.
+            let text = String(decoding: body.dropFirst(), as: UTF8.self)
+            return Data((credential + (asServer ? text : text.replacingOccurrences(of: #""playerId":"p","#, with: ""))).utf8)
+        }
     }
+
+    static let serverKey = String(repeating: "s", count: 40)
+    static var options: PodiumTestStack.Options { .init(serverKeys: ["g": serverKey]) }
 
     static func json(_ text: String) -> Data { Data(text.utf8) }
 
@@ -34,25 +48,25 @@ struct MalformedInputTests {
         Case(label: "version not an integer", body: json(#"{"id":"m5","type":"health","version":"1"}"#), code: .invalidShape, correlationId: "m5", field: "version"),
         Case(label: "payload not an object", body: json(#"{"id":"m6","type":"event.publish","gameId":"g","playerId":"p","payload":[1]}"#), code: .invalidShape, correlationId: "m6", field: "payload"),
         Case(label: "event without gameId", body: json(#"{"id":"m7","type":"event.publish","playerId":"p","payload":{"name":"a.b"}}"#), code: .missingField, correlationId: "m7", field: "gameId"),
-        Case(label: "event without playerId", body: json(#"{"id":"m8","type":"event.publish","gameId":"g","payload":{"name":"a.b"}}"#), code: .missingField, correlationId: "m8", field: "playerId"),
+        Case(label: "server event without playerId", body: json(#"{"id":"m8","type":"event.publish","gameId":"g","payload":{"name":"a.b"}}"#), code: .missingField, correlationId: "m8", field: "playerId", asServer: true),
         Case(label: "event without name", body: json(#"{"id":"m9","type":"event.publish","gameId":"g","playerId":"p","payload":{"value":3}}"#), code: .missingField, correlationId: "m9", field: "payload.name"),
-        Case(label: "event without payload", body: json(#"{"id":"m10","type":"event.publish","gameId":"g","playerId":"p"}"#), code: .missingField, correlationId: "m10", field: "payload.name"),
+        Case(label: "event without payload", body: json(#"{"id":"m10","type":"event.publish","gameId":"g"}"#), code: .missingField, correlationId: "m10", field: "payload.name"),
         Case(label: "event value not an integer", body: json(#"{"id":"m11","type":"event.publish","gameId":"g","playerId":"p","payload":{"name":"a","value":"3"}}"#), code: .invalidShape, correlationId: "m11", field: "payload.value"),
         Case(label: "event value fractional", body: json(#"{"id":"m12","type":"event.publish","gameId":"g","playerId":"p","payload":{"name":"a","value":1.5}}"#), code: .invalidShape, correlationId: "m12", field: "payload.value"),
         Case(label: "bad event name", body: json(#"{"id":"m13","type":"event.publish","gameId":"g","playerId":"p","payload":{"name":"Cactus Hit!"}}"#), code: .invalidField, correlationId: "m13", field: "payload.name"),
         Case(label: "nested attribute", body: json(#"{"id":"m14","type":"event.publish","gameId":"g","playerId":"p","payload":{"name":"a","attributes":{"x":{"y":1}}}}"#), code: .invalidField, correlationId: "m14", field: "payload.attributes.x"),
         Case(label: "bad game id", body: json(#"{"id":"m15","type":"event.publish","gameId":"g/../x","playerId":"p","payload":{"name":"a"}}"#), code: .invalidField, correlationId: "m15", field: "gameId"),
         Case(label: "game id not a string", body: json(#"{"id":"m16","type":"event.publish","gameId":5,"playerId":"p","payload":{"name":"a"}}"#), code: .invalidShape, correlationId: "m16", field: "gameId"),
-        Case(label: "subscribe without player", body: json(#"{"id":"m17","type":"notifications.subscribe","gameId":"g"}"#), code: .missingField, correlationId: "m17", field: "playerId"),
-        Case(label: "test notification without player", body: json(#"{"id":"m18","type":"challenge.test-notification","gameId":"g"}"#), code: .missingField, correlationId: "m18", field: "playerId"),
+        Case(label: "subscribe without game", body: json(#"{"id":"m17","type":"notifications.subscribe"}"#), code: .missingField, correlationId: "m17", field: "gameId"),
+        Case(label: "server test notification without player", body: json(#"{"id":"m18","type":"challenge.test-notification","gameId":"g"}"#), code: .missingField, correlationId: "m18", field: "playerId", asServer: true),
     ]
 
     @Test("a malformed request gets an error reply with a stable code", arguments: cases)
     func malformedRequest(_ testCase: Case) async throws {
-        try await withPodiumStack { stack in
-            let client = try TestClient(endpoint: stack.endpoints.requests)
+        try await withPodiumStack(Self.options) { stack in
+            let (client, grant) = try await stack.player("malformed")
             defer { Task { await client.close() } }
-            try await client.sendFrames([testCase.body])
+            try await client.sendFrames([testCase.body(token: grant.sessionToken)])
             let reply = try await client.nextReply()
             let error = try reply.errorReply()
             #expect(error.code == testCase.code)
@@ -64,18 +78,18 @@ struct MalformedInputTests {
 
     @Test("bad input changes nothing: no event is published and sequences stay contiguous")
     func badInputChangesNothing() async throws {
-        try await withPodiumStack { stack in
-            let client = try TestClient(endpoint: stack.endpoints.requests)
+        try await withPodiumStack(Self.options) { stack in
+            let (client, grant) = try await stack.player("unchanged")
             defer { Task { await client.close() } }
-            let before = try await client.request(.eventPublish, gameId: "g", playerId: "p", payload: eventPayload())
+            let before = try await client.request(.eventPublish, gameId: "g", payload: eventPayload())
                 .decodePayload(as: EventAcknowledgement.self)
             for testCase in Self.cases {
-                try await client.sendFrames([testCase.body])
+                try await client.sendFrames([testCase.body(token: grant.sessionToken)])
                 #expect(try await client.nextReply().type == .error)
             }
             try await client.sendFrames([Data("a".utf8), Data("b".utf8), Data("c".utf8)])
             #expect(try await client.nextReply().type == .error)
-            let after = try await client.request(.eventPublish, gameId: "g", playerId: "p", payload: eventPayload())
+            let after = try await client.request(.eventPublish, gameId: "g", payload: eventPayload())
                 .decodePayload(as: EventAcknowledgement.self)
             #expect(after.sequence == before.sequence + 1)
             for service in ["auth", "leaderboard", "achievement", "challenge"] {

@@ -9,18 +9,22 @@ struct NotificationPrivacyTests {
     @Test("only the exact player topic receives; other players, prefixes and the empty topic get nothing")
     func onlyTheOwnerHears() async throws {
         try await withPodiumStack { stack in
-            let client = try TestClient(endpoint: stack.endpoints.requests)
-            defer { Task { await client.close() } }
-            let alice = try await client.request(.notificationsSubscribe, gameId: "dash", playerId: "alice")
+            let (client, aliceGrant) = try await stack.player("alice")
+            let (bobClient, _) = try await stack.player("bob")
+            defer { Task { await client.close(); await bobClient.close() } }
+            let alice = try await client.request(.notificationsSubscribe, gameId: "dash")
                 .decodePayload(as: NotificationSubscription.self)
-            let bob = try await client.request(.notificationsSubscribe, gameId: "dash", playerId: "bob")
+            let bob = try await bobClient.request(.notificationsSubscribe, gameId: "dash")
                 .decodePayload(as: NotificationSubscription.self)
-            let aliceElsewhere = try await client.request(.notificationsSubscribe, gameId: "other", playerId: "alice")
+            let aliceElsewhere = try await client.request(.notificationsSubscribe, gameId: "other")
                 .decodePayload(as: NotificationSubscription.self)
+            // Asking for someone else's topic is refused outright.
+            let stolen = try await bobClient.request(.notificationsSubscribe, gameId: "dash", playerId: aliceGrant.playerId)
+            #expect(try stolen.errorReply().code == .forbidden)
             #expect(alice.topic != bob.topic)
             #expect(alice.topic != aliceElsewhere.topic)
             #expect(alice.topic.hasPrefix("player/"))
-            #expect(!alice.topic.contains("alice"))
+            #expect(!alice.topic.contains(aliceGrant.playerId))
 
             let owner = try TestSubscriber(endpoint: stack.endpoints.notifications, topics: [alice.topic])
             let other = try TestSubscriber(endpoint: stack.endpoints.notifications, topics: [bob.topic])
@@ -36,7 +40,7 @@ struct NotificationPrivacyTests {
             }
             @Sendable func notify(_ message: String) async throws {
                 let receipt = try await client.request(
-                    .testNotification(of: "achievement"), gameId: "dash", playerId: "alice", payload: ["message": .string(message)])
+                    .testNotification(of: "achievement"), gameId: "dash", payload: ["message": .string(message)])
                 #expect(receipt.type == .reply)
             }
             // Repeat until the owner's subscription is live, then send a marker it must also get.

@@ -51,12 +51,14 @@ struct RoutingTests {
     @Test("a service that does not answer in time gets service_timeout, and duplicate ids in flight are refused")
     func timeoutAndDuplicates() async throws {
         let options = PodiumTestStack.Options(
-            services: [PodiumTestStack.services()[0]], expectedServices: ["auth"], requestTimeout: .seconds(2))
+            services: [PodiumTestStack.services()[0]], expectedServices: ["auth"], requestTimeout: .seconds(2),
+            adminKey: String(repeating: "a", count: 40))
         try await withPodiumStack(options) { stack in
             let silent = try SilentService(endpoint: stack.endpoints.busServices)
             defer { Task { await silent.socket.close() } }
             try await silent.announce()
             let client = try TestClient(endpoint: stack.endpoints.requests)
+            client.use(.adminKey(String(repeating: "a", count: 40)))
             defer { Task { await client.close() } }
             // The announcement travels asynchronously; wait until the gateway lists the service.
             let connected = await eventually {
@@ -64,14 +66,15 @@ struct RoutingTests {
                 return health?.connectedServices.contains("slow") == true
             }
             try #require(connected)
-            try await client.send(ClientRequest(type: "slow.echo", id: "slow-1", gameId: "g", payload: ["x": 1]))
+            try await client.send(
+                ClientRequest(type: "slow.echo", id: "slow-1", gameId: "g", payload: ["x": 1], adminKey: String(repeating: "a", count: 40)))
             let first: RawEnvelope? = try await silent.nextRequest()
             let forwarded = try #require(first)
             #expect(forwarded.type == "slow.echo")
             #expect(forwarded.gameId == "g")
             #expect(forwarded.payload["x"] == 1)
             let clientID = try #require(forwarded.correlationId)
-            try await client.send(ClientRequest(type: "slow.echo", id: clientID))
+            try await client.send(ClientRequest(type: "slow.echo", id: clientID, adminKey: String(repeating: "a", count: 40)))
             let duplicate = try await client.nextReply()
             #expect(try duplicate.errorReply().code == .duplicateRequestID)
             #expect(duplicate.correlationId == clientID)

@@ -39,11 +39,11 @@ struct StackIntegrationTests {
     @Test("a published event is acknowledged and reaches every subscribed service")
     func eventFanOut() async throws {
         try await withPodiumStack { stack in
-            let client = try TestClient(endpoint: stack.endpoints.requests)
+            let (client, grant) = try await stack.player("fan.out")
             defer { Task { await client.close() } }
-            let first = try await client.request(.eventPublish, gameId: "dash", playerId: "p1", payload: eventPayload())
+            let first = try await client.request(.eventPublish, gameId: "dash", payload: eventPayload())
             let second = try await client.request(
-                .eventPublish, gameId: "dash", playerId: "p1",
+                .eventPublish, gameId: "dash", playerId: grant.playerId,
                 payload: ["name": "match.end", "value": 120, "attributes": ["matchId": "m-1", "won": true]])
             let firstAck = try first.decodePayload(as: EventAcknowledgement.self)
             let secondAck = try second.decodePayload(as: EventAcknowledgement.self)
@@ -67,17 +67,18 @@ struct StackIntegrationTests {
     @Test("a notification published by a service reaches the player's subscriber")
     func notificationReachesSubscriber() async throws {
         try await withPodiumStack { stack in
-            let client = try TestClient(endpoint: stack.endpoints.requests)
+            let (client, grant) = try await stack.player("listener")
             defer { Task { await client.close() } }
-            let subscription = try await client.request(.notificationsSubscribe, gameId: "dash", playerId: "p1")
+            let subscription = try await client.request(.notificationsSubscribe, gameId: "dash")
                 .decodePayload(as: NotificationSubscription.self)
+            #expect(subscription.playerId == grant.playerId)
             let subscriber = try TestSubscriber(endpoint: stack.endpoints.notifications, topics: [subscription.topic])
             defer { Task { await subscriber.close() } }
             // A SUB joins asynchronously: repeat the notification until the first one arrives.
             let delivered = try await withDeadline(.seconds(15)) {
                 while true {
                     let receipt = try await client.request(
-                        .testNotification(of: "challenge"), gameId: "dash", playerId: "p1",
+                        .testNotification(of: "challenge"), gameId: "dash",
                         payload: ["message": "you have been challenged"])
                     #expect(receipt.type == .reply)
                     if let notification = try? await subscriber.next(timeout: .milliseconds(300)) {
@@ -88,7 +89,7 @@ struct StackIntegrationTests {
             #expect(delivered.topic == subscription.topic)
             #expect(delivered.envelope.type == .notification)
             #expect(delivered.envelope.gameId == "dash")
-            #expect(delivered.envelope.playerId == "p1")
+            #expect(delivered.envelope.playerId == grant.playerId)
             let payload = try delivered.envelope.decodePayload(as: PlayerNotification.self)
             #expect(payload.kind == "diagnostic.test")
             #expect(payload.message == "you have been challenged")
@@ -99,7 +100,7 @@ struct StackIntegrationTests {
     @Test("many pipelined requests on one DEALER each get exactly one matching reply")
     func pipelining() async throws {
         try await withPodiumStack { stack in
-            let client = try TestClient(endpoint: stack.endpoints.requests)
+            let (client, grant) = try await stack.player("pipeliner")
             defer { Task { await client.close() } }
             let count = 500
             var expected = Set<String>()
@@ -108,7 +109,7 @@ struct StackIntegrationTests {
                 expected.insert(id)
                 let type: MessageType = index.isMultiple(of: 3) ? .health(of: "leaderboard") : .eventPublish
                 try await client.send(
-                    ClientRequest(type: type, id: id, gameId: "dash", playerId: "p\(index % 7)", payload: eventPayload()))
+                    ClientRequest(type: type, id: id, gameId: "dash", payload: eventPayload(), token: grant.sessionToken))
             }
             var seen: [String: Int] = [:]
             for _ in 0..<count {
@@ -155,7 +156,7 @@ struct UnknownTypeTests {
     @Test("a type a connected service never announced is unknown_type, not service_unavailable")
     func unannouncedTypeOfConnectedService() async throws {
         try await withPodiumStack { stack in
-            let client = try TestClient(endpoint: stack.endpoints.requests)
+            let (client, _) = try await stack.player("teleporter")
             defer { Task { await client.close() } }
             let reply = try await client.request("leaderboard.teleport")
             let error = try reply.errorReply()

@@ -56,6 +56,9 @@ final class Accounts: Sendable {
             peer == nil ? 0 : (peerThrottle.withLock { $0.retryAfter(peerKey, now: now) } ?? 0))
         if wait > 0 {
             context.logger.warning("login throttled", metadata: ["peer": "\(peer ?? "-")"])
+            await tellOperators(
+                "operator.login-throttled", "failed logins throttled",
+                ["peer": .string(peer ?? "unknown"), "retryAfterMilliseconds": .integer(wait)], context: context)
             throw ErrorReply(
                 code: .rateLimited, message: "too many failed logins; try again in \((wait + 999) / 1000) s",
                 retryAfterMilliseconds: wait)
@@ -231,6 +234,12 @@ final class Accounts: Sendable {
         } catch {
             context.logger.error("revocation not announced", metadata: ["error": "\(error)"])
         }
+    }
+
+    private func tellOperators(_ kind: String, _ message: String, _ details: [String: JSONValue], context: ServiceContext) async {
+        _ = try? await context.publisher.publish(
+            type: .notification, topic: Topic(rawValue: "ops/auth"),
+            payload: PlayerNotification(kind: kind, message: message, details: details))
     }
 
     private func decoy() async throws -> String {
