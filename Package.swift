@@ -121,6 +121,11 @@ let package = Package(
             path: "Tests/RuntimeTests"
         ),
         .testTarget(
+            name: "AuthTests",
+            dependencies: ["PodiumTesting", "PodiumTokens", .product(name: "JWTKit", package: "jwt-kit")],
+            path: "Tests/AuthTests"
+        ),
+        .testTarget(
             name: "GatewayTests",
             dependencies: ["PodiumTesting", .product(name: "Configuration", package: "swift-configuration")],
             path: "Tests/GatewayTests"

@@ -148,7 +148,8 @@ public final class ZMQSocket {
                 if error == EAGAIN && frames.isEmpty && !wait { return nil }
                 throw ZMQError(errno: error, call: "zmq_msg_recv", detail: "frame \(frames.count)")
             }
-            if peerAddress && frames.isEmpty, let property = zmq_msg_gets(&message, "Peer-Address") {
+            // A ROUTER's own routing-id frame carries no metadata, so look at each frame until one does.
+            if peerAddress && address == nil, let property = zmq_msg_gets(&message, "Peer-Address") {
                 address = String(cString: property)
             }
             let size = zmq_msg_size(&message)

@@ -311,3 +311,23 @@ struct AsyncSocketTests {
         }
     }
 }
+
+@Suite("Peer address")
+struct PeerAddressTests {
+    @Test("a ROUTER that captures peer addresses reports the TCP client's address")
+    func routerSeesPeerAddress() async throws {
+        let context = try ZMQContext()
+        let router = try AsyncSocket(
+            context: context, type: .router, name: "peer.router", options: [.lingerMilliseconds(0)],
+            bind: ["tcp://127.0.0.1:*"], capturesPeerAddress: true)
+        let dealer = try AsyncSocket(
+            context: context, type: .dealer, name: "peer.dealer", options: [.lingerMilliseconds(0)],
+            connect: [router.boundEndpoints[0]])
+        try await dealer.send([Data("hello".utf8)])
+        let message = try await router.receiveMessage()
+        #expect(message?.frames.last == Data("hello".utf8))
+        #expect(message?.peerAddress == "127.0.0.1")
+        await dealer.close()
+        await router.close()
+    }
+}

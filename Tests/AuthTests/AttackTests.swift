@@ -1,0 +1,208 @@
+import Foundation
+import PodiumMessages
+import PodiumTesting
+import PodiumTokens
+import Testing
+
+/// The attacks issue 3 names, each through the gateway over real sockets.
+@Suite("Attacks")
+struct AttackTests {
+    static func forge(_ token: String, header: String? = nil, payload transform: ((String) -> String)? = nil, signature: String? = nil) -> String {
+        var parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        func b64(_ text: String) -> String {
+            Data(text.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        }
+        if let header { parts[0] = b64(header) }
+        if let transform, let data = Data(base64Encoded: Self.padded(parts[1])) {
+            parts[1] = b64(transform(String(decoding: data, as: UTF8.self)))
+        }
+        if let signature { parts[2] = signature }
+        return parts.joined(separator: ".")
+    }
+
+    static func padded(_ text: String) -> String {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64.append("=") }
+        return base64
+    }
+
+    @Test("forged, swapped, tampered and wrong-kind tokens are refused and publish nothing")
+    func forgedTokens() async throws {
+        try await withPodiumStack { stack in
+            let anonymous = try client(stack)
+            defer { Task { await anonymous.close() } }
+            let victim = try await anonymous.register("victim").grant
+            let attacker = try await anonymous.register("attacker").grant
+            let honest = try client(stack, token: victim.sessionToken)
+            defer { Task { await honest.close() } }
+            let before = try await honest.publish().decodePayload(as: EventAcknowledgement.self)
+
+            let otherKey = await SessionTokens(key: Array(repeating: 3, count: 40))
+            let signedElsewhere = try await otherKey.issue(
+                .session, playerId: victim.playerId, sessionId: victim.sessionId, tokenId: "x",
+                issuedAt: 0, expiresAt: Int64(Date().timeIntervalSince1970 * 1000) + 600_000)
+            let attempts: [(String, String)] = [
+                ("another key", signedElsewhere),
+                ("alg none", Self.forge(victim.sessionToken, header: #"{"alg":"none","typ":"JWT"}"#, signature: "")),
+                ("alg swap to HS512", Self.forge(victim.sessionToken, header: #"{"alg":"HS512","typ":"JWT"}"#)),
+                ("alg swap to RS256", Self.forge(victim.sessionToken, header: #"{"alg":"RS256","typ":"JWT"}"#)),
+                ("tampered subject", Self.forge(attacker.sessionToken, payload: { $0.replacingOccurrences(of: attacker.playerId, with: victim.playerId) })),
+                ("tampered expiry", Self.forge(victim.sessionToken, payload: { $0.replacingOccurrences(of: "\"exp\":", with: "\"exp\":9") })),
+                ("refresh token as session token", victim.refreshToken),
+                ("garbage", "definitely.not.a-token"),
+            ]
+            for (label, token) in attempts {
+                let forger = try client(stack, token: token)
+                let reply = try await forger.publish(playerId: victim.playerId)
+                #expect(reply.errorCode == .invalidToken, "\(label) was not refused as invalid_token: \(reply.payload)")
+                await forger.close()
+            }
+            let after = try await honest.publish().decodePayload(as: EventAcknowledgement.self)
+            #expect(after.sequence == before.sequence + 1, "a forged request published something")
+        }
+    }
+
+    @Test("a player cannot act as someone else, and nothing is published when they try")
+    func impersonation() async throws {
+        try await withPodiumStack { stack in
+            let (mallory, _) = try await stack.player("mallory")
+            let (alice, aliceGrant) = try await stack.player("alice")
+            defer { Task { await mallory.close(); await alice.close() } }
+            let before = try await alice.publish().decodePayload(as: EventAcknowledgement.self)
+            let forged = try await mallory.publish(playerId: aliceGrant.playerId)
+            #expect(forged.errorCode == .forbidden)
+            let subscribe = try await mallory.request(.notificationsSubscribe, gameId: "dash", playerId: aliceGrant.playerId)
+            #expect(subscribe.errorCode == .forbidden)
+            let rename = try await mallory.request("auth.display-name", playerId: aliceGrant.playerId, payload: ["displayName": "owned"])
+            #expect(rename.errorCode == .forbidden)
+            let after = try await alice.publish().decodePayload(as: EventAcknowledgement.self)
+            #expect(after.sequence == before.sequence + 1)
+            // The published event carries the token's player and the actor the gateway established.
+            let own = try await mallory.publish().decodePayload(as: EventAcknowledgement.self)
+            #expect(own.sequence == after.sequence + 1)
+        }
+    }
+
+    @Test("requests without a credential are refused except the public ones")
+    func unauthenticated() async throws {
+        try await withPodiumStack { stack in
+            let anonymous = try client(stack)
+            defer { Task { await anonymous.close() } }
+            for type: MessageType in [.eventPublish, .notificationsSubscribe, "auth.profile", "auth.friends.list", "challenge.test-notification"] {
+                let reply = try await anonymous.request(type, gameId: "dash", playerId: "p1", payload: ["name": "x"])
+                #expect(reply.errorCode == .unauthenticated, "\(type)")
+            }
+            for type: MessageType in [.health, .gatewayHealth, "leaderboard.health"] {
+                #expect(try await anonymous.request(type).type == .reply, "\(type)")
+            }
+        }
+    }
+
+    @Test("usernames that are oversized, not UTF-8, or hide whitespace are refused and create nothing")
+    func badUsernames() async throws {
+        try await withPodiumStack { stack in
+            let anonymous = try client(stack)
+            defer { Task { await anonymous.close() } }
+            #expect(try await anonymous.register(String(repeating: "x", count: 200)).errorCode == .invalidUsername)
+            #expect(try await anonymous.register("two words").errorCode == .invalidUsername)
+            #expect(try await anonymous.register("zero\u{200B}width").errorCode == .invalidUsername)
+            #expect(try await anonymous.register("ctrl\u{1}char").errorCode == .invalidUsername)
+            #expect(try await anonymous.register("shorty", password: "short").errorCode == .invalidPassword)
+            var raw = Data(#"{"type":"auth.register","id":"bad-utf8","payload":{"username":"ab"#.utf8)
+            raw.append(contentsOf: [0xC3, 0x28, 0xFF])
+            raw.append(contentsOf: Data(#"","password":"long enough"}}"#.utf8))
+            try await anonymous.sendFrames([raw])
+            #expect(try await anonymous.nextReply().errorCode == .malformedJSON)
+            // None of them exists now.
+            #expect(try await anonymous.login("shorty", password: "short").errorCode == .invalidCredentials)
+        }
+    }
+
+    @Test("a registration racing itself (and its case and width variants) creates exactly one account")
+    func duplicateRace() async throws {
+        try await withPodiumStack { stack in
+            let names = ["Racer", "racer", "RACER", "Ｒａｃｅｒ", "racer", "Racer", "rAcEr", "racer"]
+            let clients = try names.map { _ in try client(stack) }
+            defer { Task { for client in clients { await client.close() } } }
+            let results = try await withThrowingTaskGroup(of: RawEnvelope.self) { group in
+                for (client, name) in zip(clients, names) { group.addTask { try await client.register(name) } }
+                return try await group.reduce(into: [RawEnvelope]()) { $0.append($1) }
+            }
+            #expect(results.filter { $0.type == .reply }.count == 1)
+            #expect(results.filter { $0.errorCode == .usernameTaken }.count == names.count - 1)
+        }
+    }
+
+    @Test("brute-force logins are throttled per username and per address, with a retry-after, and operators hear of it")
+    func bruteForce() async throws {
+        let clock = OffsetClock()
+        let admin = String(repeating: "a", count: 40)
+        try await withPodiumStack(.init(clock: clock, adminKey: admin)) { stack in
+            let anonymous = try client(stack)
+            let operatorClient = try TestClient(endpoint: stack.endpoints.requests)
+            operatorClient.use(.adminKey(admin))
+            defer { Task { await anonymous.close(); await operatorClient.close() } }
+            let topic = try await operatorClient.request(.notificationsSubscribe).decodePayload(as: NotificationSubscription.self).topic
+            #expect(topic.hasPrefix("operator/"))
+            let operators = try TestSubscriber(endpoint: stack.endpoints.notifications, topics: [topic])
+            defer { Task { await operators.close() } }
+            _ = try await anonymous.register("target")
+            for _ in 0..<5 {
+                #expect(try await anonymous.login("target", password: "guess guess").errorCode == .invalidCredentials)
+            }
+            let blocked = try await anonymous.login("target")
+            #expect(blocked.errorCode == .rateLimited, "even the right password waits")
+            let retryAfter = try blocked.decodePayload(as: ErrorReply.self).retryAfterMilliseconds
+            #expect((retryAfter ?? 0) > 0)
+            var notice: (topic: String, envelope: RawEnvelope)?
+            for _ in 0..<20 where notice == nil {
+                notice = try? await operators.next(timeout: .milliseconds(250))
+                if notice == nil { _ = try await anonymous.login("target") }
+            }
+            let heard = try #require(notice)
+            #expect(try heard.envelope.decodePayload(as: PlayerNotification.self).kind == "operator.login-throttled")
+            clock.advance(by: .seconds(15 * 60 + 1))
+            #expect(try await anonymous.login("target").type == .reply)
+
+            // Per address: 20 failures spread over many usernames also stop the address.
+            for index in 0..<20 {
+                _ = try await anonymous.login("nobody\(index)", password: "guess guess")
+            }
+            #expect(try await anonymous.login("target").errorCode == .rateLimited)
+        }
+    }
+
+    @Test("server keys act for any player of their game only; admin-only and service-only types are closed to players")
+    func serverAndAdminKeys() async throws {
+        let serverKey = String(repeating: "s", count: 40)
+        let admin = String(repeating: "a", count: 40)
+        try await withPodiumStack(.init(serverKeys: ["dash": serverKey], adminKey: admin)) { stack in
+            let (player, grant) = try await stack.player("grunt")
+            let server = try TestClient(endpoint: stack.endpoints.requests)
+            server.use(.serverKey(serverKey))
+            let adminClient = try TestClient(endpoint: stack.endpoints.requests)
+            adminClient.use(.adminKey(admin))
+            defer { Task { await player.close(); await server.close(); await adminClient.close() } }
+            #expect(try await server.publish(playerId: grant.playerId).type == .reply)
+            #expect(try await server.publish(playerId: nil).errorCode == .missingField)
+            #expect(try await server.publish(gameId: "other", playerId: grant.playerId).errorCode == .invalidCredentials)
+            let wrong = try TestClient(endpoint: stack.endpoints.requests)
+            wrong.use(.serverKey(String(repeating: "x", count: 40)))
+            #expect(try await wrong.publish(playerId: grant.playerId).errorCode == .invalidCredentials)
+            await wrong.close()
+            let badAdmin = try TestClient(endpoint: stack.endpoints.requests)
+            badAdmin.use(.adminKey(String(repeating: "b", count: 40)))
+            #expect(try await badAdmin.request(.notificationsSubscribe).errorCode == .invalidCredentials)
+            await badAdmin.close()
+
+            #expect(try await player.request("auth.admin.reset").errorCode == .forbidden)
+            #expect(try await server.request("auth.admin.reset", gameId: "dash").errorCode == .forbidden)
+            #expect(try await adminClient.request("auth.admin.reset").errorCode == .unknownType, "the gate opens for admins")
+            #expect(try await player.request("auth.session-check", payload: ["sessionId": .string(grant.sessionId), "playerId": .string(grant.playerId)]).errorCode == .forbidden)
+            #expect(try await player.request("auth.friends.of", payload: ["playerId": .string(grant.playerId)]).errorCode == .forbidden)
+            #expect(try await server.request(.notificationsSubscribe, gameId: "dash", playerId: grant.playerId).errorCode == .forbidden)
+            #expect(try await player.request(.notificationsSubscribe).errorCode == .missingField)
+        }
+    }
+}
