@@ -86,7 +86,11 @@ let package = Package(
             ],
             path: "Services/Auth/Library"
         ),
-        .target(name: "Leaderboard", dependencies: ["PodiumRuntime"], path: "Services/Leaderboard/Library"),
+        .target(
+            name: "Leaderboard",
+            dependencies: ["PodiumRuntime", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Services/Leaderboard/Library"
+        ),
         .target(name: "Achievement", dependencies: ["PodiumRuntime"], path: "Services/Achievement/Library"),
         .target(name: "Challenge", dependencies: ["PodiumRuntime"], path: "Services/Challenge/Library"),
         .executableTarget(name: "GatewayMain", dependencies: ["Gateway"], path: "Services/Gateway/Main"),
@@ -125,6 +129,7 @@ let package = Package(
             dependencies: ["PodiumTesting", "PodiumTokens", .product(name: "JWTKit", package: "jwt-kit")],
             path: "Tests/AuthTests"
         ),
+        .testTarget(name: "LeaderboardTests", dependencies: ["PodiumTesting"], path: "Tests/LeaderboardTests"),
         .testTarget(
             name: "GatewayTests",
             dependencies: ["PodiumTesting", .product(name: "Configuration", package: "swift-configuration")],

@@ -55,6 +55,12 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, CustomSt
     public static let unknownPlayer = ErrorCode(rawValue: "unknown_player")
     /// The request conflicts with the current state (already friends, already linked, blocked…).
     public static let conflict = ErrorCode(rawValue: "conflict")
+    /// The game has no configuration on this server.
+    public static let unknownGame = ErrorCode(rawValue: "unknown_game")
+    /// The game has no leaderboard with this id.
+    public static let unknownBoard = ErrorCode(rawValue: "unknown_board")
+    /// The score is outside the board's bounds (or would overflow).
+    public static let scoreOutOfBounds = ErrorCode(rawValue: "score_out_of_bounds")
     /// An unexpected failure on the server; the request had no effect.
     public static let internalError = ErrorCode(rawValue: "internal_error")
 }

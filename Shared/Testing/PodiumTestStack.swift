@@ -61,11 +61,29 @@ public final class PodiumTestStack: Sendable {
     }
 
     /// The four Podium services, the auth service with the given settings.
-    public static func services(auth: AuthConfiguration = testAuthConfiguration) -> [ServiceBlueprint] {
+    public static func services(
+        auth: AuthConfiguration = testAuthConfiguration, games: GameCatalog = testGames
+    ) -> [ServiceBlueprint] {
         [
-            AuthService.blueprint(configuration: auth), ServiceBlueprint(LeaderboardService.definition()),
+            AuthService.blueprint(configuration: auth), LeaderboardService.blueprint(catalog: games),
             ServiceBlueprint(AchievementService.definition()), ServiceBlueprint(ChallengeService.definition()),
         ]
+    }
+
+    /// The games tests use: `dash` with an open high-score board, a fastest-time board and a
+    /// server-only board.
+    public static var testGames: GameCatalog {
+        // The definitions are constant and valid, so this cannot throw.
+        try! GameCatalog([
+            GameConfiguration(
+                gameId: "dash",
+                leaderboards: [
+                    LeaderboardDefinition(id: "dash.highscore", title: "High score", minimum: 0, maximum: 1_000_000),
+                    LeaderboardDefinition(id: "dash.fastest", title: "Fastest run", sortOrder: .lowerIsBetter, format: .timeMilliseconds),
+                    LeaderboardDefinition(id: "dash.ranked", title: "Ranked (server only)", serverOnly: true),
+                    LeaderboardDefinition(id: "dash.coins", title: "Coins collected", submitOperator: .increment),
+                ])
+        ])
     }
 
     /// The auth settings tests use: a random token key, cheap password hashing.

@@ -206,3 +206,28 @@ struct AttackTests {
         }
     }
 }
+
+@Suite("Server-only boards")
+struct ServerOnlyBoardTests {
+    @Test("a player's score on a server-only board is refused and stored nowhere; the game server's is accepted")
+    func serverOnly() async throws {
+        let serverKey = String(repeating: "s", count: 40)
+        try await withPodiumStack(.init(serverKeys: ["dash": serverKey])) { stack in
+            let (player, grant) = try await stack.player("cheater")
+            let server = try TestClient(endpoint: stack.endpoints.requests)
+            server.use(.serverKey(serverKey))
+            defer { Task { await player.close(); await server.close() } }
+            let refused = try await player.request("leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.ranked", "value": 999])
+            #expect(refused.errorCode == .forbidden)
+            let nothing = try await player.request("leaderboard.entry", gameId: "dash", payload: ["boardId": "dash.ranked"])
+            #expect(nothing.payload["entry"] == .null, "the refused score was not stored")
+            let accepted = try await server.request(
+                "leaderboard.submit", gameId: "dash", playerId: grant.playerId, payload: ["boardId": "dash.ranked", "value": 999])
+            #expect(accepted.type == .reply)
+            let stored = try await player.request("leaderboard.entry", gameId: "dash", payload: ["boardId": "dash.ranked"])
+            #expect(stored.payload["entry"]?["value"] == 999)
+            // On an open board the player submits for themselves.
+            #expect(try await player.request("leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.highscore", "value": 5]).type == .reply)
+        }
+    }
+}

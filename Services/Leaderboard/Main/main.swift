@@ -1,4 +1,4 @@
 import Leaderboard
 import PodiumRuntime
 
-await ServiceMain.run(ServiceBlueprint(LeaderboardService.definition()))
+await ServiceMain.run(LeaderboardService.blueprint())

@@ -1,0 +1,64 @@
+import Foundation
+import PodiumMessages
+import PodiumRuntime
+
+/// The games this server knows and their leaderboards, from one JSON file per game.
+public struct GameCatalog: Sendable {
+    public private(set) var games: [String: GameConfiguration]
+
+    public init(_ games: [GameConfiguration]) throws {
+        var byID: [String: GameConfiguration] = [:]
+        for game in games {
+            try Self.validate(game)
+            guard byID[game.gameId] == nil else { throw ConfigurationProblem("game \(game.gameId) is configured twice") }
+            byID[game.gameId] = game
+        }
+        self.games = byID
+    }
+
+    /// Reads every `*.json` file in `directory` (a missing directory means no games).
+    public init(directory: URL) throws {
+        let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
+        var games: [GameConfiguration] = []
+        for file in files.filter({ $0.pathExtension == "json" }).sorted(by: { $0.path < $1.path }) {
+            guard let data = FileManager.default.contents(atPath: file.path) else {
+                throw ConfigurationProblem("cannot read game configuration \(file.path)")
+            }
+            do {
+                games.append(try WireCodec.decode(GameConfiguration.self, from: data))
+            } catch {
+                throw ConfigurationProblem("game configuration \(file.lastPathComponent) is not valid: \(error)")
+            }
+        }
+        try self.init(games)
+    }
+
+    /// The board, or `unknown_game` / `unknown_board`.
+    public func board(gameId: String?, boardId: String) throws(ErrorReply) -> LeaderboardDefinition {
+        guard let gameId, let game = games[gameId] else {
+            throw ErrorReply(code: .unknownGame, message: "this server has no game '\(gameId ?? "")'", field: "gameId")
+        }
+        guard let board = game.leaderboards.first(where: { $0.id == boardId }) else {
+            throw ErrorReply(code: .unknownBoard, message: "game '\(gameId)' has no leaderboard '\(boardId)'", field: "payload.boardId")
+        }
+        return board
+    }
+
+    static func validate(_ game: GameConfiguration) throws {
+        guard Identifiers.isValidID(game.gameId) else { throw ConfigurationProblem("game id '\(game.gameId)' is not valid") }
+        var seen = Set<String>()
+        for board in game.leaderboards {
+            guard !board.id.isEmpty, board.id.count <= 100,
+                board.id.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) })
+            else {
+                throw ConfigurationProblem("leaderboard id '\(board.id)' of game \(game.gameId) must be 1-100 characters, reverse-DNS style")
+            }
+            guard seen.insert(board.id).inserted else {
+                throw ConfigurationProblem("leaderboard '\(board.id)' of game \(game.gameId) is defined twice")
+            }
+            if let minimum = board.minimum, let maximum = board.maximum, minimum > maximum {
+                throw ConfigurationProblem("leaderboard '\(board.id)' of game \(game.gameId) has minimum > maximum")
+            }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+/// `leaderboard.submit`: a score for the acting player (or, with a server key, for `playerId`).
+public struct ScoreSubmission: Codable, Sendable, Equatable {
+    public var boardId: String
+    /// The score, a 64-bit integer.
+    public var value: Int64
+    /// An optional 64-bit number the game attaches (a level, a seed).
+    public var context: Int64?
+    /// A small JSON object (at most 1024 bytes encoded).
+    public var metadata: [String: JSONValue]?
+
+    public init(boardId: String, value: Int64, context: Int64? = nil, metadata: [String: JSONValue]? = nil) {
+        self.boardId = boardId
+        self.value = value
+        self.context = context
+        self.metadata = metadata
+    }
+
+    private enum CodingKeys: String, CodingKey { case boardId, value, context, metadata }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        boardId = try container.decode(String.self, forKey: .boardId)
+        value = try Self.integer(container, .value)
+        context = try container.decodeIfPresent(JSONValue.self, forKey: .context) == nil ? nil : try Self.integer(container, .context)
+        metadata = try container.decodeIfPresent([String: JSONValue].self, forKey: .metadata)
+    }
+
+    /// Decoded through JSONValue so that 1.5, "3" or 2^63 is a type mismatch of that field.
+    private static func integer(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> Int64 {
+        guard case .integer(let number) = try container.decode(JSONValue.self, forKey: key) else {
+            throw DecodingError.typeMismatch(
+                Int64.self,
+                DecodingError.Context(codingPath: container.codingPath + [key], debugDescription: "\(key.stringValue) must be a 64-bit integer"))
+        }
+        return number
+    }
+}
+
+/// One player's entry on a board.
+public struct LeaderboardEntry: Codable, Sendable, Equatable {
+    public var playerId: String
+    public var value: Int64
+    public var rank: Int
+    public var context: Int64?
+    public var metadata: [String: JSONValue]?
+    /// When the entry's value was submitted, ms since the epoch.
+    public var submittedAt: Int64
+
+    public init(playerId: String, value: Int64, rank: Int, context: Int64?, metadata: [String: JSONValue]?, submittedAt: Int64) {
+        self.playerId = playerId
+        self.value = value
+        self.rank = rank
+        self.context = context
+        self.metadata = metadata
+        self.submittedAt = submittedAt
+    }
+}
+
+/// The reply to `leaderboard.submit`.
+public struct ScoreReceipt: Codable, Sendable, Equatable {
+    public var boardId: String
+    public var playerId: String
+    /// Whether the player's entry changed.
+    public var improved: Bool
+    /// The entry's value before, if there was one.
+    public var previousValue: Int64?
+    /// The entry now.
+    public var entry: LeaderboardEntry
+
+    public init(boardId: String, playerId: String, improved: Bool, previousValue: Int64?, entry: LeaderboardEntry) {
+        self.boardId = boardId
+        self.playerId = playerId
+        self.improved = improved
+        self.previousValue = previousValue
+        self.entry = entry
+    }
+}

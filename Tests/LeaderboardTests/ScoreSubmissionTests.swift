@@ -1,0 +1,88 @@
+import Foundation
+import PodiumMessages
+import PodiumTesting
+import Testing
+
+/// Score submissions through the gateway into the leaderboard service's SQLite store.
+@Suite("Score submission")
+struct ScoreSubmissionTests {
+    func submit(_ client: TestClient, _ board: String, _ value: JSONValue, extra: [String: JSONValue] = [:]) async throws -> RawEnvelope {
+        var payload: [String: JSONValue] = ["boardId": .string(board), "value": value]
+        payload.merge(extra) { _, new in new }
+        return try await client.request("leaderboard.submit", gameId: "dash", payload: .object(payload))
+    }
+
+    func error(_ reply: RawEnvelope) throws -> ErrorCode? {
+        reply.type == .error ? try reply.decodePayload(as: ErrorReply.self).code : nil
+    }
+
+    @Test("best scores are kept, ranks follow the sort order, and ties go to the earlier submission")
+    func bestAndRanks() async throws {
+        let clock = OffsetClock()
+        try await withPodiumStack(.init(clock: clock)) { stack in
+            let (ann, annGrant) = try await stack.player("ann")
+            let (bob, bobGrant) = try await stack.player("bob")
+            let (cy, _) = try await stack.player("cyd")
+            defer { Task { await ann.close(); await bob.close(); await cy.close() } }
+            let first = try await submit(ann, "dash.highscore", 100).decodePayload(as: ScoreReceipt.self)
+            #expect(first.improved)
+            #expect(first.previousValue == nil)
+            #expect(first.entry.rank == 1)
+            #expect(first.playerId == annGrant.playerId)
+            clock.advance(by: .seconds(1))
+            let worse = try await submit(ann, "dash.highscore", 50).decodePayload(as: ScoreReceipt.self)
+            #expect(!worse.improved)
+            #expect(worse.entry.value == 100)
+            let tie = try await submit(bob, "dash.highscore", 100).decodePayload(as: ScoreReceipt.self)
+            #expect(tie.entry.rank == 2, "the earlier of two equal scores ranks higher")
+            let better = try await submit(cy, "dash.highscore", 150).decodePayload(as: ScoreReceipt.self)
+            #expect(better.entry.rank == 1)
+            let top = try await ann.request("leaderboard.top", gameId: "dash", payload: ["boardId": "dash.highscore", "limit": 10])
+            let entries = try #require(top.payload["entries"])
+            guard case .array(let rows) = entries else { Issue.record("entries is not an array"); return }
+            #expect(rows.map { $0["rank"] } == [1, 2, 3])
+            #expect(rows[1]["playerId"] == .string(annGrant.playerId))
+            #expect(rows[2]["playerId"] == .string(bobGrant.playerId))
+            // Lower is better on the fastest board.
+            _ = try await submit(ann, "dash.fastest", 9000)
+            let faster = try await submit(bob, "dash.fastest", 8000).decodePayload(as: ScoreReceipt.self)
+            #expect(faster.entry.rank == 1)
+        }
+    }
+
+    @Test("increment boards add up, and overflowing totals are refused")
+    func increment() async throws {
+        try await withPodiumStack { stack in
+            let (player, _) = try await stack.player("collector")
+            defer { Task { await player.close() } }
+            _ = try await submit(player, "dash.coins", 40)
+            let total = try await submit(player, "dash.coins", 2).decodePayload(as: ScoreReceipt.self)
+            #expect(total.entry.value == 42)
+            #expect(total.previousValue == 40)
+            #expect(try error(await submit(player, "dash.coins", .integer(Int64.max))) == .scoreOutOfBounds)
+            let unchanged = try await player.request("leaderboard.entry", gameId: "dash", payload: ["boardId": "dash.coins"])
+            #expect(unchanged.payload["entry"]?["value"] == 42)
+        }
+    }
+
+    @Test("bad submissions are refused with their codes and change nothing")
+    func badSubmissions() async throws {
+        try await withPodiumStack { stack in
+            let (player, _) = try await stack.player("fumbler")
+            defer { Task { await player.close() } }
+            #expect(try error(await player.request("leaderboard.submit", gameId: "nope", payload: ["boardId": "dash.highscore", "value": 1])) == .unknownGame)
+            #expect(try error(await submit(player, "dash.nope", 1)) == .unknownBoard)
+            #expect(try error(await submit(player, "dash.highscore", -1)) == .scoreOutOfBounds)
+            #expect(try error(await submit(player, "dash.highscore", 1_000_001)) == .scoreOutOfBounds)
+            #expect(try error(await submit(player, "dash.highscore", 1.5)) == .invalidShape)
+            #expect(try error(await submit(player, "dash.highscore", "12")) == .invalidShape)
+            #expect(try error(await submit(player, "dash.highscore", 5, extra: ["metadata": "not an object"])) == .invalidShape)
+            let big: JSONValue = ["blob": .string(String(repeating: "x", count: 2000))]
+            #expect(try error(await submit(player, "dash.highscore", 5, extra: ["metadata": big])) == .invalidField)
+            let top = try await player.request("leaderboard.top", gameId: "dash", payload: ["boardId": "dash.highscore", "limit": 500])
+            #expect(try error(top) == .invalidField)
+            let empty = try await player.request("leaderboard.entry", gameId: "dash", payload: ["boardId": "dash.highscore"])
+            #expect(empty.payload["entry"] == .null, "no refused score was stored")
+        }
+    }
+}
