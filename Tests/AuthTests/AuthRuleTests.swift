@@ -78,3 +78,19 @@ struct PasswordHasherTests {
         #expect(try await !hasher.verify("correct horse", against: "scrypt$garbage"))
     }
 }
+
+@Suite("Auth configuration")
+struct AuthConfigurationTests {
+    @Test("the token key is required outside development mode, and the development key is refused there")
+    func tokenKeyPolicy() throws {
+        #expect(throws: (any Error).self) { try AuthConfiguration.tokenKey(nil, developmentMode: false) }
+        #expect(throws: (any Error).self) { try AuthConfiguration.tokenKey("too short", developmentMode: false) }
+        #expect(throws: (any Error).self) { try AuthConfiguration.tokenKey("too short", developmentMode: true) }
+        #expect(throws: (any Error).self) {
+            try AuthConfiguration.tokenKey("podium-development-token-key--not-for-production", developmentMode: false)
+        }
+        let strong = String(repeating: "q", count: 32)
+        #expect(try AuthConfiguration.tokenKey(strong, developmentMode: false) == Array(strong.utf8))
+        #expect(try AuthConfiguration.tokenKey(nil, developmentMode: true).count >= 32)
+    }
+}
