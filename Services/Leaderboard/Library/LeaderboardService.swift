@@ -20,7 +20,9 @@ public enum LeaderboardService {
             let catalog = try catalog ?? GameCatalog(
                 directory: URL(fileURLWithPath: RuntimeSettings.environmentReader().string(forKey: "podium.games.dir", default: "./games")))
             let store = try SQLiteLeaderboardStore(path: StorageLocation.database(for: "\(name)-scores", in: settings.dataDirectory))
-            return definition(Scoreboard(catalog: catalog, store: store, clock: clock))
+            let scoreboard = Scoreboard(catalog: catalog, store: store, clock: clock)
+            try await scoreboard.load()
+            return definition(scoreboard)
         }
     }
 
@@ -38,24 +40,22 @@ public enum LeaderboardService {
                     let submission = try payload(request, as: ScoreSubmission.self)
                     return try WireCodec.jsonValue(await scoreboard.submit(request, submission, context: context))
                 },
-                "leaderboard.entry": { request, _ in
-                    let query = try payload(request, as: BoardQuery.self)
-                    let entry = try await scoreboard.entry(request, boardId: query.boardId)
-                    return try WireCodec.jsonValue(["entry": entry.map { try WireCodec.jsonValue($0) } ?? .null])
+                "leaderboard.entry": { request, context in
+                    let entry = try await scoreboard.entry(request, query: try payload(request, as: Scoreboard.BoardQuery.self), context: context)
+                    return ["entry": try entry.map { try WireCodec.jsonValue($0) } ?? .null]
                 },
-                "leaderboard.top": { request, _ in
-                    let query = try payload(request, as: BoardQuery.self)
-                    let entries = try await scoreboard.top(
-                        request, boardId: query.boardId, offset: query.offset ?? 0, limit: query.limit ?? 10)
-                    return try WireCodec.jsonValue(["entries": entries])
+                "leaderboard.top": { request, context in
+                    try WireCodec.jsonValue(
+                        await scoreboard.top(request, query: try payload(request, as: Scoreboard.BoardQuery.self), context: context))
+                },
+                "leaderboard.around": { request, context in
+                    try WireCodec.jsonValue(
+                        await scoreboard.around(request, query: try payload(request, as: Scoreboard.BoardQuery.self), context: context))
+                },
+                "leaderboard.history": { request, _ in
+                    try WireCodec.jsonValue(await scoreboard.history(request, query: try payload(request, as: Scoreboard.BoardQuery.self)))
                 },
             ])
-    }
-
-    struct BoardQuery: Decodable {
-        var boardId: String
-        var offset: Int?
-        var limit: Int?
     }
 
     static func payload<Value: Decodable>(_ request: RawEnvelope, as type: Value.Type) throws -> Value {

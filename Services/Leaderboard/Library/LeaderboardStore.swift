@@ -8,17 +8,29 @@ public struct StoredEntry: Sendable, Equatable {
     public var submittedAt: Int64
 }
 
+/// One accepted score, as the history keeps it.
+public struct StoredScore: Sendable, Equatable {
+    public var playerId: String
+    public var value: Int64
+    public var submittedAt: Int64
+}
+
 /// The leaderboard service's storage, behind a protocol so that PostgreSQL can back it later.
+/// The store is the truth; the in-memory standings are rebuilt from it at start.
 public protocol LeaderboardStore: Sendable {
     /// Applies a submission atomically: reads the current entry, lets `decide` compute the new
-    /// one (or nil to keep it), writes it and the score history row, and returns both.
+    /// one (or nil to keep it), writes it and the score history row. Returns both entries and
+    /// the history row's id, which grows with every write (a version for ordering updates).
     func submit(
         gameId: String, boardId: String, playerId: String, value: Int64, submittedAt: Int64,
         decide: @Sendable (StoredEntry?) throws -> StoredEntry?
-    ) async throws -> (previous: StoredEntry?, current: StoredEntry?)
-    /// The entry's rank (1-based): better values first, then earlier submissions, then player id.
-    func rank(gameId: String, boardId: String, playerId: String, sortOrder: LeaderboardDefinition.SortOrder) async throws -> Int?
-    /// The best `limit` entries from rank `offset + 1`.
-    func top(gameId: String, boardId: String, sortOrder: LeaderboardDefinition.SortOrder, offset: Int, limit: Int) async throws
-        -> [(playerId: String, entry: StoredEntry)]
+    ) async throws -> (previous: StoredEntry?, current: StoredEntry?, version: Int64)
+    /// Every entry of a board.
+    func entries(gameId: String, boardId: String) async throws -> [(playerId: String, entry: StoredEntry)]
+    /// The entries of some players.
+    func entries(gameId: String, boardId: String, playerIds: [String]) async throws -> [String: StoredEntry]
+    /// Every score submitted since `since`, oldest first (to rebuild the day and week standings).
+    func scores(gameId: String, boardId: String, since: Int64) async throws -> [StoredScore]
+    /// A player's best scores on a board, best first (the local high-score table).
+    func history(gameId: String, boardId: String, playerId: String, descending: Bool, limit: Int) async throws -> [StoredScore]
 }

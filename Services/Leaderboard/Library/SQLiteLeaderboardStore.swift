@@ -31,6 +31,7 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
                 t.column("submitted_at", .integer).notNull()
             }
             try db.create(index: "score_player", on: "score", columns: ["game_id", "board_id", "player_id", "value"])
+            try db.create(index: "score_time", on: "score", columns: ["game_id", "board_id", "submitted_at"])
         }
         try migrator.migrate(database)
     }
@@ -38,12 +39,12 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
     public func submit(
         gameId: String, boardId: String, playerId: String, value: Int64, submittedAt: Int64,
         decide: @Sendable (StoredEntry?) throws -> StoredEntry?
-    ) async throws -> (previous: StoredEntry?, current: StoredEntry?) {
+    ) async throws -> (previous: StoredEntry?, current: StoredEntry?, version: Int64) {
         try await database.write { db in
             let previous = try Row.fetchOne(
                 db, sql: "SELECT value, context, metadata, submitted_at FROM entry WHERE game_id = ? AND board_id = ? AND player_id = ?",
                 arguments: [gameId, boardId, playerId]
-            ).map { StoredEntry(value: $0["value"], context: $0["context"], metadata: $0["metadata"], submittedAt: $0["submitted_at"]) }
+            ).map(Self.entry)
             let decided = try decide(previous)
             if let decided {
                 try db.execute(
@@ -57,45 +58,61 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
             try db.execute(
                 sql: "INSERT INTO score (game_id, board_id, player_id, value, submitted_at) VALUES (?, ?, ?, ?, ?)",
                 arguments: [gameId, boardId, playerId, value, submittedAt])
-            return (previous, decided ?? previous)
+            return (previous, decided ?? previous, db.lastInsertedRowID)
         }
     }
 
-    public func rank(gameId: String, boardId: String, playerId: String, sortOrder: LeaderboardDefinition.SortOrder) async throws -> Int? {
+    public func entries(gameId: String, boardId: String) async throws -> [(playerId: String, entry: StoredEntry)] {
         try await database.read { db in
-            guard let row = try Row.fetchOne(
-                db, sql: "SELECT value, submitted_at FROM entry WHERE game_id = ? AND board_id = ? AND player_id = ?",
-                arguments: [gameId, boardId, playerId])
-            else { return nil }
-            let value: Int64 = row["value"]
-            let submittedAt: Int64 = row["submitted_at"]
-            let better = sortOrder == .higherIsBetter ? ">" : "<"
-            let ahead = try Int.fetchOne(
-                db,
-                sql: """
-                    SELECT COUNT(*) FROM entry WHERE game_id = ? AND board_id = ? AND (
-                        value \(better) ? OR (value = ? AND (submitted_at < ? OR (submitted_at = ? AND player_id < ?))))
-                    """,
-                arguments: [gameId, boardId, value, value, submittedAt, submittedAt, playerId]) ?? 0
-            return ahead + 1
+            try Row.fetchAll(
+                db, sql: "SELECT player_id, value, context, metadata, submitted_at FROM entry WHERE game_id = ? AND board_id = ?",
+                arguments: [gameId, boardId]
+            ).map { ($0["player_id"], Self.entry($0)) }
         }
     }
 
-    public func top(gameId: String, boardId: String, sortOrder: LeaderboardDefinition.SortOrder, offset: Int, limit: Int) async throws
-        -> [(playerId: String, entry: StoredEntry)]
-    {
-        try await database.read { db in
-            let direction = sortOrder == .higherIsBetter ? "DESC" : "ASC"
-            return try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT player_id, value, context, metadata, submitted_at FROM entry WHERE game_id = ? AND board_id = ?
-                    ORDER BY value \(direction), submitted_at ASC, player_id ASC LIMIT ? OFFSET ?
-                    """,
-                arguments: [gameId, boardId, limit, offset]
-            ).map {
-                ($0["player_id"], StoredEntry(value: $0["value"], context: $0["context"], metadata: $0["metadata"], submittedAt: $0["submitted_at"]))
+    public func entries(gameId: String, boardId: String, playerIds: [String]) async throws -> [String: StoredEntry] {
+        guard !playerIds.isEmpty else { return [:] }
+        return try await database.read { db in
+            var result: [String: StoredEntry] = [:]
+            for chunk in stride(from: 0, to: playerIds.count, by: 500).map({ Array(playerIds[$0..<min($0 + 500, playerIds.count)]) }) {
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                for row in try Row.fetchAll(
+                    db,
+                    sql: "SELECT player_id, value, context, metadata, submitted_at FROM entry WHERE game_id = ? AND board_id = ? AND player_id IN (\(marks))",
+                    arguments: StatementArguments([gameId, boardId] + chunk))
+                {
+                    result[row["player_id"]] = Self.entry(row)
+                }
             }
+            return result
         }
+    }
+
+    public func scores(gameId: String, boardId: String, since: Int64) async throws -> [StoredScore] {
+        try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT player_id, value, submitted_at FROM score WHERE game_id = ? AND board_id = ? AND submitted_at >= ? ORDER BY id",
+                arguments: [gameId, boardId, since]
+            ).map { StoredScore(playerId: $0["player_id"], value: $0["value"], submittedAt: $0["submitted_at"]) }
+        }
+    }
+
+    public func history(gameId: String, boardId: String, playerId: String, descending: Bool, limit: Int) async throws -> [StoredScore] {
+        try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT player_id, value, submitted_at FROM score WHERE game_id = ? AND board_id = ? AND player_id = ?
+                    ORDER BY value \(descending ? "DESC" : "ASC"), submitted_at ASC LIMIT ?
+                    """,
+                arguments: [gameId, boardId, playerId, limit]
+            ).map { StoredScore(playerId: $0["player_id"], value: $0["value"], submittedAt: $0["submitted_at"]) }
+        }
+    }
+
+    private static func entry(_ row: Row) -> StoredEntry {
+        StoredEntry(value: row["value"], context: row["context"], metadata: row["metadata"], submittedAt: row["submitted_at"])
     }
 }

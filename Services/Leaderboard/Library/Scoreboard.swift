@@ -2,22 +2,41 @@ import Foundation
 import PodiumMessages
 import PodiumRuntime
 
-/// The leaderboard service's logic: submissions and views over a ``LeaderboardStore``.
+/// The leaderboard service's logic: submissions and views.
+///
+/// The store (SQLite) is the truth and is written first; the in-memory ``Standings`` answer the
+/// views. Submissions run one at a time (``AsyncLock``) so the standings follow the store's order.
 final class Scoreboard: Sendable {
     let catalog: GameCatalog
     let store: any LeaderboardStore
     let clock: any PodiumClock
+    let standings = Standings()
+    private let submissions = AsyncLock()
 
     /// Largest metadata object, encoded.
     static let maximumMetadataBytes = 1024
-    /// Most entries one `leaderboard.top` returns.
+    /// Most entries one page returns.
     static let maximumLimit = 200
+    /// Most entries on each side of a player in `leaderboard.around`.
+    static let maximumRadius = 50
 
     init(catalog: GameCatalog, store: any LeaderboardStore, clock: any PodiumClock) {
         self.catalog = catalog
         self.store = store
         self.clock = clock
     }
+
+    /// Loads every board's standings from the store.
+    func load() async throws {
+        let now = clock.nowMilliseconds
+        for game in catalog.games.values {
+            for board in game.leaderboards {
+                try await standings.load(board, gameId: game.gameId, store: store, now: now)
+            }
+        }
+    }
+
+    // MARK: - Submitting
 
     func submit(_ request: RawEnvelope, _ submission: ScoreSubmission, context: ServiceContext) async throws -> ScoreReceipt {
         let board = try catalog.board(gameId: request.gameId, boardId: submission.boardId)
@@ -38,58 +57,181 @@ final class Scoreboard: Sendable {
             }
             metadataText = String(decoding: encoded, as: UTF8.self)
         }
-        let now = clock.nowMilliseconds
-        let candidate = StoredEntry(value: submission.value, context: submission.context, metadata: metadataText, submittedAt: now)
-        let (previous, current) = try await store.submit(
-            gameId: gameId, boardId: board.id, playerId: playerId, value: submission.value, submittedAt: now
-        ) { existing in
-            guard let existing else { return candidate }
-            switch board.submitOperator {
-            case .best:
-                return board.isBetter(candidate.value, than: existing.value) ? candidate : nil
-            case .latest:
-                return candidate
-            case .increment:
-                let (sum, overflow) = existing.value.addingReportingOverflow(candidate.value)
-                guard !overflow, board.maximum.map({ sum <= $0 }) ?? true, board.minimum.map({ sum >= $0 }) ?? true else {
-                    throw ErrorReply(code: .scoreOutOfBounds, message: "the total would leave the board's range", field: "payload.value")
-                }
-                return StoredEntry(value: sum, context: candidate.context, metadata: candidate.metadata, submittedAt: now)
-            }
+        let (receipt, pushed) = try await submissions.withLock { () async throws -> (ScoreReceipt, String?) in
+            let now = clock.nowMilliseconds
+            let candidate = StoredEntry(value: submission.value, context: submission.context, metadata: metadataText, submittedAt: now)
+            let (previous, current, _) = try await store.submit(
+                gameId: gameId, boardId: board.id, playerId: playerId, value: submission.value, submittedAt: now
+            ) { existing in try Self.decide(board, existing: existing, candidate: candidate) }
+            guard let current else { throw ErrorReply(code: .internalError, message: "the score was not stored") }
+            let outcome = standings.record(
+                gameId: gameId, boardId: board.id,
+                score: StoredScore(playerId: playerId, value: submission.value, submittedAt: now), allTimeEntry: current, now: now)
+            let rank = standings.snapshot(gameId: gameId, boardId: board.id, scope: .allTime, now: now)?.rank(of: playerId) ?? 0
+            let receipt = ScoreReceipt(
+                boardId: board.id, playerId: playerId, improved: previous != current, previousValue: previous?.value,
+                entry: Self.entry(playerId, current, rank: rank), scopesBeaten: outcome.scopesBeaten.map(\.rawValue))
+            return (receipt, outcome.pushedOutOfTop)
         }
-        guard let current else { throw ErrorReply(code: .internalError, message: "the score was not stored") }
-        let rank = try await store.rank(gameId: gameId, boardId: board.id, playerId: playerId, sortOrder: board.sortOrder) ?? 0
-        let improved = previous == nil || previous?.value != current.value || board.submitOperator == .latest && previous?.submittedAt != current.submittedAt
-        let receipt = ScoreReceipt(
-            boardId: board.id, playerId: playerId, improved: improved, previousValue: previous?.value,
-            entry: Self.entry(playerId, current, rank: rank))
         _ = try? await context.publisher.publish(
             type: "leaderboard.score-accepted", topic: Topic(rawValue: "score/\(gameId)/\(board.id)"), payload: receipt,
             gameId: gameId, playerId: playerId, correlationId: request.correlationId ?? request.id)
+        if let pushed {
+            _ = try? await context.publisher.publish(
+                type: .notification, topic: .notification(gameId: gameId, playerId: pushed),
+                payload: PlayerNotification(
+                    kind: "leaderboard.left-top", message: "You dropped out of the top \(Standings.topSize) of \(board.title)",
+                    details: ["boardId": .string(board.id), "rank": .integer(Int64(Standings.topSize + 1)), "by": .string(playerId)]),
+                gameId: gameId, playerId: pushed)
+        }
         return receipt
     }
 
-    func entry(_ request: RawEnvelope, boardId: String) async throws -> LeaderboardEntry? {
-        let board = try catalog.board(gameId: request.gameId, boardId: boardId)
-        guard let playerId = request.playerId else {
-            throw ErrorReply(code: .missingField, message: "which player? give playerId", field: "playerId")
+    /// The new entry given the old one (nil keeps the old one).
+    static func decide(_ board: LeaderboardDefinition, existing: StoredEntry?, candidate: StoredEntry) throws -> StoredEntry? {
+        guard let existing else { return candidate }
+        switch board.submitOperator {
+        case .best:
+            return board.isBetter(candidate.value, than: existing.value) ? candidate : nil
+        case .latest:
+            return candidate
+        case .increment:
+            let (sum, overflow) = existing.value.addingReportingOverflow(candidate.value)
+            guard !overflow, board.maximum.map({ sum <= $0 }) ?? true, board.minimum.map({ sum >= $0 }) ?? true else {
+                throw ErrorReply(code: .scoreOutOfBounds, message: "the total would leave the board's range", field: "payload.value")
+            }
+            return StoredEntry(value: sum, context: candidate.context, metadata: candidate.metadata, submittedAt: candidate.submittedAt)
         }
-        let top = try await store.rank(gameId: request.gameId ?? "", boardId: board.id, playerId: playerId, sortOrder: board.sortOrder)
-        guard let rank = top else { return nil }
-        let page = try await store.top(gameId: request.gameId ?? "", boardId: board.id, sortOrder: board.sortOrder, offset: rank - 1, limit: 1)
-        return page.first.map { Self.entry($0.playerId, $0.entry, rank: rank) }
     }
 
-    func top(_ request: RawEnvelope, boardId: String, offset: Int, limit: Int) async throws -> [LeaderboardEntry] {
-        let board = try catalog.board(gameId: request.gameId, boardId: boardId)
-        guard offset >= 0, offset <= 1_000_000_000 else {
-            throw ErrorReply(code: .invalidField, message: "offset must be between 0 and 1000000000", field: "payload.offset")
+    // MARK: - Views
+
+    /// Top entries, or the page after a cursor; optionally only the player's friends.
+    func top(_ request: RawEnvelope, query: BoardQuery, context: ServiceContext) async throws -> LeaderboardPage {
+        let (board, scope, index) = try view(request, query)
+        let limit = try Self.limit(query.limit, default: 10)
+        if query.friendsOnly == true { return try await friends(request, board: board, scope: scope, index: index, context: context) }
+        var position = 0
+        var rows: [RankIndex.Entry]
+        if let cursor = query.cursor {
+            let anchor = try LeaderboardCursor.decode(cursor, gameId: request.gameId ?? "", boardId: board.id, scope: scope)
+            (position, rows) = index.entries(after: anchor, limit: limit)
+        } else {
+            let offset = query.offset ?? 0
+            guard (0...1_000_000_000).contains(offset) else {
+                throw ErrorReply(code: .invalidField, message: "offset must be between 0 and 1000000000", field: "payload.offset")
+            }
+            position = offset
+            rows = index.entries(offset: offset, limit: limit)
         }
-        guard (1...Self.maximumLimit).contains(limit) else {
-            throw ErrorReply(code: .invalidField, message: "limit must be between 1 and \(Self.maximumLimit)", field: "payload.limit")
+        let next = (position + rows.count < index.count) ? rows.last.map {
+            LeaderboardCursor.encode($0, gameId: request.gameId ?? "", boardId: board.id, scope: scope)
+        } : nil
+        return LeaderboardPage(
+            boardId: board.id, scope: scope.rawValue,
+            entries: try await entries(rows, firstRank: position + 1, request: request, board: board, context: context),
+            total: index.count, nextCursor: next)
+    }
+
+    /// The entries around a player (`radius` on each side).
+    func around(_ request: RawEnvelope, query: BoardQuery, context: ServiceContext) async throws -> LeaderboardPage {
+        let (board, scope, index) = try view(request, query)
+        let playerId = try Self.subject(request)
+        let radius = query.radius ?? 5
+        guard (0...Self.maximumRadius).contains(radius) else {
+            throw ErrorReply(code: .invalidField, message: "radius must be between 0 and \(Self.maximumRadius)", field: "payload.radius")
         }
-        let rows = try await store.top(gameId: request.gameId ?? "", boardId: board.id, sortOrder: board.sortOrder, offset: offset, limit: limit)
-        return rows.enumerated().map { Self.entry($1.playerId, $1.entry, rank: offset + $0 + 1) }
+        guard let rank = index.rank(of: playerId) else {
+            return LeaderboardPage(boardId: board.id, scope: scope.rawValue, entries: [], total: index.count, nextCursor: nil)
+        }
+        let start = max(0, rank - 1 - radius)
+        let rows = index.entries(offset: start, limit: 2 * radius + 1)
+        return LeaderboardPage(
+            boardId: board.id, scope: scope.rawValue,
+            entries: try await entries(rows, firstRank: start + 1, request: request, board: board, context: context),
+            total: index.count, nextCursor: nil)
+    }
+
+    /// One player's entry and rank in a scope (nil if they have none).
+    func entry(_ request: RawEnvelope, query: BoardQuery, context: ServiceContext) async throws -> LeaderboardEntry? {
+        let (board, _, index) = try view(request, query)
+        let playerId = try Self.subject(request)
+        guard let rank = index.rank(of: playerId), let row = index.entry(of: playerId) else { return nil }
+        return try await entries([row], firstRank: rank, request: request, board: board, context: context).first
+    }
+
+    /// The player's own best scores on the board (the local high-score table), best first.
+    func history(_ request: RawEnvelope, query: BoardQuery) async throws -> ScoreHistory {
+        let board = try catalog.board(gameId: request.gameId, boardId: query.boardId)
+        let playerId = try Self.subject(request)
+        let scores = try await store.history(
+            gameId: request.gameId ?? "", boardId: board.id, playerId: playerId, descending: board.sortOrder == .higherIsBetter,
+            limit: 10)
+        return ScoreHistory(
+            boardId: board.id, playerId: playerId, scores: scores.map { .init(value: $0.value, submittedAt: $0.submittedAt) })
+    }
+
+    /// The player and their friends, ranked among themselves.
+    private func friends(
+        _ request: RawEnvelope, board: LeaderboardDefinition, scope: TimeScope, index: RankIndex, context: ServiceContext
+    ) async throws -> LeaderboardPage {
+        let playerId = try Self.subject(request)
+        let friends = try await context.call("auth.friends.of", payload: FriendsOfQuery(playerId: playerId), as: FriendIDs.self)
+        let rows = (friends.friendIds + [playerId]).compactMap { index.entry(of: $0) }.sorted { index.precedes($0, $1) }
+        return LeaderboardPage(
+            boardId: board.id, scope: scope.rawValue,
+            entries: try await entries(rows, firstRank: 1, request: request, board: board, context: context),
+            total: rows.count, nextCursor: nil)
+    }
+
+    // MARK: - Helpers
+
+    struct BoardQuery: Decodable {
+        var boardId: String
+        var scope: JSONValue?
+        var offset: Int?
+        var limit: Int?
+        var cursor: String?
+        var radius: Int?
+        var friendsOnly: Bool?
+    }
+
+    private func view(_ request: RawEnvelope, _ query: BoardQuery) throws -> (LeaderboardDefinition, TimeScope, RankIndex) {
+        let board = try catalog.board(gameId: request.gameId, boardId: query.boardId)
+        let scope = try TimeScope.parse(query.scope)
+        guard let index = standings.snapshot(gameId: request.gameId ?? "", boardId: board.id, scope: scope, now: clock.nowMilliseconds)
+        else { throw ErrorReply(code: .internalError, message: "the board is not loaded") }
+        return (board, scope, index)
+    }
+
+    static func limit(_ requested: Int?, default fallback: Int) throws -> Int {
+        let limit = requested ?? fallback
+        guard (1...maximumLimit).contains(limit) else {
+            throw ErrorReply(code: .invalidField, message: "limit must be between 1 and \(maximumLimit)", field: "payload.limit")
+        }
+        return limit
+    }
+
+    /// Full entries (context, metadata, display names) for ranked rows.
+    private func entries(
+        _ rows: [RankIndex.Entry], firstRank: Int, request: RawEnvelope, board: LeaderboardDefinition, context: ServiceContext
+    ) async throws -> [LeaderboardEntry] {
+        guard !rows.isEmpty else { return [] }
+        let ids = rows.map(\.playerId)
+        let stored = try await store.entries(gameId: request.gameId ?? "", boardId: board.id, playerIds: ids)
+        let names = (try? await context.call("auth.players", payload: ProfileLookup(playerIds: ids), as: ProfileList.self))
+            .map { Dictionary($0.players.map { ($0.playerId, $0.displayName) }, uniquingKeysWith: { first, _ in first }) } ?? [:]
+        return rows.enumerated().map { offset, row in
+            let detail = stored[row.playerId]
+            var entry = LeaderboardEntry(
+                playerId: row.playerId, displayName: names[row.playerId], value: row.value, rank: firstRank + offset,
+                context: detail?.context, metadata: nil, submittedAt: row.submittedAt)
+            // Day and week rows show their own best; the stored details belong to the all-time entry.
+            if let detail, detail.value == row.value {
+                entry.metadata = detail.metadata.flatMap { try? WireCodec.decode([String: JSONValue].self, from: Data($0.utf8)) }
+            }
+            return entry
+        }
     }
 
     /// Who the score is for: the player themselves, or the player a server (or operator) names.
@@ -110,6 +252,15 @@ final class Scoreboard: Sendable {
         default:
             throw ErrorReply(code: .forbidden, message: "scores come from players and game servers")
         }
+    }
+
+    /// The player a view is about: the acting player, or the one a server or operator names.
+    static func subject(_ request: RawEnvelope) throws -> String {
+        if request.actor?.kind == .player, let playerId = request.actor?.playerId { return playerId }
+        guard let playerId = request.playerId else {
+            throw ErrorReply(code: .missingField, message: "which player? give playerId", field: "playerId")
+        }
+        return playerId
     }
 
     static func entry(_ playerId: String, _ stored: StoredEntry, rank: Int) -> LeaderboardEntry {

@@ -39,6 +39,8 @@ public struct ScoreSubmission: Codable, Sendable, Equatable {
 /// One player's entry on a board.
 public struct LeaderboardEntry: Codable, Sendable, Equatable {
     public var playerId: String
+    /// The player's display name, when the auth service could be asked.
+    public var displayName: String?
     public var value: Int64
     public var rank: Int
     public var context: Int64?
@@ -46,8 +48,12 @@ public struct LeaderboardEntry: Codable, Sendable, Equatable {
     /// When the entry's value was submitted, ms since the epoch.
     public var submittedAt: Int64
 
-    public init(playerId: String, value: Int64, rank: Int, context: Int64?, metadata: [String: JSONValue]?, submittedAt: Int64) {
+    public init(
+        playerId: String, displayName: String? = nil, value: Int64, rank: Int, context: Int64?, metadata: [String: JSONValue]?,
+        submittedAt: Int64
+    ) {
         self.playerId = playerId
+        self.displayName = displayName
         self.value = value
         self.rank = rank
         self.context = context
@@ -66,12 +72,61 @@ public struct ScoreReceipt: Codable, Sendable, Equatable {
     public var previousValue: Int64?
     /// The entry now.
     public var entry: LeaderboardEntry
+    /// The time scopes (`today`, `week`, `allTime`) in which this score beat the player's
+    /// previous standing, as Google Play Games reports.
+    public var scopesBeaten: [String]
 
-    public init(boardId: String, playerId: String, improved: Bool, previousValue: Int64?, entry: LeaderboardEntry) {
+    public init(
+        boardId: String, playerId: String, improved: Bool, previousValue: Int64?, entry: LeaderboardEntry, scopesBeaten: [String] = []
+    ) {
+        self.scopesBeaten = scopesBeaten
         self.boardId = boardId
         self.playerId = playerId
         self.improved = improved
         self.previousValue = previousValue
         self.entry = entry
+    }
+}
+
+/// A page of a board: the reply to `leaderboard.top`, `leaderboard.around` and `leaderboard.friends`.
+public struct LeaderboardPage: Codable, Sendable, Equatable {
+    public var boardId: String
+    /// `today`, `week` or `allTime`.
+    public var scope: String
+    public var entries: [LeaderboardEntry]
+    /// Entries in the scope (for `leaderboard.friends`: the friends with an entry, and the player).
+    public var total: Int
+    /// Pass as `cursor` for the next page; absent on the last page.
+    public var nextCursor: String?
+
+    public init(boardId: String, scope: String, entries: [LeaderboardEntry], total: Int, nextCursor: String?) {
+        self.boardId = boardId
+        self.scope = scope
+        self.entries = entries
+        self.total = total
+        self.nextCursor = nextCursor
+    }
+}
+
+/// The reply to `leaderboard.history`: a player's own best scores on a board (at most 10).
+public struct ScoreHistory: Codable, Sendable, Equatable {
+    public struct Score: Codable, Sendable, Equatable {
+        public var value: Int64
+        public var submittedAt: Int64
+
+        public init(value: Int64, submittedAt: Int64) {
+            self.value = value
+            self.submittedAt = submittedAt
+        }
+    }
+
+    public var boardId: String
+    public var playerId: String
+    public var scores: [Score]
+
+    public init(boardId: String, playerId: String, scores: [Score]) {
+        self.boardId = boardId
+        self.playerId = playerId
+        self.scores = scores
     }
 }

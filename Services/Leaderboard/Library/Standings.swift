@@ -1,0 +1,122 @@
+import PodiumMessages
+import PodiumRuntime
+
+/// Every board's standings in memory, all time and for the current day and week.
+///
+/// Rebuilt from the store at start; updated after each stored submission (under the scoreboard's
+/// submission lock, so in the store's order). The day and week standings restart empty when the
+/// injected clock crosses their boundary.
+final class Standings: Sendable {
+    struct BoardKey: Hashable, Sendable {
+        let gameId: String
+        let boardId: String
+    }
+
+    struct ScopeStandings: Sendable {
+        var start: Int64
+        var index: RankIndex
+    }
+
+    struct Board: Sendable {
+        let definition: LeaderboardDefinition
+        var allTime: RankIndex
+        var scoped: [TimeScope: ScopeStandings]
+    }
+
+    private let boards = Locked([BoardKey: Board]())
+
+    /// Loads a board from the store.
+    func load(_ definition: LeaderboardDefinition, gameId: String, store: any LeaderboardStore, now: Int64) async throws {
+        var allTime = RankIndex(descending: definition.sortOrder == .higherIsBetter)
+        for (playerId, entry) in try await store.entries(gameId: gameId, boardId: definition.id) {
+            allTime.upsert(RankIndex.Entry(playerId: playerId, value: entry.value, submittedAt: entry.submittedAt))
+        }
+        var scoped: [TimeScope: ScopeStandings] = [:]
+        let weekStart = TimeScope.week.start(containing: now) ?? now
+        let recent = try await store.scores(gameId: gameId, boardId: definition.id, since: weekStart)
+        for scope in [TimeScope.today, .week] {
+            let start = scope.start(containing: now) ?? now
+            var standings = ScopeStandings(start: start, index: RankIndex(descending: allTime.descending))
+            for score in recent where score.submittedAt >= start {
+                Self.apply(definition, score, to: &standings.index)
+            }
+            scoped[scope] = standings
+        }
+        let board = Board(definition: definition, allTime: allTime, scoped: scoped)
+        boards.withLock { $0[BoardKey(gameId: gameId, boardId: definition.id)] = board }
+    }
+
+    /// What recording a submission changed.
+    struct Outcome: Sendable {
+        /// Scopes in which the score beat the player's previous standing there (or was the first).
+        var scopesBeaten: [TimeScope]
+        /// The player this submission pushed out of the all-time top ``topSize``, if any.
+        var pushedOutOfTop: String?
+    }
+
+    /// The size of the top whose leavers are told.
+    static let topSize = 10
+
+    /// Records a stored submission.
+    func record(
+        gameId: String, boardId: String, score: StoredScore, allTimeEntry: StoredEntry, now: Int64
+    ) -> Outcome {
+        boards.withLock { boards -> Outcome in
+            let key = BoardKey(gameId: gameId, boardId: boardId)
+            guard var board = boards[key] else { return Outcome(scopesBeaten: [], pushedOutOfTop: nil) }
+            let previousAllTime = board.allTime.entry(of: score.playerId)
+            let lastInTop = board.allTime.entries(offset: Self.topSize - 1, limit: 1).first
+            board.allTime.upsert(
+                RankIndex.Entry(playerId: score.playerId, value: allTimeEntry.value, submittedAt: allTimeEntry.submittedAt))
+            var beaten: [TimeScope] = []
+            if previousAllTime.map({ board.definition.isBetter(score.value, than: $0.value) }) ?? true { beaten.append(.allTime) }
+            for scope in [TimeScope.today, .week] {
+                var standings = Self.current(board.scoped[scope], scope: scope, descending: board.allTime.descending, now: now)
+                let previous = standings.index.entry(of: score.playerId)
+                Self.apply(board.definition, score, to: &standings.index)
+                if previous.map({ board.definition.isBetter(score.value, than: $0.value) }) ?? true { beaten.insert(scope, at: 0) }
+                board.scoped[scope] = standings
+            }
+            var pushed: String?
+            if let lastInTop, lastInTop.playerId != score.playerId, board.allTime.rank(of: lastInTop.playerId) == Self.topSize + 1 {
+                pushed = lastInTop.playerId
+            }
+            boards[key] = board
+            return Outcome(scopesBeaten: beaten, pushedOutOfTop: pushed)
+        }
+    }
+
+    /// A consistent copy of one scope's standings (rolled over if its period has ended).
+    func snapshot(gameId: String, boardId: String, scope: TimeScope, now: Int64) -> RankIndex? {
+        boards.withLock { boards -> RankIndex? in
+            let key = BoardKey(gameId: gameId, boardId: boardId)
+            guard var board = boards[key] else { return nil }
+            if scope == .allTime { return board.allTime }
+            let standings = Self.current(board.scoped[scope], scope: scope, descending: board.allTime.descending, now: now)
+            board.scoped[scope] = standings
+            boards[key] = board
+            return standings.index
+        }
+    }
+
+    private static func current(_ standings: ScopeStandings?, scope: TimeScope, descending: Bool, now: Int64) -> ScopeStandings {
+        let start = scope.start(containing: now) ?? 0
+        if let standings, standings.start == start { return standings }
+        return ScopeStandings(start: start, index: RankIndex(descending: descending))
+    }
+
+    /// Applies one score to a scope's standings with the board's submit operator.
+    private static func apply(_ definition: LeaderboardDefinition, _ score: StoredScore, to index: inout RankIndex) {
+        let previous = index.entry(of: score.playerId)
+        let entry = RankIndex.Entry(playerId: score.playerId, value: score.value, submittedAt: score.submittedAt)
+        switch definition.submitOperator {
+        case .best:
+            if previous.map({ definition.isBetter(score.value, than: $0.value) }) ?? true { index.upsert(entry) }
+        case .latest:
+            index.upsert(entry)
+        case .increment:
+            let (sum, overflow) = (previous?.value ?? 0).addingReportingOverflow(score.value)
+            index.upsert(RankIndex.Entry(playerId: score.playerId, value: overflow ? (previous?.value ?? 0) : sum, submittedAt: score.submittedAt))
+        }
+    }
+}
