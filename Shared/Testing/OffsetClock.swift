@@ -11,6 +11,9 @@ public final class OffsetClock: PodiumClock {
 
     public var nowMilliseconds: Int64 { base.nowMilliseconds + offset.withLock { $0 } }
 
+    /// Real monotonic time: jumping the wall clock must not time out heartbeats.
+    public var monotonicMilliseconds: Int64 { base.monotonicMilliseconds }
+
     public func sleep(for duration: Duration) async throws {
         try await base.sleep(for: duration)
     }

@@ -17,7 +17,7 @@ extension Gateway {
             (routingID, service) = (id, name)
         }
         let internalID = UUID().uuidString.lowercased()
-        let deadline = clock.nowMilliseconds + settings.requestTimeout.milliseconds
+        let deadline = clock.monotonicMilliseconds + settings.requestTimeout.milliseconds
         let admitted = pending.withLock { pending -> ErrorReply? in
             if pending.isInFlight(routingID: client.routingID, requestID: request.id) {
                 return ErrorReply(
@@ -99,7 +99,7 @@ extension Gateway {
             logger.warning("service announcement refused")
             return
         }
-        let isNew = directory.withLock { $0.register(announcement, routingID: routingID, now: clock.nowMilliseconds) }
+        let isNew = directory.withLock { $0.register(announcement, routingID: routingID, now: clock.monotonicMilliseconds) }
         if isNew {
             logger.info(
                 "service connected",
@@ -163,7 +163,7 @@ extension Gateway {
             $0.add(
                 PendingRequests.Entry(
                     origin: .service(routingID: routingID, requestID: request.id), service: service, serviceRoutingID: target,
-                    deadline: clock.nowMilliseconds + settings.requestTimeout.milliseconds),
+                    deadline: clock.monotonicMilliseconds + settings.requestTimeout.milliseconds),
                 internalID: internalID)
         }
         var forwarded = request
@@ -190,7 +190,7 @@ extension Gateway {
                 $0.add(
                     PendingRequests.Entry(
                         origin: .gateway(continuation), service: service, serviceRoutingID: routingID,
-                        deadline: clock.nowMilliseconds + timeout.milliseconds),
+                        deadline: clock.monotonicMilliseconds + timeout.milliseconds),
                     internalID: internalID)
             }
             Task { await self.sendToService(envelope, routingID: routingID, internalID: internalID) }

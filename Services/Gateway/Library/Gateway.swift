@@ -139,8 +139,8 @@ public final class Gateway: Service, Sendable {
 
     /// Lets requests already forwarded get their replies, then answers the rest with an error.
     private func finishInFlight(within limit: Duration) async {
-        let deadline = clock.nowMilliseconds + Int64(limit.components.seconds * 1000)
-        while pending.value.count > 0 && clock.nowMilliseconds < deadline {
+        let deadline = clock.monotonicMilliseconds + Int64(limit.components.seconds * 1000)
+        while pending.value.count > 0 && clock.monotonicMilliseconds < deadline {
             try? await clock.sleep(for: .milliseconds(20))
         }
         for entry in pending.withLock({ $0.drain() }) {
@@ -158,7 +158,7 @@ public final class Gateway: Service, Sendable {
         let heartbeat = Int64(settings.runtime.heartbeatInterval.components.seconds * 1000)
             + settings.runtime.heartbeatInterval.components.attoseconds / 1_000_000_000_000_000
         while !Task.isCancelled {
-            let now = clock.nowMilliseconds
+            let now = clock.monotonicMilliseconds
             if now - lastTick >= heartbeat {
                 lastTick = now
                 _ = try? await publisher.publish(
@@ -184,7 +184,8 @@ public final class Gateway: Service, Sendable {
             }
             if now - lastEviction >= 60_000 {
                 lastEviction = now
-                sessions.withLock { $0.evictExpired(now: now) }
+                let wallNow = clock.nowMilliseconds
+                sessions.withLock { $0.evictExpired(now: wallNow) }
             }
             try? await clock.sleep(for: .milliseconds(min(heartbeat, 100)))
         }
