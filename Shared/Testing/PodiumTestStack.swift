@@ -70,8 +70,8 @@ public final class PodiumTestStack: Sendable {
         ]
     }
 
-    /// The games tests use: `dash` with an open high-score board, a fastest-time board and a
-    /// server-only board.
+    /// The games tests use: `dash` with an open high-score board, a fastest-time board, a
+    /// server-only board, an increment board, an hourly recurring board and one set.
     public static var testGames: GameCatalog {
         // The definitions are constant and valid, so this cannot throw.
         try! GameCatalog([
@@ -82,7 +82,11 @@ public final class PodiumTestStack: Sendable {
                     LeaderboardDefinition(id: "dash.fastest", title: "Fastest run", sortOrder: .lowerIsBetter, format: .timeMilliseconds),
                     LeaderboardDefinition(id: "dash.ranked", title: "Ranked (server only)", serverOnly: true),
                     LeaderboardDefinition(id: "dash.coins", title: "Coins collected", submitOperator: .increment),
-                ])
+                    LeaderboardDefinition(
+                        id: "dash.hourly", title: "Hourly cup",
+                        recurrence: .init(startsAt: 0, durationMilliseconds: 3_600_000)),
+                ],
+                leaderboardSets: [LeaderboardSet(id: "dash.main", title: "Main boards", leaderboardIds: ["dash.highscore", "dash.fastest"])])
         ])
     }
 

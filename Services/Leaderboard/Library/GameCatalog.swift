@@ -59,6 +59,38 @@ public struct GameCatalog: Sendable {
             if let minimum = board.minimum, let maximum = board.maximum, minimum > maximum {
                 throw ConfigurationProblem("leaderboard '\(board.id)' of game \(game.gameId) has minimum > maximum")
             }
+            if let recurrence = board.recurrence, recurrence.durationMilliseconds < 60_000 {
+                throw ConfigurationProblem("recurring leaderboard '\(board.id)' of game \(game.gameId) needs periods of at least a minute")
+            }
+            guard !board.title.isEmpty, board.title.count <= 200 else {
+                throw ConfigurationProblem("leaderboard '\(board.id)' of game \(game.gameId) needs a title of 1-200 characters")
+            }
         }
+        for set in game.leaderboardSets ?? [] {
+            for id in set.leaderboardIds where !seen.contains(id) {
+                throw ConfigurationProblem("leaderboard set '\(set.id)' of game \(game.gameId) names unknown leaderboard '\(id)'")
+            }
+        }
+    }
+
+    /// Adds or replaces one board (an operator's change); validates the game as a whole.
+    mutating func define(_ board: LeaderboardDefinition, gameId: String) throws {
+        var game = games[gameId] ?? GameConfiguration(gameId: gameId, leaderboards: [])
+        game.leaderboards.removeAll { $0.id == board.id }
+        game.leaderboards.append(board)
+        try Self.validate(game)
+        games[gameId] = game
+    }
+
+    /// Removes one board (and it from any set).
+    mutating func remove(boardId: String, gameId: String) {
+        guard var game = games[gameId] else { return }
+        game.leaderboards.removeAll { $0.id == boardId }
+        game.leaderboardSets = game.leaderboardSets?.map { set in
+            var set = set
+            set.leaderboardIds.removeAll { $0 == boardId }
+            return set
+        }
+        games[gameId] = game
     }
 }

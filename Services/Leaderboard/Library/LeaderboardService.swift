@@ -31,10 +31,21 @@ public enum LeaderboardService {
             name: name, subscriptions: subscriptions,
             requestHandlers: [
                 "leaderboard.boards": { request, _ in
-                    guard let gameId = request.gameId, let game = scoreboard.catalog.games[gameId] else {
-                        throw ErrorReply(code: .unknownGame, message: "this server has no game '\(request.gameId ?? "")'", field: "gameId")
-                    }
+                    let game = try game(request, scoreboard)
                     return try WireCodec.jsonValue(["leaderboards": game.leaderboards])
+                },
+                "leaderboard.sets": { request, _ in
+                    let game = try game(request, scoreboard)
+                    return try WireCodec.jsonValue(["leaderboardSets": game.leaderboardSets ?? []])
+                },
+                "leaderboard.admin.define": { request, _ in
+                    let change = try payload(request, as: DefinitionChange.self)
+                    return try WireCodec.jsonValue(["definition": await scoreboard.define(change.definition, gameId: try gameId(request))])
+                },
+                "leaderboard.admin.remove": { request, _ in
+                    let query = try payload(request, as: Scoreboard.BoardQuery.self)
+                    try await scoreboard.remove(boardId: query.boardId, gameId: try gameId(request))
+                    return ["removed": .string(query.boardId)]
                 },
                 "leaderboard.submit": { request, context in
                     let submission = try payload(request, as: ScoreSubmission.self)
@@ -56,6 +67,22 @@ public enum LeaderboardService {
                     try WireCodec.jsonValue(await scoreboard.history(request, query: try payload(request, as: Scoreboard.BoardQuery.self)))
                 },
             ])
+    }
+
+    struct DefinitionChange: Decodable {
+        var definition: LeaderboardDefinition
+    }
+
+    static func gameId(_ request: RawEnvelope) throws -> String {
+        guard let gameId = request.gameId else { throw ErrorReply(code: .missingField, message: "give the gameId", field: "gameId") }
+        return gameId
+    }
+
+    static func game(_ request: RawEnvelope, _ scoreboard: Scoreboard) throws -> GameConfiguration {
+        guard let gameId = request.gameId, let game = scoreboard.catalog.value.games[gameId] else {
+            throw ErrorReply(code: .unknownGame, message: "this server has no game '\(request.gameId ?? "")'", field: "gameId")
+        }
+        return game
     }
 
     static func payload<Value: Decodable>(_ request: RawEnvelope, as type: Value.Type) throws -> Value {

@@ -33,4 +33,23 @@ public protocol LeaderboardStore: Sendable {
     func scores(gameId: String, boardId: String, since: Int64) async throws -> [StoredScore]
     /// A player's best scores on a board, best first (the local high-score table).
     func history(gameId: String, boardId: String, playerId: String, descending: Bool, limit: Int) async throws -> [StoredScore]
+    /// Ranked entries straight from storage (for the frozen standings of ended periods).
+    func ranked(gameId: String, boardId: String, descending: Bool, offset: Int, limit: Int) async throws
+        -> [(playerId: String, entry: StoredEntry)]
+    /// How many entries a board (or, with `prefix`, any of its periods) has.
+    func entryCount(gameId: String, boardId: String, includingPeriods: Bool) async throws -> Int
+
+    /// Definitions operators added or changed, on top of the configuration files.
+    func savedDefinitions() async throws -> [(gameId: String, definition: LeaderboardDefinition)]
+    func saveDefinition(_ definition: LeaderboardDefinition, gameId: String) async throws
+    func deleteDefinition(boardId: String, gameId: String) async throws
+    /// Boards operators removed.
+    func removedDefinitions() async throws -> [(gameId: String, boardId: String)]
+}
+
+extension LeaderboardDefinition {
+    /// Where a board's entries are stored: its id, or for a recurring board `<id>#<period>`.
+    func storageID(period: Int64?) -> String {
+        period.map { "\(id)#\($0)" } ?? id
+    }
 }

@@ -33,7 +33,82 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
             try db.create(index: "score_player", on: "score", columns: ["game_id", "board_id", "player_id", "value"])
             try db.create(index: "score_time", on: "score", columns: ["game_id", "board_id", "submitted_at"])
         }
+        migrator.registerMigration("v2-definitions") { db in
+            try db.create(table: "definition") { t in
+                t.column("game_id", .text).notNull()
+                t.column("board_id", .text).notNull()
+                t.column("json", .text).notNull()
+                t.column("removed", .boolean).notNull().defaults(to: false)
+                t.primaryKey(["game_id", "board_id"])
+            }
+        }
         try migrator.migrate(database)
+    }
+
+    public func ranked(gameId: String, boardId: String, descending: Bool, offset: Int, limit: Int) async throws
+        -> [(playerId: String, entry: StoredEntry)]
+    {
+        try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT player_id, value, context, metadata, submitted_at FROM entry WHERE game_id = ? AND board_id = ?
+                    ORDER BY value \(descending ? "DESC" : "ASC"), submitted_at ASC, player_id ASC LIMIT ? OFFSET ?
+                    """,
+                arguments: [gameId, boardId, limit, offset]
+            ).map { ($0["player_id"], Self.entry($0)) }
+        }
+    }
+
+    public func entryCount(gameId: String, boardId: String, includingPeriods: Bool) async throws -> Int {
+        try await database.read { db in
+            if includingPeriods {
+                return try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM entry WHERE game_id = ? AND (board_id = ? OR board_id LIKE ? ESCAPE '\\')",
+                    arguments: [gameId, boardId, boardId.replacingOccurrences(of: "_", with: "\\_").replacingOccurrences(of: "%", with: "\\%") + "#%"]) ?? 0
+            }
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM entry WHERE game_id = ? AND board_id = ?", arguments: [gameId, boardId]) ?? 0
+        }
+    }
+
+    public func savedDefinitions() async throws -> [(gameId: String, definition: LeaderboardDefinition)] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT game_id, json FROM definition WHERE NOT removed ORDER BY game_id, board_id").compactMap { row in
+                let json: String = row["json"]
+                guard let definition = try? WireCodec.decode(LeaderboardDefinition.self, from: Data(json.utf8)) else { return nil }
+                return (row["game_id"], definition)
+            }
+        }
+    }
+
+    /// Definitions operators removed (so that the configuration file's version stays removed).
+    public func removedDefinitions() async throws -> [(gameId: String, boardId: String)] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT game_id, board_id FROM definition WHERE removed").map { ($0["game_id"], $0["board_id"]) }
+        }
+    }
+
+    public func saveDefinition(_ definition: LeaderboardDefinition, gameId: String) async throws {
+        let json = String(decoding: try WireCodec.encode(definition), as: UTF8.self)
+        try await database.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO definition (game_id, board_id, json, removed) VALUES (?, ?, ?, 0)
+                    ON CONFLICT(game_id, board_id) DO UPDATE SET json = excluded.json, removed = 0
+                    """,
+                arguments: [gameId, definition.id, json])
+        }
+    }
+
+    public func deleteDefinition(boardId: String, gameId: String) async throws {
+        try await database.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO definition (game_id, board_id, json, removed) VALUES (?, ?, '{}', 1)
+                    ON CONFLICT(game_id, board_id) DO UPDATE SET removed = 1
+                    """,
+                arguments: [gameId, boardId])
+        }
     }
 
     public func submit(

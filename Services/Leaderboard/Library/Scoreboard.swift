@@ -7,7 +7,7 @@ import PodiumRuntime
 /// The store (SQLite) is the truth and is written first; the in-memory ``Standings`` answer the
 /// views. Submissions run one at a time (``AsyncLock``) so the standings follow the store's order.
 final class Scoreboard: Sendable {
-    let catalog: GameCatalog
+    let catalog: Locked<GameCatalog>
     let store: any LeaderboardStore
     let clock: any PodiumClock
     let standings = Standings()
@@ -21,7 +21,7 @@ final class Scoreboard: Sendable {
     static let maximumRadius = 50
 
     init(catalog: GameCatalog, store: any LeaderboardStore, clock: any PodiumClock) {
-        self.catalog = catalog
+        self.catalog = Locked(catalog)
         self.store = store
         self.clock = clock
     }
@@ -29,7 +29,11 @@ final class Scoreboard: Sendable {
     /// Loads every board's standings from the store.
     func load() async throws {
         let now = clock.nowMilliseconds
-        for game in catalog.games.values {
+        var merged = catalog.value
+        for (gameId, boardId) in try await store.removedDefinitions() { merged.remove(boardId: boardId, gameId: gameId) }
+        for (gameId, definition) in try await store.savedDefinitions() { try merged.define(definition, gameId: gameId) }
+        catalog.withLock { $0 = merged }
+        for game in merged.games.values {
             for board in game.leaderboards {
                 try await standings.load(board, gameId: game.gameId, store: store, now: now)
             }
@@ -39,9 +43,12 @@ final class Scoreboard: Sendable {
     // MARK: - Submitting
 
     func submit(_ request: RawEnvelope, _ submission: ScoreSubmission, context: ServiceContext) async throws -> ScoreReceipt {
-        let board = try catalog.board(gameId: request.gameId, boardId: submission.boardId)
+        let board = try catalog.value.board(gameId: request.gameId, boardId: submission.boardId)
         let gameId = request.gameId ?? ""
         let playerId = try Self.submitter(request, board: board)
+        if board.recurrence != nil && board.period(at: clock.nowMilliseconds) == nil {
+            throw ErrorReply(code: .conflict, message: "the first period of '\(board.id)' has not started yet")
+        }
         if let minimum = board.minimum, submission.value < minimum {
             throw ErrorReply(code: .scoreOutOfBounds, message: "scores on this board are at least \(minimum)", field: "payload.value")
         }
@@ -61,7 +68,8 @@ final class Scoreboard: Sendable {
             let now = clock.nowMilliseconds
             let candidate = StoredEntry(value: submission.value, context: submission.context, metadata: metadataText, submittedAt: now)
             let (previous, current, _) = try await store.submit(
-                gameId: gameId, boardId: board.id, playerId: playerId, value: submission.value, submittedAt: now
+                gameId: gameId, boardId: board.storageID(period: board.period(at: now)), playerId: playerId,
+                value: submission.value, submittedAt: now
             ) { existing in try Self.decide(board, existing: existing, candidate: candidate) }
             guard let current else { throw ErrorReply(code: .internalError, message: "the score was not stored") }
             let outcome = standings.record(
@@ -108,8 +116,9 @@ final class Scoreboard: Sendable {
 
     /// Top entries, or the page after a cursor; optionally only the player's friends.
     func top(_ request: RawEnvelope, query: BoardQuery, context: ServiceContext) async throws -> LeaderboardPage {
-        let (board, scope, index) = try view(request, query)
         let limit = try Self.limit(query.limit, default: 10)
+        if let period = query.period { return try await archived(request, query: query, period: period, limit: limit, context: context) }
+        let (board, scope, index) = try view(request, query)
         if query.friendsOnly == true { return try await friends(request, board: board, scope: scope, index: index, context: context) }
         var position = 0
         var rows: [RankIndex.Entry]
@@ -162,10 +171,10 @@ final class Scoreboard: Sendable {
 
     /// The player's own best scores on the board (the local high-score table), best first.
     func history(_ request: RawEnvelope, query: BoardQuery) async throws -> ScoreHistory {
-        let board = try catalog.board(gameId: request.gameId, boardId: query.boardId)
+        let board = try catalog.value.board(gameId: request.gameId, boardId: query.boardId)
         let playerId = try Self.subject(request)
         let scores = try await store.history(
-            gameId: request.gameId ?? "", boardId: board.id, playerId: playerId, descending: board.sortOrder == .higherIsBetter,
+            gameId: request.gameId ?? "", boardId: board.storageID(period: board.period(at: clock.nowMilliseconds)), playerId: playerId, descending: board.sortOrder == .higherIsBetter,
             limit: 10)
         return ScoreHistory(
             boardId: board.id, playerId: playerId, scores: scores.map { .init(value: $0.value, submittedAt: $0.submittedAt) })
@@ -184,6 +193,77 @@ final class Scoreboard: Sendable {
             total: rows.count, nextCursor: nil)
     }
 
+    /// The final standings of an ended period of a recurring board, read from storage.
+    private func archived(_ request: RawEnvelope, query: BoardQuery, period: Int64, limit: Int, context: ServiceContext) async throws
+        -> LeaderboardPage
+    {
+        let board = try catalog.value.board(gameId: request.gameId, boardId: query.boardId)
+        guard board.recurrence != nil else {
+            throw ErrorReply(code: .invalidField, message: "'\(board.id)' is not a recurring board", field: "payload.period")
+        }
+        let current = board.period(at: clock.nowMilliseconds) ?? -1
+        guard period >= 0, period < current else {
+            throw ErrorReply(
+                code: .invalidField, message: "period must be an ended period, 0 to \(max(0, current - 1))", field: "payload.period")
+        }
+        let offset = query.offset ?? 0
+        guard (0...1_000_000_000).contains(offset) else {
+            throw ErrorReply(code: .invalidField, message: "offset must be between 0 and 1000000000", field: "payload.offset")
+        }
+        let gameId = request.gameId ?? ""
+        let storageID = board.storageID(period: period)
+        let rows = try await store.ranked(
+            gameId: gameId, boardId: storageID, descending: board.sortOrder == .higherIsBetter, offset: offset, limit: limit)
+        let names = (try? await context.call(
+            "auth.players", payload: ProfileLookup(playerIds: rows.map(\.playerId)), as: ProfileList.self))
+            .map { Dictionary($0.players.map { ($0.playerId, $0.displayName) }, uniquingKeysWith: { first, _ in first }) } ?? [:]
+        let entries = rows.enumerated().map { position, row in
+            var entry = Self.entry(row.playerId, row.entry, rank: offset + position + 1)
+            entry.displayName = names[row.playerId]
+            return entry
+        }
+        return LeaderboardPage(
+            boardId: board.id, scope: "period:\(period)", entries: entries,
+            total: try await store.entryCount(gameId: gameId, boardId: storageID, includingPeriods: false), nextCursor: nil)
+    }
+
+    // MARK: - Operators
+
+    /// Adds or changes a board. The sort order (and periods) of a board with scores cannot change.
+    func define(_ definition: LeaderboardDefinition, gameId: String) async throws -> LeaderboardDefinition {
+        guard Identifiers.isValidID(gameId) else { throw ErrorReply(code: .invalidField, message: "bad game id", field: "gameId") }
+        try await submissions.withLock {
+            if let existing = try? catalog.value.board(gameId: gameId, boardId: definition.id),
+                existing.sortOrder != definition.sortOrder || existing.recurrence != definition.recurrence,
+                try await store.entryCount(gameId: gameId, boardId: definition.id, includingPeriods: true) > 0
+            {
+                throw ErrorReply(
+                    code: .conflict, message: "'\(definition.id)' has scores: its sort order and periods can no longer change",
+                    field: "payload.definition")
+            }
+            var updated = catalog.value
+            do {
+                try updated.define(definition, gameId: gameId)
+            } catch let problem as ConfigurationProblem {
+                throw ErrorReply(code: .invalidField, message: problem.description, field: "payload.definition")
+            }
+            try await store.saveDefinition(definition, gameId: gameId)
+            catalog.withLock { $0 = updated }
+            try await standings.load(definition, gameId: gameId, store: store, now: clock.nowMilliseconds)
+        }
+        return definition
+    }
+
+    /// Removes a board; its scores stay stored.
+    func remove(boardId: String, gameId: String) async throws {
+        _ = try catalog.value.board(gameId: gameId, boardId: boardId)
+        try await submissions.withLock {
+            try await store.deleteDefinition(boardId: boardId, gameId: gameId)
+            catalog.withLock { $0.remove(boardId: boardId, gameId: gameId) }
+            standings.unload(gameId: gameId, boardId: boardId)
+        }
+    }
+
     // MARK: - Helpers
 
     struct BoardQuery: Decodable {
@@ -194,10 +274,12 @@ final class Scoreboard: Sendable {
         var cursor: String?
         var radius: Int?
         var friendsOnly: Bool?
+        /// A recurring board's period (0, 1, 2…) to read its final standings.
+        var period: Int64?
     }
 
     private func view(_ request: RawEnvelope, _ query: BoardQuery) throws -> (LeaderboardDefinition, TimeScope, RankIndex) {
-        let board = try catalog.board(gameId: request.gameId, boardId: query.boardId)
+        let board = try catalog.value.board(gameId: request.gameId, boardId: query.boardId)
         let scope = try TimeScope.parse(query.scope)
         guard let index = standings.snapshot(gameId: request.gameId ?? "", boardId: board.id, scope: scope, now: clock.nowMilliseconds)
         else { throw ErrorReply(code: .internalError, message: "the board is not loaded") }
@@ -218,7 +300,8 @@ final class Scoreboard: Sendable {
     ) async throws -> [LeaderboardEntry] {
         guard !rows.isEmpty else { return [] }
         let ids = rows.map(\.playerId)
-        let stored = try await store.entries(gameId: request.gameId ?? "", boardId: board.id, playerIds: ids)
+        let stored = try await store.entries(
+            gameId: request.gameId ?? "", boardId: board.storageID(period: board.period(at: clock.nowMilliseconds)), playerIds: ids)
         let names = (try? await context.call("auth.players", payload: ProfileLookup(playerIds: ids), as: ProfileList.self))
             .map { Dictionary($0.players.map { ($0.playerId, $0.displayName) }, uniquingKeysWith: { first, _ in first }) } ?? [:]
         return rows.enumerated().map { offset, row in

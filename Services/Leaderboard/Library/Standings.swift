@@ -19,8 +19,20 @@ final class Standings: Sendable {
 
     struct Board: Sendable {
         let definition: LeaderboardDefinition
+        /// For a recurring board, the period these standings belong to.
+        var period: Int64?
         var allTime: RankIndex
         var scoped: [TimeScope: ScopeStandings]
+
+        /// Starts a recurring board's new period empty (the old one stays in the store, frozen).
+        mutating func rollOver(now: Int64) {
+            guard definition.recurrence != nil else { return }
+            let current = definition.period(at: now)
+            guard current != period else { return }
+            period = current
+            allTime = RankIndex(descending: allTime.descending)
+            scoped = [:]
+        }
     }
 
     private let boards = Locked([BoardKey: Board]())
@@ -28,12 +40,14 @@ final class Standings: Sendable {
     /// Loads a board from the store.
     func load(_ definition: LeaderboardDefinition, gameId: String, store: any LeaderboardStore, now: Int64) async throws {
         var allTime = RankIndex(descending: definition.sortOrder == .higherIsBetter)
-        for (playerId, entry) in try await store.entries(gameId: gameId, boardId: definition.id) {
+        let period = definition.period(at: now)
+        let storageID = definition.storageID(period: period)
+        for (playerId, entry) in try await store.entries(gameId: gameId, boardId: storageID) {
             allTime.upsert(RankIndex.Entry(playerId: playerId, value: entry.value, submittedAt: entry.submittedAt))
         }
         var scoped: [TimeScope: ScopeStandings] = [:]
         let weekStart = TimeScope.week.start(containing: now) ?? now
-        let recent = try await store.scores(gameId: gameId, boardId: definition.id, since: weekStart)
+        let recent = try await store.scores(gameId: gameId, boardId: storageID, since: weekStart)
         for scope in [TimeScope.today, .week] {
             let start = scope.start(containing: now) ?? now
             var standings = ScopeStandings(start: start, index: RankIndex(descending: allTime.descending))
@@ -42,8 +56,13 @@ final class Standings: Sendable {
             }
             scoped[scope] = standings
         }
-        let board = Board(definition: definition, allTime: allTime, scoped: scoped)
+        let board = Board(definition: definition, period: period, allTime: allTime, scoped: scoped)
         boards.withLock { $0[BoardKey(gameId: gameId, boardId: definition.id)] = board }
+    }
+
+    /// Forgets a removed board.
+    func unload(gameId: String, boardId: String) {
+        _ = boards.withLock { $0.removeValue(forKey: BoardKey(gameId: gameId, boardId: boardId)) }
     }
 
     /// What recording a submission changed.
@@ -64,6 +83,7 @@ final class Standings: Sendable {
         boards.withLock { boards -> Outcome in
             let key = BoardKey(gameId: gameId, boardId: boardId)
             guard var board = boards[key] else { return Outcome(scopesBeaten: [], pushedOutOfTop: nil) }
+            board.rollOver(now: now)
             let previousAllTime = board.allTime.entry(of: score.playerId)
             let lastInTop = board.allTime.entries(offset: Self.topSize - 1, limit: 1).first
             board.allTime.upsert(
@@ -91,6 +111,8 @@ final class Standings: Sendable {
         boards.withLock { boards -> RankIndex? in
             let key = BoardKey(gameId: gameId, boardId: boardId)
             guard var board = boards[key] else { return nil }
+            board.rollOver(now: now)
+            boards[key] = board
             if scope == .allTime { return board.allTime }
             let standings = Self.current(board.scoped[scope], scope: scope, descending: board.allTime.descending, now: now)
             board.scoped[scope] = standings

@@ -39,11 +39,29 @@ public struct LeaderboardDefinition: Codable, Sendable, Equatable {
     public var maximum: Int64?
     /// Only the game server (server key) may submit.
     public var serverOnly: Bool
+    /// For a recurring board: its periods. Each period starts empty; the final standings of
+    /// every ended period stay queryable.
+    public var recurrence: Recurrence?
+
+    /// The periods of a recurring board: the first starts at `startsAt`, each lasts `durationMilliseconds`.
+    public struct Recurrence: Codable, Sendable, Equatable {
+        /// Start of period 0, ms since the epoch.
+        public var startsAt: Int64
+        /// Length of each period, ms (at least one minute).
+        public var durationMilliseconds: Int64
+
+        public init(startsAt: Int64, durationMilliseconds: Int64) {
+            self.startsAt = startsAt
+            self.durationMilliseconds = durationMilliseconds
+        }
+    }
 
     public init(
         id: String, title: String, sortOrder: SortOrder = .higherIsBetter, submitOperator: SubmitOperator = .best,
-        format: Format = .integer, minimum: Int64? = nil, maximum: Int64? = nil, serverOnly: Bool = false
+        format: Format = .integer, minimum: Int64? = nil, maximum: Int64? = nil, serverOnly: Bool = false,
+        recurrence: Recurrence? = nil
     ) {
+        self.recurrence = recurrence
         self.id = id
         self.title = title
         self.sortOrder = sortOrder
@@ -55,7 +73,7 @@ public struct LeaderboardDefinition: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, title, sortOrder, submitOperator, format, minimum, maximum, serverOnly
+        case id, title, sortOrder, submitOperator, format, minimum, maximum, serverOnly, recurrence
     }
 
     public init(from decoder: any Decoder) throws {
@@ -68,6 +86,13 @@ public struct LeaderboardDefinition: Codable, Sendable, Equatable {
         minimum = try container.decodeIfPresent(Int64.self, forKey: .minimum)
         maximum = try container.decodeIfPresent(Int64.self, forKey: .maximum)
         serverOnly = try container.decodeIfPresent(Bool.self, forKey: .serverOnly) ?? false
+        recurrence = try container.decodeIfPresent(Recurrence.self, forKey: .recurrence)
+    }
+
+    /// The recurring board's period containing `now` (nil before the first, or if not recurring).
+    public func period(at now: Int64) -> Int64? {
+        guard let recurrence, now >= recurrence.startsAt, recurrence.durationMilliseconds > 0 else { return nil }
+        return (now - recurrence.startsAt) / recurrence.durationMilliseconds
     }
 
     /// Whether `candidate` ranks above `incumbent` on this board (ties: neither).
@@ -76,13 +101,28 @@ public struct LeaderboardDefinition: Codable, Sendable, Equatable {
     }
 }
 
-/// A game's configuration file: its leaderboards (and, later, its achievements).
+/// A named group of a game's leaderboards (Game Center's leaderboard sets).
+public struct LeaderboardSet: Codable, Sendable, Equatable {
+    public var id: String
+    public var title: String
+    public var leaderboardIds: [String]
+
+    public init(id: String, title: String, leaderboardIds: [String]) {
+        self.id = id
+        self.title = title
+        self.leaderboardIds = leaderboardIds
+    }
+}
+
+/// A game's configuration file: its leaderboards and sets (and, later, its achievements).
 public struct GameConfiguration: Codable, Sendable, Equatable {
     public var gameId: String
     public var leaderboards: [LeaderboardDefinition]
+    public var leaderboardSets: [LeaderboardSet]?
 
-    public init(gameId: String, leaderboards: [LeaderboardDefinition]) {
+    public init(gameId: String, leaderboards: [LeaderboardDefinition], leaderboardSets: [LeaderboardSet]? = nil) {
         self.gameId = gameId
         self.leaderboards = leaderboards
+        self.leaderboardSets = leaderboardSets
     }
 }
