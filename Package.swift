@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "podium-achievement", targets: ["AchievementMain"]),
         .executable(name: "podium-challenge", targets: ["ChallengeMain"]),
         .executable(name: "podium", targets: ["PodiumCLI"]),
+        .executable(name: "podium-bench", targets: ["PodiumBench"]),
         .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
         .library(name: "PodiumMessages", targets: ["PodiumMessages"]),
         .library(name: "PodiumRuntime", targets: ["PodiumRuntime"]),
@@ -118,6 +119,8 @@ let package = Package(
             ],
             path: "Shared/Testing"
         ),
+        // Benchmarks (scripts/bench): the leaderboard at scale, in-process and through the gateway.
+        .executableTarget(name: "PodiumBench", dependencies: ["PodiumTesting"], path: "Tests/Bench"),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], path: "Tests/ZeroMQTests"),
         .testTarget(name: "MessagesTests", dependencies: ["PodiumMessages"], path: "Tests/MessagesTests"),
         .testTarget(

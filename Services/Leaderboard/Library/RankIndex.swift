@@ -3,36 +3,42 @@
 /// Entries live in sorted blocks of at most ``maximumBlock`` entries; a rank is the entries in
 /// the blocks before plus the position inside the block. Ties: the earlier submission ranks
 /// higher, then the smaller player id, so the order is total and deterministic.
-struct RankIndex: Sendable {
-    struct Entry: Sendable, Equatable {
-        var playerId: String
-        var value: Int64
-        var submittedAt: Int64
+package struct RankIndex: Sendable {
+    package struct Entry: Sendable, Equatable {
+        package var playerId: String
+        package var value: Int64
+        package var submittedAt: Int64
+
+        package init(playerId: String, value: Int64, submittedAt: Int64) {
+            self.playerId = playerId
+            self.value = value
+            self.submittedAt = submittedAt
+        }
     }
 
     /// Higher values first (true) or lower values first.
-    let descending: Bool
+    package let descending: Bool
     private var blocks: [[Entry]] = []
     private var byPlayer: [String: Entry] = [:]
     static let maximumBlock = 512
 
-    init(descending: Bool) {
+    package init(descending: Bool) {
         self.descending = descending
     }
 
-    var count: Int { byPlayer.count }
+    package var count: Int { byPlayer.count }
 
-    func entry(of playerId: String) -> Entry? { byPlayer[playerId] }
+    package func entry(of playerId: String) -> Entry? { byPlayer[playerId] }
 
     /// Whether `a` ranks above `b`.
-    func precedes(_ a: Entry, _ b: Entry) -> Bool {
+    package func precedes(_ a: Entry, _ b: Entry) -> Bool {
         if a.value != b.value { return descending ? a.value > b.value : a.value < b.value }
         if a.submittedAt != b.submittedAt { return a.submittedAt < b.submittedAt }
         return a.playerId < b.playerId
     }
 
     /// Sets a player's entry (replacing any previous one).
-    mutating func upsert(_ entry: Entry) {
+    package mutating func upsert(_ entry: Entry) {
         if byPlayer[entry.playerId] != nil { remove(entry.playerId) }
         byPlayer[entry.playerId] = entry
         guard !blocks.isEmpty else {
@@ -51,7 +57,7 @@ struct RankIndex: Sendable {
     }
 
     /// Removes a player's entry, if any.
-    mutating func remove(_ playerId: String) {
+    package mutating func remove(_ playerId: String) {
         guard let entry = byPlayer.removeValue(forKey: playerId) else { return }
         let blockIndex = firstBlock(notBefore: entry)
         guard blockIndex < blocks.count else { return }
@@ -62,7 +68,7 @@ struct RankIndex: Sendable {
     }
 
     /// The player's 1-based rank.
-    func rank(of playerId: String) -> Int? {
+    package func rank(of playerId: String) -> Int? {
         guard let entry = byPlayer[playerId] else { return nil }
         let blockIndex = firstBlock(notBefore: entry)
         guard blockIndex < blocks.count else { return nil }
@@ -71,7 +77,7 @@ struct RankIndex: Sendable {
     }
 
     /// Up to `limit` entries starting at 0-based position `offset`.
-    func entries(offset: Int, limit: Int) -> [Entry] {
+    package func entries(offset: Int, limit: Int) -> [Entry] {
         guard offset >= 0, limit > 0 else { return [] }
         var skipped = 0
         var result: [Entry] = []
@@ -92,7 +98,7 @@ struct RankIndex: Sendable {
 
     /// Up to `limit` entries ranked strictly below `anchor` (for cursors), with the 0-based
     /// position of the first one.
-    func entries(after anchor: Entry, limit: Int) -> (position: Int, entries: [Entry]) {
+    package func entries(after anchor: Entry, limit: Int) -> (position: Int, entries: [Entry]) {
         let blockIndex = firstBlock(notBefore: anchor)
         guard blockIndex < blocks.count else { return (count, []) }
         var position = blocks[..<blockIndex].reduce(0) { $0 + $1.count }

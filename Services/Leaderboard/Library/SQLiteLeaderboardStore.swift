@@ -45,6 +45,17 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
         try migrator.migrate(database)
     }
 
+    /// Writes many entries in one transaction (for loading test and benchmark data).
+    public func importEntries(gameId: String, boardId: String, _ rows: [(playerId: String, value: Int64, submittedAt: Int64)]) async throws {
+        try await database.write { db in
+            let statement = try db.makeStatement(
+                sql: "INSERT OR REPLACE INTO entry (game_id, board_id, player_id, value, submitted_at) VALUES (?, ?, ?, ?, ?)")
+            for row in rows {
+                try statement.execute(arguments: [gameId, boardId, row.playerId, row.value, row.submittedAt])
+            }
+        }
+    }
+
     public func ranked(gameId: String, boardId: String, descending: Bool, offset: Int, limit: Int) async throws
         -> [(playerId: String, entry: StoredEntry)]
     {
