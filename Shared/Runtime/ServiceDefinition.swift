@@ -16,13 +16,17 @@ public struct ServiceDefinition: Sendable {
     public var requestHandlers: [MessageType: RequestHandler]
     /// Called for every bus message it receives (after the runtime has recorded it).
     public var onBusMessage: (@Sendable (BusDelivery, ServiceContext) async -> Void)?
+    /// Runs while the service runs (cancelled at shutdown), for periodic work.
+    public var background: (@Sendable (ServiceContext) async -> Void)?
 
     public init(
         name: String,
         subscriptions: [String],
         requestHandlers: [MessageType: RequestHandler] = [:],
-        onBusMessage: (@Sendable (BusDelivery, ServiceContext) async -> Void)? = nil
+        onBusMessage: (@Sendable (BusDelivery, ServiceContext) async -> Void)? = nil,
+        background: (@Sendable (ServiceContext) async -> Void)? = nil
     ) {
+        self.background = background
         self.name = name
         self.subscriptions = subscriptions
         self.requestHandlers = requestHandlers

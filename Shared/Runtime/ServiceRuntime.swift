@@ -75,6 +75,7 @@ public final class ServiceRuntime: Service, Sendable {
             group.addTask { await self.announce(over: link, handles: Array(handlers.keys)) }
             group.addTask { await self.consume(subscriber, context: serviceContext) }
             group.addTask { await self.serve(link, handlers: handlers, context: serviceContext, asker: asker) }
+            if let background = definition.background { group.addTask { await background(serviceContext) } }
             try? await gracefulShutdown()
             logger.info("service stopping")
             await subscriber.close()

@@ -22,17 +22,21 @@ public struct SessionTokens: Sendable {
         await keys.add(hmac: HMACKey(key: SymmetricKey(data: key)), digestAlgorithm: .sha256)
     }
 
-    /// Signs a token.
+    /// Signs a token. JWT times are whole seconds: `expiresAt` is rounded down to one (see
+    /// ``wholeSeconds(_:)`` to report the same expiry).
     public func issue(
         _ kind: TokenKind, playerId: String, sessionId: String, tokenId: String, issuedAt: Int64, expiresAt: Int64
     ) async throws -> String {
         let claims = TokenClaims(
             sub: SubjectClaim(value: playerId), sid: sessionId, typ: kind.rawValue, jti: IDClaim(value: tokenId),
             iss: IssuerClaim(value: TokenClaims.issuer),
-            iat: IssuedAtClaim(value: Date(timeIntervalSince1970: Double(issuedAt) / 1000)),
-            exp: ExpirationClaim(value: Date(timeIntervalSince1970: Double(expiresAt) / 1000)))
+            iat: IssuedAtClaim(value: Date(timeIntervalSince1970: Double(issuedAt / 1000))),
+            exp: ExpirationClaim(value: Date(timeIntervalSince1970: Double(expiresAt / 1000))))
         return try await keys.sign(claims)
     }
+
+    /// A time in ms rounded down to a whole second, as a token carries it.
+    public static func wholeSeconds(_ milliseconds: Int64) -> Int64 { milliseconds / 1000 * 1000 }
 
     /// Verifies a token of the expected kind at time `now` (ms since the epoch).
     public func verify(_ token: String, as kind: TokenKind, now: Int64) async throws(ErrorReply) -> TokenClaims {

@@ -3,7 +3,7 @@ import PodiumMessages
 
 /// What usernames, passwords, display names and device ids must look like.
 ///
-/// Usernames are compared after Unicode normalization (NFKC) and case folding, so `Ｍａｘ`,
+/// Usernames are compared after Unicode normalization (NFKC) and lowercasing, so `Ｍａｘ`,
 /// `max` and `MAX` are one account.
 public enum AccountRules {
     public static let usernameLength = 3...32
@@ -35,7 +35,7 @@ public enum AccountRules {
         return (display, display.lowercased().precomposedStringWithCompatibilityMapping)
     }
 
-    /// Checks a password's length (in characters; at most 256 bytes of UTF-8 are ever hashed).
+    /// Checks a password's length: 8-256 characters and at most 1024 bytes of UTF-8.
     public static func checkPassword(_ password: String) throws(ErrorReply) {
         guard passwordLength.contains(password.count), password.utf8.count <= 1024 else {
             throw ErrorReply(

@@ -92,9 +92,16 @@ final class Accounts: Sendable {
 
     func refresh(_ refresh: SessionRefresh, context: ServiceContext) async throws -> SessionGrant {
         let now = clock.nowMilliseconds
-        let claims = try await tokens.verify(refresh.refreshToken, as: .refresh, now: now)
+        let claims: TokenClaims
+        do {
+            claims = try await tokens.verify(refresh.refreshToken, as: .refresh, now: now)
+        } catch {
+            var located = error
+            located.field = "payload.refreshToken"
+            throw located
+        }
         let newTokenID = Self.newID()
-        let refreshExpires = now + configuration.refreshLifetimeMilliseconds
+        let refreshExpires = SessionTokens.wholeSeconds(now + configuration.refreshLifetimeMilliseconds)
         switch try await store.rotateRefreshToken(
             sessionId: claims.sid, playerId: claims.playerId, presentedTokenId: claims.tokenId, newTokenId: newTokenID,
             refreshExpiresAt: refreshExpires, now: now)
@@ -130,7 +137,7 @@ final class Accounts: Sendable {
             context.logger.info("sessions revoked", metadata: ["player.id": "\(playerId)", "sessions": "\(revoked.count)"])
             await announce(playerId: playerId, sessionIds: revoked, context: context)
         }
-        return RevocationReceipt(revokedSessions: revoked.count)
+        return RevocationReceipt(revokedSessions: revoked.count, sessionIds: revoked)
     }
 
     func profile(_ playerId: String) async throws -> PlayerProfile {
@@ -202,7 +209,7 @@ final class Accounts: Sendable {
         let now = clock.nowMilliseconds
         let sessionId = Self.newID()
         let refreshTokenId = Self.newID()
-        let refreshExpires = now + configuration.refreshLifetimeMilliseconds
+        let refreshExpires = SessionTokens.wholeSeconds(now + configuration.refreshLifetimeMilliseconds)
         try await store.createSession(
             sessionId: sessionId, playerId: account.playerId, refreshTokenId: refreshTokenId, now: now,
             refreshExpiresAt: refreshExpires)
@@ -213,7 +220,7 @@ final class Accounts: Sendable {
         _ account: AccountRecord, sessionId: String, refreshTokenId: String, refreshExpiresAt: Int64, created: Bool
     ) async throws -> SessionGrant {
         let now = clock.nowMilliseconds
-        let sessionExpires = now + configuration.sessionLifetimeMilliseconds
+        let sessionExpires = SessionTokens.wholeSeconds(now + configuration.sessionLifetimeMilliseconds)
         let sessionToken = try await tokens.issue(
             .session, playerId: account.playerId, sessionId: sessionId, tokenId: Self.newID(), issuedAt: now,
             expiresAt: sessionExpires)

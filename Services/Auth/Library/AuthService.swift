@@ -13,6 +13,9 @@ public enum AuthService {
 
     /// The topic on which revoked sessions are announced.
     public static let revocationTopic = Topic(rawValue: "auth/revoked")
+    /// The auth family's heartbeat (see ``definition(accounts:)``).
+    public static let heartbeatTopic = Topic(rawValue: "auth/heartbeat")
+    static let heartbeatInterval = Duration.seconds(2)
 
     /// Builds the service; `configuration` nil reads it from the environment.
     public static func blueprint(configuration: AuthConfiguration? = nil) -> ServiceBlueprint {
@@ -87,7 +90,16 @@ public enum AuthService {
                 return try encode(await accounts.friendIDs(try payload(request, as: FriendsOfQuery.self)))
             },
         ]
-        return ServiceDefinition(name: name, subscriptions: subscriptions, requestHandlers: handlers)
+        return ServiceDefinition(
+            name: name, subscriptions: subscriptions, requestHandlers: handlers,
+            background: { context in
+                // A steady heartbeat in the `auth` family, so that a lost revocation shows up at
+                // the gateway as a sequence gap within seconds even when no other one follows.
+                while !Task.isCancelled {
+                    _ = try? await context.publisher.publish(type: "auth.heartbeat", topic: heartbeatTopic, payload: EmptyPayload())
+                    try? await context.clock.sleep(for: heartbeatInterval)
+                }
+            })
     }
 
     private static func friendHandler(

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import PodiumMessages
 
-/// The SQLite (GRDB) ``AccountStore``: `auth.sqlite` under the data directory, WAL mode.
+/// The SQLite (GRDB) ``AccountStore``: `auth-accounts.sqlite` under the data directory, WAL mode.
 public final class SQLiteAccountStore: AccountStore {
     private let database: DatabasePool
 

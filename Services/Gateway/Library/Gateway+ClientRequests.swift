@@ -1,6 +1,7 @@
 import Foundation
 import PodiumMessages
 import PodiumRuntime
+import PodiumTokens
 import ZeroMQ
 
 extension Gateway {
@@ -62,7 +63,17 @@ extension Gateway {
         if let token = request.token, let cached = sessions.withLock({ $0.lookup(token, now: now) }) {
             return Actor(kind: .player, playerId: cached.playerId, sessionId: cached.sessionId, peer: peer)
         }
-        let (actor, claims) = try await authorizer.identify(request, peer: peer, now: now)
+        let identified: Result<(Actor, TokenClaims?), ErrorReply>
+        do {
+            identified = .success(try await authorizer.identify(request, peer: peer, now: now))
+        } catch {
+            identified = .failure(error)
+        }
+        if case .failure = identified, Authorizer.isPublic(request.type) {
+            // Logging in, refreshing and health need no credential, so a stale one does not block them.
+            return Actor(kind: .anonymous, peer: peer)
+        }
+        let (actor, claims) = try identified.get()
         guard let claims, let token = request.token else { return actor }
         if sessions.withLock({ $0.isRevoked(claims.sid) }) { throw Self.sessionRevoked }
         let answer = await ask(

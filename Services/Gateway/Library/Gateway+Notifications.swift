@@ -24,7 +24,7 @@ extension Gateway {
                 continue
             }
             if topicText.hasPrefix(Self.revocationPrefix) {
-                applyRevocation(frames[1], tracker: &tracker)
+                applyRevocation(frames[1], isRevocation: topicText == "auth/revoked", tracker: &tracker)
                 continue
             }
             let topic: String
@@ -44,22 +44,25 @@ extension Gateway {
         }
     }
 
-    private func applyRevocation(_ body: Data, tracker: inout SequenceTracker) {
-        guard let envelope = try? WireCodec.decode(Envelope<SessionsRevoked>.self, from: body) else {
-            logger.warning("revocation dropped: undecodable")
+    /// Follows the auth service's `auth/…` family: a gap in its sequence (a revocation may be
+    /// lost) flushes the token cache; a revocation drops its sessions' tokens.
+    private func applyRevocation(_ body: Data, isRevocation: Bool, tracker: inout SequenceTracker) {
+        guard let header = try? WireCodec.decode(RawEnvelope.self, from: body) else {
+            logger.warning("auth message dropped: undecodable")
             return
         }
-        if let publisher = envelope.publisher, let sequence = envelope.sequence,
+        if let publisher = header.publisher, let sequence = header.sequence,
             case .gap = tracker.observe(publisher: publisher, sequence: sequence)
         {
             logger.warning("revocations may have been missed; forgetting every cached session token")
             sessions.withLock { $0.flush() }
         }
+        guard isRevocation, let envelope = try? header.decodePayload(as: SessionsRevoked.self) else { return }
+        let payload = envelope
         let until = clock.nowMilliseconds + Self.revocationMemoryMilliseconds
-        sessions.withLock { $0.revoke(sessionIds: envelope.payload.sessionIds, until: until) }
+        sessions.withLock { $0.revoke(sessionIds: payload.sessionIds, until: until) }
         logger.info(
-            "sessions revoked",
-            metadata: ["player.id": "\(envelope.payload.playerId)", "sessions": "\(envelope.payload.sessionIds.count)"])
+            "sessions revoked", metadata: ["player.id": "\(payload.playerId)", "sessions": "\(payload.sessionIds.count)"])
     }
 
     /// How long a revoked session is remembered: longer than any session token lives.

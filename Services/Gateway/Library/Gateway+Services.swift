@@ -29,7 +29,8 @@ extension Gateway {
             pending.add(
                 PendingRequests.Entry(
                     origin: .client(client, requestID: request.id), service: service, serviceRoutingID: routingID,
-                    deadline: deadline),
+                    deadline: deadline, requestType: request.type,
+                    refreshToken: request.type == "auth.refresh" ? request.payload?["refreshToken"]?.stringValue : nil),
                 internalID: internalID)
             return nil
         }
@@ -117,6 +118,7 @@ extension Gateway {
     func resolve(_ entry: PendingRequests.Entry, with envelope: RawEnvelope) async {
         switch entry.origin {
         case .client(let client, let requestID):
+            await applySessionChanges(entry, answer: envelope)
             var answer = envelope
             answer.correlationId = requestID
             if answer.type != .reply && answer.type != .error {
@@ -171,6 +173,25 @@ extension Gateway {
         forwarded.correlationId = request.id
         forwarded.actor = Actor(kind: .service, service: asker)
         await sendToService(forwarded, routingID: target, internalID: internalID)
+    }
+
+    /// Forgets revoked sessions before the client hears that they are revoked, so that no token
+    /// of theirs is accepted after the reply (the bus announcement may arrive a moment later).
+    private func applySessionChanges(_ entry: PendingRequests.Entry, answer: RawEnvelope) async {
+        let until = clock.nowMilliseconds + Self.revocationMemoryMilliseconds
+        switch entry.requestType {
+        case "auth.logout"?, "auth.revoke"?:
+            guard answer.type == .reply, let receipt = try? answer.decodePayload(as: RevocationReceipt.self) else { return }
+            sessions.withLock { $0.revoke(sessionIds: receipt.sessionIds, until: until) }
+        case "auth.refresh"?:
+            guard answer.type == .error, let token = entry.refreshToken,
+                (try? answer.decodePayload(as: ErrorReply.self))?.code == .sessionRevoked,
+                let claims = try? await authorizer.tokens.verify(token, as: .refresh, now: clock.nowMilliseconds)
+            else { return }
+            sessions.withLock { $0.revoke(sessionIds: [claims.sid], until: until) }
+        default:
+            return
+        }
     }
 
     /// Asks one service a question on the gateway's own behalf.

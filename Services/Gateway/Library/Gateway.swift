@@ -192,7 +192,7 @@ public final class Gateway: Service, Sendable {
     }
 
     /// Bus topics the gateway follows besides notifications: session revocations and operator news.
-    static let revocationPrefix = "auth/revoked"
+    static let revocationPrefix = "auth/"
     static let operatorBusPrefix = "ops/"
 
     func errorEnvelope(_ error: ErrorReply, correlationId: String?) -> RawEnvelope {

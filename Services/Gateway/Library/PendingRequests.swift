@@ -19,6 +19,10 @@ struct PendingRequests: Sendable {
         let service: String
         let serviceRoutingID: Data
         let deadline: Int64
+        /// The request's type, for replies the gateway itself acts on (logout, revoke, refresh).
+        var requestType: MessageType? = nil
+        /// A refresh token the request carried (to drop its session at once if auth says it was replayed).
+        var refreshToken: String? = nil
     }
 
     private(set) var entries: [String: Entry] = [:]

@@ -11,6 +11,7 @@ final class Scoreboard: Sendable {
     let store: any LeaderboardStore
     let clock: any PodiumClock
     let standings = Standings()
+    let displayNames = DisplayNames()
     private let submissions = AsyncLock()
 
     /// Largest metadata object, encoded.
@@ -214,9 +215,7 @@ final class Scoreboard: Sendable {
         let storageID = board.storageID(period: period)
         let rows = try await store.ranked(
             gameId: gameId, boardId: storageID, descending: board.sortOrder == .higherIsBetter, offset: offset, limit: limit)
-        let names = (try? await context.call(
-            "auth.players", payload: ProfileLookup(playerIds: rows.map(\.playerId)), as: ProfileList.self))
-            .map { Dictionary($0.players.map { ($0.playerId, $0.displayName) }, uniquingKeysWith: { first, _ in first }) } ?? [:]
+        let names = await displayNames.names(for: rows.map(\.playerId), context: context)
         let entries = rows.enumerated().map { position, row in
             var entry = Self.entry(row.playerId, row.entry, rank: offset + position + 1)
             entry.displayName = names[row.playerId]
@@ -302,8 +301,7 @@ final class Scoreboard: Sendable {
         let ids = rows.map(\.playerId)
         let stored = try await store.entries(
             gameId: request.gameId ?? "", boardId: board.storageID(period: board.period(at: clock.nowMilliseconds)), playerIds: ids)
-        let names = (try? await context.call("auth.players", payload: ProfileLookup(playerIds: ids), as: ProfileList.self))
-            .map { Dictionary($0.players.map { ($0.playerId, $0.displayName) }, uniquingKeysWith: { first, _ in first }) } ?? [:]
+        let names = await displayNames.names(for: ids, context: context)
         return rows.enumerated().map { offset, row in
             let detail = stored[row.playerId]
             var entry = LeaderboardEntry(

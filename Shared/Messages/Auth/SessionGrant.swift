@@ -79,9 +79,15 @@ public struct ProfileList: Codable, Sendable, Equatable {
 
 /// The reply to `auth.logout` and `auth.revoke`.
 public struct RevocationReceipt: Codable, Sendable, Equatable {
+    /// How many sessions ended now.
     public var revokedSessions: Int
+    /// Their ids (the gateway stops accepting their tokens before this reply reaches you).
+    public var sessionIds: [String]
 
-    public init(revokedSessions: Int) { self.revokedSessions = revokedSessions }
+    public init(revokedSessions: Int, sessionIds: [String] = []) {
+        self.revokedSessions = revokedSessions
+        self.sessionIds = sessionIds
+    }
 }
 
 /// `auth.session-check` (gateway only): is this session still valid?
