@@ -1,239 +1,41 @@
 """Black-box tests of the Podium wire protocol, written from docs/PROTOCOL.md alone.
 
 They use only pyzmq and the standard library, and start nothing: the stack (gateway and the
-four services) must already be running. Endpoints come from the environment:
-
-    PODIUM_TEST_REQUESTS       default tcp://127.0.0.1:5555  (gateway ROUTER; DEALER or REQ)
-    PODIUM_TEST_NOTIFICATIONS  default tcp://127.0.0.1:5556  (gateway XPUB; SUB)
+four services) must already be running; conftest.py says which environment variables point at
+it. This file covers health, framing, events, notifications and malformed input; test_auth.py
+covers accounts, sessions, tokens and friends.
 
 Waits are bounded so that a broken stack fails instead of hanging; no test asserts how long
 anything takes.
 """
 
 import json
-import os
-import re
 import time
 import uuid
 
 import pytest
 import zmq
 
-SERVICES = ("auth", "leaderboard", "achievement", "challenge")
-PLAYER_TOPIC = re.compile(r"^player/[0-9a-f]{64}$")
-MAX_MESSAGE_BYTES = 65536
-
-# Upper bounds on waiting, so that a failure is reported instead of a hang. Not assertions.
-READY_WAIT_SECONDS = 20.0
-REPLY_WAIT_SECONDS = 15.0  # above the default 5 s service timeout: every request is answered by then
-DELIVERY_WAIT_SECONDS = 15.0
-
-
-def unique(prefix):
-    return f"{prefix}-{uuid.uuid4().hex[:12]}"
-
-
-# ---------------------------------------------------------------------------------------------
-# Fixtures
-
-
-@pytest.fixture(scope="session")
-def endpoints():
-    return {
-        "requests": os.environ.get("PODIUM_TEST_REQUESTS", "tcp://127.0.0.1:5555"),
-        "notifications": os.environ.get("PODIUM_TEST_NOTIFICATIONS", "tcp://127.0.0.1:5556"),
-    }
-
-
-@pytest.fixture(scope="session")
-def context():
-    ctx = zmq.Context()
-    yield ctx
-    ctx.destroy(linger=0)
-
-
-@pytest.fixture
-def sockets(context, endpoints):
-    """Makes connected sockets; every one is closed with linger 0 when the test ends."""
-    made = []
-
-    def make(kind, subscribe=None):
-        sock = context.socket(kind)
-        sock.setsockopt(zmq.LINGER, 0)
-        made.append(sock)
-        if kind == zmq.SUB:
-            sock.connect(endpoints["notifications"])
-            sock.setsockopt(zmq.SUBSCRIBE, subscribe.encode("utf-8"))
-        else:
-            sock.connect(endpoints["requests"])
-        return sock
-
-    yield make
-    for sock in made:
-        sock.close(linger=0)
-
-
-@pytest.fixture(scope="session")
-def ready_stack(context, endpoints):
-    """Polls `health` until the gateway and every service are ready; returns that reply."""
-    dealer = context.socket(zmq.DEALER)
-    dealer.setsockopt(zmq.LINGER, 0)
-    dealer.connect(endpoints["requests"])
-    last = None
-    try:
-        deadline = time.monotonic() + READY_WAIT_SECONDS
-        while time.monotonic() < deadline:
-            request_id = unique("ready")
-            dealer.send(encode({"type": "health", "id": request_id}))
-            answer_deadline = min(deadline, time.monotonic() + 3.0)
-            while time.monotonic() < answer_deadline:
-                if not dealer.poll(100):
-                    continue
-                envelope = json.loads(dealer.recv())
-                if envelope.get("correlationId") != request_id:
-                    continue  # an answer to an earlier attempt
-                last = envelope
-                if envelope["type"] == "reply" and envelope["payload"]["ready"]:
-                    return envelope
-                break
-            time.sleep(0.5)
-    finally:
-        dealer.close(linger=0)
-    pytest.fail(f"the stack did not report ready within {READY_WAIT_SECONDS} s; last health answer: {last}")
-
-
-# ---------------------------------------------------------------------------------------------
-# Helpers
-
-
-def encode(obj):
-    return json.dumps(obj, ensure_ascii=False).encode("utf-8")
-
-
-def receive(sock, wait=REPLY_WAIT_SECONDS):
-    """The next message's frames, or a test failure if none comes within the bound."""
-    if not sock.poll(int(wait * 1000)):
-        pytest.fail("no message arrived")
-    return sock.recv_multipart()
-
-
-def receive_envelope(sock, wait=REPLY_WAIT_SECONDS):
-    frames = receive(sock, wait)
-    assert len(frames) == 1, f"a reply is one frame, got {len(frames)}"
-    return json.loads(frames[0].decode("utf-8"))
-
-
-def call(dealer, request, wait=REPLY_WAIT_SECONDS):
-    """Sends one request object on a DEALER and returns the envelope whose correlationId is its id."""
-    dealer.send(encode(request))
-    deadline = time.monotonic() + wait
-    while True:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            pytest.fail(f"no reply to {request['type']} {request['id']}")
-        envelope = receive_envelope(dealer, remaining)
-        if envelope.get("correlationId") == request["id"]:
-            check_envelope(envelope)
-            return envelope
-
-
-def ok(dealer, request):
-    envelope = call(dealer, request)
-    assert envelope["type"] == "reply", envelope
-    return envelope["payload"]
-
-
-def check_envelope(envelope):
-    assert envelope["type"] in ("reply", "error")
-    assert envelope["version"] == 1
-    assert isinstance(envelope["id"], str) and envelope["id"]
-    assert isinstance(envelope["timestamp"], int) and envelope["timestamp"] > 0
-    assert isinstance(envelope["payload"], (dict, type(None)))
-    if envelope["type"] == "error":
-        assert isinstance(envelope["payload"]["code"], str)
-        assert isinstance(envelope["payload"]["message"], str)
-
-
-def subscription_topic(dealer, game_id, player_id):
-    payload = ok(
-        dealer,
-        {"type": "notifications.subscribe", "id": unique("sub"), "gameId": game_id, "playerId": player_id},
-    )
-    assert payload["gameId"] == game_id and payload["playerId"] == player_id
-    assert PLAYER_TOPIC.match(payload["topic"]), payload["topic"]
-    return payload["topic"]
-
-
-def request_test_notification(dealer, service, game_id, player_id, message):
-    """Asks `service` for a test notification; returns the request id (the notification's correlationId)."""
-    request_id = unique(f"tn-{service}")
-    receipt = ok(
-        dealer,
-        {
-            "type": f"{service}.test-notification",
-            "id": request_id,
-            "gameId": game_id,
-            "playerId": player_id,
-            "payload": {"message": message},
-        },
-    )
-    assert receipt["topic"] == f"notify/{game_id}/{player_id}"
-    assert isinstance(receipt["notificationId"], str) and receipt["notificationId"]
-    return request_id
-
-
-
-
-def read_notification(sub, topic):
-    """Receives one notification message and checks its framing and envelope."""
-    frames = receive(sub, DELIVERY_WAIT_SECONDS)
-    assert len(frames) == 2, f"a notification is [topic, envelope], got {len(frames)} frames"
-    assert frames[0].decode("utf-8") == topic
-    envelope = json.loads(frames[1].decode("utf-8"))
-    assert envelope["type"] == "notification"
-    assert envelope["version"] == 1
-    assert isinstance(envelope["publisher"], str) and envelope["publisher"]
-    assert isinstance(envelope["sequence"], int) and envelope["sequence"] >= 1
-    assert set(envelope["payload"]) >= {"kind", "message", "details"}
-    return envelope
-
-
-def wait_for_notification(sub, topic, correlation_ids, game_id, player_id):
-    """Reads notifications until one answers a request in `correlation_ids`; checks all it reads."""
-    deadline = time.monotonic() + DELIVERY_WAIT_SECONDS
-    seen = []
-    while time.monotonic() < deadline:
-        if not sub.poll(100):
-            continue
-        envelope = read_notification(sub, topic)
-        assert envelope["gameId"] == game_id and envelope["playerId"] == player_id, envelope
-        seen.append(envelope)
-        if envelope.get("correlationId") in correlation_ids:
-            return envelope, seen
-    pytest.fail(f"no notification for {correlation_ids} arrived on {topic}")
-
-
-def warm_up(dealer, sub, topic, game_id, player_id, service="challenge"):
-    """Subscriptions are not confirmed: sends test notifications until one reaches `sub`."""
-    sent = {}
-    deadline = time.monotonic() + DELIVERY_WAIT_SECONDS
-    while time.monotonic() < deadline:
-        message = unique("warm-up")
-        sent[request_test_notification(dealer, service, game_id, player_id, message)] = message
-        if sub.poll(500):
-            envelope, _ = wait_for_notification(sub, topic, set(sent), game_id, player_id)
-            assert envelope["payload"]["message"] == sent[envelope["correlationId"]]
-            return envelope
-    pytest.fail(f"no notification reached the subscriber of {topic}")
-
-
-def drain(sub):
-    """Everything already queued on a socket, without waiting."""
-    messages = []
-    while sub.poll(0):
-        messages.append(sub.recv_multipart(zmq.NOBLOCK))
-    return messages
-
+from podium_client import (
+    DELIVERY_WAIT_SECONDS,
+    MAX_MESSAGE_BYTES,
+    PLAYER_TOPIC,
+    SERVICES,
+    call,
+    check_envelope,
+    drain,
+    encode,
+    error,
+    ok,
+    receive,
+    receive_envelope,
+    register,
+    request_test_notification,
+    subscription_topic,
+    unique,
+    wait_for_notification,
+    warm_up,
+)
 
 # ---------------------------------------------------------------------------------------------
 # Health
@@ -254,8 +56,7 @@ def test_health_reports_every_service_ready(ready_stack):
         assert "error" not in entry
 
 
-def test_gateway_health(ready_stack, sockets):
-    dealer = sockets(zmq.DEALER)
+def test_gateway_health(ready_stack, dealer):
     payload = ok(dealer, {"type": "gateway.health", "id": unique("gw")})
     assert payload["ready"] is True
     assert payload["instance"] == ready_stack["payload"]["gateway"]["instance"]
@@ -263,12 +64,11 @@ def test_gateway_health(ready_stack, sockets):
 
 
 @pytest.mark.parametrize("service", SERVICES)
-def test_service_health(ready_stack, sockets, service):
-    dealer = sockets(zmq.DEALER)
+def test_service_health_needs_no_credential(ready_stack, dealer, service):
     request = {"type": f"{service}.health", "id": unique("sh"), "gameId": "dash", "playerId": "p-1"}
     envelope = call(dealer, request)
     assert envelope["type"] == "reply"
-    # Replies that come from a service echo the request's gameId and playerId.
+    # Replies that come from a service repeat the gameId and playerId the gateway forwarded.
     assert envelope["gameId"] == "dash" and envelope["playerId"] == "p-1"
     health = envelope["payload"]
     assert health["service"] == service
@@ -280,12 +80,19 @@ def test_service_health(ready_stack, sockets, service):
     assert "event/" in health["subscriptions"]
 
 
+def test_service_health_with_a_token_repeats_the_tokens_player(new_player, dealer):
+    grant = new_player()
+    envelope = call(dealer, {"type": "auth.health", "token": grant["sessionToken"]})
+    assert envelope["type"] == "reply"
+    assert envelope["playerId"] == grant["playerId"]
+
+
 # ---------------------------------------------------------------------------------------------
 # Events
 
 
-def test_event_is_acknowledged_and_reaches_every_service(ready_stack, sockets):
-    dealer = sockets(zmq.DEALER)
+def test_event_is_acknowledged_and_reaches_every_service(ready_stack, new_player, dealer):
+    grant = new_player()
     game_id = unique("game")
     gateway_instance = ready_stack["payload"]["gateway"]["instance"]
     acks = []
@@ -297,7 +104,7 @@ def test_event_is_acknowledged_and_reaches_every_service(ready_stack, sockets):
                     "type": "event.publish",
                     "id": unique("ev"),
                     "gameId": game_id,
-                    "playerId": "player-1",
+                    "token": grant["sessionToken"],
                     "payload": {"name": "cactus.hit", "value": value, "attributes": {"lane": "left", "combo": 3}},
                 },
             )
@@ -323,8 +130,8 @@ def test_event_is_acknowledged_and_reaches_every_service(ready_stack, sockets):
     assert not missing, f"event {event_id} never appeared in recentEventIds of {sorted(missing)}"
 
 
-def test_explicit_version_1_is_accepted(ready_stack, sockets):
-    dealer = sockets(zmq.DEALER)
+def test_event_may_name_its_own_player_and_version_1(new_player, dealer):
+    grant = new_player()
     ack = ok(
         dealer,
         {
@@ -332,23 +139,50 @@ def test_explicit_version_1_is_accepted(ready_stack, sockets):
             "id": unique("v1"),
             "version": 1,
             "gameId": "dash",
-            "playerId": "p-1",
+            "playerId": grant["playerId"],
+            "token": grant["sessionToken"],
             "payload": {"name": "match.end", "value": 9223372036854775807},
         },
     )
     assert ack["topic"] == "event/dash/match.end"
 
 
+def test_event_needs_a_credential(ready_stack, dealer):
+    error(
+        dealer,
+        {"type": "event.publish", "gameId": "dash", "playerId": "p-1", "payload": {"name": "cactus.hit"}},
+        "unauthenticated",
+        "token",
+    )
+
+
+def test_event_for_another_player_is_forbidden(new_player, dealer):
+    mine, theirs = new_player(), new_player()
+    error(
+        dealer,
+        {
+            "type": "event.publish",
+            "gameId": "dash",
+            "playerId": theirs["playerId"],
+            "token": mine["sessionToken"],
+            "payload": {"name": "cactus.hit", "value": 1},
+        },
+        "forbidden",
+        "playerId",
+    )
+
+
 # ---------------------------------------------------------------------------------------------
 # Framing and pipelining
 
 
-def test_pipelined_requests_are_matched_by_correlation_id(ready_stack, sockets):
-    dealer = sockets(zmq.DEALER)
+def test_pipelined_requests_are_matched_by_correlation_id(new_player, dealer):
+    grants = [new_player() for _ in range(3)]
     game_id = unique("pipe")
     requests = {}
     for i in range(200):
         request_id = f"pipe-{i}-{uuid.uuid4().hex[:6]}"
+        grant = grants[i % len(grants)]
         kind = i % 5
         if kind == 0:
             request = {"type": "gateway.health", "id": request_id}
@@ -357,17 +191,17 @@ def test_pipelined_requests_are_matched_by_correlation_id(ready_stack, sockets):
                 "type": "event.publish",
                 "id": request_id,
                 "gameId": game_id,
-                "playerId": f"p{i}",
+                "token": grant["sessionToken"],
                 "payload": {"name": f"step.n{i}", "value": i},
             }
         elif kind == 2:
-            request = {"type": "notifications.subscribe", "id": request_id, "gameId": game_id, "playerId": f"p{i}"}
+            request = {"type": "notifications.subscribe", "id": request_id, "gameId": game_id, "token": grant["sessionToken"]}
         elif kind == 3:
             request = {"type": f"{SERVICES[(i // 5) % 4]}.health", "id": request_id}
         else:
             request = {"type": "health" if i % 50 == 4 else "leaderboard.health", "id": request_id}
-        requests[request_id] = request
-    for request in requests.values():
+        requests[request_id] = (request, grant)
+    for request, _ in requests.values():
         dealer.send(encode(request))
 
     replies = {}
@@ -380,7 +214,7 @@ def test_pipelined_requests_are_matched_by_correlation_id(ready_stack, sockets):
         replies[correlation_id] = envelope
     assert drain(dealer) == []
 
-    for request_id, request in requests.items():
+    for request_id, (request, grant) in requests.items():
         envelope = replies[request_id]
         assert envelope["type"] == "reply", envelope
         payload = envelope["payload"]
@@ -390,7 +224,7 @@ def test_pipelined_requests_are_matched_by_correlation_id(ready_stack, sockets):
         elif kind == "event.publish":
             assert payload["topic"] == f"event/{game_id}/{request['payload']['name']}"
         elif kind == "notifications.subscribe":
-            assert payload["playerId"] == request["playerId"]
+            assert payload["playerId"] == grant["playerId"]
             assert PLAYER_TOPIC.match(payload["topic"])
         elif kind == "health":
             assert set(SERVICES) <= set(payload["services"])
@@ -424,8 +258,7 @@ def test_req_socket_framing(ready_stack, sockets):
     assert receive_envelope(req)["correlationId"] == request_id
 
 
-def test_dealer_with_empty_delimiter_gets_it_back(ready_stack, sockets):
-    dealer = sockets(zmq.DEALER)
+def test_dealer_with_empty_delimiter_gets_it_back(ready_stack, dealer):
     request_id = unique("delim")
     dealer.send_multipart([b"", encode({"type": "gateway.health", "id": request_id})])
     frames = receive(dealer)
@@ -438,86 +271,106 @@ def test_dealer_with_empty_delimiter_gets_it_back(ready_stack, sockets):
 # Notifications
 
 
-def test_notification_reaches_only_its_player(ready_stack, sockets):
-    dealer = sockets(zmq.DEALER)
+def test_subscribe_needs_the_players_own_token(new_player, dealer):
+    mine, theirs = new_player(), new_player()
     game_id = unique("game")
-    right_player, other_player = unique("right"), unique("other")
-    right_topic = subscription_topic(dealer, game_id, right_player)
-    other_topic = subscription_topic(dealer, game_id, other_player)
+    error(dealer, {"type": "notifications.subscribe", "gameId": game_id, "playerId": mine["playerId"]}, "unauthenticated")
+    error(
+        dealer,
+        {"type": "notifications.subscribe", "gameId": game_id, "playerId": theirs["playerId"], "token": mine["sessionToken"]},
+        "forbidden",
+        "playerId",
+    )
+    error(dealer, {"type": "notifications.subscribe", "token": mine["sessionToken"]}, "missing_field", "gameId")
+    topic = subscription_topic(dealer, game_id, mine)
+    # Naming yourself is the same as leaving playerId out; the topic is stable.
+    same = ok(
+        dealer,
+        {"type": "notifications.subscribe", "gameId": game_id, "playerId": mine["playerId"], "token": mine["sessionToken"]},
+    )
+    assert same["topic"] == topic
+    assert subscription_topic(dealer, game_id, theirs) != topic
+    assert subscription_topic(dealer, unique("other-game"), mine) != topic
+
+
+def test_notification_reaches_only_its_player(new_player, sockets, dealer):
+    right, other = new_player(), new_player()
+    game_id = unique("game")
+    right_topic = subscription_topic(dealer, game_id, right)
+    other_topic = subscription_topic(dealer, game_id, other)
     assert right_topic != other_topic
-    assert subscription_topic(dealer, game_id, right_player) == right_topic  # stable
 
     # The wrong subscribers connect first, so they are in place before anything is sent.
     other_sub = sockets(zmq.SUB, subscribe=other_topic)
     prefix_sub = sockets(zmq.SUB, subscribe="player/")
+    operator_prefix_sub = sockets(zmq.SUB, subscribe="operator/")
     everything_sub = sockets(zmq.SUB, subscribe="")
     right_sub = sockets(zmq.SUB, subscribe=right_topic)
 
     # Positive control: the other player's subscriber works.
-    warm_up(dealer, other_sub, other_topic, game_id, other_player)
+    warm_up(dealer, other_sub, other_topic, game_id, other)
 
     # The right subscriber receives its player's notification...
-    first = warm_up(dealer, right_sub, right_topic, game_id, right_player)
+    first = warm_up(dealer, right_sub, right_topic, game_id, right)
     assert first["payload"]["kind"] == "diagnostic.test"
     assert first["payload"]["details"]["service"] == "challenge"
 
     # ...and a second one, which also flushes anything still in flight before the checks below.
     message = "second ✓ héllo"
-    second_id = request_test_notification(dealer, "challenge", game_id, right_player, message)
-    second, _ = wait_for_notification(right_sub, right_topic, {second_id}, game_id, right_player)
+    second_id = request_test_notification(dealer, "challenge", game_id, right, message)
+    second, _ = wait_for_notification(right_sub, right_topic, {second_id}, game_id, right["playerId"])
     assert second["payload"]["message"] == message
     assert second["payload"]["kind"] == "diagnostic.test"
 
     for frames in drain(right_sub):
         envelope = json.loads(frames[1])
-        assert frames[0].decode() == right_topic and envelope["playerId"] == right_player
+        assert frames[0].decode() == right_topic and envelope["playerId"] == right["playerId"]
     for frames in drain(other_sub):
         assert frames[0].decode() == other_topic
-        assert json.loads(frames[1])["playerId"] == other_player
+        envelope = json.loads(frames[1])
+        assert envelope["playerId"] == other["playerId"]
+        assert envelope.get("correlationId") != second_id
     assert drain(prefix_sub) == [], "a prefix subscription must receive nothing"
+    assert drain(operator_prefix_sub) == [], "a prefix subscription must receive nothing"
     assert drain(everything_sub) == [], "an empty subscription must receive nothing"
 
 
-def test_every_service_can_send_a_test_notification(ready_stack, sockets):
-    dealer = sockets(zmq.DEALER)
-    game_id, player_id = unique("game"), unique("player")
-    topic = subscription_topic(dealer, game_id, player_id)
+def test_every_service_can_send_a_test_notification(new_player, sockets, dealer):
+    grant = new_player()
+    game_id = unique("game")
+    topic = subscription_topic(dealer, game_id, grant)
     sub = sockets(zmq.SUB, subscribe=topic)
-    warm_up(dealer, sub, topic, game_id, player_id)
+    warm_up(dealer, sub, topic, game_id, grant)
     for service in SERVICES:
-        request_id = request_test_notification(dealer, service, game_id, player_id, f"from {service}")
-        envelope, _ = wait_for_notification(sub, topic, {request_id}, game_id, player_id)
+        request_id = request_test_notification(dealer, service, game_id, grant, f"from {service}")
+        envelope, _ = wait_for_notification(sub, topic, {request_id}, game_id, grant["playerId"])
         assert envelope["payload"]["details"]["service"] == service
         assert envelope["payload"]["message"] == f"from {service}"
 
 
-def test_test_notification_needs_game_and_player(ready_stack, sockets):
-    dealer = sockets(zmq.DEALER)
-    envelope = call(dealer, {"type": "challenge.test-notification", "id": unique("tn"), "playerId": "p-1"})
-    assert envelope["type"] == "error"
-    assert envelope["payload"]["code"] == "missing_field"
-    assert envelope["payload"]["field"] == "gameId"
-
-    envelope = call(
+def test_test_notification_rules(new_player, dealer):
+    mine, theirs = new_player(), new_player()
+    error(dealer, {"type": "challenge.test-notification", "gameId": "dash", "playerId": "p-1"}, "unauthenticated", "token")
+    error(
         dealer,
-        {
-            "type": "challenge.test-notification",
-            "id": unique("tn"),
-            "gameId": "dash",
-            "playerId": "p-1",
-            "payload": {"message": "x" * 513},
-        },
+        {"type": "challenge.test-notification", "gameId": "dash", "playerId": theirs["playerId"], "token": mine["sessionToken"]},
+        "forbidden",
+        "playerId",
     )
-    assert envelope["type"] == "error"
-    assert envelope["payload"]["code"] == "invalid_field"
-    assert envelope["payload"]["field"] == "payload.message"
+    error(dealer, {"type": "challenge.test-notification", "token": mine["sessionToken"]}, "missing_field", "gameId")
+    error(
+        dealer,
+        {"type": "challenge.test-notification", "gameId": "dash", "token": mine["sessionToken"], "payload": {"message": "x" * 513}},
+        "invalid_field",
+        "payload.message",
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # Malformed input: each case gets its documented error, then the gateway still answers health.
 
 
-def oversized_request():
+def oversized_request(_token):
     request = {"type": "gateway.health", "id": "too-big", "payload": {"padding": ""}}
     request["payload"]["padding"] = "x" * (MAX_MESSAGE_BYTES + 1 - len(encode(request)))
     body = encode(request)
@@ -525,46 +378,63 @@ def oversized_request():
     return [body]
 
 
+def raw(*frames):
+    return lambda _token: list(frames)
+
+
+def anonymous(request):
+    return lambda _token: [encode(request)]
+
+
+def with_token(request):
+    return lambda token: [encode(dict(request, token=token))]
+
+
 def event(**overrides):
-    request = {
-        "type": "event.publish",
-        "id": "ev-bad",
-        "gameId": "dash",
-        "playerId": "p-1",
-        "payload": {"name": "cactus.hit", "value": 1},
-    }
-    request.update(overrides)
-    return [encode(request)]
+    """An event.publish with the test player's token, changed by `overrides` (None removes a field)."""
+
+    def build(token):
+        request = {"type": "event.publish", "id": "ev-bad", "gameId": "dash", "token": token, "payload": {"name": "cactus.hit", "value": 1}}
+        request.update(overrides)
+        return [encode({key: value for key, value in request.items() if value is not None})]
+
+    return build
 
 
 MALFORMED = [
-    # (case, frames sent by the DEALER, code, field or None, correlationId or None)
-    ("not JSON", [b"this is not json"], "malformed_json", None, None),
-    ("empty frame", [b""], "malformed_json", None, None),
-    ("trailing garbage", [b'{"type":"health","id":"tg"} x'], "malformed_json", None, None),
-    ("invalid UTF-8", [b'{"type":"gateway.health","id":"u8","payload":{"text":"\xff\xfe"}}'], "malformed_json", None, None),
-    ("JSON array", [b"[1, 2, 3]"], "invalid_shape", None, None),
-    ("JSON number", [b"42"], "invalid_shape", None, None),
-    ("JSON string", [b'"health"'], "invalid_shape", None, None),
-    ("JSON null", [b"null"], "invalid_shape", None, None),
-    ("missing id", [encode({"type": "health"})], "missing_field", "id", None),
-    ("null id", [encode({"type": "health", "id": None})], "missing_field", "id", None),
-    ("id not a string", [encode({"type": "health", "id": 7})], "invalid_shape", "id", None),
-    ("id with a space", [encode({"type": "health", "id": "a b"})], "invalid_field", "id", None),
-    ("id too long", [encode({"type": "health", "id": "i" * 129})], "invalid_field", "id", None),
-    ("missing type", [encode({"id": "no-type"})], "missing_field", "type", "no-type"),
-    ("type not a string", [encode({"id": "type-num", "type": 5})], "invalid_shape", "type", "type-num"),
-    ("empty type", [encode({"id": "type-empty", "type": ""})], "invalid_field", "type", "type-empty"),
-    ("unknown type", [encode({"id": "unknown", "type": "no.such.type"})], "unknown_type", "type", "unknown"),
-    ("version not an integer", [encode({"id": "v-str", "type": "gateway.health", "version": "1"})], "invalid_shape", "version", "v-str"),
-    ("version 0", [encode({"id": "v-0", "type": "gateway.health", "version": 0})], "invalid_field", "version", "v-0"),
-    ("unsupported version", [encode({"id": "v-2", "type": "gateway.health", "version": 2})], "unsupported_version", "version", "v-2"),
-    ("gameId not a string", [encode({"id": "g-num", "type": "gateway.health", "gameId": 1})], "invalid_shape", "gameId", "g-num"),
-    ("bad gameId", [encode({"id": "g-bad", "type": "gateway.health", "gameId": "a/b"})], "invalid_field", "gameId", "g-bad"),
-    ("playerId not a string", [encode({"id": "p-num", "type": "gateway.health", "playerId": ["p"]})], "invalid_shape", "playerId", "p-num"),
-    ("payload not an object", [encode({"id": "pl-arr", "type": "gateway.health", "payload": [1]})], "invalid_shape", "payload", "pl-arr"),
+    # (case, frames(token) sent by the DEALER, code, field or None, correlationId or None)
+    ("not JSON", raw(b"this is not json"), "malformed_json", None, None),
+    ("empty frame", raw(b""), "malformed_json", None, None),
+    ("trailing garbage", raw(b'{"type":"health","id":"tg"} x'), "malformed_json", None, None),
+    ("invalid UTF-8", raw(b'{"type":"gateway.health","id":"u8","payload":{"text":"\xff\xfe"}}'), "malformed_json", None, None),
+    ("JSON array", raw(b"[1, 2, 3]"), "invalid_shape", None, None),
+    ("JSON number", raw(b"42"), "invalid_shape", None, None),
+    ("JSON string", raw(b'"health"'), "invalid_shape", None, None),
+    ("JSON null", raw(b"null"), "invalid_shape", None, None),
+    ("missing id", anonymous({"type": "health"}), "missing_field", "id", None),
+    ("null id", anonymous({"type": "health", "id": None}), "missing_field", "id", None),
+    ("id not a string", anonymous({"type": "health", "id": 7}), "invalid_shape", "id", None),
+    ("id with a space", anonymous({"type": "health", "id": "a b"}), "invalid_field", "id", None),
+    ("id too long", anonymous({"type": "health", "id": "i" * 129}), "invalid_field", "id", None),
+    ("missing type", anonymous({"id": "no-type"}), "missing_field", "type", "no-type"),
+    ("type not a string", anonymous({"id": "type-num", "type": 5}), "invalid_shape", "type", "type-num"),
+    ("empty type", anonymous({"id": "type-empty", "type": ""}), "invalid_field", "type", "type-empty"),
+    ("unknown type without credential", anonymous({"id": "unknown", "type": "no.such.type"}), "unauthenticated", "token", "unknown"),
+    ("unknown type", with_token({"id": "unknown", "type": "no.such.type"}), "unknown_type", "type", "unknown"),
+    ("version not an integer", anonymous({"id": "v-str", "type": "gateway.health", "version": "1"}), "invalid_shape", "version", "v-str"),
+    ("version 0", anonymous({"id": "v-0", "type": "gateway.health", "version": 0}), "invalid_field", "version", "v-0"),
+    ("unsupported version", anonymous({"id": "v-2", "type": "gateway.health", "version": 2}), "unsupported_version", "version", "v-2"),
+    ("gameId not a string", anonymous({"id": "g-num", "type": "gateway.health", "gameId": 1}), "invalid_shape", "gameId", "g-num"),
+    ("bad gameId", anonymous({"id": "g-bad", "type": "gateway.health", "gameId": "a/b"}), "invalid_field", "gameId", "g-bad"),
+    ("playerId not a string", anonymous({"id": "p-num", "type": "gateway.health", "playerId": ["p"]}), "invalid_shape", "playerId", "p-num"),
+    ("token not a string", anonymous({"id": "t-num", "type": "gateway.health", "token": 5}), "invalid_shape", "token", "t-num"),
+    ("empty token", anonymous({"id": "t-empty", "type": "gateway.health", "token": ""}), "invalid_field", "token", "t-empty"),
+    ("token too long", anonymous({"id": "t-long", "type": "gateway.health", "token": "t" * 4097}), "invalid_field", "token", "t-long"),
+    ("two credentials", with_token({"id": "two-cred", "type": "gateway.health", "adminKey": "k" * 40}), "invalid_field", "token", "two-cred"),
+    ("garbage token", anonymous({"id": "t-bad", "type": "gateway.health", "token": "not-a-token"}), "invalid_token", "token", "t-bad"),
+    ("payload not an object", anonymous({"id": "pl-arr", "type": "gateway.health", "payload": [1]}), "invalid_shape", "payload", "pl-arr"),
+    ("event without credential", event(token=None), "unauthenticated", "token", "ev-bad"),
     ("event without gameId", event(gameId=None), "missing_field", "gameId", "ev-bad"),
-    ("event without playerId", event(playerId=None), "missing_field", "playerId", "ev-bad"),
     ("event without payload", event(payload=None), "missing_field", "payload.name", "ev-bad"),
     ("event without name", event(payload={"value": 3}), "missing_field", "payload.name", "ev-bad"),
     ("event name not a string", event(payload={"name": 3}), "invalid_shape", "payload.name", "ev-bad"),
@@ -577,19 +447,30 @@ MALFORMED = [
     ("nested attribute", event(payload={"name": "a", "attributes": {"k": {"n": 1}}}), "invalid_field", "payload.attributes.k", "ev-bad"),
     ("too many attributes", event(payload={"name": "a", "attributes": {f"k{i}": i for i in range(33)}}), "invalid_field", "payload.attributes", "ev-bad"),
     ("attribute string too long", event(payload={"name": "a", "attributes": {"k": "s" * 257}}), "invalid_field", "payload.attributes.k", "ev-bad"),
-    ("subscribe without playerId", [encode({"id": "sub-np", "type": "notifications.subscribe", "gameId": "dash"})], "missing_field", "playerId", "sub-np"),
-    ("oversized request", oversized_request(), "message_too_large", None, None),
-    ("three frames from a DEALER", [b"one", b"two", b"three"], "wrong_frame_count", None, None),
-    ("two frames from a DEALER", [encode({"type": "health", "id": "two"}), b"extra"], "wrong_frame_count", None, None),
+    ("subscribe without gameId", with_token({"id": "sub-ng", "type": "notifications.subscribe"}), "missing_field", "gameId", "sub-ng"),
+    ("oversized request", oversized_request, "message_too_large", None, None),
+    ("three frames from a DEALER", raw(b"one", b"two", b"three"), "wrong_frame_count", None, None),
+    ("two frames from a DEALER", raw(encode({"type": "health", "id": "two"}), b"extra"), "wrong_frame_count", None, None),
 ]
+
+
+@pytest.fixture(scope="module")
+def malformed_token(ready_stack, context, endpoints):
+    """One player's session token, shared by the malformed cases that need a valid credential."""
+    dealer = context.socket(zmq.DEALER)
+    dealer.setsockopt(zmq.LINGER, 0)
+    dealer.connect(endpoints["requests"])
+    try:
+        return register(dealer)["sessionToken"]
+    finally:
+        dealer.close(linger=0)
 
 
 @pytest.mark.parametrize(
     "frames, code, field, correlation_id", [case[1:] for case in MALFORMED], ids=[case[0] for case in MALFORMED]
 )
-def test_malformed_request_gets_documented_error(ready_stack, sockets, frames, code, field, correlation_id):
-    dealer = sockets(zmq.DEALER)
-    dealer.send_multipart(frames)
+def test_malformed_request_gets_documented_error(malformed_token, dealer, frames, code, field, correlation_id):
+    dealer.send_multipart(frames(malformed_token))
     envelope = receive_envelope(dealer)
     check_envelope(envelope)
     assert envelope["type"] == "error", envelope
@@ -604,8 +485,7 @@ def test_malformed_request_gets_documented_error(ready_stack, sockets, frames, c
     assert health["gateway"]["ready"] is True
 
 
-def test_request_at_the_size_limit_is_accepted(ready_stack, sockets):
-    dealer = sockets(zmq.DEALER)
+def test_request_at_the_size_limit_is_accepted(ready_stack, dealer):
     request = {"type": "gateway.health", "id": unique("at-limit"), "payload": {"padding": ""}}
     request["payload"]["padding"] = "x" * (MAX_MESSAGE_BYTES - len(encode(request)))
     body = encode(request)
@@ -615,8 +495,7 @@ def test_request_at_the_size_limit_is_accepted(ready_stack, sockets):
     assert envelope["type"] == "reply" and envelope["correlationId"] == request["id"]
 
 
-def test_frame_above_hard_limit_is_dropped_without_reply(ready_stack, sockets):
-    dealer = sockets(zmq.DEALER)
+def test_frame_above_hard_limit_is_dropped_without_reply(ready_stack, dealer):
     dealer.send(b"x" * ((1 << 20) + 1))
     # The connection is dropped and the DEALER reconnects; ask until the gateway answers again.
     sent = set()
