@@ -12,14 +12,19 @@ struct PublishCommand: ParsableCommand {
             or --file - for standard input): one object, an array, or one object per line, each \
             {"gameId", "playerId", "name", "value", "attributes"}. --count repeats them; --rate paces them. \
             Requests are pipelined on one connection. Exit status 1 if any event was rejected or unanswered.
+            With the stored session the events are the logged-in player's and --player may be left out; \
+            with --server-key or --admin-key every event needs a player (--player, or playerId in the file).
             """)
 
     @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var credentials: CredentialOptions
 
     @Option(name: .customLong("game"), help: "The game id (default for events that name none).")
     var gameId: String?
 
-    @Option(name: .customLong("player"), help: "The player id (default for events that name none).")
+    @Option(
+        name: .customLong("player"),
+        help: "The player id (default for events that name none; implied by a player's session).")
     var playerId: String?
 
     @Option(help: "The event name, such as cactus.hit.")
@@ -56,7 +61,13 @@ struct PublishCommand: ParsableCommand {
 
     func run() throws {
         let template = try events()
+        if try credentials.usesKey(), let index = template.firstIndex(where: { ($0.playerId ?? playerId) == nil }) {
+            let which = template.count == 1 ? "the event" : "event \(index + 1)"
+            throw CommandFailure(
+                "\(which) names no player: a server or admin key acts for no player of its own; give --player")
+        }
         let connection = try GatewayConnection(endpoint: gateway.endpoint)
+        let credential = try credentials.credential(for: .eventPublish, connection: connection, gateway: gateway)
         let total = template.count * count
         let progress = ProgressLine(total: total)
         let started = Date()
@@ -64,6 +75,7 @@ struct PublishCommand: ParsableCommand {
         var inFlight = Set<String>()
         var acknowledged = 0
         var failed = 0
+        var firstRejection: ReplyFailure?
 
         while sent < total || !inFlight.isEmpty {
             var waitMilliseconds = gateway.timeoutMilliseconds
@@ -72,10 +84,11 @@ struct PublishCommand: ParsableCommand {
                 let untilDue = due.timeIntervalSinceNow
                 if untilDue <= 0 {
                     let outgoing = template[sent % template.count]
-                    let request = ClientRequest(
-                        type: .eventPublish, id: connection.nextRequestID(),
-                        gameId: outgoing.gameId ?? gameId, playerId: outgoing.playerId ?? playerId,
-                        payload: try WireCodec.jsonValue(outgoing.event))
+                    let request = credential.applied(
+                        to: ClientRequest(
+                            type: .eventPublish, id: connection.nextRequestID(),
+                            gameId: outgoing.gameId ?? gameId, playerId: outgoing.playerId ?? playerId,
+                            payload: try WireCodec.jsonValue(outgoing.event)))
                     try connection.send(request)
                     inFlight.insert(request.id)
                     sent += 1
@@ -97,6 +110,7 @@ struct PublishCommand: ParsableCommand {
                 if !quiet { emit(reply.text) }
             } else {
                 failed += 1
+                if firstRejection == nil { firstRejection = ReplyFailure(reply) }
                 complain(reply.text)
             }
             progress.update(sent: sent, acknowledged: acknowledged, failed: failed)
@@ -108,7 +122,9 @@ struct PublishCommand: ParsableCommand {
                 "published \(acknowledged) of \(total) events in \(String(format: "%.2f", seconds)) s "
                     + "(\(Int(Double(acknowledged) / seconds))/s), \(failed) rejected")
         }
-        if failed > 0 { throw ExitStatus.failure }
+        if let firstRejection {
+            throw CommandFailure("\(failed) of \(total) event(s) rejected; the first: \(firstRejection)")
+        }
     }
 
     private func events() throws -> [OutgoingEvent] {

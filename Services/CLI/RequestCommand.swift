@@ -9,11 +9,16 @@ struct RequestCommand: ParsableCommand {
         abstract: "Send one request and print the reply as JSON.",
         discussion: """
             Either build the request from --type/--game/--player/--payload, or pass a whole request \
-            as the argument; it is sent byte for byte (useful to see how the gateway rejects bad input).
+            as the argument; it is sent byte for byte (useful to see how the gateway rejects bad input), \
+            without adding any credential.
+            A built request carries the stored session (refreshed if it has expired), or the credential \
+            given with --token, --server-key or --admin-key; the public types (auth.register, auth.login, \
+            auth.device-login, auth.refresh, health, <service>.health) never get the stored session.
             Exit status: 0 for a reply, 1 for an error reply or no reply in time.
             """)
 
     @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var credentials: CredentialOptions
 
     @Option(help: "The request type, such as leaderboard.health.")
     var type: String?
@@ -35,6 +40,9 @@ struct RequestCommand: ParsableCommand {
         if raw != nil && (type != nil || payload != nil) {
             throw ValidationError("give either a whole request or --type/--payload, not both")
         }
+        if raw != nil && (credentials.token != nil || credentials.serverKey != nil || credentials.adminKey != nil) {
+            throw ValidationError("a whole request is sent verbatim: put its credential in the JSON")
+        }
     }
 
     func run() throws {
@@ -51,16 +59,17 @@ struct RequestCommand: ParsableCommand {
                 else { throw ValidationError("--payload must be a JSON object") }
                 payloadValue = parsed
             }
-            let request = ClientRequest(
-                type: MessageType(type ?? ""), id: connection.nextRequestID(), gameId: gameId, playerId: playerId,
-                payload: payloadValue)
+            guard let type else { throw CommandFailure("give --type or a whole request as the argument") }
+            let requestType = MessageType(type)
+            let credential = try credentials.credential(for: requestType, connection: connection, gateway: gateway)
+            let request = credential.applied(
+                to: ClientRequest(
+                    type: requestType, id: connection.nextRequestID(), gameId: gameId, playerId: playerId,
+                    payload: payloadValue))
             reply = try connection.call(request, timeoutMilliseconds: gateway.timeoutMilliseconds)
         }
-        guard let reply else {
-            complain("no reply from \(gateway.endpoint) within \(gateway.timeout) s")
-            throw ExitStatus.failure
-        }
+        guard let reply else { throw CommandFailure.noReply(from: gateway.endpoint, within: gateway.timeout) }
         emit(reply.text)
-        if !reply.isSuccess { throw ExitStatus.failure }
+        if !reply.isSuccess { throw ReplyFailure(reply) }
     }
 }

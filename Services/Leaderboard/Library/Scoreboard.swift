@@ -76,7 +76,7 @@ final class Scoreboard: Sendable {
             let outcome = standings.record(
                 gameId: gameId, boardId: board.id,
                 score: StoredScore(playerId: playerId, value: submission.value, submittedAt: now), allTimeEntry: current, now: now)
-            let rank = standings.snapshot(gameId: gameId, boardId: board.id, scope: .allTime, now: now)?.rank(of: playerId) ?? 0
+            let rank = standings.read(gameId: gameId, boardId: board.id, scope: .allTime, now: now) { $0.rank(of: playerId) ?? 0 } ?? 0
             let receipt = ScoreReceipt(
                 boardId: board.id, playerId: playerId, improved: previous != current, previousValue: previous?.value,
                 entry: Self.entry(playerId, current, rank: rank), scopesBeaten: outcome.scopesBeaten.map(\.rawValue))
@@ -119,54 +119,60 @@ final class Scoreboard: Sendable {
     func top(_ request: RawEnvelope, query: BoardQuery, context: ServiceContext) async throws -> LeaderboardPage {
         let limit = try Self.limit(query.limit, default: 10)
         if let period = query.period { return try await archived(request, query: query, period: period, limit: limit, context: context) }
-        let (board, scope, index) = try view(request, query)
-        if query.friendsOnly == true { return try await friends(request, board: board, scope: scope, index: index, context: context) }
-        var position = 0
-        var rows: [RankIndex.Entry]
+        let (board, scope) = try target(request, query)
+        let gameId = request.gameId ?? ""
+        if query.friendsOnly == true { return try await friends(request, board: board, scope: scope, context: context) }
+        var anchor: RankIndex.Entry?
+        let offset = query.offset ?? 0
         if let cursor = query.cursor {
-            let anchor = try LeaderboardCursor.decode(cursor, gameId: request.gameId ?? "", boardId: board.id, scope: scope)
-            (position, rows) = index.entries(after: anchor, limit: limit)
-        } else {
-            let offset = query.offset ?? 0
-            guard (0...1_000_000_000).contains(offset) else {
-                throw ErrorReply(code: .invalidField, message: "offset must be between 0 and 1000000000", field: "payload.offset")
-            }
-            position = offset
-            rows = index.entries(offset: offset, limit: limit)
+            anchor = try LeaderboardCursor.decode(cursor, gameId: gameId, boardId: board.id, scope: scope)
+        } else if !(0...1_000_000_000).contains(offset) {
+            throw ErrorReply(code: .invalidField, message: "offset must be between 0 and 1000000000", field: "payload.offset")
         }
-        let next = (position + rows.count < index.count) ? rows.last.map {
-            LeaderboardCursor.encode($0, gameId: request.gameId ?? "", boardId: board.id, scope: scope)
+        let (position, rows, total) = try read(gameId, board, scope) { index -> (Int, [RankIndex.Entry], Int) in
+            if let anchor {
+                let page = index.entries(after: anchor, limit: limit)
+                return (page.position, page.entries, index.count)
+            }
+            return (offset, index.entries(offset: offset, limit: limit), index.count)
+        }
+        let next = (position + rows.count < total) ? rows.last.map {
+            LeaderboardCursor.encode($0, gameId: gameId, boardId: board.id, scope: scope)
         } : nil
         return LeaderboardPage(
             boardId: board.id, scope: scope.rawValue,
             entries: try await entries(rows, firstRank: position + 1, request: request, board: board, context: context),
-            total: index.count, nextCursor: next)
+            total: total, nextCursor: next)
     }
 
     /// The entries around a player (`radius` on each side).
     func around(_ request: RawEnvelope, query: BoardQuery, context: ServiceContext) async throws -> LeaderboardPage {
-        let (board, scope, index) = try view(request, query)
+        let (board, scope) = try target(request, query)
         let playerId = try Self.subject(request)
         let radius = query.radius ?? 5
         guard (0...Self.maximumRadius).contains(radius) else {
             throw ErrorReply(code: .invalidField, message: "radius must be between 0 and \(Self.maximumRadius)", field: "payload.radius")
         }
-        guard let rank = index.rank(of: playerId) else {
-            return LeaderboardPage(boardId: board.id, scope: scope.rawValue, entries: [], total: index.count, nextCursor: nil)
+        let (start, rows, total) = try read(request.gameId ?? "", board, scope) { index -> (Int, [RankIndex.Entry], Int) in
+            guard let rank = index.rank(of: playerId) else { return (0, [], index.count) }
+            let start = max(0, rank - 1 - radius)
+            return (start, index.entries(offset: start, limit: 2 * radius + 1), index.count)
         }
-        let start = max(0, rank - 1 - radius)
-        let rows = index.entries(offset: start, limit: 2 * radius + 1)
         return LeaderboardPage(
             boardId: board.id, scope: scope.rawValue,
             entries: try await entries(rows, firstRank: start + 1, request: request, board: board, context: context),
-            total: index.count, nextCursor: nil)
+            total: total, nextCursor: nil)
     }
 
     /// One player's entry and rank in a scope (nil if they have none).
     func entry(_ request: RawEnvelope, query: BoardQuery, context: ServiceContext) async throws -> LeaderboardEntry? {
-        let (board, _, index) = try view(request, query)
+        let (board, scope) = try target(request, query)
         let playerId = try Self.subject(request)
-        guard let rank = index.rank(of: playerId), let row = index.entry(of: playerId) else { return nil }
+        let found = try read(request.gameId ?? "", board, scope) { index -> (Int, RankIndex.Entry)? in
+            guard let rank = index.rank(of: playerId), let row = index.entry(of: playerId) else { return nil }
+            return (rank, row)
+        }
+        guard let (rank, row) = found else { return nil }
         return try await entries([row], firstRank: rank, request: request, board: board, context: context).first
     }
 
@@ -183,11 +189,13 @@ final class Scoreboard: Sendable {
 
     /// The player and their friends, ranked among themselves.
     private func friends(
-        _ request: RawEnvelope, board: LeaderboardDefinition, scope: TimeScope, index: RankIndex, context: ServiceContext
+        _ request: RawEnvelope, board: LeaderboardDefinition, scope: TimeScope, context: ServiceContext
     ) async throws -> LeaderboardPage {
         let playerId = try Self.subject(request)
         let friends = try await context.call("auth.friends.of", payload: FriendsOfQuery(playerId: playerId), as: FriendIDs.self)
-        let rows = (friends.friendIds + [playerId]).compactMap { index.entry(of: $0) }.sorted { index.precedes($0, $1) }
+        let rows = try read(request.gameId ?? "", board, scope) { index in
+            (friends.friendIds + [playerId]).compactMap { index.entry(of: $0) }.sorted { index.precedes($0, $1) }
+        }
         return LeaderboardPage(
             boardId: board.id, scope: scope.rawValue,
             entries: try await entries(rows, firstRank: 1, request: request, board: board, context: context),
@@ -277,12 +285,17 @@ final class Scoreboard: Sendable {
         var period: Int64?
     }
 
-    private func view(_ request: RawEnvelope, _ query: BoardQuery) throws -> (LeaderboardDefinition, TimeScope, RankIndex) {
-        let board = try catalog.value.board(gameId: request.gameId, boardId: query.boardId)
-        let scope = try TimeScope.parse(query.scope)
-        guard let index = standings.snapshot(gameId: request.gameId ?? "", boardId: board.id, scope: scope, now: clock.nowMilliseconds)
+    private func target(_ request: RawEnvelope, _ query: BoardQuery) throws -> (LeaderboardDefinition, TimeScope) {
+        (try catalog.value.board(gameId: request.gameId, boardId: query.boardId), try TimeScope.parse(query.scope))
+    }
+
+    /// Runs `body` on a scope's standings under their lock.
+    private func read<Result>(
+        _ gameId: String, _ board: LeaderboardDefinition, _ scope: TimeScope, _ body: (RankIndex) throws -> Result
+    ) throws -> Result {
+        guard let result = try standings.read(gameId: gameId, boardId: board.id, scope: scope, now: clock.nowMilliseconds, body)
         else { throw ErrorReply(code: .internalError, message: "the board is not loaded") }
-        return (board, scope, index)
+        return result
     }
 
     static func limit(_ requested: Int?, default fallback: Int) throws -> Int {

@@ -80,9 +80,7 @@ final class Standings: Sendable {
     func record(
         gameId: String, boardId: String, score: StoredScore, allTimeEntry: StoredEntry, now: Int64
     ) -> Outcome {
-        boards.withLock { boards -> Outcome in
-            let key = BoardKey(gameId: gameId, boardId: boardId)
-            guard var board = boards[key] else { return Outcome(scopesBeaten: [], pushedOutOfTop: nil) }
+        mutate(BoardKey(gameId: gameId, boardId: boardId)) { board -> Outcome in
             board.rollOver(now: now)
             let previousAllTime = board.allTime.entry(of: score.playerId)
             let lastInTop = board.allTime.entries(offset: Self.topSize - 1, limit: 1).first
@@ -91,40 +89,47 @@ final class Standings: Sendable {
             var beaten: [TimeScope] = []
             if previousAllTime.map({ board.definition.isBetter(score.value, than: $0.value) }) ?? true { beaten.append(.allTime) }
             for scope in [TimeScope.today, .week] {
-                var standings = Self.current(board.scoped[scope], scope: scope, descending: board.allTime.descending, now: now)
-                let previous = standings.index.entry(of: score.playerId)
-                Self.apply(board.definition, score, to: &standings.index)
-                if previous.map({ board.definition.isBetter(score.value, than: $0.value) }) ?? true { beaten.insert(scope, at: 0) }
-                board.scoped[scope] = standings
+                Self.rollScope(&board, scope, now: now)
+                let definition = board.definition
+                let previous = board.scoped[scope]?.index.entry(of: score.playerId)
+                if board.scoped[scope] != nil { Self.apply(definition, score, to: &board.scoped[scope]!.index) }
+                if previous.map({ definition.isBetter(score.value, than: $0.value) }) ?? true { beaten.insert(scope, at: 0) }
             }
             var pushed: String?
             if let lastInTop, lastInTop.playerId != score.playerId, board.allTime.rank(of: lastInTop.playerId) == Self.topSize + 1 {
                 pushed = lastInTop.playerId
             }
-            boards[key] = board
             return Outcome(scopesBeaten: beaten, pushedOutOfTop: pushed)
-        }
+        } ?? Outcome(scopesBeaten: [], pushedOutOfTop: nil)
     }
 
-    /// A consistent copy of one scope's standings (rolled over if its period has ended).
-    func snapshot(gameId: String, boardId: String, scope: TimeScope, now: Int64) -> RankIndex? {
-        boards.withLock { boards -> RankIndex? in
-            let key = BoardKey(gameId: gameId, boardId: boardId)
-            guard var board = boards[key] else { return nil }
+    /// Reads one scope's standings under the lock (rolled over first if its period ended).
+    /// Readers never copy the standings, so a write never has to copy them either.
+    func read<Result>(gameId: String, boardId: String, scope: TimeScope, now: Int64, _ body: (RankIndex) throws -> Result) rethrows
+        -> Result?
+    {
+        try mutate(BoardKey(gameId: gameId, boardId: boardId)) { board -> Result in
             board.rollOver(now: now)
-            boards[key] = board
-            if scope == .allTime { return board.allTime }
-            let standings = Self.current(board.scoped[scope], scope: scope, descending: board.allTime.descending, now: now)
-            board.scoped[scope] = standings
-            boards[key] = board
-            return standings.index
+            if scope == .allTime { return try body(board.allTime) }
+            Self.rollScope(&board, scope, now: now)
+            return try body(board.scoped[scope]!.index)
         }
     }
 
-    private static func current(_ standings: ScopeStandings?, scope: TimeScope, descending: Bool, now: Int64) -> ScopeStandings {
+    /// Runs `body` on a board in place (never on a copy: a copy of a million entries is slow).
+    private func mutate<Result>(_ key: BoardKey, _ body: (inout Board) throws -> Result) rethrows -> Result? {
+        try boards.withLock { boards -> Result? in
+            guard boards[key] != nil else { return nil }
+            return try body(&boards[key]!)
+        }
+    }
+
+    /// Starts a day or week scope afresh if its period has ended.
+    private static func rollScope(_ board: inout Board, _ scope: TimeScope, now: Int64) {
         let start = scope.start(containing: now) ?? 0
-        if let standings, standings.start == start { return standings }
-        return ScopeStandings(start: start, index: RankIndex(descending: descending))
+        if board.scoped[scope]?.start != start {
+            board.scoped[scope] = ScopeStandings(start: start, index: RankIndex(descending: board.allTime.descending))
+        }
     }
 
     /// Applies one score to a scope's standings with the board's submit operator.

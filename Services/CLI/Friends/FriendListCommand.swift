@@ -1,0 +1,33 @@
+import ArgumentParser
+import PodiumMessages
+
+/// `podium friends list`: friends, requests both ways, and blocked players.
+struct FriendListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "Show friends, friend requests and blocked players (auth.friends.list).")
+
+    @OptionGroup var options: FriendsOptions
+
+    func run() throws {
+        let gateway = options.gateway
+        let connection = try GatewayConnection(endpoint: gateway.endpoint)
+        let type: MessageType = "auth.friends.list"
+        let credential = try options.credentials.credential(for: type, connection: connection, gateway: gateway)
+        let request = credential.applied(to: ClientRequest(type: type, id: connection.nextRequestID()))
+        let (list, reply) = try connection.expectSuccess(request, as: FriendList.self, gateway: gateway)
+        if options.json {
+            emit(reply.text)
+            return
+        }
+        let sections = [
+            ("friends", list.friends), ("incoming requests", list.incoming), ("outgoing requests", list.outgoing),
+            ("blocked", list.blocked),
+        ]
+        var lines: [String] = []
+        for (title, players) in sections {
+            lines.append("\(title) (\(players.count))")
+            lines += players.map { "  \($0.playerId)  \($0.displayName)" }
+        }
+        emit(lines.joined(separator: "\n"))
+    }
+}

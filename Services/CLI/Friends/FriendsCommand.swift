@@ -1,0 +1,21 @@
+import ArgumentParser
+
+/// `podium friends`: the logged-in player's friends, requests and blocks.
+struct FriendsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "friends",
+        abstract: "List and change the logged-in player's friends.",
+        subcommands: [
+            FriendListCommand.self, FriendRequestCommand.self, FriendAcceptCommand.self, FriendDeclineCommand.self,
+            FriendRemoveCommand.self, FriendBlockCommand.self, FriendUnblockCommand.self,
+        ])
+}
+
+/// The options every friends subcommand shares.
+struct FriendsOptions: ParsableArguments {
+    @OptionGroup var gateway: GatewayOptions
+    @OptionGroup var credentials: CredentialOptions
+
+    @Flag(help: "Print the raw JSON reply instead.")
+    var json = false
+}
