@@ -13,6 +13,7 @@ import uuid
 
 from podium_client import (
     OPERATOR_TOPIC,
+    call,
     check_grant,
     error,
     make_token,
@@ -186,9 +187,11 @@ def test_logout_revokes_the_session(ready_stack, dealer):
     grant = register(dealer)
     other = login(dealer, grant["username"], grant["password"])
     receipt = ok(dealer, {"type": "auth.logout", "token": grant["sessionToken"]})
-    assert receipt == {"revokedSessions": 1}
-    wait_for_rejection(dealer, {"type": "auth.profile", "token": grant["sessionToken"]}, "session_revoked")
-    wait_for_rejection(dealer, {"type": "gateway.health", "token": grant["sessionToken"]}, "session_revoked")
+    assert receipt == {"revokedSessions": 1, "sessionIds": [grant["sessionId"]]}
+    # Refused at once: the gateway applies the revocation before it passes the reply on.
+    error(dealer, {"type": "auth.profile", "token": grant["sessionToken"]}, "session_revoked", "token")
+    # A public type ignores a credential that fails its checks.
+    assert call(dealer, {"type": "gateway.health", "token": grant["sessionToken"]})["type"] == "reply"
     error(dealer, {"type": "auth.refresh", "payload": {"refreshToken": grant["refreshToken"]}}, "session_revoked")
     # Only that session ended.
     assert profile(dealer, other)["playerId"] == grant["playerId"]
@@ -202,16 +205,17 @@ def test_revoke_one_session_or_all(ready_stack, dealer):
     error(dealer, {"type": "auth.revoke", "token": grant["sessionToken"]}, "missing_field", "payload.sessionId")
 
     receipt = ok(dealer, {"type": "auth.revoke", "token": grant["sessionToken"], "payload": {"sessionId": second["sessionId"]}})
-    assert receipt == {"revokedSessions": 1}
+    assert receipt == {"revokedSessions": 1, "sessionIds": [second["sessionId"]]}
     wait_for_rejection(dealer, {"type": "auth.profile", "token": second["sessionToken"]}, "session_revoked")
     # Another player's session id, or one already ended, revokes nothing.
     stranger = register(dealer)
-    assert ok(dealer, {"type": "auth.revoke", "token": grant["sessionToken"], "payload": {"sessionId": stranger["sessionId"]}}) == {"revokedSessions": 0}
-    assert ok(dealer, {"type": "auth.revoke", "token": grant["sessionToken"], "payload": {"sessionId": second["sessionId"]}}) == {"revokedSessions": 0}
+    assert ok(dealer, {"type": "auth.revoke", "token": grant["sessionToken"], "payload": {"sessionId": stranger["sessionId"]}}) == {"revokedSessions": 0, "sessionIds": []}
+    assert ok(dealer, {"type": "auth.revoke", "token": grant["sessionToken"], "payload": {"sessionId": second["sessionId"]}}) == {"revokedSessions": 0, "sessionIds": []}
     assert profile(dealer, stranger)["playerId"] == stranger["playerId"]
 
     receipt = ok(dealer, {"type": "auth.revoke", "token": third["sessionToken"], "payload": {"allSessions": True}})
-    assert receipt == {"revokedSessions": 2}
+    assert receipt["revokedSessions"] == 2
+    assert sorted(receipt["sessionIds"]) == sorted([grant["sessionId"], third["sessionId"]])
     for session in (grant, third):
         wait_for_rejection(dealer, {"type": "auth.profile", "token": session["sessionToken"]}, "session_revoked")
 
@@ -245,8 +249,8 @@ def test_tampered_tokens_are_refused(ready_stack, dealer):
     for token in (as_other, longer, bad_signature, alg_none, alg_none_signed, alg_hs512, as_refresh):
         error(dealer, {"type": "auth.profile", "token": token}, "invalid_token", "token")
         error(dealer, {"type": "event.publish", "gameId": "dash", "token": token, "payload": {"name": "cactus.hit"}}, "invalid_token", "token")
-    # A credential is checked even on a type that needs none.
-    error(dealer, {"type": "gateway.health", "token": alg_none}, "invalid_token", "token")
+    # A type that needs no credential ignores one that fails its checks.
+    assert call(dealer, {"type": "gateway.health", "token": alg_none})["type"] == "reply"
     assert profile(dealer, grant)["playerId"] == grant["playerId"]
 
 

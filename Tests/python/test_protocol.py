@@ -431,7 +431,7 @@ MALFORMED = [
     ("empty token", anonymous({"id": "t-empty", "type": "gateway.health", "token": ""}), "invalid_field", "token", "t-empty"),
     ("token too long", anonymous({"id": "t-long", "type": "gateway.health", "token": "t" * 4097}), "invalid_field", "token", "t-long"),
     ("two credentials", with_token({"id": "two-cred", "type": "gateway.health", "adminKey": "k" * 40}), "invalid_field", "token", "two-cred"),
-    ("garbage token", anonymous({"id": "t-bad", "type": "gateway.health", "token": "not-a-token"}), "invalid_token", "token", "t-bad"),
+    ("garbage token", anonymous({"id": "t-bad", "type": "auth.profile", "token": "not-a-token"}), "invalid_token", "token", "t-bad"),
     ("payload not an object", anonymous({"id": "pl-arr", "type": "gateway.health", "payload": [1]}), "invalid_shape", "payload", "pl-arr"),
     ("event without credential", event(token=None), "unauthenticated", "token", "ev-bad"),
     ("event without gameId", event(gameId=None), "missing_field", "gameId", "ev-bad"),

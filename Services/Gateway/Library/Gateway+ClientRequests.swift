@@ -42,7 +42,13 @@ extension Gateway {
             return
         }
         do {
-            let actor = try await authenticate(request, peer: peer)
+            let actor: Actor
+            if Authorizer.isPublic(request.type) {
+                // Logging in, refreshing and health need no credential, so a stale one does not block them.
+                actor = (try? await authenticate(request, peer: peer)) ?? Actor(kind: .anonymous, peer: peer)
+            } else {
+                actor = try await authenticate(request, peer: peer)
+            }
             let playerId = try authorizer.authorize(request, as: actor)
             try await dispatch(request, actor: actor, playerId: playerId, from: client)
         } catch let error as ErrorReply {
@@ -63,17 +69,7 @@ extension Gateway {
         if let token = request.token, let cached = sessions.withLock({ $0.lookup(token, now: now) }) {
             return Actor(kind: .player, playerId: cached.playerId, sessionId: cached.sessionId, peer: peer)
         }
-        let identified: Result<(Actor, TokenClaims?), ErrorReply>
-        do {
-            identified = .success(try await authorizer.identify(request, peer: peer, now: now))
-        } catch {
-            identified = .failure(error)
-        }
-        if case .failure = identified, Authorizer.isPublic(request.type) {
-            // Logging in, refreshing and health need no credential, so a stale one does not block them.
-            return Actor(kind: .anonymous, peer: peer)
-        }
-        let (actor, claims) = try identified.get()
+        let (actor, claims) = try await authorizer.identify(request, peer: peer, now: now)
         guard let claims, let token = request.token else { return actor }
         if sessions.withLock({ $0.isRevoked(claims.sid) }) { throw Self.sessionRevoked }
         let answer = await ask(
