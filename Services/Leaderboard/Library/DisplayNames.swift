@@ -5,7 +5,8 @@ import PodiumRuntime
 /// leaderboard does not cost a round trip to auth every time.
 final class DisplayNames: Sendable {
     private struct Cached: Sendable {
-        let name: String
+        /// nil: auth knows no such player (remembered too, so unknown ids do not cost a round trip each time).
+        let name: String?
         let fetchedAt: Int64
     }
 
@@ -21,7 +22,11 @@ final class DisplayNames: Sendable {
         var missing: [String] = []
         cache.withLock { cache in
             for id in playerIds {
-                if let hit = cache[id], now - hit.fetchedAt < Self.lifetimeMilliseconds { found[id] = hit.name } else { missing.append(id) }
+                if let hit = cache[id], now - hit.fetchedAt < Self.lifetimeMilliseconds {
+                    if let name = hit.name { found[id] = name }
+                } else {
+                    missing.append(id)
+                }
             }
         }
         guard !missing.isEmpty else { return found }
@@ -29,6 +34,7 @@ final class DisplayNames: Sendable {
         else { return found }
         cache.withLock { cache in
             if cache.count > Self.capacity { cache.removeAll() }
+            for id in missing { cache[id] = Cached(name: nil, fetchedAt: now) }
             for profile in answer.players {
                 cache[profile.playerId] = Cached(name: profile.displayName, fetchedAt: now)
                 found[profile.playerId] = profile.displayName
