@@ -61,6 +61,10 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, CustomSt
     public static let unknownBoard = ErrorCode(rawValue: "unknown_board")
     /// The score is outside the board's bounds (or would overflow).
     public static let scoreOutOfBounds = ErrorCode(rawValue: "score_out_of_bounds")
+    /// The game has no achievement with this id.
+    public static let unknownAchievement = ErrorCode(rawValue: "unknown_achievement")
+    /// A destructive request was not confirmed in the request.
+    public static let confirmationRequired = ErrorCode(rawValue: "confirmation_required")
     /// An unexpected failure on the server; the request had no effect.
     public static let internalError = ErrorCode(rawValue: "internal_error")
 }

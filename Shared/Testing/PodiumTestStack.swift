@@ -62,11 +62,12 @@ public final class PodiumTestStack: Sendable {
 
     /// The four Podium services, the auth service with the given settings.
     public static func services(
-        auth: AuthConfiguration = testAuthConfiguration, games: GameCatalog = testGames
+        auth: AuthConfiguration = testAuthConfiguration, games: GameCatalog = testGames,
+        achievements: AchievementCatalog = testAchievements
     ) -> [ServiceBlueprint] {
         [
             AuthService.blueprint(configuration: auth), LeaderboardService.blueprint(catalog: games),
-            ServiceBlueprint(AchievementService.definition()), ServiceBlueprint(ChallengeService.definition()),
+            AchievementService.blueprint(catalog: achievements), ServiceBlueprint(ChallengeService.definition()),
         ]
     }
 
@@ -88,6 +89,14 @@ public final class PodiumTestStack: Sendable {
                 ],
                 leaderboardSets: [LeaderboardSet(id: "dash.main", title: "Main boards", leaderboardIds: ["dash.highscore", "dash.fastest"])])
         ])
+    }
+
+    /// The example games' achievements (docs/examples/games): Whack-a-Cac and more.
+    public static var testAchievements: AchievementCatalog {
+        let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/examples/games")
+        // The examples are part of the repository and validated by their own test.
+        return (try? AchievementCatalog(directory: examples)) ?? (try! AchievementCatalog([]))
     }
 
     /// The auth settings tests use: a random token key, cheap password hashing.

@@ -1,7 +1,10 @@
+import Configuration
+import Foundation
 import PodiumMessages
 import PodiumRuntime
 
-/// `podium-achievement`: Achievement definitions, progress and rules. In this release it joins the bus, answers health and receives game events.
+/// `podium-achievement`: achievements per game, direct progress reports, and rules that unlock
+/// them from the game's events (docs/GAME-CONFIG.md).
 public enum AchievementService {
     /// The service name: its request types start with `achievement.`.
     public static let name = "achievement"
@@ -9,8 +12,64 @@ public enum AchievementService {
     /// Bus topic prefixes the service subscribes to.
     public static let subscriptions = [Topic.allGameEvents]
 
-    /// The service as the shared runtime runs it.
+    /// Builds the service; `catalog` nil reads the game configurations from `PODIUM_GAMES_DIR`.
+    public static func blueprint(catalog: AchievementCatalog? = nil) -> ServiceBlueprint {
+        ServiceBlueprint(name: name) { settings, clock in
+            let catalog = try catalog ?? AchievementCatalog(
+                directory: URL(fileURLWithPath: RuntimeSettings.environmentReader().string(forKey: "podium.games.dir", default: "./games")))
+            let store = try AchievementStore(path: StorageLocation.database(for: "\(name)-progress", in: settings.dataDirectory))
+            let achievements = Achievements(catalog: catalog, store: store, clock: clock)
+            try await achievements.loadOperatorChanges()
+            return definition(achievements)
+        }
+    }
+
+    /// The service without any game (for stacks that do not use achievements).
     public static func definition() -> ServiceDefinition {
         ServiceDefinition(name: name, subscriptions: subscriptions)
+    }
+
+    static func definition(_ achievements: Achievements) -> ServiceDefinition {
+        ServiceDefinition(
+            name: name, subscriptions: subscriptions,
+            requestHandlers: [
+                "achievement.report": { request, context in
+                    let batch = try payload(request, as: ProgressReportBatch.self)
+                    return try WireCodec.jsonValue(["outcomes": await achievements.report(request, batch, context: context)])
+                },
+                "achievement.list": { request, _ in try WireCodec.jsonValue(await achievements.list(request)) },
+                "achievement.reset": { request, _ in
+                    ["resetAchievements": .integer(Int64(try await achievements.reset(request)))]
+                },
+                "achievement.admin.define": { request, _ in
+                    guard let gameId = request.gameId else {
+                        throw ErrorReply(code: .missingField, message: "give the gameId", field: "gameId")
+                    }
+                    let change = try payload(request, as: DefinitionChange.self)
+                    try await achievements.define(change.definition, gameId: gameId)
+                    return try WireCodec.jsonValue(["definition": change.definition])
+                },
+            ],
+            onBusMessage: { delivery, context in await achievements.apply(delivery, context: context) })
+    }
+
+    struct DefinitionChange: Decodable {
+        var definition: AchievementDefinition
+    }
+
+    static func payload<Value: Decodable>(_ request: RawEnvelope, as type: Value.Type) throws -> Value {
+        do {
+            return try request.decodePayload(as: type)
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw ErrorReply(
+                code: .missingField, message: "payload needs '\(key.stringValue)'",
+                field: (["payload"] + context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue } + [key.stringValue]).joined(separator: "."))
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw ErrorReply(
+                code: .invalidShape, message: "payload field has the wrong type",
+                field: (["payload"] + context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }).joined(separator: "."))
+        } catch {
+            throw ErrorReply(code: .invalidShape, message: "payload has the wrong shape", field: "payload")
+        }
     }
 }

@@ -1,4 +1,4 @@
 import Achievement
 import PodiumRuntime
 
-await ServiceMain.run(ServiceBlueprint(AchievementService.definition()))
+await ServiceMain.run(AchievementService.blueprint())

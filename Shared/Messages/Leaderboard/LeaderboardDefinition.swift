@@ -114,15 +114,34 @@ public struct LeaderboardSet: Codable, Sendable, Equatable {
     }
 }
 
-/// A game's configuration file: its leaderboards and sets (and, later, its achievements).
+/// A game's configuration file: its leaderboards and sets, the events it sends and its achievements.
 public struct GameConfiguration: Codable, Sendable, Equatable {
     public var gameId: String
     public var leaderboards: [LeaderboardDefinition]
     public var leaderboardSets: [LeaderboardSet]?
+    /// The events the game sends (achievement rules may only use these and their attributes).
+    public var events: [EventDeclaration]?
+    public var achievements: [AchievementDefinition]?
 
-    public init(gameId: String, leaderboards: [LeaderboardDefinition], leaderboardSets: [LeaderboardSet]? = nil) {
+    public init(
+        gameId: String, leaderboards: [LeaderboardDefinition] = [], leaderboardSets: [LeaderboardSet]? = nil,
+        events: [EventDeclaration]? = nil, achievements: [AchievementDefinition]? = nil
+    ) {
         self.gameId = gameId
         self.leaderboards = leaderboards
         self.leaderboardSets = leaderboardSets
+        self.events = events
+        self.achievements = achievements
+    }
+
+    private enum CodingKeys: String, CodingKey { case gameId, leaderboards, leaderboardSets, events, achievements }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        gameId = try container.decode(String.self, forKey: .gameId)
+        leaderboards = try container.decodeIfPresent([LeaderboardDefinition].self, forKey: .leaderboards) ?? []
+        leaderboardSets = try container.decodeIfPresent([LeaderboardSet].self, forKey: .leaderboardSets)
+        events = try container.decodeIfPresent([EventDeclaration].self, forKey: .events)
+        achievements = try container.decodeIfPresent([AchievementDefinition].self, forKey: .achievements)
     }
 }

@@ -1,0 +1,129 @@
+import Foundation
+import PodiumMessages
+import PodiumRuntime
+
+/// The games' achievements, from the same configuration files as the leaderboards, validated
+/// as a whole: points, totals, and rules against the events the game declares.
+public struct AchievementCatalog: Sendable {
+    public private(set) var games: [String: GameConfiguration]
+
+    /// A game's achievement points may add up to at most this.
+    public static let maximumTotalPoints = 1000
+
+    public init(_ games: [GameConfiguration]) throws {
+        var byID: [String: GameConfiguration] = [:]
+        for game in games {
+            try Self.validate(game)
+            byID[game.gameId] = game
+        }
+        self.games = byID
+    }
+
+    /// Reads every `*.json` file in `directory` (a missing directory means no games).
+    public init(directory: URL) throws {
+        let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
+        var games: [GameConfiguration] = []
+        for file in files.filter({ $0.pathExtension == "json" }).sorted(by: { $0.path < $1.path }) {
+            guard let data = FileManager.default.contents(atPath: file.path) else {
+                throw ConfigurationProblem("cannot read game configuration \(file.path)")
+            }
+            do {
+                games.append(try WireCodec.decode(GameConfiguration.self, from: data))
+            } catch {
+                throw ConfigurationProblem("game configuration \(file.lastPathComponent) is not valid: \(error)")
+            }
+        }
+        try self.init(games)
+    }
+
+    func achievements(of gameId: String?) throws(ErrorReply) -> [AchievementDefinition] {
+        guard let gameId, let game = games[gameId] else {
+            throw ErrorReply(code: .unknownGame, message: "this server has no game '\(gameId ?? "")'", field: "gameId")
+        }
+        return game.achievements ?? []
+    }
+
+    func achievement(gameId: String?, id: String) throws(ErrorReply) -> AchievementDefinition {
+        guard let found = try achievements(of: gameId).first(where: { $0.id == id }) else {
+            throw ErrorReply(
+                code: .unknownAchievement, message: "game '\(gameId ?? "")' has no achievement '\(id)'",
+                field: "payload.achievementId")
+        }
+        return found
+    }
+
+    /// Adds or replaces one achievement (an operator's change), validating the game as a whole.
+    mutating func define(_ achievement: AchievementDefinition, gameId: String) throws {
+        var game = games[gameId] ?? GameConfiguration(gameId: gameId)
+        var list = game.achievements ?? []
+        list.removeAll { $0.id == achievement.id }
+        list.append(achievement)
+        game.achievements = list
+        try Self.validate(game)
+        games[gameId] = game
+    }
+
+    static func validate(_ game: GameConfiguration) throws {
+        let achievements = game.achievements ?? []
+        var seen = Set<String>()
+        var total = 0
+        let events = Dictionary((game.events ?? []).map { ($0.name, Set($0.attributes ?? [])) }, uniquingKeysWith: { a, b in a.union(b) })
+        for achievement in achievements {
+            let place = "achievement '\(achievement.id)' of game \(game.gameId)"
+            guard !achievement.id.isEmpty, achievement.id.count <= 100,
+                achievement.id.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) })
+            else { throw ConfigurationProblem("\(place): the id must be 1-100 characters, reverse-DNS style") }
+            guard seen.insert(achievement.id).inserted else { throw ConfigurationProblem("\(place) is defined twice") }
+            guard (1...100).contains(achievement.points) else {
+                throw ConfigurationProblem("\(place): points must be 1-100 (it has \(achievement.points))")
+            }
+            total += achievement.points
+            guard !achievement.title.isEmpty, !achievement.description.isEmpty, !achievement.earnedDescription.isEmpty else {
+                throw ConfigurationProblem("\(place) needs a title, a description and an earned description")
+            }
+            if let target = achievement.target, target < 1 { throw ConfigurationProblem("\(place): target must be at least 1") }
+            if let rule = achievement.rule { try validate(rule, place: place, events: events) }
+        }
+        guard total <= maximumTotalPoints else {
+            throw ConfigurationProblem(
+                "game \(game.gameId): achievements add up to \(total) points; the most a game may have is \(maximumTotalPoints)")
+        }
+    }
+
+    private static func validate(_ rule: AchievementRule, place: String, events: [String: Set<String>]) throws {
+        guard let attributes = events[rule.event] else {
+            throw ConfigurationProblem("\(place): the rule uses event '\(rule.event)', which the game does not declare in \"events\"")
+        }
+        var needed = Array((rule.where ?? [:]).keys)
+        if let groupBy = rule.groupBy { needed.append(groupBy) }
+        if let attribute = rule.attribute { needed.append(attribute) }
+        for name in needed where !attributes.contains(name) {
+            throw ConfigurationProblem("\(place): event '\(rule.event)' has no attribute '\(name)'")
+        }
+        func never(_ why: String) -> ConfigurationProblem { ConfigurationProblem("\(place): the rule can never complete: \(why)") }
+        switch rule.kind {
+        case .event:
+            break
+        case .counter:
+            guard (rule.target ?? 0) >= 1 else { throw never("counter needs a target of at least 1") }
+        case .threshold:
+            guard rule.groupBy != nil else { throw never("threshold needs groupBy (the match or session attribute)") }
+            guard (rule.target ?? 0) >= 1 else { throw never("threshold needs a target of at least 1") }
+            if rule.measure != .value && rule.aggregate == .max && (rule.target ?? 0) > 1 {
+                throw never("the largest count of one event is 1, below the target")
+            }
+        case .window:
+            guard (rule.count ?? 0) >= 1, (rule.count ?? 0) <= 10_000 else { throw never("window needs a count of 1-10000") }
+            guard (rule.withinMilliseconds ?? 0) >= 1 else { throw never("window needs withinMilliseconds of at least 1") }
+        case .perValue:
+            guard rule.attribute != nil else { throw never("perValue needs an attribute") }
+            guard let values = rule.values, !values.isEmpty, Set(values).count == values.count else {
+                throw never("perValue needs distinct values")
+            }
+            guard (rule.target ?? 0) >= 1 else { throw never("perValue needs a target of at least 1") }
+        case .sequence:
+            guard rule.groupBy != nil else { throw never("sequence needs groupBy (the match or session attribute)") }
+            guard rule.below != nil, rule.atLeast != nil else { throw never("sequence needs below and atLeast") }
+        }
+    }
+}

@@ -1,0 +1,278 @@
+import Foundation
+import Logging
+import PodiumMessages
+import PodiumRuntime
+
+/// The achievement service's logic: direct reports, rules over game events, views, resets.
+/// Every change to a player's progress runs under one lock, so reports and events apply in order.
+final class Achievements: Sendable {
+    let catalog: Locked<AchievementCatalog>
+    let store: AchievementStore
+    let clock: any PodiumClock
+    private let changes = AsyncLock()
+    /// Events a rule ignored because an attribute it needs was missing, by achievement id.
+    let ignoredEvents = Locked([String: Int]())
+
+    static let maximumBatch = 100
+
+    init(catalog: AchievementCatalog, store: AchievementStore, clock: any PodiumClock) {
+        self.catalog = Locked(catalog)
+        self.store = store
+        self.clock = clock
+    }
+
+    func loadOperatorChanges() async throws {
+        var merged = catalog.value
+        for (gameId, definition) in try await store.savedDefinitions() { try merged.define(definition, gameId: gameId) }
+        catalog.withLock { $0 = merged }
+    }
+
+    // MARK: - Direct reporting
+
+    func report(_ request: RawEnvelope, _ batch: ProgressReportBatch, context: ServiceContext) async throws -> [ReportOutcome] {
+        let gameId = request.gameId
+        let playerId = try Self.subject(request)
+        guard !batch.reports.isEmpty, batch.reports.count <= Self.maximumBatch else {
+            throw ErrorReply(code: .invalidField, message: "send 1-\(Self.maximumBatch) reports", field: "payload.reports")
+        }
+        // Check every report before applying any: a bad one changes nothing.
+        var plan: [(AchievementDefinition, ProgressReport)] = []
+        for (index, report) in batch.reports.enumerated() {
+            let definition = try catalog.value.achievement(gameId: gameId, id: report.achievementId)
+            let field = "payload.reports.\(index)"
+            switch (report.percentComplete, report.steps) {
+            case (let percent?, nil):
+                guard percent.isFinite, (0...100).contains(percent) else {
+                    throw ErrorReply(code: .invalidField, message: "percentComplete must be a number from 0 to 100", field: field + ".percentComplete")
+                }
+            case (nil, let steps?):
+                guard steps >= 0 else { throw ErrorReply(code: .invalidField, message: "steps must not be negative", field: field + ".steps") }
+            default:
+                throw ErrorReply(code: .invalidField, message: "give either percentComplete or steps", field: field)
+            }
+            if let reportId = report.reportId, !Identifiers.isValidRequestID(reportId) {
+                throw ErrorReply(code: .invalidField, message: "reportId must be 1-128 printable ASCII characters", field: field + ".reportId")
+            }
+            plan.append((definition, report))
+        }
+        let game = gameId ?? ""
+        var earnedNow: [(AchievementDefinition, ProgressRecord)] = []
+        let outcomes = try await changes.withLock { () async throws -> [ReportOutcome] in
+            var records = try await store.progress(gameId: game, playerId: playerId)
+            var changed: [String: ProgressRecord] = [:]
+            var receipts: [(achievementId: String, reportId: String, outcome: String)] = []
+            var outcomes: [ReportOutcome] = []
+            for (definition, report) in plan {
+                if let reportId = report.reportId,
+                    let stored = try await store.receipt(gameId: game, playerId: playerId, achievementId: definition.id, reportId: reportId)
+                        ?? receipts.first(where: { $0.achievementId == definition.id && $0.reportId == reportId })?.outcome,
+                    var original = try? WireCodec.decode(ReportOutcome.self, from: Data(stored.utf8))
+                {
+                    original.status = "duplicate"
+                    outcomes.append(original)
+                    continue
+                }
+                var record = records[definition.id] ?? ProgressRecord()
+                let target = definition.completionSteps
+                var status: String
+                if record.timesEarned > 0 && !definition.repeatable {
+                    status = "ignored_earned"
+                } else {
+                    let before = record.percentComplete(target: target)
+                    var candidate = record
+                    if let percent = report.percentComplete { candidate.percent = max(candidate.percent, percent) }
+                    if let steps = report.steps { candidate.steps = max(candidate.steps, min(steps, target)) }
+                    if candidate.percentComplete(target: target) <= before {
+                        status = "ignored_lower"
+                    } else if candidate.percentComplete(target: target) >= 100 {
+                        status = record.timesEarned > 0 ? "earned_again" : "earned"
+                        record = Self.earn(candidate, definition: definition, now: clock.nowMilliseconds)
+                        earnedNow.append((definition, record))
+                    } else {
+                        status = "progressed"
+                        record = candidate
+                    }
+                }
+                if status != "ignored_earned" && status != "ignored_lower" {
+                    records[definition.id] = record
+                    changed[definition.id] = record
+                }
+                let outcome = Self.outcome(status, definition, record)
+                outcomes.append(outcome)
+                if let reportId = report.reportId {
+                    receipts.append((definition.id, reportId, String(decoding: try WireCodec.encode(outcome), as: UTF8.self)))
+                }
+            }
+            try await store.save(gameId: game, playerId: playerId, records: changed, receipts: receipts)
+            return outcomes
+        }
+        for (definition, record) in earnedNow {
+            await announce(definition, record, gameId: game, playerId: playerId, context: context)
+        }
+        return outcomes
+    }
+
+    // MARK: - Rules
+
+    /// Applies one game event to every rule of its game that listens to it.
+    func apply(_ delivery: BusDelivery, context: ServiceContext) async {
+        let envelope = delivery.envelope
+        guard envelope.type == .gameEvent, let gameId = envelope.gameId, let playerId = envelope.playerId,
+            let event = try? envelope.decodePayload(as: GameEvent.self),
+            let achievements = try? catalog.value.achievements(of: gameId)
+        else { return }
+        let listening = achievements.filter { $0.rule?.event == event.name }
+        guard !listening.isEmpty else { return }
+        var earnedNow: [(AchievementDefinition, ProgressRecord)] = []
+        do {
+            try await changes.withLock {
+                var records = try await store.progress(gameId: gameId, playerId: playerId)
+                var changed: [String: ProgressRecord] = [:]
+                for definition in listening {
+                    guard let rule = definition.rule else { continue }
+                    var record = records[definition.id] ?? ProgressRecord()
+                    if record.timesEarned > 0 && !definition.repeatable { continue }
+                    var state = record.ruleState ?? RuleState()
+                    switch rule.apply(
+                        name: event.name, value: event.value, attributes: event.attributes ?? [:], at: envelope.timestamp, to: &state)
+                    {
+                    case .notMatched:
+                        continue
+                    case .missingAttribute(let attribute):
+                        ignoredEvents.withLock { $0[definition.id, default: 0] += 1 }
+                        context.logger.info(
+                            "event ignored by a rule: missing attribute",
+                            metadata: ["achievement.id": "\(definition.id)", "event.name": "\(event.name)", "attribute": "\(attribute)"])
+                        continue
+                    case .progressed(let steps):
+                        record.ruleState = state
+                        record.steps = max(record.steps, steps)
+                        if steps >= rule.completionSteps {
+                            record = Self.earn(record, definition: definition, now: envelope.timestamp)
+                            earnedNow.append((definition, record))
+                        }
+                    }
+                    records[definition.id] = record
+                    changed[definition.id] = record
+                }
+                if !changed.isEmpty { try await store.save(gameId: gameId, playerId: playerId, records: changed, receipts: []) }
+            }
+        } catch {
+            context.logger.error("event not applied to achievements", metadata: ["error": "\(error)", "event.id": "\(envelope.id)"])
+            return
+        }
+        for (definition, record) in earnedNow {
+            await announce(definition, record, gameId: gameId, playerId: playerId, context: context)
+        }
+    }
+
+    // MARK: - Views and reset
+
+    func list(_ request: RawEnvelope) async throws -> AchievementList {
+        let definitions = try catalog.value.achievements(of: request.gameId)
+        let gameId = request.gameId ?? ""
+        let playerId = try Self.subject(request)
+        let records = try await store.progress(gameId: gameId, playerId: playerId)
+        let shares = try await store.earnedShares(gameId: gameId)
+        var earnedPoints = 0
+        let statuses = definitions.map { definition -> AchievementStatus in
+            let record = records[definition.id] ?? ProgressRecord()
+            let share = shares.players == 0 ? 0 : Double(shares.earned[definition.id] ?? 0) * 100 / Double(shares.players)
+            if record.timesEarned > 0 { earnedPoints += definition.points }
+            if definition.hidden && !record.hasProgress {
+                return AchievementStatus(id: definition.id, hidden: true, percentOfPlayersEarned: share)
+            }
+            let earned = record.timesEarned > 0
+            return AchievementStatus(
+                id: definition.id, hidden: definition.hidden, title: definition.title,
+                description: earned ? definition.earnedDescription : definition.description, points: definition.points,
+                image: definition.image,
+                percentComplete: earned && !definition.repeatable ? 100 : record.percentComplete(target: definition.completionSteps),
+                steps: earned && !definition.repeatable ? definition.completionSteps : record.steps, target: definition.completionSteps,
+                earned: earned, earnedAt: record.earnedAt, timesEarned: record.timesEarned, percentOfPlayersEarned: share)
+        }
+        return AchievementList(
+            achievements: statuses, pointsEarned: earnedPoints, pointsTotal: definitions.reduce(0) { $0 + $1.points })
+    }
+
+    func reset(_ request: RawEnvelope) async throws -> Int {
+        _ = try catalog.value.achievements(of: request.gameId)
+        let playerId = try Self.subject(request)
+        guard request.payload["confirm"] == .bool(true), request.payload["gameId"]?.stringValue == request.gameId else {
+            throw ErrorReply(
+                code: .confirmationRequired,
+                message: "a reset needs payload {\"confirm\": true, \"gameId\": \"\(request.gameId ?? "")\"}", field: "payload.confirm")
+        }
+        return try await changes.withLock { try await store.reset(gameId: request.gameId ?? "", playerId: playerId) }
+    }
+
+    func define(_ definition: AchievementDefinition, gameId: String) async throws {
+        var updated = catalog.value
+        do {
+            try updated.define(definition, gameId: gameId)
+        } catch let problem as ConfigurationProblem {
+            throw ErrorReply(code: .invalidField, message: problem.description, field: "payload.definition")
+        }
+        try await store.saveDefinition(definition, gameId: gameId)
+        catalog.withLock { $0 = updated }
+    }
+
+    // MARK: - Helpers
+
+    /// Marks an achievement earned; a repeatable one starts again from zero.
+    static func earn(_ record: ProgressRecord, definition: AchievementDefinition, now: Int64) -> ProgressRecord {
+        var earned = record
+        earned.timesEarned += 1
+        earned.earnedAt = now
+        if definition.repeatable {
+            earned.steps = 0
+            earned.percent = 0
+            earned.ruleState = nil
+        } else {
+            earned.steps = definition.completionSteps
+        }
+        return earned
+    }
+
+    private static func outcome(_ status: String, _ definition: AchievementDefinition, _ record: ProgressRecord) -> ReportOutcome {
+        let earned = record.timesEarned > 0
+        let fullyEarned = earned && !definition.repeatable
+        return ReportOutcome(
+            status: status, achievementId: definition.id,
+            percentComplete: fullyEarned ? 100 : record.percentComplete(target: definition.completionSteps),
+            steps: fullyEarned ? definition.completionSteps : record.steps, target: definition.completionSteps, earned: earned,
+            timesEarned: record.timesEarned)
+    }
+
+    /// The player's notification (the completion banner's data) and the bus event challenges follow.
+    private func announce(
+        _ definition: AchievementDefinition, _ record: ProgressRecord, gameId: String, playerId: String, context: ServiceContext
+    ) async {
+        let earned = AchievementEarned(
+            achievementId: definition.id, title: definition.title, earnedDescription: definition.earnedDescription,
+            points: definition.points, timesEarned: record.timesEarned, earnedAt: record.earnedAt ?? clock.nowMilliseconds)
+        _ = try? await context.publisher.publish(
+            type: "achievement.earned", topic: Topic(rawValue: "achievement/\(gameId)/\(definition.id)"), payload: earned,
+            gameId: gameId, playerId: playerId)
+        _ = try? await context.publisher.publish(
+            type: .notification, topic: .notification(gameId: gameId, playerId: playerId),
+            payload: PlayerNotification(
+                kind: "achievement.earned", message: "Achievement earned: \(definition.title)",
+                details: [
+                    "achievementId": .string(definition.id), "title": .string(definition.title),
+                    "earnedDescription": .string(definition.earnedDescription), "points": .integer(Int64(definition.points)),
+                    "timesEarned": .integer(Int64(record.timesEarned)),
+                ]),
+            gameId: gameId, playerId: playerId)
+        context.logger.info("achievement earned", metadata: ["achievement.id": "\(definition.id)", "player.id": "\(playerId)"])
+    }
+
+    /// The player the request is about: the acting player, or the one a server or operator names.
+    static func subject(_ request: RawEnvelope) throws -> String {
+        if request.actor?.kind == .player, let playerId = request.actor?.playerId { return playerId }
+        guard request.actor?.kind == .server || request.actor?.kind == .admin, let playerId = request.playerId else {
+            throw ErrorReply(code: .missingField, message: "which player? give playerId", field: "playerId")
+        }
+        return playerId
+    }
+}
