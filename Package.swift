@@ -137,6 +137,7 @@ let package = Package(
             dependencies: ["PodiumTesting", "PodiumTokens", .product(name: "JWTKit", package: "jwt-kit")],
             path: "Tests/AuthTests"
         ),
+        .testTarget(name: "AchievementTests", dependencies: ["PodiumTesting"], path: "Tests/AchievementTests"),
         .testTarget(name: "LeaderboardTests", dependencies: ["PodiumTesting"], path: "Tests/LeaderboardTests"),
         .testTarget(
             name: "GatewayTests",

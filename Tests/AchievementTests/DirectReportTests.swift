@@ -1,0 +1,91 @@
+import Foundation
+import PodiumMessages
+import PodiumTesting
+import Testing
+
+/// GameKit-style reporting: percent or steps, never backwards, idempotent, batches.
+@Suite("Direct progress reports")
+struct DirectReportTests {
+    static let tutorial = "com.example.blackjack.tutorial"
+    static let regular = "com.example.blackjack.regular"
+
+    @Test("progress never decreases; a repeated report changes nothing; earned stays earned")
+    func monotonic() async throws {
+        try await withPodiumStack { stack in
+            let (player, _) = try await stack.player("reporter")
+            defer { Task { await player.close() } }
+            let first = try await player.report("blackjack", [["achievementId": .string(Self.tutorial), "percentComplete": 40.5]]).outcomes
+            #expect(first.map(\.status) == ["progressed"])
+            #expect(first.first?.percentComplete == 40.5)
+            let same = try await player.report("blackjack", [["achievementId": .string(Self.tutorial), "percentComplete": 40.5]]).outcomes
+            #expect(same.map(\.status) == ["ignored_lower"])
+            let lower = try await player.report("blackjack", [["achievementId": .string(Self.tutorial), "steps": 10]]).outcomes
+            #expect(lower.map(\.status) == ["ignored_lower"])
+            #expect(lower.first?.percentComplete == 40.5)
+            let done = try await player.report("blackjack", [["achievementId": .string(Self.tutorial), "percentComplete": 100]]).outcomes
+            #expect(done.map(\.status) == ["earned"])
+            let after = try await player.report("blackjack", [["achievementId": .string(Self.tutorial), "percentComplete": 100]]).outcomes
+            #expect(after.map(\.status) == ["ignored_earned"])
+            #expect(after.first?.timesEarned == 1)
+            let list = try await player.achievements("blackjack")
+            #expect(list.status("tutorial")?.earned == true)
+            #expect(list.status("tutorial")?.description == "You know the rules.")
+            #expect(list.pointsEarned == 5)
+        }
+    }
+
+    @Test("an achievement achievable more than once is earned again and counts; report ids make resubmission safe")
+    func repeatableAndReceipts() async throws {
+        try await withPodiumStack { stack in
+            let (player, _) = try await stack.player("regular")
+            defer { Task { await player.close() } }
+            let steps = try await player.report("blackjack", [
+                ["achievementId": .string(Self.regular), "steps": 2, "reportId": "r1"],
+                ["achievementId": .string(Self.regular), "steps": 3, "reportId": "r2"],
+            ]).outcomes
+            #expect(steps.map(\.status) == ["progressed", "earned"])
+            // The offline queue resubmits r2: nothing happens twice.
+            let resubmitted = try await player.report("blackjack", [["achievementId": .string(Self.regular), "steps": 3, "reportId": "r2"]]).outcomes
+            #expect(resubmitted.map(\.status) == ["duplicate"])
+            #expect(resubmitted.first?.timesEarned == 1)
+            let again = try await player.report("blackjack", [["achievementId": .string(Self.regular), "steps": 3, "reportId": "r3"]]).outcomes
+            #expect(again.map(\.status) == ["earned_again"])
+            #expect(again.first?.timesEarned == 2)
+            #expect(try await player.achievements("blackjack").status("regular")?.timesEarned == 2)
+        }
+    }
+
+    @Test("a batch with one bad report is refused whole and changes nothing", arguments: [
+        ["percentComplete": 101.0], ["percentComplete": -1.0], ["steps": -2], [:], ["percentComplete": "lots"],
+    ] as [[String: JSONValue]])
+    func badBatch(bad: [String: JSONValue]) async throws {
+        try await withPodiumStack { stack in
+            let (player, _) = try await stack.player("batcher")
+            defer { Task { await player.close() } }
+            var badReport = bad
+            badReport["achievementId"] = .string(Self.regular)
+            let reply = try await player.report("blackjack", [["achievementId": .string(Self.tutorial), "percentComplete": 50], .object(badReport)])
+            #expect(reply.errorCode == .invalidField || reply.errorCode == .invalidShape)
+            #expect(try await player.achievements("blackjack").status("tutorial")?.percentComplete == 0, "the good report was not applied")
+        }
+    }
+
+    @Test("unknown achievements and games are refused; servers report for a named player")
+    func unknownAndServers() async throws {
+        let serverKey = String(repeating: "s", count: 40)
+        try await withPodiumStack(.init(serverKeys: ["blackjack": serverKey])) { stack in
+            let (player, grant) = try await stack.player("named")
+            let server = try TestClient(endpoint: stack.endpoints.requests)
+            server.use(.serverKey(serverKey))
+            defer { Task { await player.close(); await server.close() } }
+            #expect(try await player.report("blackjack", [["achievementId": "nope", "steps": 1]]).errorCode == .unknownAchievement)
+            #expect(try await player.report("nowhere", [["achievementId": .string(Self.tutorial), "steps": 1]]).errorCode == .unknownGame)
+            #expect(try await server.report("blackjack", [["achievementId": .string(Self.tutorial), "steps": 1]]).errorCode == .missingField)
+            let forPlayer = try await server.request(
+                "achievement.report", gameId: "blackjack", playerId: grant.playerId,
+                payload: ["reports": [["achievementId": .string(Self.tutorial), "percentComplete": 100]]])
+            #expect(try forPlayer.outcomes.first?.status == "earned")
+            #expect(try await player.achievements("blackjack").status("tutorial")?.earned == true)
+        }
+    }
+}
