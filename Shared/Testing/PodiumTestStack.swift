@@ -38,7 +38,7 @@ public final class PodiumTestStack: Sendable {
             expectedServices: [String]? = nil,
             requestTimeout: Duration = .seconds(5),
             maxMessageBytes: Int = 65536,
-            heartbeatInterval: Duration = .milliseconds(100),
+            heartbeatInterval: Duration = .milliseconds(250),
             clock: any PodiumClock = SystemClock(),
             serverKeys: [String: String] = [:],
             adminKey: String? = nil,

@@ -65,7 +65,7 @@ struct GatewayUnitTests {
         #expect(Set(picks).count == 2, "both instances take turns")
         let other = directory.route("leaderboard.other", knownServices: ["leaderboard"])
         #expect(other == .unknown, "a connected service that did not announce a type does not have it")
-        let expired = directory.expire(now: 360)
+        let expired = directory.expire(now: 560)
         #expect(expired.map(\.announcement.instance) == ["l1"])
         #expect(directory.connectedServices == ["leaderboard"])
         let survivor = directory.route("leaderboard.health", knownServices: [])

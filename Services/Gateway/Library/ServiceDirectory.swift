@@ -11,8 +11,9 @@ struct ServiceDirectory: Sendable {
         var lastSeen: Int64
     }
 
-    /// Heartbeats missed before an instance is considered gone.
-    static let missedHeartbeatsAllowed: Int64 = 3
+    /// Heartbeats missed before an instance is considered gone (generous: a busy machine can
+    /// delay a heartbeat, and dropping a live service fails every request routed to it).
+    static let missedHeartbeatsAllowed: Int64 = 5
 
     private(set) var instances: [Data: Instance] = [:]
     private var rotation: [String: Int] = [:]
