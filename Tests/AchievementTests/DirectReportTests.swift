@@ -89,3 +89,39 @@ struct DirectReportTests {
         }
     }
 }
+
+@Suite("Achievement definitions by operators")
+struct AchievementAdminTests {
+    static let admin = String(repeating: "a", count: 40)
+
+    @Test("operators add achievements; a change that breaks the rules is refused; players cannot define")
+    func define() async throws {
+        try await withPodiumStack(.init(adminKey: Self.admin)) { stack in
+            let (player, _) = try await stack.player("definer")
+            let operatorClient = try TestClient(endpoint: stack.endpoints.requests)
+            operatorClient.use(.adminKey(Self.admin))
+            defer { Task { await player.close(); await operatorClient.close() } }
+            let fresh: JSONValue = [
+                "id": "com.example.blackjack.newbie", "title": "Newbie", "description": "Sit down.",
+                "earnedDescription": "Welcome.", "points": 5, "target": 1,
+            ]
+            #expect(try await player.request("achievement.admin.define", gameId: "blackjack", payload: ["definition": fresh]).errorCode == .forbidden)
+            #expect(try await operatorClient.request("achievement.admin.define", gameId: "blackjack", payload: ["definition": fresh]).type == .reply)
+            let outcome = try await player.report("blackjack", [["achievementId": "com.example.blackjack.newbie", "steps": 1]]).outcomes
+            #expect(outcome.first?.status == "earned")
+            let greedy: JSONValue = [
+                "id": "com.example.blackjack.greedy", "title": "Greedy", "description": "d", "earnedDescription": "e", "points": 101,
+            ]
+            let refused = try await operatorClient.request("achievement.admin.define", gameId: "blackjack", payload: ["definition": greedy])
+            #expect(refused.errorCode == .invalidField)
+            let badRule: JSONValue = [
+                "id": "com.example.blackjack.ghost", "title": "Ghost", "description": "d", "earnedDescription": "e", "points": 5,
+                "rule": ["kind": "event", "event": "teleport"],
+            ]
+            #expect(try await operatorClient.request("achievement.admin.define", gameId: "blackjack", payload: ["definition": badRule]).errorCode == .invalidField)
+            let list = try await player.achievements("blackjack")
+            #expect(list.status("newbie")?.earned == true)
+            #expect(list.status("greedy") == nil)
+        }
+    }
+}
