@@ -69,6 +69,7 @@ let package = Package(
             name: "PodiumTokens",
             dependencies: [
                 "PodiumMessages",
+                "PodiumRuntime",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

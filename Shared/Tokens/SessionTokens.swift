@@ -2,6 +2,7 @@ import Foundation
 import Crypto
 import JWTKit
 import PodiumMessages
+import PodiumRuntime
 
 /// Issues and verifies Podium's tokens: HS256 JWTs under one key from configuration.
 ///
@@ -33,6 +34,23 @@ public struct SessionTokens: Sendable {
             iat: IssuedAtClaim(value: Date(timeIntervalSince1970: Double(issuedAt / 1000))),
             exp: ExpirationClaim(value: Date(timeIntervalSince1970: Double(expiresAt / 1000))))
         return try await keys.sign(claims)
+    }
+
+    /// The configured key, the development key in development mode, or a refusal naming
+    /// `PODIUM_AUTH_TOKEN_KEY` (a missing, short or development key outside development mode).
+    public static func configuredKey(_ configured: String?, developmentMode: Bool) throws -> [UInt8] {
+        if let configured, configured != developmentKey {
+            guard configured.utf8.count >= minimumKeyLength else {
+                throw ConfigurationProblem("PODIUM_AUTH_TOKEN_KEY must be at least \(minimumKeyLength) bytes")
+            }
+            return Array(configured.utf8)
+        }
+        guard developmentMode else {
+            throw ConfigurationProblem(
+                "PODIUM_AUTH_TOKEN_KEY must be set to at least \(minimumKeyLength) random bytes, the same for podium-auth "
+                    + "and podium-gateway (the development key is accepted only with PODIUM_DEVELOPMENT=true)")
+        }
+        return Array(developmentKey.utf8)
     }
 
     /// A time in ms rounded down to a whole second, as a token carries it.

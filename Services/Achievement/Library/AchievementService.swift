@@ -15,8 +15,7 @@ public enum AchievementService {
     /// Builds the service; `catalog` nil reads the game configurations from `PODIUM_GAMES_DIR`.
     public static func blueprint(catalog: AchievementCatalog? = nil) -> ServiceBlueprint {
         ServiceBlueprint(name: name) { settings, clock in
-            let catalog = try catalog ?? AchievementCatalog(
-                directory: URL(fileURLWithPath: RuntimeSettings.environmentReader().string(forKey: "podium.games.dir", default: "./games")))
+            let catalog = try catalog ?? AchievementCatalog(directory: GameFiles.configuredDirectory())
             let store = try AchievementStore(path: StorageLocation.database(for: "\(name)-progress", in: settings.dataDirectory))
             let achievements = Achievements(catalog: catalog, store: store, clock: clock)
             try await achievements.loadOperatorChanges()
@@ -58,18 +57,6 @@ public enum AchievementService {
     }
 
     static func payload<Value: Decodable>(_ request: RawEnvelope, as type: Value.Type) throws -> Value {
-        do {
-            return try request.decodePayload(as: type)
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw ErrorReply(
-                code: .missingField, message: "payload needs '\(key.stringValue)'",
-                field: (["payload"] + context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue } + [key.stringValue]).joined(separator: "."))
-        } catch let DecodingError.typeMismatch(_, context) {
-            throw ErrorReply(
-                code: .invalidShape, message: "payload field has the wrong type",
-                field: (["payload"] + context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }).joined(separator: "."))
-        } catch {
-            throw ErrorReply(code: .invalidShape, message: "payload has the wrong shape", field: "payload")
-        }
+        try request.requestPayload(as: type)
     }
 }

@@ -269,10 +269,6 @@ final class Achievements: Sendable {
 
     /// The player the request is about: the acting player, or the one a server or operator names.
     static func subject(_ request: RawEnvelope) throws -> String {
-        if request.actor?.kind == .player, let playerId = request.actor?.playerId { return playerId }
-        guard request.actor?.kind == .server || request.actor?.kind == .admin, let playerId = request.playerId else {
-            throw ErrorReply(code: .missingField, message: "which player? give playerId", field: "playerId")
-        }
-        return playerId
+        try request.subjectPlayer()
     }
 }

@@ -52,17 +52,6 @@ public struct AuthConfiguration: Sendable {
 
     /// The configured token key, the development key in development mode, or a refusal.
     public static func tokenKey(_ configured: String?, developmentMode: Bool) throws -> [UInt8] {
-        if let configured, configured != SessionTokens.developmentKey {
-            guard configured.utf8.count >= SessionTokens.minimumKeyLength else {
-                throw ConfigurationProblem("PODIUM_AUTH_TOKEN_KEY must be at least \(SessionTokens.minimumKeyLength) bytes")
-            }
-            return Array(configured.utf8)
-        }
-        guard developmentMode else {
-            throw ConfigurationProblem(
-                "PODIUM_AUTH_TOKEN_KEY must be set to at least \(SessionTokens.minimumKeyLength) random bytes "
-                    + "(the development key is accepted only with PODIUM_DEVELOPMENT=true)")
-        }
-        return Array(SessionTokens.developmentKey.utf8)
+        try SessionTokens.configuredKey(configured, developmentMode: developmentMode)
     }
 }

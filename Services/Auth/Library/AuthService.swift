@@ -120,21 +120,7 @@ public enum AuthService {
     // MARK: - Request helpers
 
     static func payload<Value: Decodable>(_ request: RawEnvelope, as type: Value.Type) throws -> Value {
-        do {
-            return try request.decodePayload(as: type)
-        } catch let DecodingError.keyNotFound(key, _) {
-            throw ErrorReply(code: .missingField, message: "payload needs '\(key.stringValue)'", field: "payload.\(key.stringValue)")
-        } catch let DecodingError.valueNotFound(_, context) {
-            throw ErrorReply(code: .missingField, message: "a required payload value is null", field: field(context))
-        } catch let DecodingError.typeMismatch(_, context) {
-            throw ErrorReply(code: .invalidShape, message: "payload field has the wrong type", field: field(context))
-        } catch {
-            throw ErrorReply(code: .invalidShape, message: "payload has the wrong shape", field: "payload")
-        }
-    }
-
-    private static func field(_ context: DecodingError.Context) -> String {
-        (["payload"] + context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }).joined(separator: ".")
+        try request.requestPayload(as: type)
     }
 
     /// The authenticated player, or `forbidden`.

@@ -18,19 +18,7 @@ public struct GameCatalog: Sendable {
 
     /// Reads every `*.json` file in `directory` (a missing directory means no games).
     public init(directory: URL) throws {
-        let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
-        var games: [GameConfiguration] = []
-        for file in files.filter({ $0.pathExtension == "json" }).sorted(by: { $0.path < $1.path }) {
-            guard let data = FileManager.default.contents(atPath: file.path) else {
-                throw ConfigurationProblem("cannot read game configuration \(file.path)")
-            }
-            do {
-                games.append(try WireCodec.decode(GameConfiguration.self, from: data))
-            } catch {
-                throw ConfigurationProblem("game configuration \(file.lastPathComponent) is not valid: \(error)")
-            }
-        }
-        try self.init(games)
+        try self.init(GameFiles.load(from: directory))
     }
 
     /// The board, or `unknown_game` / `unknown_board`.

@@ -17,8 +17,7 @@ public enum LeaderboardService {
     /// Builds the service; `catalog` nil reads the game configurations from the environment.
     public static func blueprint(catalog: GameCatalog? = nil) -> ServiceBlueprint {
         ServiceBlueprint(name: name) { settings, clock in
-            let catalog = try catalog ?? GameCatalog(
-                directory: URL(fileURLWithPath: RuntimeSettings.environmentReader().string(forKey: "podium.games.dir", default: "./games")))
+            let catalog = try catalog ?? GameCatalog(directory: GameFiles.configuredDirectory())
             let store = try SQLiteLeaderboardStore(path: StorageLocation.database(for: "\(name)-scores", in: settings.dataDirectory))
             let scoreboard = Scoreboard(catalog: catalog, store: store, clock: clock)
             try await scoreboard.load()
@@ -86,16 +85,6 @@ public enum LeaderboardService {
     }
 
     static func payload<Value: Decodable>(_ request: RawEnvelope, as type: Value.Type) throws -> Value {
-        do {
-            return try request.decodePayload(as: type)
-        } catch let DecodingError.keyNotFound(key, _) {
-            throw ErrorReply(code: .missingField, message: "payload needs '\(key.stringValue)'", field: "payload.\(key.stringValue)")
-        } catch let DecodingError.typeMismatch(_, context) {
-            throw ErrorReply(
-                code: .invalidShape, message: "payload field has the wrong type",
-                field: (["payload"] + context.codingPath.map(\.stringValue)).joined(separator: "."))
-        } catch {
-            throw ErrorReply(code: .invalidShape, message: "payload has the wrong shape", field: "payload")
-        }
+        try request.requestPayload(as: type)
     }
 }

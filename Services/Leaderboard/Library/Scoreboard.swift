@@ -350,11 +350,7 @@ final class Scoreboard: Sendable {
 
     /// The player a view is about: the acting player, or the one a server or operator names.
     static func subject(_ request: RawEnvelope) throws -> String {
-        if request.actor?.kind == .player, let playerId = request.actor?.playerId { return playerId }
-        guard let playerId = request.playerId else {
-            throw ErrorReply(code: .missingField, message: "which player? give playerId", field: "playerId")
-        }
-        return playerId
+        try request.subjectPlayer()
     }
 
     static func entry(_ playerId: String, _ stored: StoredEntry, rank: Int) -> LeaderboardEntry {

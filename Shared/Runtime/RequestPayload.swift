@@ -1,0 +1,36 @@
+import PodiumMessages
+
+extension Envelope where Payload == JSONValue {
+    /// Decodes a request's payload, turning decoding failures into the client errors the
+    /// protocol promises: `missing_field` or `invalid_shape`, with the offending field's path.
+    public func requestPayload<Value: Decodable>(as type: Value.Type) throws(ErrorReply) -> Value {
+        do {
+            return try decodePayload(as: type)
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw ErrorReply(code: .missingField, message: "payload needs '\(key.stringValue)'", field: Self.path(context.codingPath + [key]))
+        } catch let DecodingError.valueNotFound(_, context) {
+            throw ErrorReply(code: .missingField, message: "a required payload value is null", field: Self.path(context.codingPath))
+        } catch let DecodingError.typeMismatch(expected, context) {
+            throw ErrorReply(
+                code: .invalidShape, message: "payload field has the wrong type (expected \(expected))", field: Self.path(context.codingPath))
+        } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
+            throw ErrorReply(code: .invalidShape, message: "payload field has an unusable value", field: Self.path(context.codingPath))
+        } catch {
+            throw ErrorReply(code: .invalidShape, message: "payload has the wrong shape", field: "payload")
+        }
+    }
+
+    /// The player a request is about: the acting player for a player's token; for a game
+    /// server, an operator or another service, the `playerId` it names.
+    public func subjectPlayer() throws(ErrorReply) -> String {
+        if actor?.kind == .player, let playerId = actor?.playerId { return playerId }
+        guard actor?.kind != .anonymous, actor != nil, let playerId else {
+            throw ErrorReply(code: .missingField, message: "which player? give playerId", field: "playerId")
+        }
+        return playerId
+    }
+
+    private static func path(_ keys: [any CodingKey]) -> String {
+        (["payload"] + keys.map { $0.intValue.map(String.init) ?? $0.stringValue }).joined(separator: ".")
+    }
+}
