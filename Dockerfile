@@ -33,6 +33,8 @@ RUN groupadd --gid 10001 podium \
     && mkdir -p /data \
     && chown podium:podium /data
 COPY --from=build /out/ /usr/local/bin/
+# The example games; mount your own game files over /etc/podium/games (docs/GAME-CONFIG.md).
+COPY docs/examples/games/ /etc/podium/games/
 ENV PODIUM_DATA=/data
 WORKDIR /data
 VOLUME ["/data"]

@@ -12,6 +12,7 @@ struct PodiumCommand: ParsableCommand {
             """,
         subcommands: [
             RegisterCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, RefreshCommand.self,
-            FriendsCommand.self, PublishCommand.self, SubscribeCommand.self, RequestCommand.self, HealthCommand.self,
+            FriendsCommand.self, AchievementsCommand.self, PublishCommand.self, SubscribeCommand.self, RequestCommand.self,
+            HealthCommand.self,
         ])
 }

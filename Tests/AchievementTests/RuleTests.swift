@@ -112,3 +112,33 @@ struct RuleTests {
         }
     }
 }
+
+@Suite("Rule abuse")
+struct RuleAbuseTests {
+    @Test("extreme and negative values neither crash the service nor earn anything; players cannot report rule-based achievements")
+    func extremes() async throws {
+        try await withPodiumStack { stack in
+            let (player, _) = try await stack.player("abuser")
+            defer { Task { await player.close() } }
+            try await player.play("whackacac", [
+                ("tick", Int64.min, ["matchId": "m"]), ("tick", -1, ["matchId": "m"]),
+                ("tick", Int64.max, ["matchId": "m"]), ("tick", Int64.max, ["matchId": "m"]),
+            ])
+            let list = try await player.waitForAchievements("whackacac") { $0.status("play5Mins")?.earned == true }
+            #expect(list.status("play5Mins")?.earned == true, "the two huge positive ticks complete it")
+            let fresh = try await stack.player("negative")
+            defer { Task { await fresh.client.close() } }
+            try await fresh.client.play("whackacac", [("tick", Int64.min, ["matchId": "m"]), ("tick", -5, ["matchId": "m"])])
+            try await fresh.client.play("whackacac", [("cactus.hit", nil, ["matchId": "m"])])
+            let negative = try await fresh.client.waitForAchievements("whackacac") { $0.status("killone")?.earned == true }
+            #expect(negative.status("play5Mins")?.earned == false, "negative time does not count")
+            #expect(negative.status("play5Mins")?.steps == 0)
+            let cheat = try await player.report("whackacac", [["achievementId": "com.dragonforged.whackacac.1000whacks", "percentComplete": 100]])
+            #expect(cheat.errorCode == .forbidden)
+            let unknown = try await player.report("whackacac", [["achievementId": "nope", "steps": 1]])
+            #expect((try? unknown.decodePayload(as: ErrorReply.self))?.field == "payload.reports.0.achievementId")
+            // The service is still up.
+            #expect(try await player.request(.health(of: "achievement")).type == .reply)
+        }
+    }
+}

@@ -14,6 +14,7 @@ public struct AchievementCatalog: Sendable {
         var byID: [String: GameConfiguration] = [:]
         for game in games {
             try Self.validate(game)
+            guard byID[game.gameId] == nil else { throw ConfigurationProblem("game \(game.gameId) is configured twice") }
             byID[game.gameId] = game
         }
         self.games = byID
@@ -51,7 +52,14 @@ public struct AchievementCatalog: Sendable {
         games[gameId] = game
     }
 
+    /// Largest target (and per-value target) a rule or direct report may have.
+    static let maximumTarget: Int64 = 1_000_000_000_000
+
     static func validate(_ game: GameConfiguration) throws {
+        guard Identifiers.isValidID(game.gameId) else { throw ConfigurationProblem("game id '\(game.gameId)' is not valid") }
+        for event in game.events ?? [] where !Identifiers.isValidEventName(event.name) {
+            throw ConfigurationProblem("game \(game.gameId): event name '\(event.name)' is not valid (see the event.publish rules)")
+        }
         let achievements = game.achievements ?? []
         var seen = Set<String>()
         var total = 0
@@ -69,7 +77,9 @@ public struct AchievementCatalog: Sendable {
             guard !achievement.title.isEmpty, !achievement.description.isEmpty, !achievement.earnedDescription.isEmpty else {
                 throw ConfigurationProblem("\(place) needs a title, a description and an earned description")
             }
-            if let target = achievement.target, target < 1 { throw ConfigurationProblem("\(place): target must be at least 1") }
+            if let target = achievement.target, !(1...maximumTarget).contains(target) {
+                throw ConfigurationProblem("\(place): target must be 1-\(maximumTarget)")
+            }
             if let rule = achievement.rule { try validate(rule, place: place, events: events) }
         }
         guard total <= maximumTotalPoints else {
@@ -89,6 +99,8 @@ public struct AchievementCatalog: Sendable {
             throw ConfigurationProblem("\(place): event '\(rule.event)' has no attribute '\(name)'")
         }
         func never(_ why: String) -> ConfigurationProblem { ConfigurationProblem("\(place): the rule can never complete: \(why)") }
+        if let target = rule.target, target > maximumTarget { throw never("target is above \(maximumTarget)") }
+        if let values = rule.values, values.count > 1000 { throw never("perValue takes at most 1000 values") }
         switch rule.kind {
         case .event:
             break

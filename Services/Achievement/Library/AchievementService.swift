@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import Logging
 import PodiumMessages
 import PodiumRuntime
 
@@ -18,7 +19,7 @@ public enum AchievementService {
             let catalog = try catalog ?? AchievementCatalog(directory: GameFiles.configuredDirectory())
             let store = try AchievementStore(path: StorageLocation.database(for: "\(name)-progress", in: settings.dataDirectory))
             let achievements = Achievements(catalog: catalog, store: store, clock: clock)
-            try await achievements.loadOperatorChanges()
+            try await achievements.loadOperatorChanges(logger: Logger(label: "podium.achievement"))
             return definition(achievements)
         }
     }

@@ -21,9 +21,18 @@ final class Achievements: Sendable {
         self.clock = clock
     }
 
-    func loadOperatorChanges() async throws {
+    /// Applies the operators' stored changes; one that no longer fits the game files is skipped
+    /// and logged rather than stopping the service.
+    func loadOperatorChanges(logger: Logger) async throws {
         var merged = catalog.value
-        for (gameId, definition) in try await store.savedDefinitions() { try merged.define(definition, gameId: gameId) }
+        for (gameId, definition) in try await store.savedDefinitions() {
+            do {
+                try merged.define(definition, gameId: gameId)
+            } catch {
+                logger.error(
+                    "stored achievement definition skipped", metadata: ["achievement.id": "\(definition.id)", "error": "\(error)"])
+            }
+        }
         catalog.withLock { $0 = merged }
     }
 
@@ -38,8 +47,21 @@ final class Achievements: Sendable {
         // Check every report before applying any: a bad one changes nothing.
         var plan: [(AchievementDefinition, ProgressReport)] = []
         for (index, report) in batch.reports.enumerated() {
-            let definition = try catalog.value.achievement(gameId: gameId, id: report.achievementId)
             let field = "payload.reports.\(index)"
+            var definition: AchievementDefinition
+            do {
+                definition = try catalog.value.achievement(gameId: gameId, id: report.achievementId)
+            } catch {
+                var located = error
+                if located.code == .unknownAchievement { located.field = field + ".achievementId" }
+                throw located
+            }
+            // Rules decide rule-based achievements: a player cannot report them done.
+            if definition.rule != nil && request.actor?.kind == .player {
+                throw ErrorReply(
+                    code: .forbidden, message: "'\(definition.id)' follows from game events; only the game server may report it",
+                    field: field + ".achievementId")
+            }
             switch (report.percentComplete, report.steps) {
             case (let percent?, nil):
                 guard percent.isFinite, (0...100).contains(percent) else {
@@ -107,7 +129,7 @@ final class Achievements: Sendable {
             return outcomes
         }
         for (definition, record) in earnedNow {
-            await announce(definition, record, gameId: game, playerId: playerId, context: context)
+            await announce(definition, record, gameId: game, playerId: playerId, cause: request.correlationId ?? request.id, context: context)
         }
         return outcomes
     }
@@ -162,7 +184,7 @@ final class Achievements: Sendable {
             return
         }
         for (definition, record) in earnedNow {
-            await announce(definition, record, gameId: gameId, playerId: playerId, context: context)
+            await announce(definition, record, gameId: gameId, playerId: playerId, cause: envelope.id, context: context)
         }
     }
 
@@ -207,14 +229,16 @@ final class Achievements: Sendable {
     }
 
     func define(_ definition: AchievementDefinition, gameId: String) async throws {
-        var updated = catalog.value
-        do {
-            try updated.define(definition, gameId: gameId)
-        } catch let problem as ConfigurationProblem {
-            throw ErrorReply(code: .invalidField, message: problem.description, field: "payload.definition")
+        try await changes.withLock {
+            var updated = catalog.value
+            do {
+                try updated.define(definition, gameId: gameId)
+            } catch let problem as ConfigurationProblem {
+                throw ErrorReply(code: .invalidField, message: problem.description, field: "payload.definition")
+            }
+            try await store.saveDefinition(definition, gameId: gameId)
+            catalog.withLock { $0 = updated }
         }
-        try await store.saveDefinition(definition, gameId: gameId)
-        catalog.withLock { $0 = updated }
     }
 
     // MARK: - Helpers
@@ -246,14 +270,15 @@ final class Achievements: Sendable {
 
     /// The player's notification (the completion banner's data) and the bus event challenges follow.
     private func announce(
-        _ definition: AchievementDefinition, _ record: ProgressRecord, gameId: String, playerId: String, context: ServiceContext
+        _ definition: AchievementDefinition, _ record: ProgressRecord, gameId: String, playerId: String, cause: String,
+        context: ServiceContext
     ) async {
         let earned = AchievementEarned(
             achievementId: definition.id, title: definition.title, earnedDescription: definition.earnedDescription,
             points: definition.points, timesEarned: record.timesEarned, earnedAt: record.earnedAt ?? clock.nowMilliseconds)
         _ = try? await context.publisher.publish(
             type: "achievement.earned", topic: Topic(rawValue: "achievement/\(gameId)/\(definition.id)"), payload: earned,
-            gameId: gameId, playerId: playerId)
+            gameId: gameId, playerId: playerId, correlationId: cause)
         _ = try? await context.publisher.publish(
             type: .notification, topic: .notification(gameId: gameId, playerId: playerId),
             payload: PlayerNotification(
@@ -263,7 +288,7 @@ final class Achievements: Sendable {
                     "earnedDescription": .string(definition.earnedDescription), "points": .integer(Int64(definition.points)),
                     "timesEarned": .integer(Int64(record.timesEarned)),
                 ]),
-            gameId: gameId, playerId: playerId)
+            gameId: gameId, playerId: playerId, correlationId: cause)
         context.logger.info("achievement earned", metadata: ["achievement.id": "\(definition.id)", "player.id": "\(playerId)"])
     }
 

@@ -43,21 +43,22 @@ extension AchievementRule {
         case .count: amount = 1
         case .value:
             guard let value else { return .missingAttribute("value") }
-            amount = value
+            // Progress only ever adds up: a negative measure counts as nothing.
+            amount = max(0, value)
         }
         let steps: Int64
         switch kind {
         case .event:
             steps = 1
         case .counter:
-            state.total = state.total.addingReportingOverflow(amount).overflow ? Int64.max : state.total + amount
+            state.total = Self.saturatingSum(state.total, amount)
             steps = min(state.total, completionSteps)
         case .threshold:
             guard let groupBy, let group = Self.key(attributes[groupBy]) else { return .missingAttribute(groupBy ?? "groupBy") }
             let current = state.groups[group]
             let next: Int64
             switch aggregate ?? .sum {
-            case .sum: next = (current ?? 0).addingReportingOverflow(amount).overflow ? Int64.max : (current ?? 0) + amount
+            case .sum: next = Self.saturatingSum(current ?? 0, amount)
             case .max: next = max(current ?? Int64.min, amount)
             }
             Self.remember(group, next, in: &state)
@@ -72,8 +73,8 @@ extension AchievementRule {
             guard let attribute, let key = Self.key(attributes[attribute]) else { return .missingAttribute(attribute ?? "attribute") }
             guard let values, values.contains(key) else { return .notMatched }
             let each = max(1, target ?? 1)
-            state.perValue[key] = min(each, (state.perValue[key] ?? 0) + amount)
-            steps = values.reduce(0) { $0 + min(each, state.perValue[$1] ?? 0) }
+            state.perValue[key] = min(each, Self.saturatingSum(state.perValue[key] ?? 0, amount))
+            steps = values.reduce(Int64(0)) { Self.saturatingSum($0, min(each, state.perValue[$1] ?? 0)) }
         case .sequence:
             guard let groupBy, let group = Self.key(attributes[groupBy]) else { return .missingAttribute(groupBy ?? "groupBy") }
             guard let value else { return .missingAttribute("value") }
@@ -90,6 +91,12 @@ extension AchievementRule {
         }
         state.best = max(state.best, steps)
         return .progressed(steps: state.best)
+    }
+
+    /// Adds two non-negative amounts, stopping at the largest integer instead of overflowing.
+    static func saturatingSum(_ a: Int64, _ b: Int64) -> Int64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? Int64.max : sum
     }
 
     /// Attribute values that identify a group or a per-value bucket.

@@ -8,7 +8,7 @@ struct RegisterCommand: ParsableCommand {
         abstract: "Create an account and keep its session for the other commands.",
         discussion: """
             The session (never the password) is saved in the session file with mode 0600; publish, \
-            subscribe, request, friends and whoami then send it automatically.
+            subscribe, request, friends, achievements and whoami then send it automatically.
             """)
 
     @OptionGroup var gateway: GatewayOptions

@@ -32,7 +32,10 @@ final class Scoreboard: Sendable {
         let now = clock.nowMilliseconds
         var merged = catalog.value
         for (gameId, boardId) in try await store.removedDefinitions() { merged.remove(boardId: boardId, gameId: gameId) }
-        for (gameId, definition) in try await store.savedDefinitions() { try merged.define(definition, gameId: gameId) }
+        for (gameId, definition) in try await store.savedDefinitions() {
+            // A stored change that no longer fits the game files is skipped rather than stopping the service.
+            try? merged.define(definition, gameId: gameId)
+        }
         catalog.withLock { $0 = merged }
         for game in merged.games.values {
             for board in game.leaderboards {

@@ -134,7 +134,9 @@ public struct AchievementRule: Codable, Sendable, Equatable {
         case .event: 1
         case .threshold, .counter: max(1, target ?? 1)
         case .window: max(1, count ?? 1)
-        case .perValue: max(1, target ?? 1) * Int64(max(1, values?.count ?? 1))
+        case .perValue:
+            max(1, target ?? 1).multipliedReportingOverflow(by: Int64(max(1, values?.count ?? 1))).overflow
+                ? Int64.max : max(1, target ?? 1) * Int64(max(1, values?.count ?? 1))
         case .sequence: 2
         }
     }
