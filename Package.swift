@@ -99,7 +99,11 @@ let package = Package(
             dependencies: ["PodiumRuntime", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Services/Achievement/Library"
         ),
-        .target(name: "Challenge", dependencies: ["PodiumRuntime"], path: "Services/Challenge/Library"),
+        .target(
+            name: "Challenge",
+            dependencies: ["PodiumRuntime", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Services/Challenge/Library"
+        ),
         .executableTarget(name: "GatewayMain", dependencies: ["Gateway"], path: "Services/Gateway/Main"),
         .executableTarget(name: "AuthMain", dependencies: ["Auth"], path: "Services/Auth/Main"),
         .executableTarget(name: "LeaderboardMain", dependencies: ["Leaderboard"], path: "Services/Leaderboard/Main"),

@@ -63,6 +63,8 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, CustomSt
     public static let scoreOutOfBounds = ErrorCode(rawValue: "score_out_of_bounds")
     /// The game has no achievement with this id.
     public static let unknownAchievement = ErrorCode(rawValue: "unknown_achievement")
+    /// The player has no challenge with this id (or it is not theirs).
+    public static let unknownChallenge = ErrorCode(rawValue: "unknown_challenge")
     /// A destructive request was not confirmed in the request.
     public static let confirmationRequired = ErrorCode(rawValue: "confirmation_required")
     /// An unexpected failure on the server; the request had no effect.

@@ -12,9 +12,10 @@ final class ServiceAsker: Sendable {
         self.clock = clock
     }
 
-    func ask(_ type: MessageType, payload: JSONValue, timeout: Duration) async throws -> RawEnvelope {
+    func ask(_ type: MessageType, payload: JSONValue, gameId: String?, playerId: String?, timeout: Duration) async throws -> RawEnvelope {
         let id = UUID().uuidString.lowercased()
-        let request = RawEnvelope(type: type, id: id, timestamp: clock.nowMilliseconds, payload: payload)
+        let request = RawEnvelope(
+            type: type, id: id, gameId: gameId, playerId: playerId, timestamp: clock.nowMilliseconds, payload: payload)
         let clock = self.clock
         let timer = Task { [weak self] in
             guard (try? await clock.sleep(for: timeout)) != nil else { return }

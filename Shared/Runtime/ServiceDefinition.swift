@@ -60,16 +60,17 @@ public struct ServiceContext: Sendable {
 
     /// Asks another service through the gateway and returns its reply or error envelope.
     public func ask<Payload: Encodable & Sendable>(
-        _ type: MessageType, payload: Payload, timeout: Duration = .seconds(5)
+        _ type: MessageType, payload: Payload, gameId: String? = nil, playerId: String? = nil, timeout: Duration = .seconds(5)
     ) async throws -> RawEnvelope {
-        try await asker.ask(type, payload: try WireCodec.jsonValue(payload), timeout: timeout)
+        try await asker.ask(type, payload: try WireCodec.jsonValue(payload), gameId: gameId, playerId: playerId, timeout: timeout)
     }
 
     /// Asks another service and decodes its reply, turning an error reply into a thrown ``ErrorReply``.
     public func call<Payload: Encodable & Sendable, Result: Decodable>(
-        _ type: MessageType, payload: Payload, as result: Result.Type, timeout: Duration = .seconds(5)
+        _ type: MessageType, payload: Payload, as result: Result.Type, gameId: String? = nil, playerId: String? = nil,
+        timeout: Duration = .seconds(5)
     ) async throws -> Result {
-        let reply = try await ask(type, payload: payload, timeout: timeout)
+        let reply = try await ask(type, payload: payload, gameId: gameId, playerId: playerId, timeout: timeout)
         if reply.type == .error { throw try reply.decodePayload(as: ErrorReply.self) }
         return try reply.decodePayload(as: result)
     }

@@ -67,7 +67,7 @@ public final class PodiumTestStack: Sendable {
     ) -> [ServiceBlueprint] {
         [
             AuthService.blueprint(configuration: auth), LeaderboardService.blueprint(catalog: games),
-            AchievementService.blueprint(catalog: achievements), ServiceBlueprint(ChallengeService.definition()),
+            AchievementService.blueprint(catalog: achievements), ChallengeService.blueprint(openGames: []),
         ]
     }
 

@@ -38,6 +38,12 @@ public enum AchievementService {
                     return try WireCodec.jsonValue(["outcomes": await achievements.report(request, batch, context: context)])
                 },
                 "achievement.list": { request, _ in try WireCodec.jsonValue(await achievements.list(request)) },
+                "achievement.definitions": { request, _ in
+                    let definitions = try achievements.catalog.value.achievements(of: request.gameId)
+                    // Hidden ones are left out for players, as Game Center's descriptions do.
+                    let visible = request.actor?.kind == .player ? definitions.filter { !$0.hidden } : definitions
+                    return try WireCodec.jsonValue(["achievements": visible])
+                },
                 "achievement.reset": { request, _ in
                     ["resetAchievements": .integer(Int64(try await achievements.reset(request)))]
                 },

@@ -1,4 +1,4 @@
 import Challenge
 import PodiumRuntime
 
-await ServiceMain.run(ServiceBlueprint(ChallengeService.definition()))
+await ServiceMain.run(ChallengeService.blueprint())

@@ -1,0 +1,249 @@
+import Foundation
+import GRDB
+import PodiumMessages
+
+/// The challenge service's storage (SQLite via GRDB, `challenge-challenges.sqlite`).
+/// State changes are conditional updates, so each transition happens once even if the message
+/// that triggers it arrives twice.
+final class ChallengeStore: Sendable {
+    private let database: DatabasePool
+
+    init(path: URL) throws {
+        try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+        database = try DatabasePool(path: path.path)
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-challenges") { db in
+            try db.create(table: "challenge") { t in
+                t.primaryKey("id", .text)
+                t.column("game_id", .text).notNull()
+                t.column("kind", .text).notNull()
+                t.column("issuer_id", .text).notNull()
+                t.column("board_id", .text)
+                t.column("achievement_id", .text)
+                t.column("issuer_value", .integer)
+                t.column("higher_is_better", .boolean)
+                t.column("message", .text)
+                t.column("created_at", .integer).notNull()
+                t.column("expires_at", .integer)
+                t.column("ends_at", .integer)
+                t.column("state", .text)
+                t.column("rematch_of", .text)
+            }
+            try db.create(table: "receiver") { t in
+                t.column("challenge_id", .text).notNull().references("challenge")
+                t.column("player_id", .text).notNull()
+                t.column("state", .text).notNull()
+                t.column("baseline", .integer)
+                t.column("completed_at", .integer)
+                t.column("value", .integer)
+                t.primaryKey(["challenge_id", "player_id"])
+            }
+            try db.create(index: "receiver_player", on: "receiver", columns: ["player_id", "state"])
+            try db.create(table: "inbox") { t in
+                t.primaryKey("id", .text)
+                t.column("game_id", .text).notNull()
+                t.column("player_id", .text).notNull()
+                t.column("kind", .text).notNull()
+                t.column("message", .text).notNull()
+                t.column("details", .text).notNull()
+                t.column("created_at", .integer).notNull()
+                t.column("read", .boolean).notNull().defaults(to: false)
+            }
+            try db.create(index: "inbox_player", on: "inbox", columns: ["game_id", "player_id", "created_at"])
+        }
+        try migrator.migrate(database)
+    }
+
+    func insert(_ challenge: ChallengeDetail, higherIsBetter: Bool?, baselines: [String: Int64]) async throws {
+        try await database.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO challenge (id, game_id, kind, issuer_id, board_id, achievement_id, issuer_value, higher_is_better,
+                        message, created_at, expires_at, ends_at, state, rematch_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    challenge.challengeId, challenge.gameId, challenge.kind.rawValue, challenge.issuerId, challenge.boardId,
+                    challenge.achievementId, challenge.issuerValue, higherIsBetter, challenge.message, challenge.createdAt,
+                    challenge.expiresAt, challenge.endsAt, challenge.state?.rawValue, challenge.rematchOf,
+                ])
+            for receiver in challenge.receivers {
+                try db.execute(
+                    sql: "INSERT INTO receiver (challenge_id, player_id, state, baseline) VALUES (?, ?, ?, ?)",
+                    arguments: [challenge.challengeId, receiver.playerId, receiver.state.rawValue, baselines[receiver.playerId]])
+            }
+        }
+    }
+
+    func challenge(_ id: String) async throws -> ChallengeDetail? {
+        try await database.read { db in try Self.load(db, id) }
+    }
+
+    /// Challenges a player received (optionally in one state) or issued, newest first.
+    func challenges(gameId: String, playerId: String, issued: Bool, state: ChallengeState?) async throws -> [ChallengeDetail] {
+        try await database.read { db in
+            let ids: [String]
+            if issued {
+                ids = try String.fetchAll(
+                    db, sql: "SELECT id FROM challenge WHERE game_id = ? AND issuer_id = ? ORDER BY created_at DESC LIMIT 200",
+                    arguments: [gameId, playerId])
+            } else {
+                ids = try String.fetchAll(
+                    db,
+                    sql: """
+                        SELECT c.id FROM challenge c JOIN receiver r ON r.challenge_id = c.id
+                        WHERE c.game_id = ? AND r.player_id = ? AND (? IS NULL OR r.state = ?) ORDER BY c.created_at DESC LIMIT 200
+                        """,
+                    arguments: [gameId, playerId, state?.rawValue, state?.rawValue])
+            }
+            return try ids.compactMap { try Self.load(db, $0) }
+        }
+    }
+
+    /// Pending receivers of a kind in a game for a player, with what they must reach.
+    func pending(gameId: String, playerId: String, kind: ChallengeKind, target: String) async throws
+        -> [(challengeId: String, issuerValue: Int64?, higherIsBetter: Bool?, baseline: Int64?, expiresAt: Int64?)]
+    {
+        let column = kind == .score ? "board_id" : "achievement_id"
+        return try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT c.id, c.issuer_value, c.higher_is_better, r.baseline, c.expires_at FROM challenge c
+                    JOIN receiver r ON r.challenge_id = c.id
+                    WHERE c.game_id = ? AND c.kind = ? AND c.\(column) = ? AND r.player_id = ? AND r.state = 'pending'
+                    """,
+                arguments: [gameId, kind.rawValue, target, playerId]
+            ).map { ($0["id"], $0["issuer_value"], $0["higher_is_better"], $0["baseline"], $0["expires_at"]) }
+        }
+    }
+
+    /// Moves a receiver from `from` to `to` if it is still in `from`; true if this call changed it.
+    func transition(challengeId: String, playerId: String, from: ChallengeState, to: ChallengeState, at time: Int64, value: Int64? = nil)
+        async throws -> Bool
+    {
+        try await database.write { db in
+            try db.execute(
+                sql: "UPDATE receiver SET state = ?, completed_at = ?, value = COALESCE(?, value) WHERE challenge_id = ? AND player_id = ? AND state = ?",
+                arguments: [to.rawValue, time, value, challengeId, playerId, from.rawValue])
+            return db.changesCount == 1
+        }
+    }
+
+    /// Pending receivers whose challenge expired by `now`: marks them invalid and returns them.
+    func expire(now: Int64) async throws -> [(challengeId: String, gameId: String, playerId: String)] {
+        try await database.write { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT r.challenge_id, c.game_id, r.player_id FROM receiver r JOIN challenge c ON c.id = r.challenge_id
+                    WHERE r.state = 'pending' AND c.expires_at IS NOT NULL AND c.expires_at <= ?
+                    """,
+                arguments: [now])
+            for row in rows {
+                try db.execute(
+                    sql: "UPDATE receiver SET state = 'invalid', completed_at = ? WHERE challenge_id = ? AND player_id = ? AND state = 'pending'",
+                    arguments: [now, row["challenge_id"] as String, row["player_id"] as String])
+            }
+            return rows.map { ($0["challenge_id"], $0["game_id"], $0["player_id"]) }
+        }
+    }
+
+    // MARK: Time-boxed
+
+    /// Running time-boxed challenges on a board that include the player.
+    func runningTimed(gameId: String, boardId: String, playerId: String, at time: Int64) async throws -> [String] {
+        try await database.read { db in
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT c.id FROM challenge c JOIN receiver r ON r.challenge_id = c.id
+                    WHERE c.game_id = ? AND c.kind = 'timed' AND c.board_id = ? AND c.state = 'running' AND r.player_id = ?
+                        AND c.created_at <= ? AND c.ends_at > ?
+                    """,
+                arguments: [gameId, boardId, playerId, time, time])
+        }
+    }
+
+    /// Keeps a participant's best score in a time-boxed challenge.
+    func recordTimed(challengeId: String, playerId: String, value: Int64, higherIsBetter: Bool, at time: Int64) async throws {
+        try await database.write { db in
+            let better = higherIsBetter ? "?" + " > value" : "?" + " < value"
+            try db.execute(
+                sql: "UPDATE receiver SET value = ?, completed_at = ? WHERE challenge_id = ? AND player_id = ? AND (value IS NULL OR \(better))",
+                arguments: [value, time, challengeId, playerId, value])
+        }
+    }
+
+    /// Running time-boxed challenges whose window closed by `now`: marks them ended (once).
+    func endTimed(now: Int64) async throws -> [String] {
+        try await database.write { db in
+            let ids = try String.fetchAll(
+                db, sql: "SELECT id FROM challenge WHERE kind = 'timed' AND state = 'running' AND ends_at <= ?", arguments: [now])
+            for id in ids {
+                try db.execute(sql: "UPDATE challenge SET state = 'ended' WHERE id = ? AND state = 'running'", arguments: [id])
+                try db.execute(sql: "UPDATE receiver SET state = 'completed' WHERE challenge_id = ?", arguments: [id])
+            }
+            return ids
+        }
+    }
+
+    // MARK: Inbox
+
+    func addToInbox(_ item: InboxItem, gameId: String, playerId: String) async throws {
+        let details = String(decoding: try WireCodec.encode(item.details), as: UTF8.self)
+        try await database.write { db in
+            try db.execute(
+                sql: "INSERT INTO inbox (id, game_id, player_id, kind, message, details, created_at, read) VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
+                arguments: [item.id, gameId, playerId, item.kind, item.message, details, item.createdAt])
+        }
+    }
+
+    func inbox(gameId: String, playerId: String, unreadOnly: Bool) async throws -> [InboxItem] {
+        try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM inbox WHERE game_id = ? AND player_id = ? AND (? = 0 OR read = 0) ORDER BY created_at DESC, id LIMIT 200
+                    """,
+                arguments: [gameId, playerId, unreadOnly]
+            ).map { row in
+                let details: String = row["details"]
+                return InboxItem(
+                    id: row["id"], kind: row["kind"], message: row["message"],
+                    details: (try? WireCodec.decode([String: JSONValue].self, from: Data(details.utf8))) ?? [:],
+                    createdAt: row["created_at"], read: row["read"])
+            }
+        }
+    }
+
+    func markRead(gameId: String, playerId: String, ids: [String]) async throws -> Int {
+        try await database.write { db in
+            var changed = 0
+            for id in ids {
+                try db.execute(
+                    sql: "UPDATE inbox SET read = 1 WHERE id = ? AND game_id = ? AND player_id = ? AND read = 0",
+                    arguments: [id, gameId, playerId])
+                changed += db.changesCount
+            }
+            return changed
+        }
+    }
+
+    private static func load(_ db: Database, _ id: String) throws -> ChallengeDetail? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM challenge WHERE id = ?", arguments: [id]) else { return nil }
+        let receivers = try Row.fetchAll(
+            db, sql: "SELECT * FROM receiver WHERE challenge_id = ? ORDER BY player_id", arguments: [id]
+        ).map {
+            ChallengeReceiver(
+                playerId: $0["player_id"], state: ChallengeState(rawValue: $0["state"]) ?? .pending, completedAt: $0["completed_at"],
+                value: $0["value"])
+        }
+        let state: String? = row["state"]
+        return ChallengeDetail(
+            challengeId: row["id"], gameId: row["game_id"], kind: ChallengeKind(rawValue: row["kind"]) ?? .score,
+            issuerId: row["issuer_id"], boardId: row["board_id"], achievementId: row["achievement_id"],
+            issuerValue: row["issuer_value"], message: row["message"], createdAt: row["created_at"], expiresAt: row["expires_at"],
+            endsAt: row["ends_at"], state: state.flatMap(ChallengeState.init(rawValue:)), receivers: receivers,
+            rematchOf: row["rematch_of"])
+    }
+}

@@ -1,0 +1,350 @@
+import Foundation
+import Logging
+import PodiumMessages
+import PodiumRuntime
+
+/// The challenge service's logic: issuing, completing from other services' messages,
+/// declining, expiring, time-boxed challenges, notifications with an inbox, and the views.
+final class Challenges: Sendable {
+    let store: ChallengeStore
+    let clock: any PodiumClock
+    /// Games whose challenges may go to non-friends (`PODIUM_CHALLENGE_OPEN_GAMES`).
+    let openGames: Set<String>
+
+    static let maximumReceivers = 20
+    static let maximumMessageLength = 280
+    static let maximumDuration: Int64 = 30 * 86_400_000
+
+    init(store: ChallengeStore, clock: any PodiumClock, openGames: Set<String>) {
+        self.store = store
+        self.clock = clock
+        self.openGames = openGames
+    }
+
+    // MARK: - Issuing
+
+    func issue(_ request: RawEnvelope, _ issue: ChallengeIssue, context: ServiceContext) async throws -> ChallengeDetail {
+        let (gameId, issuer) = try Self.player(request)
+        let message = try Self.message(issue.message)
+        let receivers = try await checkReceivers(issue.receivers, issuer: issuer, gameId: gameId, context: context)
+        if let expiry = issue.expiresInMilliseconds, !(1...Self.maximumDuration).contains(expiry) {
+            throw ErrorReply(code: .invalidField, message: "expiresInMilliseconds must be 1 to 30 days", field: "payload.expiresInMilliseconds")
+        }
+        let now = clock.nowMilliseconds
+        var issuerValue: Int64?
+        var higherIsBetter: Bool?
+        var baselines: [String: Int64] = [:]
+        switch issue.kind {
+        case .score:
+            guard let boardId = issue.boardId else { throw ErrorReply(code: .missingField, message: "which board?", field: "payload.boardId") }
+            let board = try await Self.board(boardId, gameId: gameId, context: context)
+            guard let entry = try await Self.entry(boardId, gameId: gameId, playerId: issuer, context: context) else {
+                throw ErrorReply(code: .conflict, message: "you have no score on '\(boardId)' to beat", field: "payload.boardId")
+            }
+            issuerValue = entry
+            higherIsBetter = board.sortOrder == .higherIsBetter
+        case .achievement:
+            guard let achievementId = issue.achievementId else {
+                throw ErrorReply(code: .missingField, message: "which achievement?", field: "payload.achievementId")
+            }
+            let mine = try await Self.achievement(achievementId, gameId: gameId, playerId: issuer, context: context)
+            guard mine.earned else {
+                throw ErrorReply(code: .conflict, message: "you have not earned '\(achievementId)'", field: "payload.achievementId")
+            }
+            let repeatable = try await Self.isRepeatable(achievementId, gameId: gameId, context: context)
+            for receiver in receivers {
+                let theirs = try await Self.achievement(achievementId, gameId: gameId, playerId: receiver, context: context)
+                if theirs.earned && !repeatable {
+                    throw ErrorReply(
+                        code: .conflict, message: "\(receiver) already earned '\(achievementId)'", field: "payload.receivers")
+                }
+                baselines[receiver] = Int64(theirs.timesEarned)
+            }
+        case .timed:
+            throw ErrorReply(code: .invalidField, message: "start time-boxed challenges with challenge.start", field: "payload.kind")
+        }
+        let challenge = ChallengeDetail(
+            challengeId: UUID().uuidString.lowercased(), gameId: gameId, kind: issue.kind, issuerId: issuer, boardId: issue.boardId,
+            achievementId: issue.achievementId, issuerValue: issuerValue, message: message, createdAt: now,
+            expiresAt: issue.expiresInMilliseconds.map { now + $0 }, endsAt: nil, state: nil,
+            receivers: receivers.map { ChallengeReceiver(playerId: $0, state: .pending) }, rematchOf: nil)
+        try await store.insert(challenge, higherIsBetter: higherIsBetter, baselines: baselines)
+        for receiver in receivers {
+            await notify(
+                receiver, gameId: gameId, kind: "challenge.received",
+                message: "\(issuer) challenged you" + (message.map { ": \($0)" } ?? ""), challenge: challenge, context: context)
+        }
+        return challenge
+    }
+
+    /// A time-boxed challenge: the best score in the window wins; everyone hears the standings at the end.
+    func start(_ request: RawEnvelope, _ start: TimedChallengeStart, rematchOf: String? = nil, context: ServiceContext) async throws
+        -> ChallengeDetail
+    {
+        let (gameId, issuer) = try Self.player(request)
+        let message = try Self.message(start.message)
+        guard (60_000...Self.maximumDuration).contains(start.durationMilliseconds) else {
+            throw ErrorReply(code: .invalidField, message: "durationMilliseconds must be 1 minute to 30 days", field: "payload.durationMilliseconds")
+        }
+        let receivers = try await checkReceivers(start.receivers, issuer: issuer, gameId: gameId, context: context)
+        let board = try await Self.board(start.boardId, gameId: gameId, context: context)
+        let now = clock.nowMilliseconds
+        let challenge = ChallengeDetail(
+            challengeId: UUID().uuidString.lowercased(), gameId: gameId, kind: .timed, issuerId: issuer, boardId: start.boardId,
+            achievementId: nil, issuerValue: nil, message: message, createdAt: now, expiresAt: nil,
+            endsAt: now + start.durationMilliseconds, state: .running,
+            receivers: ([issuer] + receivers).map { ChallengeReceiver(playerId: $0, state: .pending) }, rematchOf: rematchOf)
+        try await store.insert(challenge, higherIsBetter: board.sortOrder == .higherIsBetter, baselines: [:])
+        for receiver in receivers {
+            await notify(
+                receiver, gameId: gameId, kind: "challenge.received",
+                message: "\(issuer) started a challenge on \(board.title)" + (message.map { ": \($0)" } ?? ""), challenge: challenge,
+                context: context)
+        }
+        return challenge
+    }
+
+    func rematch(_ request: RawEnvelope, challengeId: String, context: ServiceContext) async throws -> ChallengeDetail {
+        let (gameId, playerId) = try Self.player(request)
+        guard let old = try await store.challenge(challengeId), old.gameId == gameId, old.kind == .timed,
+            old.receivers.contains(where: { $0.playerId == playerId })
+        else { throw ErrorReply(code: .unknownChallenge, message: "no such time-boxed challenge of yours", field: "payload.challengeId") }
+        guard old.state == .ended else { throw ErrorReply(code: .conflict, message: "the challenge is still running") }
+        let others = old.receivers.map(\.playerId).filter { $0 != playerId }
+        let duration = (old.endsAt ?? old.createdAt) - old.createdAt
+        return try await start(
+            request, TimedChallengeStart(boardId: old.boardId ?? "", durationMilliseconds: duration, receivers: others, message: old.message),
+            rematchOf: old.challengeId, context: context)
+    }
+
+    // MARK: - Completing from other services' messages
+
+    /// Applies a `score accepted` or `achievement earned` message from the bus.
+    func apply(_ delivery: BusDelivery, context: ServiceContext) async {
+        let envelope = delivery.envelope
+        guard let gameId = envelope.gameId, let playerId = envelope.playerId else { return }
+        do {
+            if envelope.type == "leaderboard.score-accepted", let receipt = try? envelope.decodePayload(as: ScoreReceipt.self) {
+                for pending in try await store.pending(gameId: gameId, playerId: playerId, kind: .score, target: receipt.boardId) {
+                    if let expires = pending.expiresAt, expires <= envelope.timestamp { continue }
+                    guard let toBeat = pending.issuerValue else { continue }
+                    let beaten = pending.higherIsBetter == false ? receipt.entry.value < toBeat : receipt.entry.value > toBeat
+                    if beaten {
+                        try await complete(pending.challengeId, receiver: playerId, value: receipt.entry.value, at: envelope.timestamp, context: context)
+                    }
+                }
+                // Time-boxed challenges count the scores submitted in their window (the entry's value
+                // changes only when this submission set it, so it is this submission's score).
+                for challengeId in try await store.runningTimed(
+                    gameId: gameId, boardId: receipt.boardId, playerId: playerId, at: receipt.entry.submittedAt)
+                    where receipt.improved
+                {
+                    let higher = (try? await Self.board(receipt.boardId, gameId: gameId, context: context).sortOrder) != .lowerIsBetter
+                    try await store.recordTimed(
+                        challengeId: challengeId, playerId: playerId, value: receipt.entry.value, higherIsBetter: higher,
+                        at: receipt.entry.submittedAt)
+                }
+            } else if envelope.type == "achievement.earned", let earned = try? envelope.decodePayload(as: AchievementEarned.self) {
+                for pending in try await store.pending(gameId: gameId, playerId: playerId, kind: .achievement, target: earned.achievementId) {
+                    if let expires = pending.expiresAt, expires <= envelope.timestamp { continue }
+                    if Int64(earned.timesEarned) > (pending.baseline ?? 0) {
+                        try await complete(pending.challengeId, receiver: playerId, value: nil, at: envelope.timestamp, context: context)
+                    }
+                }
+            }
+        } catch {
+            context.logger.error("challenge update failed", metadata: ["error": "\(error)", "message.id": "\(envelope.id)"])
+        }
+    }
+
+    private func complete(_ challengeId: String, receiver: String, value: Int64?, at time: Int64, context: ServiceContext) async throws {
+        guard try await store.transition(challengeId: challengeId, playerId: receiver, from: .pending, to: .completed, at: time, value: value),
+            let challenge = try await store.challenge(challengeId)
+        else { return }
+        let scores: String = challenge.issuerValue.map { " (\(value.map(String.init) ?? "?") against \($0))" } ?? ""
+        await notify(receiver, gameId: challenge.gameId, kind: "challenge.completed", message: "You completed \(challenge.issuerId)'s challenge" + scores, challenge: challenge, context: context)
+        await notify(
+            challenge.issuerId, gameId: challenge.gameId, kind: "challenge.completed-by-receiver",
+            message: "\(receiver) completed your challenge" + scores, challenge: challenge, context: context, extra: ["receiverId": .string(receiver)])
+    }
+
+    // MARK: - Declining, expiring, ending
+
+    func decline(_ request: RawEnvelope, challengeId: String) async throws -> ChallengeDetail {
+        let (gameId, playerId) = try Self.player(request)
+        guard let challenge = try await store.challenge(challengeId), challenge.gameId == gameId, challenge.kind != .timed,
+            let mine = challenge.receivers.first(where: { $0.playerId == playerId })
+        else { throw ErrorReply(code: .unknownChallenge, message: "you have no such challenge to decline", field: "payload.challengeId") }
+        guard mine.state == .pending,
+            try await store.transition(challengeId: challengeId, playerId: playerId, from: .pending, to: .declined, at: clock.nowMilliseconds)
+        else { throw ErrorReply(code: .conflict, message: "the challenge is already \(mine.state.rawValue)", field: "payload.challengeId") }
+        return try await store.challenge(challengeId) ?? challenge
+    }
+
+    /// Periodic work: expire pending challenges; end time-boxed ones and send the standings.
+    func sweep(context: ServiceContext) async {
+        let now = clock.nowMilliseconds
+        do {
+            _ = try await store.expire(now: now)
+            for challengeId in try await store.endTimed(now: now) {
+                guard let challenge = try await store.challenge(challengeId) else { continue }
+                let higher = (try? await Self.board(challenge.boardId ?? "", gameId: challenge.gameId, context: context).sortOrder) != .lowerIsBetter
+                let standings = challenge.receivers.filter { $0.value != nil }.sorted {
+                    higher ? ($0.value ?? 0) > ($1.value ?? 0) : ($0.value ?? 0) < ($1.value ?? 0)
+                }
+                let table: JSONValue = .array(standings.enumerated().map { index, receiver in
+                    ["rank": .integer(Int64(index + 1)), "playerId": .string(receiver.playerId), "value": .integer(receiver.value ?? 0)]
+                })
+                for participant in challenge.receivers {
+                    await notify(
+                        participant.playerId, gameId: challenge.gameId, kind: "challenge.ended",
+                        message: "The challenge on \(challenge.boardId ?? "") has ended"
+                            + (standings.first.map { ": \($0.playerId) won with \($0.value ?? 0)" } ?? ": nobody scored"),
+                        challenge: challenge, context: context, extra: ["standings": table])
+                }
+            }
+        } catch {
+            context.logger.error("challenge sweep failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    // MARK: - Views
+
+    func candidates(_ request: RawEnvelope, context: ServiceContext) async throws -> [String] {
+        let (gameId, playerId) = try Self.player(request)
+        let friends = try await context.call("auth.friends.of", payload: FriendsOfQuery(playerId: playerId), as: FriendIDs.self).friendIds
+        if let achievementId = request.payload["achievementId"]?.stringValue {
+            let repeatable = try await Self.isRepeatable(achievementId, gameId: gameId, context: context)
+            var result: [String] = []
+            for friend in friends {
+                let theirs = try await Self.achievement(achievementId, gameId: gameId, playerId: friend, context: context)
+                if repeatable || !theirs.earned { result.append(friend) }
+            }
+            return result
+        }
+        guard let boardId = request.payload["boardId"]?.stringValue, let score = request.payload["score"]?.integerValue else {
+            throw ErrorReply(code: .missingField, message: "give achievementId, or boardId and score", field: "payload")
+        }
+        let higher = try await Self.board(boardId, gameId: gameId, context: context).sortOrder == .higherIsBetter
+        var result: [String] = []
+        for friend in friends {
+            let value = try await Self.entry(boardId, gameId: gameId, playerId: friend, context: context)
+            if let value, higher ? value >= score : value <= score { continue }
+            result.append(friend)
+        }
+        return result
+    }
+
+    func list(_ request: RawEnvelope, issued: Bool) async throws -> [ChallengeDetail] {
+        let (gameId, playerId) = try Self.player(request)
+        var state: ChallengeState?
+        if let raw = request.payload["state"]?.stringValue {
+            guard let parsed = ChallengeState(rawValue: raw) else {
+                throw ErrorReply(code: .invalidField, message: "state is pending, completed, declined or invalid", field: "payload.state")
+            }
+            state = parsed
+        }
+        return try await store.challenges(gameId: gameId, playerId: playerId, issued: issued, state: state)
+    }
+
+    func detail(_ request: RawEnvelope, challengeId: String) async throws -> ChallengeDetail {
+        let (gameId, playerId) = try Self.player(request)
+        guard let challenge = try await store.challenge(challengeId), challenge.gameId == gameId,
+            challenge.issuerId == playerId || challenge.receivers.contains(where: { $0.playerId == playerId })
+        else { throw ErrorReply(code: .unknownChallenge, message: "you have no such challenge", field: "payload.challengeId") }
+        return challenge
+    }
+
+    // MARK: - Helpers
+
+    private func checkReceivers(_ receivers: [String], issuer: String, gameId: String, context: ServiceContext) async throws -> [String] {
+        let unique = Array(NSOrderedSet(array: receivers)) as? [String] ?? receivers
+        guard (1...Self.maximumReceivers).contains(unique.count) else {
+            throw ErrorReply(code: .invalidField, message: "challenge 1-\(Self.maximumReceivers) players", field: "payload.receivers")
+        }
+        for receiver in unique {
+            guard receiver != issuer else { throw ErrorReply(code: .invalidField, message: "you cannot challenge yourself", field: "payload.receivers") }
+            let known = try await context.call("auth.players", payload: ProfileLookup(playerIds: [receiver]), as: ProfileList.self)
+            guard !known.players.isEmpty else {
+                throw ErrorReply(code: .unknownPlayer, message: "no player \(receiver)", field: "payload.receivers")
+            }
+            let relation = try await context.call(
+                "auth.friends.check", payload: FriendshipQuery(playerId: issuer, otherPlayerId: receiver), as: Friendship.self)
+            if relation.blocked { throw ErrorReply(code: .forbidden, message: "one of you blocked the other", field: "payload.receivers") }
+            if !relation.friends && !openGames.contains(gameId) {
+                throw ErrorReply(code: .forbidden, message: "\(receiver) is not your friend", field: "payload.receivers")
+            }
+        }
+        return unique
+    }
+
+    private func notify(
+        _ playerId: String, gameId: String, kind: String, message: String, challenge: ChallengeDetail, context: ServiceContext,
+        extra: [String: JSONValue] = [:]
+    ) async {
+        var details: [String: JSONValue] = [
+            "challengeId": .string(challenge.challengeId), "kind": .string(challenge.kind.rawValue), "issuerId": .string(challenge.issuerId),
+        ]
+        if let boardId = challenge.boardId { details["boardId"] = .string(boardId) }
+        if let achievementId = challenge.achievementId { details["achievementId"] = .string(achievementId) }
+        if let value = challenge.issuerValue { details["issuerValue"] = .integer(value) }
+        if let note = challenge.message { details["message"] = .string(note) }
+        details.merge(extra) { _, new in new }
+        let item = InboxItem(
+            id: UUID().uuidString.lowercased(), kind: kind, message: message, details: details, createdAt: clock.nowMilliseconds, read: false)
+        do {
+            try await store.addToInbox(item, gameId: gameId, playerId: playerId)
+        } catch {
+            context.logger.error("inbox write failed", metadata: ["error": "\(error)"])
+        }
+        _ = try? await context.publisher.publish(
+            type: .notification, topic: .notification(gameId: gameId, playerId: playerId),
+            payload: PlayerNotification(kind: kind, message: message, details: details.merging(["inboxId": .string(item.id)]) { a, _ in a }),
+            gameId: gameId, playerId: playerId)
+    }
+
+    static func player(_ request: RawEnvelope) throws -> (gameId: String, playerId: String) {
+        guard let gameId = request.gameId else { throw ErrorReply(code: .missingField, message: "give the gameId", field: "gameId") }
+        return (gameId, try request.subjectPlayer())
+    }
+
+    static func message(_ text: String?) throws -> String? {
+        guard let text else { return nil }
+        guard text.count <= maximumMessageLength, !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw ErrorReply(code: .invalidField, message: "messages are at most \(maximumMessageLength) characters", field: "payload.message")
+        }
+        return text
+    }
+
+    static func board(_ boardId: String, gameId: String, context: ServiceContext) async throws -> LeaderboardDefinition {
+        let boards = try await context.ask("leaderboard.boards", payload: EmptyPayload(), gameId: gameId)
+        if boards.type == .error { throw try boards.decodePayload(as: ErrorReply.self) }
+        let list = try boards.decodePayload(as: [String: [LeaderboardDefinition]].self)["leaderboards"] ?? []
+        guard let board = list.first(where: { $0.id == boardId }) else {
+            throw ErrorReply(code: .unknownBoard, message: "game '\(gameId)' has no leaderboard '\(boardId)'", field: "payload.boardId")
+        }
+        return board
+    }
+
+    static func entry(_ boardId: String, gameId: String, playerId: String, context: ServiceContext) async throws -> Int64? {
+        let reply = try await context.ask("leaderboard.entry", payload: ["boardId": boardId], gameId: gameId, playerId: playerId)
+        if reply.type == .error { throw try reply.decodePayload(as: ErrorReply.self) }
+        return reply.payload["entry"]?["value"]?.integerValue
+    }
+
+    static func achievement(_ achievementId: String, gameId: String, playerId: String, context: ServiceContext) async throws -> AchievementStatus {
+        let reply = try await context.ask("achievement.list", payload: EmptyPayload(), gameId: gameId, playerId: playerId)
+        if reply.type == .error { throw try reply.decodePayload(as: ErrorReply.self) }
+        guard let status = try reply.decodePayload(as: AchievementList.self).achievements.first(where: { $0.id == achievementId }) else {
+            throw ErrorReply(code: .unknownAchievement, message: "game '\(gameId)' has no achievement '\(achievementId)'", field: "payload.achievementId")
+        }
+        return status
+    }
+
+    static func isRepeatable(_ achievementId: String, gameId: String, context: ServiceContext) async throws -> Bool {
+        let reply = try await context.ask("achievement.definitions", payload: EmptyPayload(), gameId: gameId)
+        if reply.type == .error { return false }
+        let list = (try? reply.decodePayload(as: [String: [AchievementDefinition]].self)["achievements"]) ?? []
+        return list.first(where: { $0.id == achievementId })?.repeatable ?? false
+    }
+}

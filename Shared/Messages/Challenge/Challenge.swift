@@ -1,0 +1,134 @@
+/// What a challenge asks of its receivers.
+public enum ChallengeKind: String, Codable, Sendable {
+    /// Beat the issuer's score on a board, as it was when issued.
+    case score
+    /// Earn an achievement the issuer has earned.
+    case achievement
+    /// Time-boxed: the best score on a board between `startedAt` and `endsAt` wins.
+    case timed
+}
+
+/// A receiver's (or, for a time-boxed challenge, the challenge's) state.
+public enum ChallengeState: String, Codable, Sendable {
+    case pending, completed, declined, invalid
+    /// A time-boxed challenge that is still running / has ended.
+    case running, ended
+}
+
+/// `challenge.issue`: challenge friends to beat a score or earn an achievement.
+public struct ChallengeIssue: Codable, Sendable, Equatable {
+    public var kind: ChallengeKind
+    public var boardId: String?
+    public var achievementId: String?
+    /// 1-20 player ids.
+    public var receivers: [String]
+    /// At most 280 characters.
+    public var message: String?
+    /// Optional: the challenge becomes invalid this long after it was issued.
+    public var expiresInMilliseconds: Int64?
+
+    public init(
+        kind: ChallengeKind, boardId: String? = nil, achievementId: String? = nil, receivers: [String], message: String? = nil,
+        expiresInMilliseconds: Int64? = nil
+    ) {
+        self.kind = kind
+        self.boardId = boardId
+        self.achievementId = achievementId
+        self.receivers = receivers
+        self.message = message
+        self.expiresInMilliseconds = expiresInMilliseconds
+    }
+}
+
+/// `challenge.start`: a time-boxed challenge on a board.
+public struct TimedChallengeStart: Codable, Sendable, Equatable {
+    public var boardId: String
+    public var durationMilliseconds: Int64
+    public var receivers: [String]
+    public var message: String?
+
+    public init(boardId: String, durationMilliseconds: Int64, receivers: [String], message: String? = nil) {
+        self.boardId = boardId
+        self.durationMilliseconds = durationMilliseconds
+        self.receivers = receivers
+        self.message = message
+    }
+}
+
+/// One receiver of a challenge and how it went.
+public struct ChallengeReceiver: Codable, Sendable, Equatable {
+    public var playerId: String
+    public var state: ChallengeState
+    public var completedAt: Int64?
+    /// The score that beat the challenge (score challenges), or the best in the window (time-boxed).
+    public var value: Int64?
+
+    public init(playerId: String, state: ChallengeState, completedAt: Int64? = nil, value: Int64? = nil) {
+        self.playerId = playerId
+        self.state = state
+        self.completedAt = completedAt
+        self.value = value
+    }
+}
+
+/// A challenge as the views show it.
+public struct ChallengeDetail: Codable, Sendable, Equatable {
+    public var challengeId: String
+    public var gameId: String
+    public var kind: ChallengeKind
+    public var issuerId: String
+    public var boardId: String?
+    public var achievementId: String?
+    /// The score to beat (score challenges).
+    public var issuerValue: Int64?
+    public var message: String?
+    public var createdAt: Int64
+    public var expiresAt: Int64?
+    /// Time-boxed: the window.
+    public var endsAt: Int64?
+    /// Time-boxed: running or ended; otherwise absent.
+    public var state: ChallengeState?
+    public var receivers: [ChallengeReceiver]
+    /// Time-boxed: the challenge this one is a rematch of.
+    public var rematchOf: String?
+
+    public init(
+        challengeId: String, gameId: String, kind: ChallengeKind, issuerId: String, boardId: String?, achievementId: String?,
+        issuerValue: Int64?, message: String?, createdAt: Int64, expiresAt: Int64?, endsAt: Int64?, state: ChallengeState?,
+        receivers: [ChallengeReceiver], rematchOf: String?
+    ) {
+        self.challengeId = challengeId
+        self.gameId = gameId
+        self.kind = kind
+        self.issuerId = issuerId
+        self.boardId = boardId
+        self.achievementId = achievementId
+        self.issuerValue = issuerValue
+        self.message = message
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.endsAt = endsAt
+        self.state = state
+        self.receivers = receivers
+        self.rematchOf = rematchOf
+    }
+}
+
+/// A notification kept for a player (`challenge.inbox`), read or unread.
+public struct InboxItem: Codable, Sendable, Equatable {
+    public var id: String
+    public var kind: String
+    public var message: String
+    public var details: [String: JSONValue]
+    public var createdAt: Int64
+    public var read: Bool
+
+    public init(id: String, kind: String, message: String, details: [String: JSONValue], createdAt: Int64, read: Bool) {
+        self.id = id
+        self.kind = kind
+        self.message = message
+        self.details = details
+        self.createdAt = createdAt
+        self.read = read
+    }
+}
