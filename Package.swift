@@ -142,6 +142,7 @@ let package = Package(
             dependencies: ["PodiumTesting", "PodiumTokens", .product(name: "JWTKit", package: "jwt-kit")],
             path: "Tests/AuthTests"
         ),
+        .testTarget(name: "ChallengeTests", dependencies: ["PodiumTesting"], path: "Tests/ChallengeTests"),
         .testTarget(name: "AchievementTests", dependencies: ["PodiumTesting"], path: "Tests/AchievementTests"),
         .testTarget(name: "LeaderboardTests", dependencies: ["PodiumTesting"], path: "Tests/LeaderboardTests"),
         .testTarget(
