@@ -174,11 +174,21 @@ final class ChallengeStore: Sendable {
         }
     }
 
-    /// Running time-boxed challenges whose window closed by `now`: marks them ended (once).
-    func endTimed(now: Int64) async throws -> [String] {
+    /// Running time-boxed challenges whose window closed by `now`.
+    func closedTimed(now: Int64) async throws -> [String] {
+        try await database.read { db in
+            try String.fetchAll(db, sql: "SELECT id FROM challenge WHERE kind = 'timed' AND state = 'running' AND ends_at <= ?", arguments: [now])
+        }
+    }
+
+    /// Marks time-boxed challenges ended; returns those this call ended (each ends once).
+    func endTimed(_ candidates: [String]) async throws -> [String] {
         try await database.write { db in
-            let ids = try String.fetchAll(
-                db, sql: "SELECT id FROM challenge WHERE kind = 'timed' AND state = 'running' AND ends_at <= ?", arguments: [now])
+            var ids: [String] = []
+            for id in candidates {
+                try db.execute(sql: "UPDATE challenge SET state = 'ended' WHERE id = ? AND state = 'running'", arguments: [id])
+                if db.changesCount == 1 { ids.append(id) }
+            }
             for id in ids {
                 try db.execute(sql: "UPDATE challenge SET state = 'ended' WHERE id = ? AND state = 'running'", arguments: [id])
                 try db.execute(sql: "UPDATE receiver SET state = 'completed' WHERE challenge_id = ?", arguments: [id])

@@ -10,6 +10,11 @@ final class Challenges: Sendable {
     let clock: any PodiumClock
     /// Games whose challenges may go to non-friends (`PODIUM_CHALLENGE_OPEN_GAMES`).
     let openGames: Set<String>
+    /// Time-boxed challenges whose window closed, and when (monotonic) that was first seen:
+    /// they end after a grace period, so scores submitted just before the end but still on their
+    /// way over the bus are counted.
+    private let closing = Locked([String: Int64]())
+    static let graceMilliseconds: Int64 = 1500
 
     static let maximumReceivers = 20
     static let maximumMessageLength = 280
@@ -186,7 +191,15 @@ final class Challenges: Sendable {
         let now = clock.nowMilliseconds
         do {
             _ = try await store.expire(now: now)
-            for challengeId in try await store.endTimed(now: now) {
+            let monotonic = clock.monotonicMilliseconds
+            let closed = try await store.closedTimed(now: now)
+            let due = closing.withLock { closing -> [String] in
+                for id in closed where closing[id] == nil { closing[id] = monotonic }
+                let due = closed.filter { monotonic - (closing[$0] ?? monotonic) >= Self.graceMilliseconds }
+                for id in due { closing[id] = nil }
+                return due
+            }
+            for challengeId in try await store.endTimed(due) {
                 guard let challenge = try await store.challenge(challengeId) else { continue }
                 let higher = (try? await Self.board(challenge.boardId ?? "", gameId: challenge.gameId, context: context).sortOrder) != .lowerIsBetter
                 let standings = challenge.receivers.filter { $0.value != nil }.sorted {
