@@ -227,3 +227,53 @@ struct ChallengeFlowTests {
         }
     }
 }
+
+@Suite("Challenge expiry and removal")
+struct ChallengeInvalidationTests {
+    @Test("a challenge becomes invalid when it expires on the injected clock, or when its board is removed")
+    func invalidation() async throws {
+        let clock = OffsetClock()
+        let admin = String(repeating: "a", count: 40)
+        var auth = PodiumTestStack.testAuthConfiguration
+        auth.sessionLifetimeMilliseconds = 86_400_000
+        try await withPodiumStack(.init(clock: clock, adminKey: admin, auth: auth)) { stack in
+            let (a, _) = try await stack.player("expirer")
+            let (b, bGrant) = try await stack.player("target")
+            let operatorClient = try TestClient(endpoint: stack.endpoints.requests)
+            operatorClient.use(.adminKey(admin))
+            defer { Task { await a.close(); await b.close(); await operatorClient.close() } }
+            let aGrant = try await a.request("auth.profile").decodePayload(as: PlayerProfile.self)
+            _ = try await a.request("auth.friends.request", payload: ["playerId": .string(bGrant.playerId)])
+            _ = try await b.request("auth.friends.accept", payload: ["playerId": .string(aGrant.playerId)])
+            _ = try await a.request("leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.highscore", "value": 10])
+            _ = try await a.request("leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.coins", "value": 10])
+            let expiring = try await a.request(
+                "challenge.issue", gameId: "dash",
+                payload: ["kind": "score", "boardId": "dash.highscore", "receivers": [.string(bGrant.playerId)], "expiresInMilliseconds": 60_000]
+            ).decodePayload(as: ChallengeDetail.self)
+            let removed = try await a.request(
+                "challenge.issue", gameId: "dash", payload: ["kind": "score", "boardId": "dash.coins", "receivers": [.string(bGrant.playerId)]]
+            ).decodePayload(as: ChallengeDetail.self)
+            clock.advance(by: .seconds(61))
+            #expect(try await operatorClient.request("leaderboard.admin.remove", gameId: "dash", payload: ["boardId": "dash.coins"]).type == .reply)
+            let deadline = ContinuousClock.now + .seconds(15)
+            var states: [ChallengeState] = []
+            while ContinuousClock.now < deadline {
+                states = []
+                for challenge in [expiring, removed] {
+                    let detail = try await a.request("challenge.detail", gameId: "dash", payload: ["challengeId": .string(challenge.challengeId)])
+                        .decodePayload(as: ChallengeDetail.self)
+                    states.append(detail.receivers.first?.state ?? .pending)
+                }
+                if states == [.invalid, .invalid] { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(states == [.invalid, .invalid])
+            // An invalid challenge cannot complete any more.
+            _ = try await b.request("leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.highscore", "value": 99])
+            let later = try await a.request("challenge.detail", gameId: "dash", payload: ["challengeId": .string(expiring.challengeId)])
+                .decodePayload(as: ChallengeDetail.self)
+            #expect(later.receivers.first?.state == .invalid)
+        }
+    }
+}

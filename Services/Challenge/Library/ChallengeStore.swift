@@ -148,6 +148,33 @@ final class ChallengeStore: Sendable {
         }
     }
 
+    /// What pending score and achievement challenges refer to, per game.
+    func pendingTargets() async throws -> [(gameId: String, kind: ChallengeKind, target: String)] {
+        try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT DISTINCT c.game_id, c.kind, COALESCE(c.board_id, c.achievement_id) AS target FROM challenge c
+                    JOIN receiver r ON r.challenge_id = c.id WHERE r.state = 'pending' AND c.kind IN ('score', 'achievement')
+                    """
+            ).map { ($0["game_id"], ChallengeKind(rawValue: $0["kind"]) ?? .score, $0["target"]) }
+        }
+    }
+
+    /// Marks every pending receiver of challenges on a removed board or achievement invalid.
+    func invalidate(gameId: String, kind: ChallengeKind, target: String, at time: Int64) async throws -> Int {
+        let column = kind == .score ? "board_id" : "achievement_id"
+        return try await database.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE receiver SET state = 'invalid', completed_at = ? WHERE state = 'pending' AND challenge_id IN
+                        (SELECT id FROM challenge WHERE game_id = ? AND kind = ? AND \(column) = ?)
+                    """,
+                arguments: [time, gameId, kind.rawValue, target])
+            return db.changesCount
+        }
+    }
+
     // MARK: Time-boxed
 
     /// Running time-boxed challenges on a board that include the player.

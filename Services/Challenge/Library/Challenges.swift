@@ -15,6 +15,9 @@ final class Challenges: Sendable {
     /// way over the bus are counted.
     private let closing = Locked([String: Int64]())
     static let graceMilliseconds: Int64 = 1500
+    /// When the boards and achievements of pending challenges were last checked (monotonic).
+    private let lastTargetCheck = Locked<Int64>(0)
+    static let targetCheckMilliseconds: Int64 = 5000
 
     static let maximumReceivers = 20
     static let maximumMessageLength = 280
@@ -186,11 +189,17 @@ final class Challenges: Sendable {
         return try await store.challenge(challengeId) ?? challenge
     }
 
-    /// Periodic work: expire pending challenges; end time-boxed ones and send the standings.
+    /// Periodic work: expire pending challenges, invalidate those whose board or achievement was
+    /// removed, end time-boxed ones and send the standings.
     func sweep(context: ServiceContext) async {
         let now = clock.nowMilliseconds
         do {
             _ = try await store.expire(now: now)
+            let monotonicNow = clock.monotonicMilliseconds
+            if monotonicNow - lastTargetCheck.value >= Self.targetCheckMilliseconds {
+                lastTargetCheck.withLock { $0 = monotonicNow }
+                try await invalidateRemovedTargets(now: now, context: context)
+            }
             let monotonic = clock.monotonicMilliseconds
             let closed = try await store.closedTimed(now: now)
             let due = closing.withLock { closing -> [String] in
@@ -218,6 +227,36 @@ final class Challenges: Sendable {
             }
         } catch {
             context.logger.error("challenge sweep failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Pending challenges on a board or achievement the game no longer has become invalid.
+    private func invalidateRemovedTargets(now: Int64, context: ServiceContext) async throws {
+        var boards: [String: Set<String>] = [:]
+        var achievements: [String: Set<String>] = [:]
+        for pending in try await store.pendingTargets() {
+            let exists: Bool
+            switch pending.kind {
+            case .score:
+                if boards[pending.gameId] == nil {
+                    let reply = try await context.ask("leaderboard.boards", payload: EmptyPayload(), gameId: pending.gameId)
+                    guard reply.type == .reply else { continue }  // unknown now; try again next time
+                    boards[pending.gameId] = Set((try? reply.decodePayload(as: [String: [LeaderboardDefinition]].self)["leaderboards"] ?? [])?.map(\.id) ?? [])
+                }
+                exists = boards[pending.gameId]?.contains(pending.target) ?? true
+            default:
+                if achievements[pending.gameId] == nil {
+                    let reply = try await context.ask("achievement.definitions", payload: EmptyPayload(), gameId: pending.gameId)
+                    guard reply.type == .reply else { continue }
+                    achievements[pending.gameId] = Set((try? reply.decodePayload(as: [String: [AchievementDefinition]].self)["achievements"] ?? [])?.map(\.id) ?? [])
+                }
+                exists = achievements[pending.gameId]?.contains(pending.target) ?? true
+            }
+            if !exists {
+                let count = try await store.invalidate(gameId: pending.gameId, kind: pending.kind, target: pending.target, at: now)
+                context.logger.info(
+                    "challenges invalid: target removed", metadata: ["target": "\(pending.target)", "receivers": "\(count)"])
+            }
         }
     }
 
