@@ -277,3 +277,36 @@ struct ChallengeInvalidationTests {
         }
     }
 }
+
+@Suite("Challenge scoring")
+struct ChallengeScoringTests {
+    @Test("only a score submitted after the challenge and better than the issuer's completes it; duplicate receivers are merged")
+    func submittedScoreCounts() async throws {
+        try await withPodiumStack { stack in
+            let a = try await ChallengeFlowTests.player(stack, "setter")
+            let b = try await ChallengeFlowTests.player(stack, "veteran")
+            defer { ChallengeFlowTests.close([a, b]) }
+            try await ChallengeFlowTests.befriend(a, b)
+            try await ChallengeFlowTests.submit(b, 2000)  // an old best, above what A will set
+            try await ChallengeFlowTests.submit(a, 500)
+            let challenge = try await a.client.request(
+                "challenge.issue", gameId: "dash",
+                payload: ["kind": "score", "boardId": "dash.highscore", "receivers": [.string(b.id), .string(b.id)]]
+            ).decodePayload(as: ChallengeDetail.self)
+            #expect(challenge.receivers.count == 1)
+            try await ChallengeFlowTests.submit(b, 10)
+            _ = try await b.client.request(.testNotification(of: "challenge"), gameId: "dash", payload: ["message": "marker"])
+            while true {
+                let notice = try await b.inbox.next().envelope.decodePayload(as: PlayerNotification.self)
+                #expect(notice.kind != "challenge.completed", "a score of 10 completed a challenge to beat 500")
+                if notice.message == "marker" { break }
+            }
+            try await ChallengeFlowTests.submit(b, 501)
+            let done = try await ChallengeFlowTests.next(b, kind: "challenge.completed")
+            #expect(done.details["challengeId"] == .string(challenge.challengeId))
+            let detail = try await a.client.request("challenge.detail", gameId: "dash", payload: ["challengeId": .string(challenge.challengeId)])
+                .decodePayload(as: ChallengeDetail.self)
+            #expect(detail.receivers.first?.value == 501)
+        }
+    }
+}

@@ -133,24 +133,24 @@ final class Challenges: Sendable {
         guard let gameId = envelope.gameId, let playerId = envelope.playerId else { return }
         do {
             if envelope.type == "leaderboard.score-accepted", let receipt = try? envelope.decodePayload(as: ScoreReceipt.self) {
+                // The score this submission carried must beat the issuer's (not an older best).
+                let submitted = receipt.submittedValue ?? receipt.entry.value
                 for pending in try await store.pending(gameId: gameId, playerId: playerId, kind: .score, target: receipt.boardId) {
                     if let expires = pending.expiresAt, expires <= envelope.timestamp { continue }
                     guard let toBeat = pending.issuerValue else { continue }
-                    let beaten = pending.higherIsBetter == false ? receipt.entry.value < toBeat : receipt.entry.value > toBeat
+                    let beaten = pending.higherIsBetter == false ? submitted < toBeat : submitted > toBeat
                     if beaten {
-                        try await complete(pending.challengeId, receiver: playerId, value: receipt.entry.value, at: envelope.timestamp, context: context)
+                        try await complete(pending.challengeId, receiver: playerId, value: submitted, at: envelope.timestamp, context: context)
                     }
                 }
-                // Time-boxed challenges count the scores submitted in their window (the entry's value
-                // changes only when this submission set it, so it is this submission's score).
+                // Time-boxed challenges count every score submitted in their window (at the
+                // submission's time, which the gateway stamped from the clock).
                 for challengeId in try await store.runningTimed(
-                    gameId: gameId, boardId: receipt.boardId, playerId: playerId, at: receipt.entry.submittedAt)
-                    where receipt.improved
+                    gameId: gameId, boardId: receipt.boardId, playerId: playerId, at: envelope.timestamp)
                 {
                     let higher = (try? await Self.board(receipt.boardId, gameId: gameId, context: context).sortOrder) != .lowerIsBetter
                     try await store.recordTimed(
-                        challengeId: challengeId, playerId: playerId, value: receipt.entry.value, higherIsBetter: higher,
-                        at: receipt.entry.submittedAt)
+                        challengeId: challengeId, playerId: playerId, value: submitted, higherIsBetter: higher, at: envelope.timestamp)
                 }
             } else if envelope.type == "achievement.earned", let earned = try? envelope.decodePayload(as: AchievementEarned.self) {
                 for pending in try await store.pending(gameId: gameId, playerId: playerId, kind: .achievement, target: earned.achievementId) {
@@ -310,7 +310,8 @@ final class Challenges: Sendable {
     // MARK: - Helpers
 
     private func checkReceivers(_ receivers: [String], issuer: String, gameId: String, context: ServiceContext) async throws -> [String] {
-        let unique = Array(NSOrderedSet(array: receivers)) as? [String] ?? receivers
+        var seen = Set<String>()
+        let unique = receivers.filter { seen.insert($0).inserted }
         guard (1...Self.maximumReceivers).contains(unique.count) else {
             throw ErrorReply(code: .invalidField, message: "challenge 1-\(Self.maximumReceivers) players", field: "payload.receivers")
         }

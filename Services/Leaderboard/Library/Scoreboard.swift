@@ -82,7 +82,8 @@ final class Scoreboard: Sendable {
             let rank = standings.read(gameId: gameId, boardId: board.id, scope: .allTime, now: now) { $0.rank(of: playerId) ?? 0 } ?? 0
             let receipt = ScoreReceipt(
                 boardId: board.id, playerId: playerId, improved: previous != current, previousValue: previous?.value,
-                entry: Self.entry(playerId, current, rank: rank), scopesBeaten: outcome.scopesBeaten.map(\.rawValue))
+                entry: Self.entry(playerId, current, rank: rank), scopesBeaten: outcome.scopesBeaten.map(\.rawValue),
+                submittedValue: submission.value)
             return (receipt, outcome.pushedOutOfTop)
         }
         _ = try? await context.publisher.publish(

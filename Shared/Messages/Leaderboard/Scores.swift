@@ -75,11 +75,15 @@ public struct ScoreReceipt: Codable, Sendable, Equatable {
     /// The time scopes (`today`, `week`, `allTime`) in which this score beat the player's
     /// previous standing, as Google Play Games reports.
     public var scopesBeaten: [String]
+    /// The score this submission carried (the entry may keep a better, older one).
+    public var submittedValue: Int64?
 
     public init(
-        boardId: String, playerId: String, improved: Bool, previousValue: Int64?, entry: LeaderboardEntry, scopesBeaten: [String] = []
+        boardId: String, playerId: String, improved: Bool, previousValue: Int64?, entry: LeaderboardEntry, scopesBeaten: [String] = [],
+        submittedValue: Int64? = nil
     ) {
         self.scopesBeaten = scopesBeaten
+        self.submittedValue = submittedValue
         self.boardId = boardId
         self.playerId = playerId
         self.improved = improved

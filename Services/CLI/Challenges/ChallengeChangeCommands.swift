@@ -1,0 +1,117 @@
+import ArgumentParser
+import PodiumMessages
+
+/// `podium challenges issue`: challenge players to beat the player's score or earn an achievement.
+struct ChallengeIssueCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "issue",
+        abstract: "Challenge players to beat your score on a board or to earn an achievement (challenge.issue).",
+        discussion: """
+            --board B challenges them to beat your current score on B (you need one); --achievement A \
+            to earn A (you need to have earned it). --to takes 1-20 player ids; --message at most 280 \
+            characters. With --expires-in-minutes the challenge becomes invalid for those who have not \
+            completed it by then. Prints the challenge.
+            """)
+
+    @OptionGroup var options: ChallengesOptions
+
+    @Option(name: .customLong("board"), help: "The board whose score to beat.")
+    var boardId: String?
+
+    @Option(name: .customLong("achievement"), help: "The achievement to earn.")
+    var achievementId: String?
+
+    @Option(name: .customLong("to"), parsing: .upToNextOption, help: "The receivers' player ids.")
+    var receivers: [String] = []
+
+    @Option(help: "A message for the receivers.")
+    var message: String?
+
+    @Option(name: .customLong("expires-in-minutes"), help: "Minutes until the challenge expires (up to 30 days).")
+    var expiresInMinutes: Int64?
+
+    func validate() throws {
+        switch (boardId, achievementId) {
+        case (nil, nil): throw ValidationError("give --board or --achievement")
+        case (.some, .some): throw ValidationError("give either --board or --achievement, not both")
+        default: break
+        }
+        guard !receivers.isEmpty else { throw ValidationError("give the receivers with --to") }
+    }
+
+    func run() throws {
+        let issue = ChallengeIssue(
+            kind: boardId != nil ? .score : .achievement, boardId: boardId, achievementId: achievementId, receivers: receivers,
+            message: message,
+            expiresInMilliseconds: try expiresInMinutes.map { try ChallengeMinutes.milliseconds($0, flag: "--expires-in-minutes") })
+        try options.showChallenge("challenge.issue", payload: try WireCodec.jsonValue(issue))
+    }
+}
+
+/// `podium challenges start`: a time-boxed challenge on a board.
+struct ChallengeStartCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "start",
+        abstract: "Start a time-boxed challenge: the best score on a board in the next N minutes wins (challenge.start).",
+        discussion: """
+            --minutes is 1 minute to 30 days. Everyone taking part (you and the --to players) hears the \
+            standings when it ends. Prints the challenge.
+            """)
+
+    @OptionGroup var options: ChallengesOptions
+
+    @Option(name: .customLong("board"), help: "The board to play.")
+    var boardId: String
+
+    @Option(help: "How long the challenge runs, in minutes.")
+    var minutes: Int64
+
+    @Option(name: .customLong("to"), parsing: .upToNextOption, help: "The other participants' player ids.")
+    var receivers: [String] = []
+
+    @Option(help: "A message for the participants.")
+    var message: String?
+
+    func validate() throws {
+        guard !receivers.isEmpty else { throw ValidationError("give the other participants with --to") }
+    }
+
+    func run() throws {
+        let start = TimedChallengeStart(
+            boardId: boardId, durationMilliseconds: try ChallengeMinutes.milliseconds(minutes, flag: "--minutes"),
+            receivers: receivers, message: message)
+        try options.showChallenge("challenge.start", payload: try WireCodec.jsonValue(start))
+    }
+}
+
+/// `podium challenges rematch <challengeId>`.
+struct ChallengeRematchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rematch",
+        abstract: "Start an ended time-boxed challenge again with the same players, board and length (challenge.rematch).")
+
+    @OptionGroup var options: ChallengesOptions
+
+    @Argument(help: "The ended time-boxed challenge.")
+    var challengeId: String
+
+    func run() throws {
+        try options.showChallenge("challenge.rematch", payload: ["challengeId": .string(challengeId)])
+    }
+}
+
+/// `podium challenges decline <challengeId>`.
+struct ChallengeDeclineCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decline",
+        abstract: "Decline a pending score or achievement challenge you received (challenge.decline).")
+
+    @OptionGroup var options: ChallengesOptions
+
+    @Argument(help: "The challenge.")
+    var challengeId: String
+
+    func run() throws {
+        try options.showChallenge("challenge.decline", payload: ["challengeId": .string(challengeId)])
+    }
+}

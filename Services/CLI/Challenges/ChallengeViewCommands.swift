@@ -1,0 +1,157 @@
+import ArgumentParser
+import PodiumMessages
+
+/// The reply to `challenge.received` and `challenge.issued`.
+struct ChallengeList: Decodable {
+    var challenges: [ChallengeDetail]
+}
+
+/// A receiver state `podium challenges received --state` filters on.
+enum ReceiverStateFilter: String, ExpressibleByArgument, CaseIterable {
+    case pending, completed, declined, invalid
+}
+
+/// `podium challenges received`.
+struct ChallengeReceivedCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "received",
+        abstract: "List the challenges you received, newest first (challenge.received).",
+        discussion: "At most 200. --state keeps those in which your own state is the one given.")
+
+    @OptionGroup var options: ChallengesOptions
+
+    @Option(help: "Only challenges in which your state is pending, completed, declined or invalid.")
+    var state: ReceiverStateFilter?
+
+    func run() throws {
+        let payload: JSONValue? = state.map { ["state": .string($0.rawValue)] }
+        let (list, _) = try options.expect("challenge.received", payload: payload, as: ChallengeList.self)
+        if options.json { return }
+        emit(ChallengeText.list(list.challenges, empty: "no challenges received" + (state.map { " in state \($0.rawValue)" } ?? "")))
+    }
+}
+
+/// `podium challenges issued`.
+struct ChallengeIssuedCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "issued",
+        abstract: "List the challenges you issued or started, newest first (challenge.issued).",
+        discussion: "At most 200.")
+
+    @OptionGroup var options: ChallengesOptions
+
+    func run() throws {
+        let (list, _) = try options.expect("challenge.issued", as: ChallengeList.self)
+        if options.json { return }
+        emit(ChallengeText.list(list.challenges, empty: "no challenges issued"))
+    }
+}
+
+/// `podium challenges show <challengeId>`.
+struct ChallengeShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show one challenge you issued or received (challenge.detail).")
+
+    @OptionGroup var options: ChallengesOptions
+
+    @Argument(help: "The challenge.")
+    var challengeId: String
+
+    func run() throws {
+        try options.showChallenge("challenge.detail", payload: ["challengeId": .string(challengeId)])
+    }
+}
+
+/// `podium challenges candidates`.
+struct ChallengeCandidatesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "candidates",
+        abstract: "List the friends worth challenging (challenge.candidates).",
+        discussion: """
+            --achievement A: friends who have not earned A (all friends if it is repeatable). \
+            --board B --score S: friends without a score on B that is as good as S or better.
+            """)
+
+    @OptionGroup var options: ChallengesOptions
+
+    @Option(name: .customLong("achievement"), help: "The achievement.")
+    var achievementId: String?
+
+    @Option(name: .customLong("board"), help: "The board.")
+    var boardId: String?
+
+    @Option(help: "The score on --board.")
+    var score: Int64?
+
+    func validate() throws {
+        switch (achievementId, boardId, score) {
+        case (.some, nil, nil), (nil, .some, .some): break
+        case (.some, _, _): throw ValidationError("give either --achievement or --board with --score, not both")
+        default: throw ValidationError("give --achievement, or --board with --score")
+        }
+    }
+
+    struct Candidates: Decodable {
+        var playerIds: [String]
+    }
+
+    func run() throws {
+        let payload: JSONValue
+        if let achievementId {
+            payload = ["achievementId": .string(achievementId)]
+        } else {
+            payload = ["boardId": .string(boardId ?? ""), "score": .integer(score ?? 0)]
+        }
+        let (candidates, _) = try options.expect("challenge.candidates", payload: payload, as: Candidates.self)
+        if options.json { return }
+        emit(candidates.playerIds.isEmpty ? "no friends to challenge" : candidates.playerIds.joined(separator: "\n"))
+    }
+}
+
+/// `podium challenges inbox`.
+struct ChallengeInboxCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inbox",
+        abstract: "Show the challenge notifications kept for you, newest first (challenge.inbox).",
+        discussion: "At most 200; * marks the unread ones. Mark them read with podium challenges read <inboxId>...")
+
+    @OptionGroup var options: ChallengesOptions
+
+    @Flag(help: "Only the unread ones.")
+    var unread = false
+
+    struct Inbox: Decodable {
+        var items: [InboxItem]
+    }
+
+    func run() throws {
+        let payload: JSONValue? = unread ? ["unreadOnly": true] : nil
+        let (inbox, _) = try options.expect("challenge.inbox", payload: payload, as: Inbox.self)
+        if options.json { return }
+        emit(ChallengeText.inbox(inbox.items, unreadOnly: unread))
+    }
+}
+
+/// `podium challenges read <inboxId>...`.
+struct ChallengeReadCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "read",
+        abstract: "Mark challenge inbox items read (challenge.inbox.read).",
+        discussion: "Up to 200 ids. Ids that are not yours, unknown or already read are not counted.")
+
+    @OptionGroup var options: ChallengesOptions
+
+    @Argument(help: "The inbox item ids (from podium challenges inbox).")
+    var ids: [String]
+
+    struct Marked: Decodable {
+        var marked: Int
+    }
+
+    func run() throws {
+        let (marked, _) = try options.expect("challenge.inbox.read", payload: ["ids": .array(ids.map { .string($0) })], as: Marked.self)
+        if options.json { return }
+        emit("marked \(marked.marked) of \(ids.count) as read")
+    }
+}
