@@ -8,6 +8,19 @@ public enum GameFiles {
         URL(fileURLWithPath: RuntimeSettings.environmentReader().string(forKey: "podium.games.dir", default: "./games"))
     }
 
+    /// Games by id, each validated; a game configured twice is refused.
+    public static func index(_ games: [GameConfiguration], validate: (GameConfiguration) throws -> Void) throws
+        -> [String: GameConfiguration]
+    {
+        var byID: [String: GameConfiguration] = [:]
+        for game in games {
+            try validate(game)
+            guard byID[game.gameId] == nil else { throw ConfigurationProblem("game \(game.gameId) is configured twice") }
+            byID[game.gameId] = game
+        }
+        return byID
+    }
+
     /// Parses every file, in name order; a missing directory means no games.
     public static func load(from directory: URL) throws -> [GameConfiguration] {
         let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []

@@ -11,13 +11,7 @@ public struct AchievementCatalog: Sendable {
     public static let maximumTotalPoints = 1000
 
     public init(_ games: [GameConfiguration]) throws {
-        var byID: [String: GameConfiguration] = [:]
-        for game in games {
-            try Self.validate(game)
-            guard byID[game.gameId] == nil else { throw ConfigurationProblem("game \(game.gameId) is configured twice") }
-            byID[game.gameId] = game
-        }
-        self.games = byID
+        self.games = try GameFiles.index(games, validate: Self.validate)
     }
 
     /// Reads every `*.json` file in `directory` (a missing directory means no games).

@@ -40,7 +40,7 @@ final class Achievements: Sendable {
 
     func report(_ request: RawEnvelope, _ batch: ProgressReportBatch, context: ServiceContext) async throws -> [ReportOutcome] {
         let gameId = request.gameId
-        let playerId = try Self.subject(request)
+        let playerId = try request.subjectPlayer()
         guard !batch.reports.isEmpty, batch.reports.count <= Self.maximumBatch else {
             throw ErrorReply(code: .invalidField, message: "send 1-\(Self.maximumBatch) reports", field: "payload.reports")
         }
@@ -193,7 +193,7 @@ final class Achievements: Sendable {
     func list(_ request: RawEnvelope) async throws -> AchievementList {
         let definitions = try catalog.value.achievements(of: request.gameId)
         let gameId = request.gameId ?? ""
-        let playerId = try Self.subject(request)
+        let playerId = try request.subjectPlayer()
         let records = try await store.progress(gameId: gameId, playerId: playerId)
         let shares = try await store.earnedShares(gameId: gameId)
         var earnedPoints = 0
@@ -219,7 +219,7 @@ final class Achievements: Sendable {
 
     func reset(_ request: RawEnvelope) async throws -> Int {
         _ = try catalog.value.achievements(of: request.gameId)
-        let playerId = try Self.subject(request)
+        let playerId = try request.subjectPlayer()
         guard request.payload["confirm"] == .bool(true), request.payload["gameId"]?.stringValue == request.gameId else {
             throw ErrorReply(
                 code: .confirmationRequired,
@@ -290,10 +290,5 @@ final class Achievements: Sendable {
                 ]),
             gameId: gameId, playerId: playerId, correlationId: cause)
         context.logger.info("achievement earned", metadata: ["achievement.id": "\(definition.id)", "player.id": "\(playerId)"])
-    }
-
-    /// The player the request is about: the acting player, or the one a server or operator names.
-    static func subject(_ request: RawEnvelope) throws -> String {
-        try request.subjectPlayer()
     }
 }

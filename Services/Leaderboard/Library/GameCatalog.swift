@@ -7,13 +7,7 @@ public struct GameCatalog: Sendable {
     public private(set) var games: [String: GameConfiguration]
 
     public init(_ games: [GameConfiguration]) throws {
-        var byID: [String: GameConfiguration] = [:]
-        for game in games {
-            try Self.validate(game)
-            guard byID[game.gameId] == nil else { throw ConfigurationProblem("game \(game.gameId) is configured twice") }
-            byID[game.gameId] = game
-        }
-        self.games = byID
+        self.games = try GameFiles.index(games, validate: Self.validate)
     }
 
     /// Reads every `*.json` file in `directory` (a missing directory means no games).

@@ -152,7 +152,7 @@ final class Scoreboard: Sendable {
     /// The entries around a player (`radius` on each side).
     func around(_ request: RawEnvelope, query: BoardQuery, context: ServiceContext) async throws -> LeaderboardPage {
         let (board, scope) = try target(request, query)
-        let playerId = try Self.subject(request)
+        let playerId = try request.subjectPlayer()
         let radius = query.radius ?? 5
         guard (0...Self.maximumRadius).contains(radius) else {
             throw ErrorReply(code: .invalidField, message: "radius must be between 0 and \(Self.maximumRadius)", field: "payload.radius")
@@ -171,7 +171,7 @@ final class Scoreboard: Sendable {
     /// One player's entry and rank in a scope (nil if they have none).
     func entry(_ request: RawEnvelope, query: BoardQuery, context: ServiceContext) async throws -> LeaderboardEntry? {
         let (board, scope) = try target(request, query)
-        let playerId = try Self.subject(request)
+        let playerId = try request.subjectPlayer()
         let found = try read(request.gameId ?? "", board, scope) { index -> (Int, RankIndex.Entry)? in
             guard let rank = index.rank(of: playerId), let row = index.entry(of: playerId) else { return nil }
             return (rank, row)
@@ -183,7 +183,7 @@ final class Scoreboard: Sendable {
     /// The player's own best scores on the board (the local high-score table), best first.
     func history(_ request: RawEnvelope, query: BoardQuery) async throws -> ScoreHistory {
         let board = try catalog.value.board(gameId: request.gameId, boardId: query.boardId)
-        let playerId = try Self.subject(request)
+        let playerId = try request.subjectPlayer()
         let scores = try await store.history(
             gameId: request.gameId ?? "", boardId: board.storageID(period: board.period(at: clock.nowMilliseconds)), playerId: playerId, descending: board.sortOrder == .higherIsBetter,
             limit: 10)
@@ -195,7 +195,7 @@ final class Scoreboard: Sendable {
     private func friends(
         _ request: RawEnvelope, board: LeaderboardDefinition, scope: TimeScope, context: ServiceContext
     ) async throws -> LeaderboardPage {
-        let playerId = try Self.subject(request)
+        let playerId = try request.subjectPlayer()
         let friends = try await context.call("auth.friends.of", payload: FriendsOfQuery(playerId: playerId), as: FriendIDs.self)
         let rows = try read(request.gameId ?? "", board, scope) { index in
             (friends.friendIds + [playerId]).compactMap { index.entry(of: $0) }.sorted { index.precedes($0, $1) }
@@ -352,10 +352,6 @@ final class Scoreboard: Sendable {
         }
     }
 
-    /// The player a view is about: the acting player, or the one a server or operator names.
-    static func subject(_ request: RawEnvelope) throws -> String {
-        try request.subjectPlayer()
-    }
 
     static func entry(_ playerId: String, _ stored: StoredEntry, rank: Int) -> LeaderboardEntry {
         LeaderboardEntry(
