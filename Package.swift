@@ -77,7 +77,10 @@ let package = Package(
         ),
         .target(
             name: "Gateway",
-            dependencies: ["PodiumRuntime", "PodiumTokens", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "PodiumRuntime", "PodiumTokens", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Services/Gateway/Library"
         ),
         .target(

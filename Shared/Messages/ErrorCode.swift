@@ -67,6 +67,14 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, CustomSt
     public static let unknownChallenge = ErrorCode(rawValue: "unknown_challenge")
     /// A destructive request was not confirmed in the request.
     public static let confirmationRequired = ErrorCode(rawValue: "confirmation_required")
+    /// The data could not be written to disk (full, read-only, failing): nothing was acknowledged
+    /// or changed; retry later with the same request id.
+    public static let storageUnavailable = ErrorCode(rawValue: "storage_unavailable")
+    /// The request id was already used for a different request by the same player in the same
+    /// game; ids of state-changing requests are idempotency keys (see docs/RELIABILITY.md).
+    public static let idReused = ErrorCode(rawValue: "id_reused")
+    /// The service is rebuilding its state from the log; retry after `retryAfterMilliseconds`.
+    public static let rebuilding = ErrorCode(rawValue: "rebuilding")
     /// An unexpected failure on the server; the request had no effect.
     public static let internalError = ErrorCode(rawValue: "internal_error")
 }

@@ -77,21 +77,30 @@ public struct GameEvent: Codable, Sendable, Equatable {
     }
 }
 
-/// The gateway's reply to `event.publish`: the event was accepted and published.
+/// The gateway's reply to `event.publish`: the event is in the event log on disk and on the bus.
+///
+/// Sending the same request id again (same game and player) returns this acknowledgement again
+/// with `duplicate: true` and logs nothing new.
 public struct EventAcknowledgement: Codable, Sendable, Equatable {
     /// The id of the published bus message (the event's id from now on).
     public var eventId: String
     /// The topic it was published on.
     public var topic: String
-    /// The gateway's publisher id.
+    /// The event log's publisher id on the bus (``StreamName/events``).
     public var publisher: String
-    /// The event's sequence number on the bus.
+    /// The event's position in the event log: its sequence number on the bus.
     public var sequence: UInt64
+    /// When the log accepted it (milliseconds since the epoch).
+    public var acceptedAt: Int64?
+    /// True when this answers a resend of an already logged request id.
+    public var duplicate: Bool?
 
-    public init(eventId: String, topic: String, publisher: String, sequence: UInt64) {
+    public init(eventId: String, topic: String, publisher: String, sequence: UInt64, acceptedAt: Int64? = nil, duplicate: Bool? = nil) {
         self.eventId = eventId
         self.topic = topic
         self.publisher = publisher
         self.sequence = sequence
+        self.acceptedAt = acceptedAt
+        self.duplicate = duplicate
     }
 }

@@ -16,13 +16,20 @@ public struct ServiceHealth: Codable, Sendable, Equatable {
     public var recentEventIds: [String]
     /// Bus messages it found missing (sequence numbers skipped) since it started.
     public var gapsDetected: UInt64
-    /// Where it stores its data (`sqlite:/path/leaderboard.sqlite`).
+    /// Where it stores its data (`sqlite:/path/leaderboard-scores.sqlite`).
     public var storage: String
+    /// Where it stands in each durable stream it follows (position and the stream's head).
+    public var streams: [String: StreamStatus]?
+    /// Whether it is rebuilding its state from the log right now.
+    public var rebuilding: Bool?
 
     public init(
         service: String, instance: String, ready: Bool, startedAt: Int64, subscriptions: [String],
-        eventsReceived: UInt64, recentEventIds: [String], gapsDetected: UInt64, storage: String
+        eventsReceived: UInt64, recentEventIds: [String], gapsDetected: UInt64, storage: String,
+        streams: [String: StreamStatus]? = nil, rebuilding: Bool? = nil
     ) {
+        self.streams = streams
+        self.rebuilding = rebuilding
         self.service = service
         self.instance = instance
         self.ready = ready

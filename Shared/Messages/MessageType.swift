@@ -29,6 +29,10 @@ public struct MessageType: RawRepresentable, Codable, Sendable, Hashable, Custom
     public static let gatewayHealth: MessageType = "gateway.health"
     /// A game event to acknowledge and fan out.
     public static let eventPublish: MessageType = "event.publish"
+    /// What became of an earlier request with a given id (accepted, sequence, what it caused).
+    public static let receipt: MessageType = "receipt.get"
+    /// Reads a range of the gateway's event log (services catching up; operators).
+    public static let eventsRead: MessageType = "events.read"
     /// Asks for the topic that carries a player's private notifications.
     public static let notificationsSubscribe: MessageType = "notifications.subscribe"
 
@@ -42,6 +46,8 @@ public struct MessageType: RawRepresentable, Codable, Sendable, Hashable, Custom
     /// A service announces itself and what it handles; repeated as its heartbeat.
     public static let serviceAnnouncement: MessageType = "service.announce"
 
+    /// Reads a range of a service's outbox, such as `leaderboard.outbox.read`.
+    public static func outboxRead(of service: String) -> MessageType { MessageType("\(service).outbox.read") }
     /// A service's readiness request, such as `leaderboard.health`.
     public static func health(of service: String) -> MessageType { MessageType("\(service).health") }
     /// A service's diagnostic request that makes it publish a test notification.

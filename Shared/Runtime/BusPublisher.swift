@@ -58,6 +58,12 @@ public actor BusPublisher {
         return stamped
     }
 
+    /// Publishes a message already stamped by a durable stream (the event log, an outbox), whose
+    /// sequence is its position in that stream rather than this publisher's count.
+    public func publishRaw(topic: String, body: Data) async throws {
+        try await socket.send([Data(topic.utf8), body])
+    }
+
     /// Builds, stamps and publishes a message.
     @discardableResult
     public func publish<Payload>(

@@ -18,6 +18,15 @@ public struct ServiceDefinition: Sendable {
     public var onBusMessage: (@Sendable (BusDelivery, ServiceContext) async -> Void)?
     /// Runs while the service runs (cancelled at shutdown), for periodic work.
     public var background: (@Sendable (ServiceContext) async -> Void)?
+    /// Durable streams (``StreamName``) whose messages go to ``consumer`` in order, exactly once,
+    /// instead of ``onBusMessage``.
+    public var follows: [String] = []
+    /// Applies the followed streams' messages.
+    public var consumer: (any DurableConsumer)?
+    /// The service's outbox: relayed to the bus and readable with `<name>.outbox.read`.
+    public var outbox: OutboxRelay?
+    /// Where the service keeps its data, for health (`sqlite:/path`).
+    public var storage: String?
 
     public init(
         name: String,
@@ -57,6 +66,10 @@ public struct ServiceContext: Sendable {
     public let clock: any PodiumClock
     public let logger: Logger
     let asker: ServiceAsker
+    let outbox: OutboxRelay?
+
+    /// Says that the service committed outbox messages, so they are relayed now.
+    public func outboxChanged() { outbox?.wake() }
 
     /// Asks another service through the gateway and returns its reply or error envelope.
     public func ask<Payload: Encodable & Sendable>(

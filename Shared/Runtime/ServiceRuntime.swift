@@ -17,9 +17,9 @@ public final class ServiceRuntime: Service, Sendable {
     private let clock: any PodiumClock
     private let logger: Logger
     private let context: ZMQContext
-    private let store: any BusCheckpointStore
     private let startedAt: Int64
     private let status = Locked(Status())
+    private let followers = Locked([String: StreamFollower]())
 
     private struct Status {
         var busReady = false
@@ -37,8 +37,7 @@ public final class ServiceRuntime: Service, Sendable {
         settings: RuntimeSettings,
         clock: any PodiumClock = SystemClock(),
         logger: Logger? = nil,
-        context: ZMQContext? = nil,
-        store: (any BusCheckpointStore)? = nil
+        context: ZMQContext? = nil
     ) throws {
         self.definition = definition
         self.settings = settings
@@ -48,9 +47,6 @@ public final class ServiceRuntime: Service, Sendable {
         logger[metadataKey: "instance"] = "\(settings.instanceID)"
         self.logger = logger
         self.context = try context ?? ZMQContext()
-        self.store = try store
-            ?? SQLiteBusCheckpointStore(
-                path: StorageLocation.database(for: definition.name, in: settings.dataDirectory))
         self.startedAt = clock.nowMilliseconds
     }
 
@@ -64,21 +60,25 @@ public final class ServiceRuntime: Service, Sendable {
             context: context, endpoint: settings.busServicesEndpoint, instanceID: settings.instanceID)
         let asker = ServiceAsker(link: link, clock: clock)
         let serviceContext = ServiceContext(
-            settings: settings, publisher: publisher, clock: clock, logger: logger, asker: asker)
+            settings: settings, publisher: publisher, clock: clock, logger: logger, asker: asker, outbox: definition.outbox)
         await publisher.start()
         logger.info(
             "service starting",
-            metadata: ["bus.subscribe": "\(settings.busSubscribeEndpoint)", "storage": "\(store.location)"])
+            metadata: ["bus.subscribe": "\(settings.busSubscribeEndpoint)", "storage": "\(definition.storage ?? "-")"])
+        makeFollowers(context: serviceContext)
 
         let handlers = builtInHandlers(publisher: publisher).merging(definition.requestHandlers) { _, own in own }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.announce(over: link, handles: Array(handlers.keys)) }
             group.addTask { await self.consume(subscriber, context: serviceContext) }
             group.addTask { await self.serve(link, handlers: handlers, context: serviceContext, asker: asker) }
+            group.addTask { await self.keepFollowersCaughtUp() }
+            if let relay = definition.outbox { group.addTask { await relay.run(publisher: publisher, logger: self.logger) } }
             if let background = definition.background { group.addTask { await background(serviceContext) } }
             try? await gracefulShutdown()
             logger.info("service stopping")
             await subscriber.close()
+            definition.outbox?.finish()
             group.cancelAll()
             asker.failAll(ErrorReply(code: .serviceUnavailable, message: "\(definition.name) is shutting down"))
             await group.waitForAll()
@@ -99,8 +99,37 @@ public final class ServiceRuntime: Service, Sendable {
             },
             handle: { delivery in
                 await self.record(delivery)
-                await self.definition.onBusMessage?(delivery, context)
+                if let publisher = delivery.envelope.publisher, let follower = self.followers.value[publisher] {
+                    await follower.deliver(StreamMessage(topic: delivery.topic.rawValue, envelope: delivery.envelope))
+                } else {
+                    await self.definition.onBusMessage?(delivery, context)
+                }
             })
+    }
+
+    // MARK: - Durable streams
+
+    private func makeFollowers(context: ServiceContext) {
+        guard let consumer = definition.consumer else { return }
+        var made: [String: StreamFollower] = [:]
+        for stream in definition.follows {
+            let readType = StreamName.readType(of: stream)
+            made[stream] = StreamFollower(stream: stream, consumer: consumer, context: context) { after in
+                try await context.call(readType, payload: StreamRead(after: after, limit: 500), as: StreamPage.self)
+            }
+        }
+        followers.withLock { $0 = made }
+    }
+
+    /// Reads what the followed streams hold beyond each position: at start (before live
+    /// messages are applied), then every second, so a lost newest message is found too.
+    private func keepFollowersCaughtUp() async {
+        let all = Array(followers.value.values)
+        guard !all.isEmpty else { return }
+        while !Task.isCancelled {
+            for follower in all { await follower.catchUp() }
+            try? await clock.sleep(for: .seconds(1))
+        }
     }
 
     private func record(_ delivery: BusDelivery) async {
@@ -113,13 +142,6 @@ public final class ServiceRuntime: Service, Sendable {
         logger.debug(
             "bus message received",
             metadata: ["bus.topic": "\(delivery.topic)", "message.id": "\(envelope.id)"])
-        guard let publisher = envelope.publisher, let sequence = envelope.sequence else { return }
-        do {
-            try await store.recordApplied(
-                publisher: publisher, sequence: sequence, messageID: envelope.id, appliedAt: clock.nowMilliseconds)
-        } catch {
-            logger.error("checkpoint write failed", metadata: ["error": "\(error)"])
-        }
     }
 
     // MARK: - Gateway link
@@ -212,12 +234,22 @@ public final class ServiceRuntime: Service, Sendable {
     // MARK: - Built-in requests
 
     private func builtInHandlers(publisher: BusPublisher) -> [MessageType: RequestHandler] {
-        [
+        var handlers: [MessageType: RequestHandler] = [
             .health(of: definition.name): { [self] _, _ in try WireCodec.jsonValue(await self.health(publisher)) },
             .testNotification(of: definition.name): { [self] request, _ in
                 try await self.publishTestNotification(request, publisher: publisher)
             },
         ]
+        if let outbox = definition.outbox {
+            handlers[.outboxRead(of: definition.name)] = { request, _ in
+                guard request.actor?.kind == .service || request.actor?.kind == .admin else {
+                    throw ErrorReply(code: .forbidden, message: "outboxes are read by services and operators only")
+                }
+                let read = try request.requestPayload(as: StreamRead.self)
+                return try WireCodec.jsonValue(try await outbox.page(after: read.after, limit: try read.checkedLimit()))
+            }
+        }
+        return handlers
     }
 
     /// The current health report.
@@ -228,7 +260,8 @@ public final class ServiceRuntime: Service, Sendable {
             ready: snapshot.busReady && publisher.hasSubscribers,
             startedAt: startedAt, subscriptions: definition.subscriptions,
             eventsReceived: snapshot.eventsReceived, recentEventIds: Array(snapshot.recentEventIds),
-            gapsDetected: snapshot.gapsDetected, storage: store.location)
+            gapsDetected: snapshot.gapsDetected, storage: definition.storage ?? "none",
+            streams: followers.value.isEmpty ? nil : followers.value.mapValues(\.status))
     }
 
     private func publishTestNotification(_ request: RawEnvelope, publisher: BusPublisher) async throws -> JSONValue {

@@ -97,8 +97,28 @@ extension Gateway {
     private func dispatch(_ request: ClientRequest, actor: Actor, playerId: String?, from client: ClientFrames) async throws {
         switch request.type {
         case .eventPublish:
-            let acknowledgement = try await publishEvent(request, actor: actor, playerId: playerId)
-            await reply(to: client, requestID: request.id, payload: try WireCodec.jsonValue(acknowledgement))
+            try logEvent(request, actor: actor, playerId: playerId, from: client)
+        case .receipt:
+            // Asks the services; runs beside the request loop so other requests keep flowing.
+            Task {
+                do {
+                    let receipt = try await self.receipt(request, actor: actor, playerId: playerId)
+                    await self.reply(to: client, requestID: request.id, payload: try WireCodec.jsonValue(receipt))
+                } catch let error as ErrorReply {
+                    await self.reject(client, requestID: request.id, error, type: request.type)
+                } catch {
+                    await self.reject(
+                        client, requestID: request.id, ErrorReply(code: .internalError, message: "the receipt could not be read"),
+                        type: request.type)
+                }
+            }
+        case .eventsRead:
+            guard actor.kind == .admin else {
+                throw ErrorReply(code: .forbidden, message: "the event log is read by services and operators only")
+            }
+            let read = try RequestDecoder.payload(request.payload, as: StreamRead.self)
+            let page = try await eventLog.page(after: read.after, limit: try read.checkedLimit())
+            await reply(to: client, requestID: request.id, payload: try WireCodec.jsonValue(page))
         case .notificationsSubscribe:
             let subscription = try notificationSubscription(request, actor: actor, playerId: playerId)
             await reply(to: client, requestID: request.id, payload: try WireCodec.jsonValue(subscription))
@@ -138,8 +158,10 @@ extension Gateway {
         }
     }
 
-    /// Validates a game event, publishes it on the bus and returns its acknowledgement.
-    func publishEvent(_ request: ClientRequest, actor: Actor, playerId: String?) async throws -> EventAcknowledgement {
+    /// Validates a game event and queues it for the event log; the acknowledgement (or the
+    /// storage error) is sent after the log's transaction, and the event is published on the bus
+    /// with its log sequence.
+    func logEvent(_ request: ClientRequest, actor: Actor, playerId: String?, from client: ClientFrames) throws {
         guard let gameId = request.gameId else {
             throw ErrorReply(code: .missingField, message: "an event needs a gameId", field: "gameId")
         }
@@ -149,17 +171,36 @@ extension Gateway {
         let event = try RequestDecoder.payload(request.payload, as: GameEvent.self)
         try event.validate()
         let topic = Topic.gameEvent(gameId: gameId, name: event.name)
-        let published = try await publisher.publish(
-            Envelope(
-                type: .gameEvent, correlationId: request.id, gameId: gameId, playerId: playerId,
-                timestamp: clock.nowMilliseconds, actor: actor, payload: event),
-            on: topic)
-        logger.debug(
-            "event published",
-            metadata: ["event.id": "\(published.id)", "event.topic": "\(topic)", "event.seq": "\(published.sequence ?? 0)"])
-        return EventAcknowledgement(
-            eventId: published.id, topic: topic.rawValue, publisher: publisher.publisherID,
-            sequence: published.sequence ?? 0)
+        let envelope = Envelope(
+            type: .gameEvent, correlationId: request.id, gameId: gameId, playerId: playerId,
+            timestamp: clock.nowMilliseconds, actor: actor, payload: event)
+        let entry = EventLog.Entry(
+            gameId: gameId, playerId: playerId, requestId: request.id,
+            fingerprint: RequestReceipts.fingerprint(of: (try? WireCodec.jsonValue(event)) ?? .null), topic: topic,
+            envelope: envelope
+        ) { [self] outcome in
+            switch outcome {
+            case .success(let acknowledgement):
+                logger.debug(
+                    "event logged",
+                    metadata: [
+                        "event.id": "\(acknowledgement.eventId)", "event.topic": "\(topic)", "event.seq": "\(acknowledgement.sequence)",
+                        "event.duplicate": "\(acknowledgement.duplicate == true)",
+                    ])
+                await reply(to: client, requestID: request.id, payload: (try? WireCodec.jsonValue(acknowledgement)) ?? .null)
+            case .failure(let error):
+                await reject(client, requestID: request.id, error, type: request.type)
+            }
+        }
+        eventLog.append(entry) { [publisher, logger] committed in
+            for event in committed {
+                do {
+                    try await publisher.publishRaw(topic: event.topic, body: event.body)
+                } catch {
+                    logger.warning("logged event not published (services read it from the log)", metadata: ["error": "\(error)"])
+                }
+            }
+        }
     }
 
     func reply(to client: ClientFrames, requestID: String, payload: JSONValue) async {

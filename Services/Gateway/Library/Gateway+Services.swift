@@ -152,6 +152,21 @@ extension Gateway {
             await answer(ErrorReply(code: .forbidden, message: "announce the service before sending requests"))
             return
         }
+        if request.type == .eventsRead {
+            do {
+                let read = try request.requestPayload(as: StreamRead.self)
+                let page = try await eventLog.page(after: read.after, limit: try read.checkedLimit())
+                let reply = RawEnvelope(
+                    type: .reply, correlationId: request.id, timestamp: clock.nowMilliseconds, payload: try WireCodec.jsonValue(page))
+                _ = try? await serviceSocket.send([routingID, encode(reply)])
+            } catch let error as ErrorReply {
+                await answer(error)
+            } catch {
+                logger.error("event log unreadable", metadata: ["error": "\(error)"])
+                await answer(ErrorReply(code: .storageUnavailable, message: "the event log could not be read"))
+            }
+            return
+        }
         let route = directory.withLock { $0.route(request.type, knownServices: settings.expectedServices) }
         guard case .instance(let target, let service) = route else {
             let unavailable = route == .unknown

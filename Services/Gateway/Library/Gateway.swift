@@ -26,6 +26,8 @@ public final class Gateway: Service, Sendable {
     let context: ZMQContext
     let startedAt: Int64
     let publisher: BusPublisher
+    /// Every acknowledged event, on disk before its acknowledgement.
+    let eventLog: EventLog
     let clientSocket: AsyncSocket
     let serviceSocket: AsyncSocket
     let notificationSocket: AsyncSocket
@@ -49,6 +51,8 @@ public final class Gateway: Service, Sendable {
         self.startedAt = clock.nowMilliseconds
         self.topics = NotificationTopics(secret: settings.notificationSecret)
         self.authorizer = Authorizer(settings: settings, tokens: await SessionTokens(key: settings.tokenKey))
+        self.eventLog = try EventLog(
+            path: StorageLocation.database(for: "gateway-events", in: settings.runtime.dataDirectory))
 
         // The bus hub. inproc endpoints let the gateway itself publish and subscribe.
         let hubID = UUID().uuidString

@@ -1,0 +1,46 @@
+import PodiumMessages
+import PodiumRuntime
+
+extension Gateway {
+    /// Services that keep receipts of state-changing requests, and the request each answers.
+    static let receiptKeepers: [(type: String, lookup: MessageType)] = [
+        ("leaderboard.submit", "leaderboard.receipt"), ("achievement.report", "achievement.receipt"),
+    ]
+
+    /// `receipt.get`: the event log first, then the services that keep receipts. A service that
+    /// cannot answer makes the whole answer an error: "not found" must mean "never applied".
+    func receipt(_ request: ClientRequest, actor: Actor, playerId: String?) async throws -> RequestReceipt {
+        guard let gameId = request.gameId else {
+            throw ErrorReply(code: .missingField, message: "receipt.get needs the gameId of the request", field: "gameId")
+        }
+        guard let playerId else {
+            throw ErrorReply(code: .missingField, message: "receipt.get needs the playerId the request acted for", field: "playerId")
+        }
+        let query = try RequestDecoder.payload(request.payload, as: ReceiptQuery.self)
+        guard Identifiers.isValidRequestID(query.id) else {
+            throw ErrorReply(code: .invalidField, message: "id must be 1-128 printable ASCII characters", field: "payload.id")
+        }
+        let timeout = min(settings.requestTimeout, .seconds(2))
+        if let acknowledgement = try await eventLog.acknowledgement(gameId: gameId, playerId: playerId, requestId: query.id) {
+            let lookup = ReceiptLookup(gameId: gameId, playerId: playerId, sequence: acknowledgement.sequence)
+            let answer = await ask("achievement.event-effects", payload: try WireCodec.jsonValue(lookup), timeout: timeout)
+            let effects = answer.type == .reply ? try? answer.decodePayload(as: EventEffects.self) : nil
+            return RequestReceipt(
+                id: query.id, found: true, type: MessageType.eventPublish.rawValue, acknowledgement: acknowledgement, effects: effects)
+        }
+        let lookup = try WireCodec.jsonValue(ReceiptLookup(gameId: gameId, playerId: playerId, id: query.id))
+        for keeper in Self.receiptKeepers {
+            let answer = await ask(keeper.lookup, payload: lookup, timeout: timeout)
+            guard answer.type == .reply, let stored = try? answer.decodePayload(as: StoredReply.self) else {
+                let cause = (try? answer.decodePayload(as: ErrorReply.self))?.message ?? "no answer"
+                throw ErrorReply(
+                    code: .serviceUnavailable,
+                    message: "the \(keeper.lookup.serviceName) service cannot say yet whether it has '\(query.id)' (\(cause)); ask again")
+            }
+            if stored.found {
+                return RequestReceipt(id: query.id, found: true, type: keeper.type, reply: stored.reply)
+            }
+        }
+        return RequestReceipt(id: query.id, found: false)
+    }
+}

@@ -1,0 +1,17 @@
+/// The durable streams on the bus. Each is a publisher id whose sequence numbers never restart:
+/// a message's sequence is its position in a log on disk, so a subscriber that missed some can
+/// read them again (the ZeroMQ Guide's Clone pattern).
+///
+/// - `events`: the gateway's event log (every acknowledged `event.publish`).
+/// - `leaderboard`: the leaderboard service's outbox (`leaderboard.score-accepted`).
+/// - `achievement`: the achievement service's outbox (`achievement.earned`).
+public enum StreamName {
+    /// The gateway's event log.
+    public static let events = "events"
+
+    /// The request type that reads a stream's range: `events.read` for the event log,
+    /// `<service>.outbox.read` for a service's outbox.
+    public static func readType(of stream: String) -> MessageType {
+        stream == events ? .eventsRead : .outboxRead(of: stream)
+    }
+}

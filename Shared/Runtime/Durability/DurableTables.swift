@@ -1,0 +1,29 @@
+import GRDB
+
+/// The tables every service database with durable state shares: its outbox, its positions in the
+/// streams it follows, and the receipts of the requests it applied. Each is written in the same
+/// transaction as the state change it belongs to, which is what makes replay exact.
+public enum DurableTables {
+    /// Adds the tables' migration; call after the service's own migrations.
+    public static func register(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("podium-durable-v1") { db in
+            try db.create(table: "podium_outbox") { table in
+                table.autoIncrementedPrimaryKey("seq")
+                table.column("topic", .text).notNull()
+                table.column("envelope", .blob).notNull()
+            }
+            try db.create(table: "podium_position") { table in
+                table.primaryKey("stream", .text)
+                table.column("sequence", .integer).notNull()
+            }
+            try db.create(table: "podium_receipt") { table in
+                table.column("scope", .text).notNull()
+                table.column("request_id", .text).notNull()
+                table.column("fingerprint", .text).notNull()
+                table.column("reply", .text).notNull()
+                table.column("created_at", .integer).notNull()
+                table.primaryKey(["scope", "request_id"])
+            }
+        }
+    }
+}

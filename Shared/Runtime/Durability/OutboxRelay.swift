@@ -1,0 +1,64 @@
+import Foundation
+import GRDB
+import Logging
+import PodiumMessages
+
+/// Publishes a service's outbox on the bus, in sequence order, as soon as a change commits
+/// (``wake()``) and at least twice a second. Starts from the outbox's end: whoever missed older
+/// messages reads them with `<service>.outbox.read`.
+public final class OutboxRelay: Sendable {
+    public let stream: String
+    let reader: any DatabaseReader
+    private let signal: AsyncStream<Void>
+    private let continuation: AsyncStream<Void>.Continuation
+
+    public init(stream: String, reader: any DatabaseReader) {
+        self.stream = stream
+        self.reader = reader
+        (signal, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Says that new messages were committed.
+    public func wake() { continuation.yield() }
+
+    /// A page of the outbox (for `<service>.outbox.read`).
+    func page(after: UInt64, limit: Int) async throws -> StreamPage {
+        try await reader.read { db in try Outbox.read(db, stream: self.stream, after: after, limit: limit) }
+    }
+
+    /// Relays until cancelled.
+    func run(publisher: BusPublisher, logger: Logger) async {
+        var relayed: UInt64
+        do {
+            relayed = try await reader.read { db in try Outbox.head(db) }
+        } catch {
+            logger.error("outbox unreadable; relaying from the start", metadata: ["error": "\(error)"])
+            relayed = 0
+        }
+        let ticker = Task { [continuation] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(500))
+                continuation.yield()
+            }
+        }
+        defer { ticker.cancel() }
+        for await _ in signal {
+            if Task.isCancelled { return }
+            while true {
+                guard let page = try? await self.page(after: relayed, limit: 1000), !page.messages.isEmpty else { break }
+                for message in page.messages {
+                    do {
+                        try await publisher.publishRaw(topic: message.topic, body: try WireCodec.encode(message.envelope))
+                    } catch {
+                        logger.warning("outbox message not relayed (readers catch up)", metadata: ["error": "\(error)"])
+                    }
+                    relayed = message.envelope.sequence ?? relayed
+                }
+            }
+        }
+    }
+
+    /// Ends ``run(publisher:logger:)``.
+    func finish() { continuation.finish() }
+}
+
