@@ -33,8 +33,12 @@ public struct ServiceDefinition: Sendable {
         subscriptions: [String],
         requestHandlers: [MessageType: RequestHandler] = [:],
         onBusMessage: (@Sendable (BusDelivery, ServiceContext) async -> Void)? = nil,
-        background: (@Sendable (ServiceContext) async -> Void)? = nil
+        background: (@Sendable (ServiceContext) async -> Void)? = nil,
+        follows: [String] = [],
+        consumer: (any DurableConsumer)? = nil
     ) {
+        self.follows = follows
+        self.consumer = consumer
         self.background = background
         self.name = name
         self.subscriptions = subscriptions

@@ -20,7 +20,10 @@ public enum AchievementService {
             let store = try AchievementStore(path: StorageLocation.database(for: "\(name)-progress", in: settings.dataDirectory))
             let achievements = Achievements(catalog: catalog, store: store, clock: clock)
             try await achievements.loadOperatorChanges(logger: Logger(label: "podium.achievement"))
-            return definition(achievements)
+            var service = definition(achievements)
+            service.outbox = store.outbox
+            service.storage = store.location
+            return service
         }
     }
 
@@ -35,7 +38,24 @@ public enum AchievementService {
             requestHandlers: [
                 "achievement.report": { request, context in
                     let batch = try payload(request, as: ProgressReportBatch.self)
-                    return try WireCodec.jsonValue(["outcomes": await achievements.report(request, batch, context: context)])
+                    let (outcomes, duplicate) = try await achievements.report(request, batch, context: context)
+                    var reply: [String: JSONValue] = ["outcomes": try WireCodec.jsonValue(outcomes)]
+                    if duplicate { reply["duplicate"] = .bool(true) }
+                    return .object(reply)
+                },
+                "achievement.receipt": { request, _ in
+                    let lookup = try serviceLookup(request)
+                    guard let id = lookup.id else { throw ErrorReply(code: .missingField, message: "give the id", field: "payload.id") }
+                    let reply = try await achievements.store.storedReply(
+                        scope: RequestReceipts.scope(gameId: lookup.gameId, playerId: lookup.playerId), requestId: id)
+                    return try WireCodec.jsonValue(StoredReply(found: reply != nil, reply: reply))
+                },
+                "achievement.event-effects": { request, _ in
+                    let lookup = try serviceLookup(request)
+                    guard let sequence = lookup.sequence else {
+                        throw ErrorReply(code: .missingField, message: "give the sequence", field: "payload.sequence")
+                    }
+                    return try WireCodec.jsonValue(await achievements.effects(of: sequence))
                 },
                 "achievement.list": { request, _ in try WireCodec.jsonValue(await achievements.list(request)) },
                 "achievement.definitions": { request, _ in
@@ -56,7 +76,13 @@ public enum AchievementService {
                     return try WireCodec.jsonValue(["definition": change.definition])
                 },
             ],
-            onBusMessage: { delivery, context in await achievements.apply(delivery, context: context) })
+            follows: [StreamName.events], consumer: achievements)
+    }
+
+    /// The payload of a request only the gateway (or another service) may send.
+    static func serviceLookup(_ request: RawEnvelope) throws -> ReceiptLookup {
+        guard request.actor?.kind == .service else { throw ErrorReply(code: .forbidden, message: "ask receipt.get at the gateway") }
+        return try payload(request, as: ReceiptLookup.self)
     }
 
     struct DefinitionChange: Decodable {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PodiumMessages
+import PodiumRuntime
 
 /// A player's standing on one achievement.
 struct ProgressRecord: Sendable, Equatable {
@@ -20,9 +21,24 @@ struct ProgressRecord: Sendable, Equatable {
     var hasProgress: Bool { steps > 0 || percent > 0 || timesEarned > 0 }
 }
 
+/// What a change to achievements stores beside the progress records, in the same transaction.
+struct AchievementJournal: Sendable {
+    /// Per-report receipts of `reportId`s.
+    var reportReceipts: [(achievementId: String, reportId: String, outcome: String)] = []
+    /// The request's receipt, by its request id.
+    var request: (key: RequestKey, reply: JSONValue, at: Int64)?
+    /// `achievement.earned` messages for other services (the outbox).
+    var earned: [(topic: Topic, envelope: Envelope<AchievementEarned>)] = []
+    /// The event log position this change applies (and what the event did, if anything).
+    var event: (sequence: UInt64, outcomes: [ReportOutcome])?
+}
+
 /// The achievement service's storage (SQLite via GRDB, `achievement-progress.sqlite`).
 final class AchievementStore: Sendable {
     private let database: DatabasePool
+    /// The outbox relay for `achievement.earned` (stream `achievement`).
+    let outbox: OutboxRelay
+    let location: String
 
     init(path: URL) throws {
         try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -56,7 +72,18 @@ final class AchievementStore: Sendable {
                 t.primaryKey(["game_id", "achievement_id"])
             }
         }
+        migrator.registerMigration("v2-event-effects") { db in
+            try db.create(table: "event_effect") { t in
+                t.primaryKey("sequence", .integer)
+                t.column("game_id", .text).notNull()
+                t.column("player_id", .text).notNull()
+                t.column("outcomes", .text).notNull()
+            }
+        }
+        DurableTables.register(in: &migrator)
         try migrator.migrate(database)
+        outbox = OutboxRelay(stream: "achievement", reader: database)
+        location = "sqlite:\(path.path)"
     }
 
     func progress(gameId: String, playerId: String) async throws -> [String: ProgressRecord] {
@@ -74,34 +101,79 @@ final class AchievementStore: Sendable {
         }
     }
 
-    /// Writes changed records and report receipts in one transaction.
-    func save(
-        gameId: String, playerId: String, records: [String: ProgressRecord], receipts: [(achievementId: String, reportId: String, outcome: String)]
-    ) async throws {
+    /// Writes changed records and everything the change journals, in one transaction.
+    func save(gameId: String, playerId: String, records: [String: ProgressRecord], journal: AchievementJournal) async throws {
         let encoded = try records.mapValues { record in
             try record.ruleState.map { String(decoding: try WireCodec.encode($0), as: UTF8.self) }
         }
+        let effects = try journal.event.flatMap { event in
+            event.outcomes.isEmpty ? nil : String(decoding: try WireCodec.encode(event.outcomes), as: UTF8.self)
+        }
         try await database.write { db in
-            for (achievementId, record) in records {
-                try db.execute(
-                    sql: """
-                        INSERT INTO progress (game_id, player_id, achievement_id, steps, percent, times_earned, earned_at, rule_state)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                        ON CONFLICT(game_id, player_id, achievement_id) DO UPDATE SET steps = excluded.steps,
-                            percent = excluded.percent, times_earned = excluded.times_earned, earned_at = excluded.earned_at,
-                            rule_state = excluded.rule_state
-                        """,
-                    arguments: [
-                        gameId, playerId, achievementId, record.steps, record.percent, record.timesEarned, record.earnedAt,
-                        encoded[achievementId] ?? nil,
-                    ])
-            }
-            for receipt in receipts {
+            try Self.write(db, gameId: gameId, playerId: playerId, records: records, encoded: encoded)
+            for receipt in journal.reportReceipts {
                 try db.execute(
                     sql: "INSERT OR IGNORE INTO report_receipt (game_id, player_id, achievement_id, report_id, outcome) VALUES (?, ?, ?, ?, ?)",
                     arguments: [gameId, playerId, receipt.achievementId, receipt.reportId, receipt.outcome])
             }
+            if let (key, reply, time) = journal.request {
+                try RequestReceipts.record(
+                    db, scope: key.scope, requestId: key.requestId, fingerprint: key.fingerprint, reply: reply, at: time)
+            }
+            for message in journal.earned { try Outbox.append(db, message.envelope, on: message.topic) }
+            if let event = journal.event {
+                if let effects {
+                    try db.execute(
+                        sql: "INSERT OR REPLACE INTO event_effect (sequence, game_id, player_id, outcomes) VALUES (?, ?, ?, ?)",
+                        arguments: [Int64(event.sequence), gameId, playerId, effects])
+                }
+                try StreamPositions.advance(db, stream: StreamName.events, to: event.sequence)
+            }
         }
+    }
+
+    private static func write(
+        _ db: Database, gameId: String, playerId: String, records: [String: ProgressRecord], encoded: [String: String?]
+    ) throws {
+        for (achievementId, record) in records {
+            try db.execute(
+                sql: """
+                    INSERT INTO progress (game_id, player_id, achievement_id, steps, percent, times_earned, earned_at, rule_state)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(game_id, player_id, achievement_id) DO UPDATE SET steps = excluded.steps,
+                        percent = excluded.percent, times_earned = excluded.times_earned, earned_at = excluded.earned_at,
+                        rule_state = excluded.rule_state
+                    """,
+                arguments: [
+                    gameId, playerId, achievementId, record.steps, record.percent, record.timesEarned, record.earnedAt,
+                    encoded[achievementId] ?? nil,
+                ])
+        }
+    }
+
+    /// The event log position applied.
+    func eventPosition() async throws -> UInt64 {
+        try await database.read { db in try StreamPositions.get(db, stream: StreamName.events) }
+    }
+
+    /// What a logged event did (nil: nothing, or not applied yet).
+    func effects(sequence: UInt64) async throws -> [ReportOutcome]? {
+        try await database.read { db in
+            try String.fetchOne(db, sql: "SELECT outcomes FROM event_effect WHERE sequence = ?", arguments: [Int64(sequence)])
+                .map { try WireCodec.decode([ReportOutcome].self, from: Data($0.utf8)) }
+        }
+    }
+
+    /// The stored reply of a request id, checked against its payload (throws `id_reused`).
+    func replay(_ key: RequestKey) async throws -> JSONValue? {
+        try await database.read { db in
+            try RequestReceipts.replay(db, scope: key.scope, requestId: key.requestId, fingerprint: key.fingerprint)
+        }
+    }
+
+    /// The stored reply of a request id, whatever its payload.
+    func storedReply(scope: String, requestId: String) async throws -> JSONValue? {
+        try await database.read { db in try RequestReceipts.find(db, scope: scope, requestId: requestId) }
     }
 
     func receipt(gameId: String, playerId: String, achievementId: String, reportId: String) async throws -> String? {

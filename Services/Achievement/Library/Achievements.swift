@@ -38,7 +38,11 @@ final class Achievements: Sendable {
 
     // MARK: - Direct reporting
 
-    func report(_ request: RawEnvelope, _ batch: ProgressReportBatch, context: ServiceContext) async throws -> [ReportOutcome] {
+    /// Applies a batch of direct reports; a resend of the same request id returns the original
+    /// outcomes (`duplicate` true) and applies nothing.
+    func report(_ request: RawEnvelope, _ batch: ProgressReportBatch, context: ServiceContext) async throws
+        -> (outcomes: [ReportOutcome], duplicate: Bool)
+    {
         let gameId = request.gameId
         let playerId = try request.subjectPlayer()
         guard !batch.reports.isEmpty, batch.reports.count <= Self.maximumBatch else {
@@ -78,8 +82,13 @@ final class Achievements: Sendable {
             plan.append((definition, report))
         }
         let game = gameId ?? ""
+        let key = RequestKey(request, playerId: playerId)
+        let cause = request.correlationId ?? request.id
         var earnedNow: [(AchievementDefinition, ProgressRecord)] = []
-        let outcomes = try await changes.withLock { () async throws -> [ReportOutcome] in
+        let (outcomes, duplicate) = try await changes.withLock { () async throws -> ([ReportOutcome], Bool) in
+            if let key, let stored = try await store.replay(key) {
+                return (try WireCodec.convert(stored["outcomes"] ?? .array([]), to: [ReportOutcome].self), true)
+            }
             var records = try await store.progress(gameId: game, playerId: playerId)
             var changed: [String: ProgressRecord] = [:]
             var receipts: [(achievementId: String, reportId: String, outcome: String)] = []
@@ -125,67 +134,96 @@ final class Achievements: Sendable {
                     receipts.append((definition.id, reportId, String(decoding: try WireCodec.encode(outcome), as: UTF8.self)))
                 }
             }
-            try await store.save(gameId: game, playerId: playerId, records: changed, receipts: receipts)
-            return outcomes
+            var journal = AchievementJournal(reportReceipts: receipts)
+            let now = clock.nowMilliseconds
+            if let key { journal.request = (key, ["outcomes": try WireCodec.jsonValue(outcomes)], now) }
+            journal.earned = earnedNow.map { Self.earnedMessage($0.0, $0.1, gameId: game, playerId: playerId, cause: cause, at: now) }
+            try await store.save(gameId: game, playerId: playerId, records: changed, journal: journal)
+            return (outcomes, false)
         }
+        if !earnedNow.isEmpty { context.outboxChanged() }
         for (definition, record) in earnedNow {
-            await announce(definition, record, gameId: game, playerId: playerId, cause: request.correlationId ?? request.id, context: context)
+            await notifyEarned(definition, record, gameId: game, playerId: playerId, cause: cause, context: context)
         }
-        return outcomes
+        return (outcomes, duplicate)
     }
 
     // MARK: - Rules
 
-    /// Applies one game event to every rule of its game that listens to it.
-    func apply(_ delivery: BusDelivery, context: ServiceContext) async {
-        let envelope = delivery.envelope
+    /// Applies one logged game event (at `sequence` in the event log) to every rule of its game
+    /// that listens to it. A change is stored with the log position, what it did (for
+    /// `receipt.get`) and its `achievement.earned` messages, in one transaction; an event that
+    /// changes nothing stores nothing (replaying it later changes nothing either).
+    func apply(_ envelope: RawEnvelope, sequence: UInt64, context: ServiceContext) async throws {
         guard envelope.type == .gameEvent, let gameId = envelope.gameId, let playerId = envelope.playerId,
             let event = try? envelope.decodePayload(as: GameEvent.self),
             let achievements = try? catalog.value.achievements(of: gameId)
         else { return }
         let listening = achievements.filter { $0.rule?.event == event.name }
         guard !listening.isEmpty else { return }
-        var earnedNow: [(AchievementDefinition, ProgressRecord)] = []
-        do {
-            try await changes.withLock {
-                var records = try await store.progress(gameId: gameId, playerId: playerId)
-                var changed: [String: ProgressRecord] = [:]
-                for definition in listening {
-                    guard let rule = definition.rule else { continue }
-                    var record = records[definition.id] ?? ProgressRecord()
-                    if record.timesEarned > 0 && !definition.repeatable { continue }
-                    var state = record.ruleState ?? RuleState()
-                    switch rule.apply(
-                        name: event.name, value: event.value, attributes: event.attributes ?? [:], at: envelope.timestamp, to: &state)
-                    {
-                    case .notMatched:
-                        continue
-                    case .missingAttribute(let attribute):
-                        ignoredEvents.withLock { $0[definition.id, default: 0] += 1 }
-                        context.logger.info(
-                            "event ignored by a rule: missing attribute",
-                            metadata: ["achievement.id": "\(definition.id)", "event.name": "\(event.name)", "attribute": "\(attribute)"])
-                        continue
-                    case .progressed(let steps):
-                        record.ruleState = state
-                        record.steps = max(record.steps, steps)
-                        if steps >= rule.completionSteps {
-                            record = Self.earn(record, definition: definition, now: envelope.timestamp)
-                            earnedNow.append((definition, record))
-                        }
-                    }
-                    records[definition.id] = record
-                    changed[definition.id] = record
-                }
-                if !changed.isEmpty { try await store.save(gameId: gameId, playerId: playerId, records: changed, receipts: []) }
+        let earnedNow = try await changes.withLock { () async throws -> [(AchievementDefinition, ProgressRecord)] in
+            var records = try await store.progress(gameId: gameId, playerId: playerId)
+            let step = evaluate(event, at: envelope.timestamp, listening: listening, records: &records, context: context)
+            guard !step.changed.isEmpty else { return [] }
+            var journal = AchievementJournal()
+            journal.event = (sequence, step.outcomes)
+            journal.earned = step.earned.map {
+                Self.earnedMessage($0.0, $0.1, gameId: gameId, playerId: playerId, cause: envelope.id, at: envelope.timestamp)
             }
-        } catch {
-            context.logger.error("event not applied to achievements", metadata: ["error": "\(error)", "event.id": "\(envelope.id)"])
-            return
+            try await store.save(gameId: gameId, playerId: playerId, records: step.changed, journal: journal)
+            return step.earned
         }
+        if !earnedNow.isEmpty { context.outboxChanged() }
         for (definition, record) in earnedNow {
-            await announce(definition, record, gameId: gameId, playerId: playerId, cause: envelope.id, context: context)
+            await notifyEarned(definition, record, gameId: gameId, playerId: playerId, cause: envelope.id, context: context)
         }
+    }
+
+    /// What one event does to the listening rules: the changed records, their outcomes and the
+    /// achievements it earned.
+    func evaluate(
+        _ event: GameEvent, at time: Int64, listening: [AchievementDefinition], records: inout [String: ProgressRecord],
+        context: ServiceContext?
+    ) -> (changed: [String: ProgressRecord], outcomes: [ReportOutcome], earned: [(AchievementDefinition, ProgressRecord)]) {
+        var changed: [String: ProgressRecord] = [:]
+        var outcomes: [ReportOutcome] = []
+        var earned: [(AchievementDefinition, ProgressRecord)] = []
+        for definition in listening {
+            guard let rule = definition.rule else { continue }
+            var record = records[definition.id] ?? ProgressRecord()
+            if record.timesEarned > 0 && !definition.repeatable { continue }
+            var state = record.ruleState ?? RuleState()
+            switch rule.apply(name: event.name, value: event.value, attributes: event.attributes ?? [:], at: time, to: &state) {
+            case .notMatched:
+                continue
+            case .missingAttribute(let attribute):
+                ignoredEvents.withLock { $0[definition.id, default: 0] += 1 }
+                context?.logger.info(
+                    "event ignored by a rule: missing attribute",
+                    metadata: ["achievement.id": "\(definition.id)", "event.name": "\(event.name)", "attribute": "\(attribute)"])
+                continue
+            case .progressed(let steps):
+                let wasEarned = record.timesEarned
+                record.ruleState = state
+                record.steps = max(record.steps, steps)
+                var status = "progressed"
+                if steps >= rule.completionSteps {
+                    record = Self.earn(record, definition: definition, now: time)
+                    earned.append((definition, record))
+                    status = wasEarned > 0 ? "earned_again" : "earned"
+                }
+                records[definition.id] = record
+                changed[definition.id] = record
+                outcomes.append(Self.outcome(status, definition, record))
+            }
+        }
+        return (changed, outcomes, earned)
+    }
+
+    /// `achievement.event-effects`: whether a logged event was applied and what it did.
+    func effects(of sequence: UInt64) async throws -> EventEffects {
+        let position = try await store.eventPosition()
+        return EventEffects(applied: position >= sequence, achievements: try await store.effects(sequence: sequence) ?? [])
     }
 
     // MARK: - Views and reset
@@ -268,17 +306,24 @@ final class Achievements: Sendable {
             timesEarned: record.timesEarned)
     }
 
-    /// The player's notification (the completion banner's data) and the bus event challenges follow.
-    private func announce(
+    /// The `achievement.earned` message other services follow (written to the outbox).
+    static func earnedMessage(
+        _ definition: AchievementDefinition, _ record: ProgressRecord, gameId: String, playerId: String, cause: String, at time: Int64
+    ) -> (topic: Topic, envelope: Envelope<AchievementEarned>) {
+        let earned = AchievementEarned(
+            achievementId: definition.id, title: definition.title, earnedDescription: definition.earnedDescription,
+            points: definition.points, timesEarned: record.timesEarned, earnedAt: record.earnedAt ?? time)
+        return (
+            Topic(rawValue: "achievement/\(gameId)/\(definition.id)"),
+            Envelope(type: "achievement.earned", correlationId: cause, gameId: gameId, playerId: playerId, timestamp: time, payload: earned)
+        )
+    }
+
+    /// The player's notification (the completion banner's data).
+    private func notifyEarned(
         _ definition: AchievementDefinition, _ record: ProgressRecord, gameId: String, playerId: String, cause: String,
         context: ServiceContext
     ) async {
-        let earned = AchievementEarned(
-            achievementId: definition.id, title: definition.title, earnedDescription: definition.earnedDescription,
-            points: definition.points, timesEarned: record.timesEarned, earnedAt: record.earnedAt ?? clock.nowMilliseconds)
-        _ = try? await context.publisher.publish(
-            type: "achievement.earned", topic: Topic(rawValue: "achievement/\(gameId)/\(definition.id)"), payload: earned,
-            gameId: gameId, playerId: playerId, correlationId: cause)
         _ = try? await context.publisher.publish(
             type: .notification, topic: .notification(gameId: gameId, playerId: playerId),
             payload: PlayerNotification(

@@ -11,8 +11,8 @@ public enum LeaderboardService {
     /// The service name: its request types start with `leaderboard.`.
     public static let name = "leaderboard"
 
-    /// Bus topic prefixes the service subscribes to.
-    public static let subscriptions = [Topic.allGameEvents]
+    /// Bus topic prefixes the service subscribes to: none (scores arrive as requests).
+    public static let subscriptions: [String] = []
 
     /// Builds the service; `catalog` nil reads the game configurations from the environment.
     public static func blueprint(catalog: GameCatalog? = nil) -> ServiceBlueprint {
@@ -21,7 +21,10 @@ public enum LeaderboardService {
             let store = try SQLiteLeaderboardStore(path: StorageLocation.database(for: "\(name)-scores", in: settings.dataDirectory))
             let scoreboard = Scoreboard(catalog: catalog, store: store, clock: clock)
             try await scoreboard.load()
-            return definition(scoreboard)
+            var service = definition(scoreboard)
+            service.outbox = store.outbox
+            service.storage = store.location
+            return service
         }
     }
 
@@ -61,6 +64,12 @@ public enum LeaderboardService {
                 "leaderboard.around": { request, context in
                     try WireCodec.jsonValue(
                         await scoreboard.around(request, query: try payload(request, as: Scoreboard.BoardQuery.self), context: context))
+                },
+                "leaderboard.receipt": { request, _ in
+                    guard request.actor?.kind == .service else {
+                        throw ErrorReply(code: .forbidden, message: "ask receipt.get at the gateway")
+                    }
+                    return try WireCodec.jsonValue(await scoreboard.storedReply(try payload(request, as: ReceiptLookup.self)))
                 },
                 "leaderboard.history": { request, _ in
                     try WireCodec.jsonValue(await scoreboard.history(request, query: try payload(request, as: Scoreboard.BoardQuery.self)))

@@ -1,4 +1,5 @@
 import PodiumMessages
+import PodiumRuntime
 
 /// A stored entry (the player's current standing on one board).
 public struct StoredEntry: Sendable, Equatable {
@@ -15,16 +16,37 @@ public struct StoredScore: Sendable, Equatable {
     public var submittedAt: Int64
 }
 
+/// What a submission stores beside the entry, in the same transaction.
+public struct SubmissionJournal: Sendable {
+    /// The reply to keep as the request's receipt.
+    public var reply: JSONValue
+    /// The message that tells other services about the score (the outbox).
+    public var accepted: (topic: Topic, envelope: Envelope<ScoreReceipt>)
+}
+
+/// How a submission ended in the store.
+public enum SubmissionOutcome: Sendable {
+    /// Applied: the entries before and after, and the history row's id.
+    case applied(previous: StoredEntry?, current: StoredEntry?, version: Int64)
+    /// A resend of a stored request: its stored reply.
+    case replayed(JSONValue)
+}
+
 /// The leaderboard service's storage, behind a protocol so that PostgreSQL can back it later.
 /// The store is the truth; the in-memory standings are rebuilt from it at start.
 public protocol LeaderboardStore: Sendable {
     /// Applies a submission atomically: reads the current entry, lets `decide` compute the new
     /// one (or nil to keep it), writes it and the score history row. Returns both entries and
     /// the history row's id, which grows with every write (a version for ordering updates).
+    ///
+    /// With a request key, a key already stored returns its stored reply instead (nothing is
+    /// applied), and otherwise `journal` says what to store with the change: the request's reply
+    /// (its receipt) and the outbox messages it causes, in the same transaction.
     func submit(
-        gameId: String, boardId: String, playerId: String, value: Int64, submittedAt: Int64,
-        decide: @Sendable (StoredEntry?) throws -> StoredEntry?
-    ) async throws -> (previous: StoredEntry?, current: StoredEntry?, version: Int64)
+        gameId: String, boardId: String, playerId: String, value: Int64, submittedAt: Int64, request: RequestKey?,
+        decide: @Sendable (StoredEntry?) throws -> StoredEntry?,
+        journal: @Sendable (_ previous: StoredEntry?, _ current: StoredEntry?) throws -> SubmissionJournal
+    ) async throws -> SubmissionOutcome
     /// Every entry of a board.
     func entries(gameId: String, boardId: String) async throws -> [(playerId: String, entry: StoredEntry)]
     /// The entries of some players.
@@ -45,6 +67,9 @@ public protocol LeaderboardStore: Sendable {
     func deleteDefinition(boardId: String, gameId: String) async throws
     /// Boards operators removed.
     func removedDefinitions() async throws -> [(gameId: String, boardId: String)]
+
+    /// The stored reply of a request id (for `receipt.get`).
+    func storedReply(scope: String, requestId: String) async throws -> JSONValue?
 }
 
 extension LeaderboardDefinition {

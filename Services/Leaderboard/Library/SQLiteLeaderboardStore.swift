@@ -1,10 +1,14 @@
 import Foundation
 import GRDB
 import PodiumMessages
+import PodiumRuntime
 
 /// The SQLite (GRDB) ``LeaderboardStore``: `leaderboard-scores.sqlite`, WAL mode.
 public final class SQLiteLeaderboardStore: LeaderboardStore {
     private let database: DatabasePool
+    /// The outbox relay for `leaderboard.score-accepted` messages (stream ``LeaderboardService/name``).
+    public let outbox: OutboxRelay
+    public let location: String
 
     public init(path: URL) throws {
         try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -42,7 +46,10 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
                 t.primaryKey(["game_id", "board_id"])
             }
         }
+        DurableTables.register(in: &migrator)
         try migrator.migrate(database)
+        outbox = OutboxRelay(stream: "leaderboard", reader: database)
+        location = "sqlite:\(path.path)"
     }
 
     /// Writes many entries in one transaction (for loading test and benchmark data).
@@ -123,10 +130,17 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
     }
 
     public func submit(
-        gameId: String, boardId: String, playerId: String, value: Int64, submittedAt: Int64,
-        decide: @Sendable (StoredEntry?) throws -> StoredEntry?
-    ) async throws -> (previous: StoredEntry?, current: StoredEntry?, version: Int64) {
+        gameId: String, boardId: String, playerId: String, value: Int64, submittedAt: Int64, request: RequestKey?,
+        decide: @Sendable (StoredEntry?) throws -> StoredEntry?,
+        journal: @Sendable (_ previous: StoredEntry?, _ current: StoredEntry?) throws -> SubmissionJournal
+    ) async throws -> SubmissionOutcome {
         try await database.write { db in
+            if let request,
+                let stored = try RequestReceipts.replay(
+                    db, scope: request.scope, requestId: request.requestId, fingerprint: request.fingerprint)
+            {
+                return .replayed(stored)
+            }
             let previous = try Row.fetchOne(
                 db, sql: "SELECT value, context, metadata, submitted_at FROM entry WHERE game_id = ? AND board_id = ? AND player_id = ?",
                 arguments: [gameId, boardId, playerId]
@@ -144,8 +158,20 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
             try db.execute(
                 sql: "INSERT INTO score (game_id, board_id, player_id, value, submitted_at) VALUES (?, ?, ?, ?, ?)",
                 arguments: [gameId, boardId, playerId, value, submittedAt])
-            return (previous, decided ?? previous, db.lastInsertedRowID)
+            let version = db.lastInsertedRowID
+            let written = try journal(previous, decided ?? previous)
+            if let request {
+                try RequestReceipts.record(
+                    db, scope: request.scope, requestId: request.requestId, fingerprint: request.fingerprint, reply: written.reply,
+                    at: submittedAt)
+            }
+            try Outbox.append(db, written.accepted.envelope, on: written.accepted.topic)
+            return .applied(previous: previous, current: decided ?? previous, version: version)
         }
+    }
+
+    public func storedReply(scope: String, requestId: String) async throws -> JSONValue? {
+        try await database.read { db in try RequestReceipts.find(db, scope: scope, requestId: requestId) }
     }
 
     public func entries(gameId: String, boardId: String) async throws -> [(playerId: String, entry: StoredEntry)] {

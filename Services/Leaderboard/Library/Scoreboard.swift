@@ -68,27 +68,47 @@ final class Scoreboard: Sendable {
             }
             metadataText = String(decoding: encoded, as: UTF8.self)
         }
+        let key = RequestKey(request, playerId: playerId)
+        let cause = request.correlationId ?? request.id
         let (receipt, pushed) = try await submissions.withLock { () async throws -> (ScoreReceipt, String?) in
             let now = clock.nowMilliseconds
             let candidate = StoredEntry(value: submission.value, context: submission.context, metadata: metadataText, submittedAt: now)
-            let (previous, current, _) = try await store.submit(
+            let outcome = try await store.submit(
                 gameId: gameId, boardId: board.storageID(period: board.period(at: now)), playerId: playerId,
-                value: submission.value, submittedAt: now
-            ) { existing in try Self.decide(board, existing: existing, candidate: candidate) }
-            guard let current else { throw ErrorReply(code: .internalError, message: "the score was not stored") }
-            let outcome = standings.record(
-                gameId: gameId, boardId: board.id,
-                score: StoredScore(playerId: playerId, value: submission.value, submittedAt: now), allTimeEntry: current, now: now)
-            let rank = standings.read(gameId: gameId, boardId: board.id, scope: .allTime, now: now) { $0.rank(of: playerId) ?? 0 } ?? 0
-            let receipt = ScoreReceipt(
-                boardId: board.id, playerId: playerId, improved: previous != current, previousValue: previous?.value,
-                entry: Self.entry(playerId, current, rank: rank), scopesBeaten: outcome.scopesBeaten.map(\.rawValue),
-                submittedValue: submission.value)
-            return (receipt, outcome.pushedOutOfTop)
+                value: submission.value, submittedAt: now, request: key,
+                decide: { existing in try Self.decide(board, existing: existing, candidate: candidate) },
+                journal: { previous, current in
+                    guard let current else { throw ErrorReply(code: .internalError, message: "the score was not stored") }
+                    // Stored before the standings know the rank: a resend gets the current rank.
+                    let stored = ScoreReceipt(
+                        boardId: board.id, playerId: playerId, improved: previous != current, previousValue: previous?.value,
+                        entry: Self.entry(playerId, current, rank: 0), submittedValue: submission.value)
+                    let accepted = Envelope(
+                        type: "leaderboard.score-accepted", correlationId: cause, gameId: gameId, playerId: playerId, timestamp: now,
+                        payload: stored)
+                    return SubmissionJournal(
+                        reply: try WireCodec.jsonValue(stored), accepted: (Topic(rawValue: "score/\(gameId)/\(board.id)"), accepted))
+                })
+            switch outcome {
+            case .replayed(let stored):
+                var original = try WireCodec.convert(stored, to: ScoreReceipt.self)
+                original.entry.rank = standings.read(gameId: gameId, boardId: board.id, scope: .allTime, now: now) { $0.rank(of: playerId) ?? 0 } ?? 0
+                original.duplicate = true
+                return (original, nil)
+            case .applied(let previous, let current, _):
+                guard let current else { throw ErrorReply(code: .internalError, message: "the score was not stored") }
+                let recorded = standings.record(
+                    gameId: gameId, boardId: board.id,
+                    score: StoredScore(playerId: playerId, value: submission.value, submittedAt: now), allTimeEntry: current, now: now)
+                let rank = standings.read(gameId: gameId, boardId: board.id, scope: .allTime, now: now) { $0.rank(of: playerId) ?? 0 } ?? 0
+                let receipt = ScoreReceipt(
+                    boardId: board.id, playerId: playerId, improved: previous != current, previousValue: previous?.value,
+                    entry: Self.entry(playerId, current, rank: rank), scopesBeaten: recorded.scopesBeaten.map(\.rawValue),
+                    submittedValue: submission.value)
+                return (receipt, recorded.pushedOutOfTop)
+            }
         }
-        _ = try? await context.publisher.publish(
-            type: "leaderboard.score-accepted", topic: Topic(rawValue: "score/\(gameId)/\(board.id)"), payload: receipt,
-            gameId: gameId, playerId: playerId, correlationId: request.correlationId ?? request.id)
+        context.outboxChanged()
         if let pushed {
             _ = try? await context.publisher.publish(
                 type: .notification, topic: .notification(gameId: gameId, playerId: pushed),
@@ -98,6 +118,13 @@ final class Scoreboard: Sendable {
                 gameId: gameId, playerId: pushed)
         }
         return receipt
+    }
+
+    /// The stored reply of a player's request id (`leaderboard.receipt`, asked by the gateway).
+    func storedReply(_ lookup: ReceiptLookup) async throws -> StoredReply {
+        guard let id = lookup.id else { throw ErrorReply(code: .missingField, message: "give the id", field: "payload.id") }
+        let reply = try await store.storedReply(scope: RequestReceipts.scope(gameId: lookup.gameId, playerId: lookup.playerId), requestId: id)
+        return StoredReply(found: reply != nil, reply: reply)
     }
 
     /// The new entry given the old one (nil keeps the old one).

@@ -77,6 +77,9 @@ public struct ScoreReceipt: Codable, Sendable, Equatable {
     public var scopesBeaten: [String]
     /// The score this submission carried (the entry may keep a better, older one).
     public var submittedValue: Int64?
+    /// True when this answers a resend of an already applied request id: nothing was applied
+    /// again; `entry.rank` is the current rank and `scopesBeaten` is empty.
+    public var duplicate: Bool?
 
     public init(
         boardId: String, playerId: String, improved: Bool, previousValue: Int64?, entry: LeaderboardEntry, scopesBeaten: [String] = [],
