@@ -6,6 +6,8 @@ final class ServiceAsker: Sendable {
     private let link: ServiceLink
     private let clock: any PodiumClock
     private let waiting = Locked([String: CheckedContinuation<RawEnvelope, Never>]())
+    /// Set at shutdown: later asks fail at once instead of waiting for a gateway link that is gone.
+    private let closing = Locked<ErrorReply?>(nil)
 
     init(link: ServiceLink, clock: any PodiumClock) {
         self.link = link
@@ -23,6 +25,10 @@ final class ServiceAsker: Sendable {
         }
         defer { timer.cancel() }
         return await withCheckedContinuation { continuation in
+            if let refusal = closing.value {
+                continuation.resume(returning: Self.errorEnvelope(refusal, id: id, at: clock.nowMilliseconds))
+                return
+            }
             waiting.withLock { $0[id] = continuation }
             Task {
                 do {
@@ -44,18 +50,20 @@ final class ServiceAsker: Sendable {
 
     /// Answers every waiting request with an error (at shutdown).
     func failAll(_ error: ErrorReply) {
+        closing.withLock { $0 = error }
         let all = waiting.withLock { waiting in
             defer { waiting.removeAll() }
-            return Array(waiting.keys)
+            return waiting
         }
-        for id in all { fail(id, error) }
+        let now = clock.nowMilliseconds
+        for (id, continuation) in all { continuation.resume(returning: Self.errorEnvelope(error, id: id, at: now)) }
     }
 
     private func fail(_ id: String, _ error: ErrorReply) {
-        complete(
-            id,
-            with: RawEnvelope(
-                type: .error, correlationId: id, timestamp: clock.nowMilliseconds,
-                payload: (try? WireCodec.jsonValue(error)) ?? .null))
+        complete(id, with: Self.errorEnvelope(error, id: id, at: clock.nowMilliseconds))
+    }
+
+    private static func errorEnvelope(_ error: ErrorReply, id: String, at time: Int64) -> RawEnvelope {
+        RawEnvelope(type: .error, correlationId: id, timestamp: time, payload: (try? WireCodec.jsonValue(error)) ?? .null)
     }
 }

@@ -6,6 +6,7 @@ import ZeroMQ
 /// A client of the gateway's request endpoint for tests: a real DEALER socket.
 public final class TestClient: Sendable {
     public let socket: AsyncSocket
+    private let idPrefix = UUID().uuidString.prefix(8).lowercased()
     private let counter = Locked(0)
     private let credential = Locked(Credential.none)
 
@@ -30,7 +31,9 @@ public final class TestClient: Sendable {
     }
 
     /// A fresh request id.
-    public func nextID() -> String { "t-\(counter.withLock { $0 += 1; return $0 })" }
+    /// A request id unique to this client: ids of state-changing requests are idempotency keys,
+    /// so a new client (say, after a restart) must not reuse an earlier client's ids.
+    public func nextID() -> String { "t-\(idPrefix)-\(counter.withLock { $0 += 1; return $0 })" }
 
     /// Sends a request and waits for the reply to it (replies to other ids are skipped).
     public func request(

@@ -36,7 +36,7 @@ struct StackIntegrationTests {
         }
     }
 
-    @Test("a published event is acknowledged and reaches every subscribed service")
+    @Test("a published event is logged, acknowledged with its log sequence, and applied by the service that follows the log")
     func eventFanOut() async throws {
         try await withPodiumStack { stack in
             let (client, grant) = try await stack.player("fan.out")
@@ -50,8 +50,11 @@ struct StackIntegrationTests {
             #expect(firstAck.topic == "event/dash/cactus.hit")
             #expect(secondAck.topic == "event/dash/match.end")
             #expect(secondAck.sequence == firstAck.sequence + 1)
-            #expect(firstAck.publisher == secondAck.publisher)
-            for service in ["auth", "leaderboard", "achievement", "challenge"] {
+            #expect(firstAck.publisher == StreamName.events && secondAck.publisher == StreamName.events)
+            let resent = try await client.request(.eventPublish, gameId: "dash", payload: eventPayload(), id: first.correlationId)
+            #expect(try resent.decodePayload(as: EventAcknowledgement.self).sequence == firstAck.sequence, "a resend is the same event")
+            #expect(try resent.decodePayload(as: EventAcknowledgement.self).duplicate == true)
+            for service in ["achievement"] {
                 let received = await eventually {
                     let reply = try? await client.request(.health(of: service))
                     let ids = (try? reply?.decodePayload(as: ServiceHealth.self))?.recentEventIds ?? []
@@ -60,6 +63,7 @@ struct StackIntegrationTests {
                 #expect(received, "\(service) did not receive both events")
                 let health = try await client.request(.health(of: service)).decodePayload(as: ServiceHealth.self)
                 #expect(health.gapsDetected == 0)
+                #expect((health.streams?[StreamName.events]?.head ?? 0) >= secondAck.sequence)
             }
         }
     }

@@ -9,7 +9,7 @@ public enum AuthService {
     public static let name = "auth"
 
     /// Bus topic prefixes the service subscribes to (game events, as player activity).
-    public static let subscriptions = [Topic.allGameEvents]
+    public static let subscriptions: [String] = []
 
     /// The topic on which revoked sessions are announced.
     public static let revocationTopic = Topic(rawValue: "auth/revoked")
@@ -22,11 +22,14 @@ public enum AuthService {
         ServiceBlueprint(name: name) { settings, clock in
             let configuration = try configuration
                 ?? AuthConfiguration(reader: RuntimeSettings.environmentReader(), developmentMode: settings.developmentMode)
-            let store = try SQLiteAccountStore(path: StorageLocation.database(for: "\(name)-accounts", in: settings.dataDirectory))
+            let path = StorageLocation.database(for: "\(name)-accounts", in: settings.dataDirectory)
+            let store = try SQLiteAccountStore(path: path)
             let accounts = Accounts(
                 store: store, tokens: await SessionTokens(key: configuration.tokenKey),
                 hasher: PasswordHasher(cost: configuration.passwordCost), configuration: configuration, clock: clock)
-            return definition(accounts: accounts)
+            var service = definition(accounts: accounts)
+            service.storage = "sqlite:\(path.path)"
+            return service
         }
     }
 

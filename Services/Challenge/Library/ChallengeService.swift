@@ -12,8 +12,8 @@ public enum ChallengeService {
     /// The service name: its request types start with `challenge.`.
     public static let name = "challenge"
 
-    /// Game events (for fan-out), accepted scores and earned achievements.
-    public static let subscriptions = [Topic.allGameEvents, "score/", "achievement/"]
+    /// Accepted scores and earned achievements (the leaderboard's and achievement service's outboxes).
+    public static let subscriptions = ["score/", "achievement/"]
 
     /// How often expiries and the ends of time-boxed challenges are checked.
     static let sweepInterval = Duration.milliseconds(500)
@@ -24,7 +24,9 @@ public enum ChallengeService {
                 RuntimeSettings.environmentReader().string(forKey: "podium.challenge.open.games", default: "")
                     .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
             let store = try ChallengeStore(path: StorageLocation.database(for: "\(name)-challenges", in: settings.dataDirectory))
-            return definition(Challenges(store: store, clock: clock, openGames: open))
+            var service = definition(Challenges(store: store, clock: clock, openGames: open))
+            service.storage = store.location
+            return service
         }
     }
 
@@ -78,12 +80,12 @@ public enum ChallengeService {
                     return ["marked": .integer(Int64(try await challenges.store.markRead(gameId: gameId, playerId: playerId, ids: ids)))]
                 },
             ],
-            onBusMessage: { delivery, context in await challenges.apply(delivery, context: context) },
             background: { context in
                 while !Task.isCancelled {
                     await challenges.sweep(context: context)
                     try? await context.clock.sleep(for: sweepInterval)
                 }
-            })
+            },
+            follows: ["leaderboard", "achievement"], consumer: challenges)
     }
 }

@@ -1,12 +1,14 @@
 import Foundation
 import GRDB
 import PodiumMessages
+import PodiumRuntime
 
 /// The challenge service's storage (SQLite via GRDB, `challenge-challenges.sqlite`).
 /// State changes are conditional updates, so each transition happens once even if the message
 /// that triggers it arrives twice.
 final class ChallengeStore: Sendable {
     private let database: DatabasePool
+    let location: String
 
     init(path: URL) throws {
         try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -51,7 +53,54 @@ final class ChallengeStore: Sendable {
             }
             try db.create(index: "inbox_player", on: "inbox", columns: ["game_id", "player_id", "created_at"])
         }
+        DurableTables.register(in: &migrator)
         try migrator.migrate(database)
+        location = "sqlite:\(path.path)"
+    }
+
+    /// What one stream message does, decided before it is written.
+    struct TriggerPlan: Sendable {
+        /// Receivers who completed a challenge, with the score that did it.
+        var completions: [(challengeId: String, receiver: String, value: Int64?)] = []
+        /// Scores for running time-boxed challenges.
+        var timedScores: [(challengeId: String, value: Int64, higherIsBetter: Bool)] = []
+        var playerId: String
+        var time: Int64
+    }
+
+    /// Writes a stream message's effect and the stream position in one transaction: completions
+    /// (each once: conditional updates), time-boxed scores, and the inbox items `notes` makes for
+    /// each completion. Returns the inbox items written, to be sent as notifications.
+    func apply(
+        _ plan: TriggerPlan, stream: String, sequence: UInt64,
+        notes: @Sendable (_ challenge: ChallengeDetail, _ receiver: String, _ value: Int64?) -> [(gameId: String, playerId: String, item: InboxItem)]
+    ) async throws -> [(gameId: String, playerId: String, item: InboxItem)] {
+        try await database.write { db in
+            var written: [(gameId: String, playerId: String, item: InboxItem)] = []
+            for completion in plan.completions {
+                try db.execute(
+                    sql: "UPDATE receiver SET state = 'completed', completed_at = ?, value = COALESCE(?, value) WHERE challenge_id = ? AND player_id = ? AND state = 'pending'",
+                    arguments: [plan.time, completion.value, completion.challengeId, completion.receiver])
+                guard db.changesCount == 1, let challenge = try Self.load(db, completion.challengeId) else { continue }
+                for note in notes(challenge, completion.receiver, completion.value) {
+                    try Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, in: db)
+                    written.append(note)
+                }
+            }
+            for score in plan.timedScores {
+                let better = score.higherIsBetter ? "? > value" : "? < value"
+                try db.execute(
+                    sql: "UPDATE receiver SET value = ?, completed_at = ? WHERE challenge_id = ? AND player_id = ? AND (value IS NULL OR \(better))",
+                    arguments: [score.value, plan.time, score.challengeId, plan.playerId, score.value])
+            }
+            try StreamPositions.advance(db, stream: stream, to: sequence)
+            return written
+        }
+    }
+
+    /// The position applied in a followed stream.
+    func position(of stream: String) async throws -> UInt64 {
+        try await database.read { db in try StreamPositions.get(db, stream: stream) }
     }
 
     func insert(_ challenge: ChallengeDetail, higherIsBetter: Bool?, baselines: [String: Int64]) async throws {
@@ -227,12 +276,14 @@ final class ChallengeStore: Sendable {
     // MARK: Inbox
 
     func addToInbox(_ item: InboxItem, gameId: String, playerId: String) async throws {
+        try await database.write { db in try Self.insert(item, gameId: gameId, playerId: playerId, in: db) }
+    }
+
+    private static func insert(_ item: InboxItem, gameId: String, playerId: String, in db: Database) throws {
         let details = String(decoding: try WireCodec.encode(item.details), as: UTF8.self)
-        try await database.write { db in
-            try db.execute(
-                sql: "INSERT INTO inbox (id, game_id, player_id, kind, message, details, created_at, read) VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
-                arguments: [item.id, gameId, playerId, item.kind, item.message, details, item.createdAt])
-        }
+        try db.execute(
+            sql: "INSERT INTO inbox (id, game_id, player_id, kind, message, details, created_at, read) VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
+            arguments: [item.id, gameId, playerId, item.kind, item.message, details, item.createdAt])
     }
 
     func inbox(gameId: String, playerId: String, unreadOnly: Bool) async throws -> [InboxItem] {

@@ -127,53 +127,51 @@ final class Challenges: Sendable {
 
     // MARK: - Completing from other services' messages
 
-    /// Applies a `score accepted` or `achievement earned` message from the bus.
-    func apply(_ delivery: BusDelivery, context: ServiceContext) async {
-        let envelope = delivery.envelope
-        guard let gameId = envelope.gameId, let playerId = envelope.playerId else { return }
-        do {
+    /// Applies a `score accepted` (leaderboard outbox) or `achievement earned` (achievement
+    /// outbox) message at `sequence` of its stream: completions, time-boxed scores, inbox items
+    /// and the stream position in one transaction, then the notifications.
+    func apply(_ envelope: RawEnvelope, stream: String, sequence: UInt64, context: ServiceContext) async throws {
+        var plan = ChallengeStore.TriggerPlan(playerId: envelope.playerId ?? "", time: envelope.timestamp)
+        if let gameId = envelope.gameId, let playerId = envelope.playerId {
             if envelope.type == "leaderboard.score-accepted", let receipt = try? envelope.decodePayload(as: ScoreReceipt.self) {
                 // The score this submission carried must beat the issuer's (not an older best).
                 let submitted = receipt.submittedValue ?? receipt.entry.value
                 for pending in try await store.pending(gameId: gameId, playerId: playerId, kind: .score, target: receipt.boardId) {
                     if let expires = pending.expiresAt, expires <= envelope.timestamp { continue }
                     guard let toBeat = pending.issuerValue else { continue }
-                    let beaten = pending.higherIsBetter == false ? submitted < toBeat : submitted > toBeat
-                    if beaten {
-                        try await complete(pending.challengeId, receiver: playerId, value: submitted, at: envelope.timestamp, context: context)
+                    if pending.higherIsBetter == false ? submitted < toBeat : submitted > toBeat {
+                        plan.completions.append((pending.challengeId, playerId, submitted))
                     }
                 }
                 // Time-boxed challenges count every score submitted in their window (at the
-                // submission's time, which the gateway stamped from the clock).
-                for challengeId in try await store.runningTimed(
-                    gameId: gameId, boardId: receipt.boardId, playerId: playerId, at: envelope.timestamp)
-                {
-                    let higher = (try? await Self.board(receipt.boardId, gameId: gameId, context: context).sortOrder) != .lowerIsBetter
-                    try await store.recordTimed(
-                        challengeId: challengeId, playerId: playerId, value: submitted, higherIsBetter: higher, at: envelope.timestamp)
+                // submission's time, which the leaderboard stamped from the clock).
+                let running = try await store.runningTimed(gameId: gameId, boardId: receipt.boardId, playerId: playerId, at: envelope.timestamp)
+                if !running.isEmpty {
+                    let higher = (try await Self.board(receipt.boardId, gameId: gameId, context: context).sortOrder) != .lowerIsBetter
+                    plan.timedScores = running.map { ($0, submitted, higher) }
                 }
             } else if envelope.type == "achievement.earned", let earned = try? envelope.decodePayload(as: AchievementEarned.self) {
                 for pending in try await store.pending(gameId: gameId, playerId: playerId, kind: .achievement, target: earned.achievementId) {
                     if let expires = pending.expiresAt, expires <= envelope.timestamp { continue }
                     if Int64(earned.timesEarned) > (pending.baseline ?? 0) {
-                        try await complete(pending.challengeId, receiver: playerId, value: nil, at: envelope.timestamp, context: context)
+                        plan.completions.append((pending.challengeId, playerId, nil))
                     }
                 }
             }
-        } catch {
-            context.logger.error("challenge update failed", metadata: ["error": "\(error)", "message.id": "\(envelope.id)"])
         }
-    }
-
-    private func complete(_ challengeId: String, receiver: String, value: Int64?, at time: Int64, context: ServiceContext) async throws {
-        guard try await store.transition(challengeId: challengeId, playerId: receiver, from: .pending, to: .completed, at: time, value: value),
-            let challenge = try await store.challenge(challengeId)
-        else { return }
-        let scores: String = challenge.issuerValue.map { " (\(value.map(String.init) ?? "?") against \($0))" } ?? ""
-        await notify(receiver, gameId: challenge.gameId, kind: "challenge.completed", message: "You completed \(challenge.issuerId)'s challenge" + scores, challenge: challenge, context: context)
-        await notify(
-            challenge.issuerId, gameId: challenge.gameId, kind: "challenge.completed-by-receiver",
-            message: "\(receiver) completed your challenge" + scores, challenge: challenge, context: context, extra: ["receiverId": .string(receiver)])
+        let now = clock.nowMilliseconds
+        let written = try await store.apply(plan, stream: stream, sequence: sequence) { challenge, receiver, value in
+            let scores: String = challenge.issuerValue.map { " (\(value.map(String.init) ?? "?") against \($0))" } ?? ""
+            return [
+                (challenge.gameId, receiver, Self.inboxItem(
+                    kind: "challenge.completed", message: "You completed \(challenge.issuerId)'s challenge" + scores, challenge: challenge,
+                    at: now)),
+                (challenge.gameId, challenge.issuerId, Self.inboxItem(
+                    kind: "challenge.completed-by-receiver", message: "\(receiver) completed your challenge" + scores, challenge: challenge,
+                    at: now, extra: ["receiverId": .string(receiver)])),
+            ]
+        }
+        for note in written { await publish(note.item, to: note.playerId, gameId: note.gameId, context: context) }
     }
 
     // MARK: - Declining, expiring, ending
@@ -335,6 +333,19 @@ final class Challenges: Sendable {
         _ playerId: String, gameId: String, kind: String, message: String, challenge: ChallengeDetail, context: ServiceContext,
         extra: [String: JSONValue] = [:]
     ) async {
+        let item = Self.inboxItem(kind: kind, message: message, challenge: challenge, at: clock.nowMilliseconds, extra: extra)
+        do {
+            try await store.addToInbox(item, gameId: gameId, playerId: playerId)
+        } catch {
+            context.logger.error("inbox write failed", metadata: ["error": "\(error)"])
+        }
+        await publish(item, to: playerId, gameId: gameId, context: context)
+    }
+
+    /// A notification as the inbox keeps it.
+    static func inboxItem(
+        kind: String, message: String, challenge: ChallengeDetail, at time: Int64, extra: [String: JSONValue] = [:]
+    ) -> InboxItem {
         var details: [String: JSONValue] = [
             "challengeId": .string(challenge.challengeId), "kind": .string(challenge.kind.rawValue), "issuerId": .string(challenge.issuerId),
         ]
@@ -343,16 +354,14 @@ final class Challenges: Sendable {
         if let value = challenge.issuerValue { details["issuerValue"] = .integer(value) }
         if let note = challenge.message { details["message"] = .string(note) }
         details.merge(extra) { _, new in new }
-        let item = InboxItem(
-            id: UUID().uuidString.lowercased(), kind: kind, message: message, details: details, createdAt: clock.nowMilliseconds, read: false)
-        do {
-            try await store.addToInbox(item, gameId: gameId, playerId: playerId)
-        } catch {
-            context.logger.error("inbox write failed", metadata: ["error": "\(error)"])
-        }
+        return InboxItem(id: UUID().uuidString.lowercased(), kind: kind, message: message, details: details, createdAt: time, read: false)
+    }
+
+    /// Sends an inbox item to the player's subscribers (a notification may be missed; the inbox keeps it).
+    private func publish(_ item: InboxItem, to playerId: String, gameId: String, context: ServiceContext) async {
         _ = try? await context.publisher.publish(
             type: .notification, topic: .notification(gameId: gameId, playerId: playerId),
-            payload: PlayerNotification(kind: kind, message: message, details: details.merging(["inboxId": .string(item.id)]) { a, _ in a }),
+            payload: PlayerNotification(kind: item.kind, message: item.message, details: item.details.merging(["inboxId": .string(item.id)]) { a, _ in a }),
             gameId: gameId, playerId: playerId)
     }
 
