@@ -15,19 +15,23 @@ extension Gateway {
             } catch {
                 return
             }
-            await handleClientMessage(message.frames, peer: message.peerAddress)
+            await handleClientMessage(message)
         }
     }
 
-    func handleClientMessage(_ frames: [Data], peer: String? = nil) async {
+    func handleClientMessage(_ message: ZMQMessage) async {
+        let peer = message.peerAddress
         let client: ClientFrames
-        switch ClientFrames.parse(frames) {
+        switch ClientFrames.parse(message, maxBytes: settings.maxWholeMessageBytes) {
         case .success(let parsed):
             client = parsed
         case .failure(let rejection):
             logger.warning(
                 "request rejected",
-                metadata: ["error.code": "\(rejection.error.code)", "frames": "\(frames.count)", "peer": "\(peer ?? "-")"])
+                metadata: [
+                    "error.code": "\(rejection.error.code)", "frames": "\(message.frameCount)", "bytes": "\(message.byteCount)",
+                    "peer": "\(peer ?? "-")",
+                ])
             if let reply = rejection.reply(encode(errorEnvelope(rejection.error, correlationId: nil))) {
                 await sendToClient(reply)
             }
@@ -42,6 +46,7 @@ extension Gateway {
             return
         }
         do {
+            try checkConnectionLimits(client)
             let actor: Actor
             if Authorizer.isPublic(request.type) {
                 // Logging in, refreshing and health need no credential, so a stale one does not block them.
@@ -50,6 +55,7 @@ extension Gateway {
                 actor = try await authenticate(request, peer: peer)
             }
             let playerId = try authorizer.authorize(request, as: actor)
+            try checkPlayerLimit(actor: actor, playerId: playerId)
             try await dispatch(request, actor: actor, playerId: playerId, from: client)
         } catch let error as ErrorReply {
             await reject(client, requestID: request.id, error, type: request.type, peer: peer)
