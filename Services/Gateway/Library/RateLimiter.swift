@@ -31,6 +31,9 @@ struct RateLimiter<Key: Hashable & Sendable>: Sendable {
         var updatedAt: Int64
     }
 
+    /// Floating-point slack, in tokens.
+    private static var tolerance: Double { 1e-9 }
+
     let limit: RateLimit
     /// Most keys tracked at once.
     let capacity: Int
@@ -49,12 +52,14 @@ struct RateLimiter<Key: Hashable & Sendable>: Sendable {
     /// A refused request takes nothing, so a client that keeps retrying is not pushed back further.
     mutating func admit(_ key: Key, now: Int64) -> Decision {
         var bucket = buckets[key].map { refilled($0, now: now) } ?? Bucket(tokens: limit.burst, updatedAt: now)
-        guard bucket.tokens >= 1 else {
-            buckets[key] = bucket
+        // Refusals store nothing, so rounding cannot pile up while a client waits; the tolerance
+        // absorbs what piles up over allowed requests, so "retry after N ms" is true at N ms.
+        guard bucket.tokens >= 1 - Self.tolerance else {
             let missing = 1 - bucket.tokens
-            return .limited(retryAfterMilliseconds: max(1, Int64((missing * 1000 / limit.perSecond).rounded(.up))))
+            let wait = missing * 1000 / limit.perSecond - Self.tolerance * 1000
+            return .limited(retryAfterMilliseconds: max(1, Int64(wait.rounded(.up))))
         }
-        bucket.tokens -= 1
+        bucket.tokens = max(0, bucket.tokens - 1)
         if buckets[key] == nil && buckets.count >= capacity { makeRoom(now: now) }
         buckets[key] = bucket
         return .allowed
