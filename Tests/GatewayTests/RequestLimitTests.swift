@@ -34,6 +34,9 @@ struct RequestLimitTests {
                 #expect(error.code == .rateLimited)
                 #expect((error.retryAfterMilliseconds ?? 0) > 0)
             }
+            // Unreadable messages pay too: garbage is refused like any other flood.
+            try await client.sendFrames([Data("not json".utf8)])
+            #expect(try await client.nextReply().errorReply().code == .rateLimited)
             let other = try stack.client()
             defer { Task { await other.close() } }
             #expect(try await other.request(.gatewayHealth).type == .reply)

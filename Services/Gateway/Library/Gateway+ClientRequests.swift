@@ -26,13 +26,14 @@ extension Gateway {
         case .success(let parsed):
             client = parsed
         case .failure(let rejection):
+            let error = message.frames.first.flatMap { connectionRateRefusal($0) } ?? rejection.error
             logger.warning(
                 "request rejected",
                 metadata: [
-                    "error.code": "\(rejection.error.code)", "frames": "\(message.frameCount)", "bytes": "\(message.byteCount)",
+                    "error.code": "\(error.code)", "frames": "\(message.frameCount)", "bytes": "\(message.byteCount)",
                     "peer": "\(peer ?? "-")",
                 ])
-            if let reply = rejection.reply(encode(errorEnvelope(rejection.error, correlationId: nil))) {
+            if let reply = rejection.reply(encode(errorEnvelope(error, correlationId: nil))) {
                 await sendToClient(reply)
             }
             return
@@ -42,7 +43,7 @@ extension Gateway {
         case .success(let decoded):
             request = decoded
         case .failure(let rejection):
-            await reject(client, requestID: rejection.requestID, rejection.error, type: nil, peer: peer)
+            await reject(client, requestID: rejection.requestID, connectionRateRefusal(client.routingID) ?? rejection.error, type: nil, peer: peer)
             return
         }
         do {

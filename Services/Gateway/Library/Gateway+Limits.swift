@@ -17,19 +17,24 @@ extension Gateway {
     /// too many of its requests already waiting on services. Checked before any credential, so
     /// that a flood costs no token verification and no question to the auth service.
     func checkConnectionLimits(_ client: ClientFrames) throws(ErrorReply) {
-        let decision = rateLimits.withLock { $0.connections.admit(client.routingID, now: clock.monotonicMilliseconds) }
-        if case .limited(let retryAfter) = decision {
-            throw ErrorReply(
-                code: .rateLimited,
-                message: "this connection sends more than \(Self.format(settings.connectionRateLimit)); retry after \(retryAfter) ms",
-                retryAfterMilliseconds: retryAfter)
-        }
+        if let refusal = connectionRateRefusal(client.routingID) { throw refusal }
         let waiting = pending.withLock { $0.inFlight(fromConnection: client.routingID) }
         if waiting >= settings.maxInFlightPerConnection {
             throw ErrorReply(
                 code: .overloaded,
                 message: "this connection has \(waiting) requests waiting for answers, the most allowed; wait for some replies")
         }
+    }
+
+    /// Takes one request from the connection's bucket; the refusal if it is empty. Messages that
+    /// cannot be read pay too, so that a flood of garbage is refused like any other flood.
+    func connectionRateRefusal(_ routingID: Data) -> ErrorReply? {
+        let decision = rateLimits.withLock { $0.connections.admit(routingID, now: clock.monotonicMilliseconds) }
+        guard case .limited(let retryAfter) = decision else { return nil }
+        return ErrorReply(
+            code: .rateLimited,
+            message: "this connection sends more than \(Self.format(settings.connectionRateLimit)); retry after \(retryAfter) ms",
+            retryAfterMilliseconds: retryAfter)
     }
 
     /// Refuses a request over its player's rate. The player is the session's, or the one a game
