@@ -23,7 +23,7 @@ struct GameCommandOptions: ParsableArguments {
         if try credentials.usesKey(), playerId == nil {
             throw CommandFailure("a server or admin key acts for no player of its own: give --player")
         }
-        let connection = try GatewayConnection(endpoint: gateway.endpoint)
+        let connection = try GatewayConnection(gateway)
         let credential = try credentials.credential(for: type, connection: connection, gateway: gateway)
         let request = credential.applied(
             to: ClientRequest(

@@ -10,12 +10,23 @@ final class GatewayConnection {
     private var counter = 0
     private let prefix = "cli-\(ProcessInfo.processInfo.processIdentifier)-"
 
-    init(endpoint: String) throws {
+    /// CURVE client options for every socket of this run (empty without a server key): one key
+    /// pair made for the run, so nothing secret is stored on the client's side.
+    let curveOptions: [SocketOption]
+
+    convenience init(_ gateway: GatewayOptions) throws {
+        try self.init(endpoint: gateway.endpoint, curveServerKey: try gateway.curveServerKey())
+    }
+
+    init(endpoint: String, curveServerKey: CurveKey? = nil) throws {
+        curveOptions = try curveServerKey.map { try CurveKeyPair.generate().clientOptions(server: $0) } ?? []
         context = try ZMQContext()
         socket = try context.makeSocket(.dealer)
         try socket.set(.lingerMilliseconds(500))
         try socket.set(.sendHighWaterMark(100_000))
         try socket.set(.receiveHighWaterMark(100_000))
+        // Before connect: libzmq picks the security mechanism when the connection starts.
+        for option in curveOptions { try socket.set(option) }
         try socket.connect(endpoint)
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ZeroMQ
 
 /// Where the gateway is and how long to wait for it.
 struct GatewayOptions: ParsableArguments {
@@ -9,10 +10,32 @@ struct GatewayOptions: ParsableArguments {
     @Option(help: "Seconds to wait for a reply.")
     var timeout: Double = 5
 
+    @Option(
+        name: .customLong("server-public-key"),
+        help: """
+            The gateway's CURVE public key, 40 characters of Z85 (default: $PODIUM_SERVER_PUBLIC_KEY). \
+            When given, requests and subscriptions are encrypted with a key pair made for this run.
+            """)
+    var serverPublicKey: String? = ProcessInfo.processInfo.environment["PODIUM_SERVER_PUBLIC_KEY"]
+
     var timeoutMilliseconds: Int { max(1, Int(timeout * 1000)) }
+
+    /// The gateway's CURVE key, when one was given (an empty value means none).
+    func curveServerKey() throws -> CurveKey? {
+        guard let text = serverPublicKey?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        guard let key = CurveKey(z85: text) else {
+            throw ValidationError(
+                "--server-public-key (or PODIUM_SERVER_PUBLIC_KEY) must be 40 characters of Z85, as `podium keygen` prints")
+        }
+        guard CurveKeyPair.isAvailable else {
+            throw ValidationError("--server-public-key needs CURVE, and this libzmq was built without it")
+        }
+        return key
+    }
 
     func validate() throws {
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        _ = try curveServerKey()
     }
 }
 

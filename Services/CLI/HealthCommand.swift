@@ -18,7 +18,7 @@ struct HealthCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let connection = try GatewayConnection(endpoint: gateway.endpoint)
+        let connection = try GatewayConnection(gateway)
         let deadline = Date().addingTimeInterval(wait)
         var last: (Reply?, SystemHealth?) = (nil, nil)
         repeat {

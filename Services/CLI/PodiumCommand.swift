@@ -8,11 +8,12 @@ struct PodiumCommand: ParsableCommand {
         abstract: "Talk to a Podium gateway: log in, publish events, challenge friends, watch notifications, send requests, check health.",
         discussion: """
             register or login first: the session they keep (in $PODIUM_SESSION_FILE or ~/.podium/session.json) \
-            is sent with every other command. --server-key and --admin-key replace it.
+            is sent with every other command. --server-key and --admin-key replace it. \
+            With a CURVE gateway, give its public key: --server-public-key or $PODIUM_SERVER_PUBLIC_KEY (podium keygen makes the keys).
             """,
         subcommands: [
             RegisterCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, RefreshCommand.self,
             FriendsCommand.self, AchievementsCommand.self, ChallengesCommand.self, PublishCommand.self, SubscribeCommand.self, RequestCommand.self,
-            HealthCommand.self,
+            HealthCommand.self, KeygenCommand.self,
         ])
 }

@@ -66,7 +66,7 @@ struct PublishCommand: ParsableCommand {
             throw CommandFailure(
                 "\(which) names no player: a server or admin key acts for no player of its own; give --player")
         }
-        let connection = try GatewayConnection(endpoint: gateway.endpoint)
+        let connection = try GatewayConnection(gateway)
         let credential = try credentials.credential(for: .eventPublish, connection: connection, gateway: gateway)
         let total = template.count * count
         let progress = ProgressLine(total: total)

@@ -46,7 +46,7 @@ struct RequestCommand: ParsableCommand {
     }
 
     func run() throws {
-        let connection = try GatewayConnection(endpoint: gateway.endpoint)
+        let connection = try GatewayConnection(gateway)
         let reply: Reply?
         if let raw {
             try connection.sendRaw(Data(raw.utf8))

@@ -38,7 +38,7 @@ struct SubscribeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let connection = try GatewayConnection(endpoint: gateway.endpoint)
+        let connection = try GatewayConnection(gateway)
         let credential = try credentials.credential(for: .notificationsSubscribe, connection: connection, gateway: gateway)
         let request = credential.applied(
             to: ClientRequest(
@@ -48,6 +48,7 @@ struct SubscribeCommand: ParsableCommand {
         defer { subscriber.close() }
         try subscriber.set(.lingerMilliseconds(0))
         try subscriber.set(.subscribe(Data(subscription.topic.utf8)))
+        for option in connection.curveOptions { try subscriber.set(option) }
         try subscriber.connect(notifications)
         complain("subscribed to \(subscription.gameId)/\(subscription.playerId) on \(notifications)")
         var received = 0

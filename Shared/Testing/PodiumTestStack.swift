@@ -8,6 +8,7 @@ import Logging
 import PodiumMessages
 import PodiumRuntime
 import ServiceLifecycle
+import ZeroMQ
 
 /// A whole Podium stack in one process, on ephemeral `tcp://127.0.0.1:*` ports and a temporary
 /// data directory: the gateway and the services, each with its real sockets and SQLite file.
@@ -32,6 +33,13 @@ public final class PodiumTestStack: Sendable {
         public var dataDirectory: URL?
         /// The gateway's notification secret (random when nil).
         public var notificationSecret: [UInt8]?
+        /// The gateway's request limits.
+        public var connectionRateLimit: RateLimit
+        public var playerRateLimit: RateLimit
+        public var maxInFlightPerConnection: Int
+        /// When set, the gateway's public endpoints are CURVE servers with this pair, and the
+        /// stack's own clients (``client()``, ``player(_:password:)``) use CURVE.
+        public var curveKeyPair: CurveKeyPair?
 
         public init(
             services: [ServiceBlueprint]? = nil,
@@ -44,8 +52,16 @@ public final class PodiumTestStack: Sendable {
             adminKey: String? = nil,
             auth: AuthConfiguration = PodiumTestStack.testAuthConfiguration,
             dataDirectory: URL? = nil,
-            notificationSecret: [UInt8]? = nil
+            notificationSecret: [UInt8]? = nil,
+            connectionRateLimit: RateLimit = GatewaySettings.defaultConnectionRateLimit,
+            playerRateLimit: RateLimit = GatewaySettings.defaultPlayerRateLimit,
+            maxInFlightPerConnection: Int = 1000,
+            curveKeyPair: CurveKeyPair? = nil
         ) {
+            self.connectionRateLimit = connectionRateLimit
+            self.playerRateLimit = playerRateLimit
+            self.maxInFlightPerConnection = maxInFlightPerConnection
+            self.curveKeyPair = curveKeyPair
             self.dataDirectory = dataDirectory
             self.notificationSecret = notificationSecret
             self.services = services ?? PodiumTestStack.services(auth: auth)
@@ -146,6 +162,8 @@ public final class PodiumTestStack: Sendable {
             runtime: gatewayRuntime, requestEndpoint: "tcp://127.0.0.1:*", notificationEndpoint: "tcp://127.0.0.1:*",
             notificationSecret: options.notificationSecret ?? (0..<32).map { _ in UInt8.random(in: .min ... .max) },
             maxMessageBytes: options.maxMessageBytes, requestTimeout: options.requestTimeout,
+            maxInFlightPerConnection: options.maxInFlightPerConnection, connectionRateLimit: options.connectionRateLimit,
+            playerRateLimit: options.playerRateLimit, curveKeyPair: options.curveKeyPair,
             expectedServices: options.expectedServices ?? options.services.map(\.name),
             tokenKey: options.auth.tokenKey, serverKeys: options.serverKeys, adminKey: options.adminKey)
         gateway = try await Gateway(settings: gatewaySettings, clock: options.clock, logger: logger)
@@ -166,16 +184,30 @@ public final class PodiumTestStack: Sendable {
         running = Task { try await group.run() }
     }
 
+    /// The gateway's CURVE public key, when its public endpoints use CURVE.
+    public var curveServerKey: CurveKey? { gateway.settings.curveKeyPair?.publicKey }
+
+    /// A new client of the request endpoint (a CURVE client when the gateway uses CURVE).
+    public func client() throws -> TestClient {
+        try TestClient(endpoint: endpoints.requests, curveServerKey: curveServerKey)
+    }
+
     /// Polls `health` until every expected service is ready (at most `limit`).
     public func waitUntilReady(limit: Duration = .seconds(20)) async throws {
-        let client = try TestClient(endpoint: endpoints.requests)
-        defer { Task { await client.close() } }
+        var client = try self.client()
+        defer { Task { [client] in await client.close() } }
         let deadline = ContinuousClock.now + limit
         var last: RawEnvelope?
         while ContinuousClock.now < deadline {
             let reply = try? await client.request(.health, timeout: .seconds(3))
             last = reply
             if let reply, let health = try? reply.decodePayload(as: SystemHealth.self), health.ready { return }
+            if let reply, (try? reply.decodePayload(as: ErrorReply.self))?.code == .rateLimited {
+                // A stack with a tiny connection rate limit: poll from a new connection.
+                let spent = client
+                Task { await spent.close() }
+                client = try self.client()
+            }
             try await Task.sleep(for: .milliseconds(50))
         }
         throw TestStackError("stack not ready within \(limit); last health: \(String(describing: last))")
@@ -183,7 +215,7 @@ public final class PodiumTestStack: Sendable {
 
     /// Registers a player and returns a client that acts as them (its session token on every request).
     public func player(_ username: String, password: String = "correct horse battery") async throws -> (client: TestClient, grant: SessionGrant) {
-        let client = try TestClient(endpoint: endpoints.requests)
+        let client = try self.client()
         let reply = try await client.request(
             "auth.register", payload: ["username": .string(username), "password": .string(password)])
         guard reply.type == .reply else {

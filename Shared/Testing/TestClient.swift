@@ -24,10 +24,12 @@ public final class TestClient: Sendable {
     /// The credential in use.
     public var currentCredential: Credential { credential.value }
 
-    public init(endpoint: String, context: ZMQContext? = nil) throws {
+    /// Connects a DEALER; with `curveServerKey`, as a CURVE client with a fresh key pair.
+    public init(endpoint: String, context: ZMQContext? = nil, curveServerKey: CurveKey? = nil) throws {
+        let curve = try curveServerKey.map { try CurveKeyPair.generate().clientOptions(server: $0) } ?? []
         socket = try AsyncSocket(
             context: try context ?? ZMQContext(), type: .dealer, name: "test.client",
-            options: [.lingerMilliseconds(0)], connect: [endpoint])
+            options: [.lingerMilliseconds(0)] + curve, connect: [endpoint])
     }
 
     /// A fresh request id.
@@ -88,11 +90,13 @@ public final class TestClient: Sendable {
 public final class TestSubscriber: Sendable {
     public let socket: AsyncSocket
 
-    /// Connects and subscribes to the given topic prefixes (exactly as given, even if refused).
-    public init(endpoint: String, topics: [String], context: ZMQContext? = nil) throws {
+    /// Connects and subscribes to the given topic prefixes (exactly as given, even if refused);
+    /// with `curveServerKey`, as a CURVE client with a fresh key pair.
+    public init(endpoint: String, topics: [String], context: ZMQContext? = nil, curveServerKey: CurveKey? = nil) throws {
+        let curve = try curveServerKey.map { try CurveKeyPair.generate().clientOptions(server: $0) } ?? []
         socket = try AsyncSocket(
             context: try context ?? ZMQContext(), type: .subscriber, name: "test.subscriber",
-            options: [.lingerMilliseconds(0)] + topics.map { .subscribe(Data($0.utf8)) }, connect: [endpoint])
+            options: [.lingerMilliseconds(0)] + curve + topics.map { .subscribe(Data($0.utf8)) }, connect: [endpoint])
     }
 
     /// The next notification as `(topic, envelope)`.

@@ -28,6 +28,9 @@ public final class AsyncSocket: Sendable {
 
     /// Creates the socket, applies the options, binds and connects, then starts its owner thread.
     ///
+    /// Options are applied before any bind or connect, as libzmq needs for CURVE keys and most others.
+    /// `receiveLimits` bounds what is kept of each received message (see ``ReceiveLimits``).
+    ///
     /// Bind and connect errors are thrown here, before any thread starts.
     public init(
         context: ZMQContext,
@@ -38,6 +41,7 @@ public final class AsyncSocket: Sendable {
         connect: [String] = [],
         inboxCapacity: Int = 4096,
         capturesPeerAddress: Bool = false,
+        receiveLimits: ReceiveLimits? = nil,
         receiveFilter: ReceiveFilter? = nil
     ) throws {
         let socket = try context.makeSocket(type)
@@ -70,6 +74,7 @@ public final class AsyncSocket: Sendable {
             inboxCapacity: max(1, inboxCapacity),
             receiveFilter: receiveFilter,
             capturesPeerAddress: capturesPeerAddress,
+            receiveLimits: receiveLimits,
             wakeSender: wakeSender
         )
         let transfer = OwnershipTransfer((socket, wakeReceiver))

@@ -30,6 +30,7 @@ final class AsyncSocketCore: Sendable {
     let inboxCapacity: Int
     let receiveFilter: AsyncSocket.ReceiveFilter?
     let capturesPeerAddress: Bool
+    let receiveLimits: ReceiveLimits?
     private let state = Mutex(State())
     private let finishSignal = FinishSignal()
     // The sending half of the wake-up pair. Any thread may use it, one at a time under this
@@ -43,9 +44,10 @@ final class AsyncSocketCore: Sendable {
 
     init(
         type: SocketType, inboxCapacity: Int, receiveFilter: AsyncSocket.ReceiveFilter?, capturesPeerAddress: Bool,
-        wakeSender: sending ZMQSocket
+        receiveLimits: ReceiveLimits? = nil, wakeSender: sending ZMQSocket
     ) {
         self.type = type
+        self.receiveLimits = receiveLimits
         self.capturesPeerAddress = capturesPeerAddress
         self.inboxCapacity = inboxCapacity
         self.receiveFilter = receiveFilter
@@ -217,7 +219,7 @@ final class AsyncSocketCore: Sendable {
 
     private func readAvailable(from socket: ZMQSocket) throws {
         for _ in 0..<Self.readBatch {
-            guard let message = try socket.receiveMessage(wait: false, peerAddress: capturesPeerAddress) else { return }
+            guard let message = try socket.receiveMessage(wait: false, peerAddress: capturesPeerAddress, limits: receiveLimits) else { return }
             if let receiveFilter, !receiveFilter(socket, message.frames) { continue }
             let (receiver, full) = state.withLock { state -> (CheckedContinuation<ZMQMessage?, Error>?, Bool) in
                 if let receiver = state.receiver {

@@ -37,6 +37,16 @@ public enum SocketOption: Sendable, Hashable {
     case reconnectIntervalMilliseconds(Int)
     /// Upper bound of the reconnect back-off, ms (ZMQ_RECONNECT_IVL_MAX).
     case reconnectIntervalMaxMilliseconds(Int)
+    /// Makes the socket a CURVE server: peers must handshake with its public key (ZMQ_CURVE_SERVER).
+    /// Set it, and the secret key, before binding.
+    case curveServer(Bool)
+    /// This side's long-term public key (ZMQ_CURVE_PUBLICKEY).
+    case curvePublicKey(CurveKey)
+    /// This side's long-term secret key (ZMQ_CURVE_SECRETKEY).
+    case curveSecretKey(CurveKey)
+    /// The server's public key, which makes the socket a CURVE client (ZMQ_CURVE_SERVERKEY).
+    /// Set it, and this side's key pair, before connecting.
+    case curveServerKey(CurveKey)
 
     func apply(to handle: UnsafeMutableRawPointer) throws {
         switch self {
@@ -60,6 +70,10 @@ public enum SocketOption: Sendable, Hashable {
         case .reconnectIntervalMilliseconds(let v): try setInt(handle, ZMQ_RECONNECT_IVL, v, "ZMQ_RECONNECT_IVL")
         case .reconnectIntervalMaxMilliseconds(let v):
             try setInt(handle, ZMQ_RECONNECT_IVL_MAX, v, "ZMQ_RECONNECT_IVL_MAX")
+        case .curveServer(let on): try setInt(handle, ZMQ_CURVE_SERVER, on ? 1 : 0, "ZMQ_CURVE_SERVER")
+        case .curvePublicKey(let key): try setBytes(handle, ZMQ_CURVE_PUBLICKEY, Data(key.bytes), "ZMQ_CURVE_PUBLICKEY")
+        case .curveSecretKey(let key): try setBytes(handle, ZMQ_CURVE_SECRETKEY, Data(key.bytes), "ZMQ_CURVE_SECRETKEY")
+        case .curveServerKey(let key): try setBytes(handle, ZMQ_CURVE_SERVERKEY, Data(key.bytes), "ZMQ_CURVE_SERVERKEY")
         }
     }
 }

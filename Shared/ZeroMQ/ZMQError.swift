@@ -29,6 +29,9 @@ public struct ZMQError: Error, Sendable, Hashable, CustomStringConvertible {
     public var isWouldBlock: Bool { errno == EAGAIN }
     /// The socket was closed by its owner before the operation could run.
     public static let socketClosed = ZMQError(errno: ENOTSOCK, call: "podium.socket", detail: "socket is closed")
+    /// This libzmq was built without CURVE support (`zmq_has("curve")` is false).
+    public static let curveUnavailable = ZMQError(
+        errno: ENOTSUP, call: "zmq_has", detail: "this libzmq has no CURVE support (build it with libsodium)")
     /// An API misuse that libzmq would otherwise have reported as EINVAL.
     static func invalid(_ call: String, _ detail: String) -> ZMQError {
         ZMQError(errno: EINVAL, call: call, detail: detail)

@@ -131,36 +131,43 @@ public final class ZMQSocket {
 
     /// Receives one whole multipart message, optionally with the sending peer's network address
     /// (libzmq's `Peer-Address` message property: the IP address for TCP, nil for inproc).
-    public func receiveMessage(wait: Bool = true, peerAddress: Bool) throws -> ZMQMessage? {
+    ///
+    /// With `limits`, frames past them are read and dropped (see ``ReceiveLimits``); the
+    /// message's ``ZMQMessage/frameCount`` and ``ZMQMessage/byteCount`` still count them.
+    public func receiveMessage(wait: Bool = true, peerAddress: Bool, limits: ReceiveLimits? = nil) throws -> ZMQMessage? {
         let handle = try open("zmq_msg_recv")
         var frames: [Data] = []
+        var frameCount = 0
+        var byteCount = 0
+        var keeping = true
         var address: String?
         var more = true
         while more {
             var message = zmq_msg_t()
             zmq_msg_init(&message)
             defer { zmq_msg_close(&message) }
-            let flags: Int32 = (!wait && frames.isEmpty) ? ZMQ_DONTWAIT : 0
+            let flags: Int32 = (!wait && frameCount == 0) ? ZMQ_DONTWAIT : 0
             let rc = zmq_msg_recv(&message, handle, flags)
             if rc < 0 {
                 let error = zmq_errno()
                 if error == EINTR { continue }
-                if error == EAGAIN && frames.isEmpty && !wait { return nil }
-                throw ZMQError(errno: error, call: "zmq_msg_recv", detail: "frame \(frames.count)")
+                if error == EAGAIN && frameCount == 0 && !wait { return nil }
+                throw ZMQError(errno: error, call: "zmq_msg_recv", detail: "frame \(frameCount)")
             }
             // A ROUTER's own routing-id frame carries no metadata, so look at each frame until one does.
             if peerAddress && address == nil, let property = zmq_msg_gets(&message, "Peer-Address") {
                 address = String(cString: property)
             }
             let size = zmq_msg_size(&message)
-            if size == 0 {
-                frames.append(Data())
-            } else {
-                frames.append(Data(bytes: zmq_msg_data(&message), count: size))
+            frameCount += 1
+            byteCount += size
+            if let limits, frameCount > limits.maxFrames || byteCount > limits.maxBytes { keeping = false }
+            if keeping {
+                frames.append(size == 0 ? Data() : Data(bytes: zmq_msg_data(&message), count: size))
             }
             more = zmq_msg_more(&message) != 0
         }
-        return ZMQMessage(frames: frames, peerAddress: address)
+        return ZMQMessage(frames: frames, peerAddress: address, frameCount: frameCount, byteCount: byteCount)
     }
 
     /// Closes the socket. Calling it again does nothing.

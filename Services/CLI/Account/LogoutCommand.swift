@@ -23,7 +23,7 @@ struct LogoutCommand: ParsableCommand {
     func run() throws {
         let file = session.file
         guard let stored = try file.load() else { throw CommandFailure("not logged in: there is no session file \(file.path)") }
-        let connection = try GatewayConnection(endpoint: gateway.endpoint)
+        let connection = try GatewayConnection(gateway)
         let grant: SessionGrant
         do {
             grant = try SessionRenewal(file: file, connection: connection, gateway: gateway).current(stored)

@@ -7,7 +7,7 @@ enum SessionStart {
     static func request(
         _ type: MessageType, payload: some Encodable, gateway: GatewayOptions, file: SessionFile
     ) throws -> SessionGrant {
-        let connection = try GatewayConnection(endpoint: gateway.endpoint)
+        let connection = try GatewayConnection(gateway)
         let request = ClientRequest(type: type, id: connection.nextRequestID(), payload: try WireCodec.jsonValue(payload))
         let (grant, _) = try connection.expectSuccess(request, as: SessionGrant.self, gateway: gateway)
         try file.save(grant)

@@ -14,7 +14,7 @@ struct WhoamiCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let connection = try GatewayConnection(endpoint: gateway.endpoint)
+        let connection = try GatewayConnection(gateway)
         let credential = try credentials.credential(for: "auth.profile", connection: connection, gateway: gateway)
         let request = credential.applied(to: ClientRequest(type: "auth.profile", id: connection.nextRequestID()))
         let (profile, reply) = try connection.expectSuccess(request, as: PlayerProfile.self, gateway: gateway)

@@ -12,7 +12,7 @@ protocol FriendChange: ParsableCommand {
 extension FriendChange {
     func run() throws {
         let gateway = options.gateway
-        let connection = try GatewayConnection(endpoint: gateway.endpoint)
+        let connection = try GatewayConnection(gateway)
         let credential = try options.credentials.credential(for: Self.requestType, connection: connection, gateway: gateway)
         let request = credential.applied(
             to: ClientRequest(

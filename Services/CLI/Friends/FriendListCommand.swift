@@ -10,7 +10,7 @@ struct FriendListCommand: ParsableCommand {
 
     func run() throws {
         let gateway = options.gateway
-        let connection = try GatewayConnection(endpoint: gateway.endpoint)
+        let connection = try GatewayConnection(gateway)
         let type: MessageType = "auth.friends.list"
         let credential = try options.credentials.credential(for: type, connection: connection, gateway: gateway)
         let request = credential.applied(to: ClientRequest(type: type, id: connection.nextRequestID()))

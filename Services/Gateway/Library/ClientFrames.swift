@@ -1,5 +1,6 @@
 import Foundation
 import PodiumMessages
+import ZeroMQ
 
 /// One message from a client, as the request ROUTER received it.
 struct ClientFrames: Sendable {
@@ -10,6 +11,9 @@ struct ClientFrames: Sendable {
     /// The JSON request.
     let body: Data
 
+    /// Most frames a request may have: the routing id, a REQ socket's empty delimiter, the body.
+    static let maxFrames = 3
+
     /// The frames of a reply to this client.
     func reply(_ body: Data) -> [Data] {
         hasDelimiter ? [routingID, Data(), body] : [routingID, body]
@@ -17,28 +21,50 @@ struct ClientFrames: Sendable {
 
     /// Splits ROUTER frames: `[id, body]` from a DEALER, `[id, "", body]` from a REQ.
     static func parse(_ frames: [Data]) -> Result<ClientFrames, FrameRejection> {
+        parse(ZMQMessage(frames: frames), maxBytes: .max)
+    }
+
+    /// Splits a received message, refusing one with too many frames or more than `maxBytes` in
+    /// all its frames together (whether or not the receiver kept them all).
+    static func parse(_ message: ZMQMessage, maxBytes: Int) -> Result<ClientFrames, FrameRejection> {
+        let frames = message.frames
         guard let routingID = frames.first else { return .failure(FrameRejection(routingID: nil, hasDelimiter: false)) }
+        let hasDelimiter = frames.count > 2 && frames[1].isEmpty
+        if message.frameCount > maxFrames {
+            return .failure(
+                FrameRejection(
+                    routingID: routingID, hasDelimiter: hasDelimiter,
+                    error: ErrorReply(
+                        code: .wrongFrameCount,
+                        message: "a request has at most \(maxFrames - 1) frames (an empty delimiter and the JSON); "
+                            + "this one had \(message.frameCount - 1)")))
+        }
+        if message.byteCount > maxBytes {
+            return .failure(
+                FrameRejection(
+                    routingID: routingID, hasDelimiter: hasDelimiter,
+                    error: ErrorReply(
+                        code: .messageTooLarge,
+                        message: "the message's frames hold \(message.byteCount) bytes together; the limit is \(maxBytes)")))
+        }
         switch frames.count {
         case 2:
             return .success(ClientFrames(routingID: routingID, hasDelimiter: false, body: frames[1]))
         case 3 where frames[1].isEmpty:
             return .success(ClientFrames(routingID: routingID, hasDelimiter: true, body: frames[2]))
         default:
-            return .failure(FrameRejection(routingID: routingID, hasDelimiter: frames.count > 2 && frames[1].isEmpty))
+            return .failure(FrameRejection(routingID: routingID, hasDelimiter: hasDelimiter))
         }
     }
 }
 
-/// A client message with the wrong number of frames.
+/// A client message refused before its JSON was read: the wrong number of frames, or too big.
 struct FrameRejection: Error {
     let routingID: Data?
     let hasDelimiter: Bool
-
-    var error: ErrorReply {
-        ErrorReply(
-            code: .wrongFrameCount,
-            message: "a request is exactly one frame holding a JSON object (after the empty delimiter a REQ socket adds)")
-    }
+    var error = ErrorReply(
+        code: .wrongFrameCount,
+        message: "a request is exactly one frame holding a JSON object (after the empty delimiter a REQ socket adds)")
 
     func reply(_ body: Data) -> [Data]? {
         guard let routingID else { return nil }

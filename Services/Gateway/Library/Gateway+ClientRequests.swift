@@ -15,20 +15,25 @@ extension Gateway {
             } catch {
                 return
             }
-            await handleClientMessage(message.frames, peer: message.peerAddress)
+            await handleClientMessage(message)
         }
     }
 
-    func handleClientMessage(_ frames: [Data], peer: String? = nil) async {
+    func handleClientMessage(_ message: ZMQMessage) async {
+        let peer = message.peerAddress
         let client: ClientFrames
-        switch ClientFrames.parse(frames) {
+        switch ClientFrames.parse(message, maxBytes: settings.maxWholeMessageBytes) {
         case .success(let parsed):
             client = parsed
         case .failure(let rejection):
+            let error = message.frames.first.flatMap { connectionRateRefusal($0) } ?? rejection.error
             logger.warning(
                 "request rejected",
-                metadata: ["error.code": "\(rejection.error.code)", "frames": "\(frames.count)", "peer": "\(peer ?? "-")"])
-            if let reply = rejection.reply(encode(errorEnvelope(rejection.error, correlationId: nil))) {
+                metadata: [
+                    "error.code": "\(error.code)", "frames": "\(message.frameCount)", "bytes": "\(message.byteCount)",
+                    "peer": "\(peer ?? "-")",
+                ])
+            if let reply = rejection.reply(encode(errorEnvelope(error, correlationId: nil))) {
                 await sendToClient(reply)
             }
             return
@@ -38,10 +43,11 @@ extension Gateway {
         case .success(let decoded):
             request = decoded
         case .failure(let rejection):
-            await reject(client, requestID: rejection.requestID, rejection.error, type: nil, peer: peer)
+            await reject(client, requestID: rejection.requestID, connectionRateRefusal(client.routingID) ?? rejection.error, type: nil, peer: peer)
             return
         }
         do {
+            try checkConnectionLimits(client)
             let actor: Actor
             if Authorizer.isPublic(request.type) {
                 // Logging in, refreshing and health need no credential, so a stale one does not block them.
@@ -50,6 +56,7 @@ extension Gateway {
                 actor = try await authenticate(request, peer: peer)
             }
             let playerId = try authorizer.authorize(request, as: actor)
+            try checkPlayerLimit(actor: actor, playerId: playerId)
             try await dispatch(request, actor: actor, playerId: playerId, from: client)
         } catch let error as ErrorReply {
             await reject(client, requestID: request.id, error, type: request.type, peer: peer)

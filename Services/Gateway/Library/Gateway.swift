@@ -38,6 +38,7 @@ public final class Gateway: Service, Sendable {
     let directory = Locked(ServiceDirectory())
     let pending = Locked(PendingRequests())
     let sessions = Locked(SessionCache())
+    let rateLimits: Locked<ClientRateLimits>
 
     public init(settings: GatewaySettings, clock: any PodiumClock = SystemClock(), logger: Logger? = nil) async throws {
         self.settings = settings
@@ -53,6 +54,9 @@ public final class Gateway: Service, Sendable {
         self.authorizer = Authorizer(settings: settings, tokens: await SessionTokens(key: settings.tokenKey))
         self.eventLog = try EventLog(
             path: StorageLocation.database(for: "gateway-events", in: settings.runtime.dataDirectory))
+        self.rateLimits = Locked(ClientRateLimits(settings: settings))
+        // CURVE options must be on the public sockets before they bind.
+        let curve = settings.curveKeyPair?.serverOptions ?? []
 
         // The bus hub. inproc endpoints let the gateway itself publish and subscribe.
         let hubID = UUID().uuidString
@@ -92,13 +96,14 @@ public final class Gateway: Service, Sendable {
                 .maxMessageSize(settings.hardFrameLimit), .sendHighWaterMark(100_000),
                 .receiveHighWaterMark(10_000), .heartbeatIntervalMilliseconds(5000),
                 .heartbeatTimeoutMilliseconds(15_000),
-            ],
+            ] + curve,
             bind: [settings.requestEndpoint],
-            capturesPeerAddress: true)
+            capturesPeerAddress: true,
+            receiveLimits: ReceiveLimits(maxFrames: ClientFrames.maxFrames, maxBytes: settings.maxWholeMessageBytes))
         let subscriptionLogger = logger
         notificationSocket = try AsyncSocket(
             context: context, type: .extendedPublisher, name: "gateway.notifications",
-            options: [.publisherManual(true), .maxMessageSize(1024), .sendHighWaterMark(100_000)],
+            options: [.publisherManual(true), .maxMessageSize(1024), .sendHighWaterMark(100_000)] + curve,
             bind: [settings.notificationEndpoint],
             receiveFilter: { socket, frames in
                 Self.applySubscription(frames, on: socket, logger: subscriptionLogger)
@@ -111,6 +116,9 @@ public final class Gateway: Service, Sendable {
 
     public func run() async throws {
         await publisher.start()
+        if let curve = settings.curveKeyPair {
+            logger.info("public endpoints use CURVE", metadata: ["curve.public_key": "\(curve.publicKey.z85)"])
+        }
         logger.info(
             "gateway listening",
             metadata: [

@@ -3,6 +3,7 @@ import Foundation
 import PodiumMessages
 import PodiumRuntime
 import PodiumTokens
+import ZeroMQ
 
 /// The gateway's settings, read from environment variables (plus the shared ``RuntimeSettings``).
 ///
@@ -14,6 +15,12 @@ import PodiumTokens
 /// | `PODIUM_MAX_MESSAGE_BYTES` | `65536` | largest request accepted; larger gets `message_too_large` |
 /// | `PODIUM_REQUEST_TIMEOUT_MS` | `5000` | how long a service has to answer |
 /// | `PODIUM_MAX_IN_FLIGHT` | `10000` | requests waiting on services before `overloaded` |
+/// | `PODIUM_MAX_IN_FLIGHT_PER_CONNECTION` | `1000` | one connection's requests waiting on services before `overloaded` |
+/// | `PODIUM_RATE_CONNECTION_PER_SECOND` | `20000` | requests per second one connection may keep up (token bucket) |
+/// | `PODIUM_RATE_CONNECTION_BURST` | `40000` | requests one connection may send at once; past the bucket, `rate_limited` |
+/// | `PODIUM_RATE_PLAYER_PER_SECOND` | `10000` | requests per second for one player, over all connections (token bucket) |
+/// | `PODIUM_RATE_PLAYER_BURST` | `20000` | requests at once for one player; past the bucket, `rate_limited` |
+/// | `PODIUM_CURVE_SECRET_KEY` | none | Z85 CURVE secret key (`podium keygen`); when set, both public endpoints are CURVE servers |
 /// | `PODIUM_EXPECTED_SERVICES` | `auth,leaderboard,achievement,challenge` | services `health` reports on |
 /// | `PODIUM_AUTH_TOKEN_KEY` | none: required | the auth service's token key, to verify session tokens |
 /// | `PODIUM_GAME_SERVER_KEYS` | none | `game=key,game2=key2`: each game server's key (≥ 32 bytes) |
@@ -21,6 +28,11 @@ import PodiumTokens
 ///
 /// Without `PODIUM_NOTIFICATION_SECRET` the gateway refuses to start, unless
 /// `PODIUM_DEVELOPMENT=true`, in which case it generates a random one for this run.
+///
+/// The rate limit defaults are about twice the most one pipelining connection gets through the
+/// whole stack (docs/BENCHMARKS.md), so they never slow a legitimate client or the benchmarks;
+/// they stop one client from taking more than the gateway can serve. Deployments facing the
+/// internet should lower the player rate to what their games need.
 public struct GatewaySettings: Sendable {
     public var runtime: RuntimeSettings
     public var requestEndpoint: String
@@ -29,6 +41,14 @@ public struct GatewaySettings: Sendable {
     public var maxMessageBytes: Int
     public var requestTimeout: Duration
     public var maxInFlight: Int
+    /// One connection's share of ``maxInFlight``.
+    public var maxInFlightPerConnection: Int
+    /// Requests per connection (ROUTER routing id).
+    public var connectionRateLimit: RateLimit
+    /// Requests per player: the session's player, or the player a server key acts for.
+    public var playerRateLimit: RateLimit
+    /// When set, the request and notification endpoints are CURVE servers with this key pair.
+    public var curveKeyPair: CurveKeyPair?
     public var expectedServices: [String]
     public var tokenKey: [UInt8]
     /// Game server keys by game id.
@@ -37,6 +57,13 @@ public struct GatewaySettings: Sendable {
 
     /// Frames above this size make libzmq drop the connection before Podium sees them.
     public var hardFrameLimit: Int64 { Int64(max(maxMessageBytes * 16, 1 << 20)) }
+    /// All frames of one message together above this get `message_too_large` (and are not kept).
+    public var maxWholeMessageBytes: Int { Int(hardFrameLimit) }
+    /// Connections and players whose rate the gateway tracks at once (each); idle ones are forgotten first.
+    public static let rateLimitTrackedKeys = 100_000
+
+    public static let defaultConnectionRateLimit = RateLimit(perSecond: 20_000, burst: 40_000)
+    public static let defaultPlayerRateLimit = RateLimit(perSecond: 10_000, burst: 20_000)
 
     /// Shortest accepted notification secret, in bytes.
     public static let minimumSecretLength = 32
@@ -51,6 +78,10 @@ public struct GatewaySettings: Sendable {
         maxMessageBytes: Int = 65536,
         requestTimeout: Duration = .seconds(5),
         maxInFlight: Int = 10_000,
+        maxInFlightPerConnection: Int = 1000,
+        connectionRateLimit: RateLimit = GatewaySettings.defaultConnectionRateLimit,
+        playerRateLimit: RateLimit = GatewaySettings.defaultPlayerRateLimit,
+        curveKeyPair: CurveKeyPair? = nil,
         expectedServices: [String] = ["auth", "leaderboard", "achievement", "challenge"],
         tokenKey: [UInt8] = Array(SessionTokens.developmentKey.utf8),
         serverKeys: [String: String] = [:],
@@ -63,6 +94,10 @@ public struct GatewaySettings: Sendable {
         self.maxMessageBytes = maxMessageBytes
         self.requestTimeout = requestTimeout
         self.maxInFlight = maxInFlight
+        self.maxInFlightPerConnection = maxInFlightPerConnection
+        self.connectionRateLimit = connectionRateLimit
+        self.playerRateLimit = playerRateLimit
+        self.curveKeyPair = curveKeyPair
         self.expectedServices = expectedServices
         self.tokenKey = tokenKey
         self.serverKeys = serverKeys
@@ -94,6 +129,11 @@ public struct GatewaySettings: Sendable {
         }
         let inFlight = podium.int(forKey: ["max", "in", "flight"], default: 10_000)
         guard inFlight > 0 else { throw ConfigurationProblem("PODIUM_MAX_IN_FLIGHT must be positive") }
+        let perConnection = podium.int(forKey: ["max", "in", "flight", "per", "connection"], default: 1000)
+        guard perConnection > 0 else { throw ConfigurationProblem("PODIUM_MAX_IN_FLIGHT_PER_CONNECTION must be positive") }
+        let connectionRate = try Self.rateLimit(podium, "connection", default: Self.defaultConnectionRateLimit)
+        let playerRate = try Self.rateLimit(podium, "player", default: Self.defaultPlayerRateLimit)
+        let curveKeyPair = try Self.curveKeyPair(podium.string(forKey: ["curve", "secret", "key"], isSecret: true))
         let expected = podium.string(forKey: ["expected", "services"], default: "auth,leaderboard,achievement,challenge")
         let tokenKey = try Self.tokenKey(
             podium.string(forKey: ["auth", "token", "key"], isSecret: true), developmentMode: runtime.developmentMode)
@@ -118,6 +158,10 @@ public struct GatewaySettings: Sendable {
             maxMessageBytes: maxBytes,
             requestTimeout: .milliseconds(timeout),
             maxInFlight: inFlight,
+            maxInFlightPerConnection: perConnection,
+            connectionRateLimit: connectionRate,
+            playerRateLimit: playerRate,
+            curveKeyPair: curveKeyPair,
             expectedServices: expected.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty },
             tokenKey: tokenKey, serverKeys: serverKeys, adminKey: adminKey)
@@ -126,6 +170,29 @@ public struct GatewaySettings: Sendable {
 
 extension GatewaySettings {
     /// The configured token key, the development key in development mode, or a refusal.
+    /// `PODIUM_RATE_<WHO>_PER_SECOND` and `PODIUM_RATE_<WHO>_BURST`.
+    static func rateLimit(_ podium: ConfigReader, _ who: String, default fallback: RateLimit) throws -> RateLimit {
+        let perSecond = podium.double(forKey: ConfigKey(["rate", who, "per", "second"]), default: fallback.perSecond)
+        let burst = podium.double(forKey: ConfigKey(["rate", who, "burst"]), default: fallback.burst)
+        let name = "PODIUM_RATE_\(who.uppercased())"
+        guard perSecond > 0, perSecond.isFinite else { throw ConfigurationProblem("\(name)_PER_SECOND must be a positive number") }
+        guard burst >= 1, burst.isFinite else { throw ConfigurationProblem("\(name)_BURST must be at least 1") }
+        return RateLimit(perSecond: perSecond, burst: burst)
+    }
+
+    /// The key pair of `PODIUM_CURVE_SECRET_KEY`; nil when unset or empty.
+    static func curveKeyPair(_ configured: String?) throws -> CurveKeyPair? {
+        guard let configured, !configured.isEmpty else { return nil }
+        guard CurveKeyPair.isAvailable else {
+            throw ConfigurationProblem("PODIUM_CURVE_SECRET_KEY is set but this libzmq has no CURVE support (it needs libsodium)")
+        }
+        guard let secret = CurveKey(z85: configured), let pair = try? CurveKeyPair(secretKey: secret) else {
+            throw ConfigurationProblem(
+                "PODIUM_CURVE_SECRET_KEY must be a CURVE secret key: 40 characters of Z85 (make a key pair with `podium keygen`)")
+        }
+        return pair
+    }
+
     static func tokenKey(_ configured: String?, developmentMode: Bool) throws -> [UInt8] {
         try SessionTokens.configuredKey(configured, developmentMode: developmentMode)
     }

@@ -27,6 +27,8 @@ struct PendingRequests: Sendable {
 
     private(set) var entries: [String: Entry] = [:]
     private var clientKeys: Set<ClientKey> = []
+    /// Client requests in flight per connection (routing id); connections with none are absent.
+    private var perConnection: [Data: Int] = [:]
 
     private struct ClientKey: Hashable, Sendable {
         let routingID: Data
@@ -40,10 +42,14 @@ struct PendingRequests: Sendable {
         clientKeys.contains(ClientKey(routingID: routingID, requestID: requestID))
     }
 
+    /// How many of this connection's requests are waiting on services.
+    func inFlight(fromConnection routingID: Data) -> Int { perConnection[routingID] ?? 0 }
+
     mutating func add(_ entry: Entry, internalID: String) {
-        entries[internalID] = entry
+        if let replaced = entries.updateValue(entry, forKey: internalID) { forget(replaced) }
         if case .client(let frames, let requestID) = entry.origin {
             clientKeys.insert(ClientKey(routingID: frames.routingID, requestID: requestID))
+            perConnection[frames.routingID, default: 0] += 1
         }
     }
 
@@ -69,12 +75,15 @@ struct PendingRequests: Sendable {
         let all = Array(entries.values)
         entries.removeAll()
         clientKeys.removeAll()
+        perConnection.removeAll()
         return all
     }
 
     private mutating func forget(_ entry: Entry) {
         if case .client(let frames, let requestID) = entry.origin {
             clientKeys.remove(ClientKey(routingID: frames.routingID, requestID: requestID))
+            let left = (perConnection[frames.routingID] ?? 1) - 1
+            perConnection[frames.routingID] = left > 0 ? left : nil
         }
     }
 }
