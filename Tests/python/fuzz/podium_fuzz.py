@@ -450,6 +450,41 @@ def _correlation(frame, obj):
 _SUSPICIOUS = re.compile(rb"NaN|Infinity|\\u[dD][89a-fA-F]|[0-9]{19,}|[eE][+-]?[0-9]{3,}")
 
 
+# Inputs known to crash a process, left out unless --include-known-crashes: each is a bug to fix,
+# reported by this fuzzer. Keyed by a short name; the value says what and where.
+KNOWN_CRASHES = {
+    "json-depth-513-at-end": "podium-gateway dies (SIGILL, status 132) on a request frame whose last byte is "
+                             "a '[' that opens nesting level 513, e.g. 513 x '[': Foundation's JSONDecoder traps in "
+                             "JSONError.SourceLocation.sourceLocation(at:fullSource:) while reporting the nesting "
+                             "limit (RequestDecoder.decode -> WireCodec.decode)",
+}
+
+
+def known_crash(frame):
+    """The KNOWN_CRASHES key this frame would trigger, or None."""
+    if len(frame) < 513 or frame[-1:] != b"[":
+        return None
+    depth = 0
+    in_string = escaped = False
+    for i, byte in enumerate(frame):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:
+                escaped = True
+            elif byte == 0x22:
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):
+            depth += 1
+            if depth == 513:
+                return "json-depth-513-at-end" if i == len(frame) - 1 and byte == 0x5B else None
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return None
+
+
 _MUTATING_WORDS = re.compile(
     r"admin|submit|report|reset|issue|start|publish|define|remove|revoke|logout|link|read|decline|rematch|"
     r"friends|display|notification|register|login|refresh|session|check")
@@ -462,6 +497,8 @@ class Safety:
         self.refresh_heads = {".".join(p["refreshToken"].split(".")[:2]) for p in players.values()}
         self.passwords = {p["password"] for p in players.values() if "password" in p}
         self.dropped = 0
+        self.include_known_crashes = False
+        self.known_crashes = collections.Counter()
 
     def valid_token(self, value):
         return isinstance(value, str) and ".".join(value.strip().split(".")[:2]) in self.token_heads
@@ -512,6 +549,12 @@ class Safety:
         return True
 
     def safe_message(self, frames, parsed=None):
+        if not self.include_known_crashes:
+            for frame in frames:
+                name = known_crash(frame)
+                if name:
+                    self.known_crashes[name] += 1
+                    return False
         if parsed is not None and len(frames) == 1:
             ok = self.safe_frame(frames[0], parsed)
         else:
@@ -547,6 +590,8 @@ NOT_INT64 = ["1e400", "-1e400", str(2 ** 63), str(2 ** 64), str(2 ** 70), str(-(
              "1.5", "123456789012345678901234567890.5", "\"7\"", "[1]", "{}", "true"]
 WRONG_VALUES = [None, True, False, 0, -1, 1.5, 2 ** 70, "", "x", "7", [], {}, [1, 2], {"a": 1}, "\u0000",
                 "\ud800", "é" * 70, "a" * 5000]
+DEPTHS = [16, 32, 64, 100, 256, 511, 512, 513, 600, 1000, 5000, 10000, 20000, 30000]
+DEPTH_WEIGHTS = [5, 5, 5, 3, 0.3, 0.15, 0.15, 1, 3, 3, 3, 3, 3, 3]
 NON_OBJECT_PAYLOADS = ["[]", "\"x\"", "1", "true", "1.5", "[{}]", "\"{}\"", "[[[[]]]]", "-0", "1e400"]
 
 
@@ -738,7 +783,9 @@ class Generators:
 
     def deep_nesting(self):
         r = self.rng
-        depth = r.choice([64, 256, 511, 512, 513, 1000, 5000, 10000, 10000, 20000, 30000])
+        # Well-formed nesting near Foundation's limit of 512 is very slow to decode (about 1.3 s per
+        # 1 KB frame in the debug build: reported separately), so those depths are rare here.
+        depth = r.choices(DEPTHS, DEPTH_WEIGHTS)[0]
         kind = r.choice(["array", "object", "mixed", "unclosed"])
         nested = self.nesting(kind, depth)
         where = r.randrange(5)
@@ -1302,6 +1349,7 @@ class Fuzzer:
         self.processes = processes
         self.stats = Stats()
         self.safety = Safety(world)
+        self.safety.include_known_crashes = args.include_known_crashes
         self.gen = Generators(self.rng, world, args.token_key)
         self.pool = [self._dealer() for _ in range(args.connections)]
         self.subs = []
@@ -1311,8 +1359,11 @@ class Fuzzer:
         self.probe_results = collections.Counter()
         self.probe_codes = collections.Counter()
         self.probe_latency = []
+        self.probe_latency_by_type = {}
         self.probe_failures = []
         self.started = time.monotonic()
+        self.last_probe = self.last_sample = self.last_progress = 0.0
+        self.duration = 0.0
         self.watch = None
         self.notifications = 0
         host_port = args.requests.rsplit(":", 1)
@@ -1353,8 +1404,22 @@ class Fuzzer:
         payloads) that the safety check would refuse for carrying a valid token."""
         body = frames[0] if len(frames) == 1 else frames[1] if len(frames) == 2 and frames[0] == b"" else None
         parsed = Parsed(body) if body is not None else None
+        if trusted and not self.safety.include_known_crashes and any(known_crash(f) for f in frames):
+            return False
         if not trusted and not self.safety.safe_message(frames, parsed if len(frames) == 1 else None):
             return False
+        # Closed loop: at most --in-flight unanswered messages on the request connections, so that
+        # the run measures the stack, not a backlog this program built (floods test that).
+        waiting_since, replies = time.monotonic(), self.stats.replies
+        while self.stats.pooled_sent - self.stats.replies >= self.args.in_flight:
+            self.drain_pool(wait_ms=10)
+            self.housekeeping()
+            if self.processes.dead:
+                return False
+            if self.stats.replies != replies:
+                waiting_since, replies = time.monotonic(), self.stats.replies
+            elif time.monotonic() - waiting_since > 60:
+                raise RuntimeError(f"no reply for 60 s with {self.args.in_flight} messages unanswered: the gateway stalls")
         sock = self.rng.choice(self.pool)
         while True:
             try:
@@ -1403,7 +1468,7 @@ class Fuzzer:
         """One connection sends thousands of messages without reading a reply; half of the
         floods close without ever reading, the other half read what came back at the end."""
         r = self.rng
-        count = r.choice([1000, 2000, 5000, 10000])
+        count = min(r.choice([1000, 2000, 5000, 10000]), max(100, self.args.frames // 10))
         sock = self._dealer(sndhwm=count + 10)
         read_later = r.random() < 0.5
         kind = r.randrange(4)
@@ -1544,6 +1609,7 @@ class Fuzzer:
                 continue
             sent_at, type_ = self.probes_pending.pop(correlation)
             self.probe_latency.append(time.monotonic() - sent_at)
+            self.probe_latency_by_type[type_] = max(self.probe_latency_by_type.get(type_, 0), time.monotonic() - sent_at)
             self.probe_results["answered"] += 1
             if envelope["type"] == "error":
                 code = envelope["payload"].get("code")
@@ -1592,27 +1658,41 @@ class Fuzzer:
             ("multipart", g.multipart, 4), ("empty", g.empty, 3), ("oversized", g.oversized, 0.15),
             ("valid_reads", g.valid_read, 2),
         ]
-        special = [("xpub", self.xpub, 3), ("flood", self.flood, 0.002), ("too_large", self.fresh_too_large, 0.003),
-                   ("xpub_too_long", self.xpub_too_long, 0.005), ("raw_tcp", self.raw_tcp, 0.03)]
-        actions = [(name, fn, w, True) for name, fn, w in pooled] + [(name, fn, w, False) for name, fn, w in special]
-        weights = [a[2] for a in actions]
+        pooled.append(("xpub", None, 3))
+        names = [name for name, _, _ in pooled]
+        functions = {name: fn for name, fn, _ in pooled}
+        cumulative, total_weight = [], 0.0
+        for _, _, weight in pooled:
+            total_weight += weight
+            cumulative.append(total_weight)
+        # Connection-level attacks run at fixed intervals (in messages sent), so that short runs
+        # have each of them too: the first at half an interval (or half the run).
+        every = {"flood": 40000, "too_large": 10000, "xpub_too_long": 10000, "raw_tcp": 2000}
+        specials = {"flood": self.flood, "too_large": self.fresh_too_large, "xpub_too_long": self.xpub_too_long,
+                    "raw_tcp": self.raw_tcp}
+        next_at = {name: min(interval, self.args.frames) / 2 for name, interval in every.items()}
         self.last_probe = self.last_sample = self.last_progress = 0.0
         self.started = time.monotonic()
         self.processes.sample(0.0)
-        while sum(self.stats.messages.values()) < self.args.frames:
+        total = 0
+        while total < self.args.frames:
             for _ in range(50):
-                name, fn, _, is_pooled = r.choices(actions, weights)[0]
-                if is_pooled:
-                    self.send_pooled(name, fn(), trusted=name in ("wrong_payloads", "unknown_types"))
-                elif name == "flood" and sum(self.stats.messages.values()) + 1000 > self.args.frames:
-                    continue
+                name = r.choices(names, cum_weights=cumulative)[0]
+                if name == "xpub":
+                    self.xpub()
                 else:
-                    fn()
+                    self.send_pooled(name, functions[name](), trusted=name in ("wrong_payloads", "unknown_types"))
+            total = sum(self.stats.messages.values())
+            for name, at in next_at.items():
+                if total >= at:
+                    next_at[name] += every[name]
+                    specials[name]()
             self.drain_pool()
             self.housekeeping()
             if self.processes.dead:
                 log(f"fuzz: stopping early: {self.processes.dead}")
                 break
+            total = sum(self.stats.messages.values())
         self.duration = time.monotonic() - self.started
         # every message on the kept connections must be answered: wait for the last replies
         deadline = time.monotonic() + 60
@@ -1664,10 +1744,14 @@ def main():
     parser.add_argument("--frames", type=int, default=1_000_000, help="messages to send (default 1000000)")
     parser.add_argument("--seed", type=int, help="random seed (default: random, printed)")
     parser.add_argument("--connections", type=int, default=6, help="request connections kept open (default 6)")
+    parser.add_argument("--in-flight", type=int, default=1000,
+                        help="most unanswered messages on those connections (default 1000; floods ignore it)")
     parser.add_argument("--rss-limit-mb", type=int, default=256,
                         help="the most any process's RSS may grow over the run (default 256)")
     parser.add_argument("--progress", type=float, default=10.0, help="seconds between progress lines")
     parser.add_argument("--report", help="also write the verdict as JSON to this file")
+    parser.add_argument("--include-known-crashes", action="store_true",
+                        help="also send the inputs of KNOWN_CRASHES (left out by default, and counted)")
     args = parser.parse_args()
     args.token_key = os.environ.get("PODIUM_FUZZ_TOKEN_KEY") or None
     if args.seed is None:
@@ -1756,6 +1840,13 @@ def report(args, fuzzer, processes, rss_start, state_diff, error):
     for name, count in stats.messages.most_common():
         lines.append(f"  {name:<16} {count:>9} {stats.frames[name]:>9} {stats.bytes[name] / 1e6:>9.1f}")
     lines.append(f"dropped by the safety filter (could have been a valid state change): {fuzzer.safety.dropped}")
+    if fuzzer.safety.include_known_crashes:
+        lines.append("known crashing inputs: included (--include-known-crashes)")
+    else:
+        lines.append("known crashing inputs left out (send them with --include-known-crashes): " + (", ".join(
+            f"{name} x{count}" for name, count in fuzzer.safety.known_crashes.items()) or "none generated"))
+        for name in fuzzer.safety.known_crashes:
+            lines.append(f"  {name}: {KNOWN_CRASHES[name]}")
 
     # replies: every message on the connections kept open gets exactly one reply
     missing = sum(max(0, n - stats.answered[i]) for i, n in stats.expected.items())
@@ -1779,6 +1870,8 @@ def report(args, fuzzer, processes, rss_start, state_diff, error):
     p99 = latency[int(len(latency) * 0.99) - 1] if latency else 0
     lines.append(f"probes: {probes['sent']} sent, {probes['answered']} answered, {probes['lost']} lost; "
                  f"codes {dict(fuzzer.probe_codes)}; latency max {max(latency or [0]):.2f} s, p99 {p99:.2f} s")
+    lines.append("probe latency max by type: " + ", ".join(
+        f"{t} {v:.2f} s" for t, v in sorted(fuzzer.probe_latency_by_type.items())))
     if probes["lost"] or probes["duplicate_or_unknown"]:
         failures.append(f"{probes['lost']} probes lost, {probes['duplicate_or_unknown']} unexpected probe replies")
     failures += [f"probe: {f}" for f in fuzzer.probe_failures[:5] if "got no reply" not in f]
