@@ -103,8 +103,20 @@ final class ChallengeStore: Sendable {
         try await database.read { db in try StreamPositions.get(db, stream: stream) }
     }
 
-    func insert(_ challenge: ChallengeDetail, higherIsBetter: Bool?, baselines: [String: Int64]) async throws {
+    /// Stores a new challenge with its receivers, the inbox items that announce it and the
+    /// request's receipt, in one transaction.
+    func insert(
+        _ challenge: ChallengeDetail, higherIsBetter: Bool?, baselines: [String: Int64],
+        inbox: [(gameId: String, playerId: String, item: InboxItem)] = [], request: RequestKey? = nil
+    ) async throws {
+        let reply = try WireCodec.jsonValue(challenge)
         try await database.write { db in
+            if let request {
+                try RequestReceipts.record(
+                    db, scope: request.scope, requestId: request.requestId, fingerprint: request.fingerprint, reply: reply,
+                    at: challenge.createdAt)
+            }
+            for note in inbox { try Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, in: db) }
             try db.execute(
                 sql: """
                     INSERT INTO challenge (id, game_id, kind, issuer_id, board_id, achievement_id, issuer_value, higher_is_better,
@@ -120,6 +132,14 @@ final class ChallengeStore: Sendable {
                     sql: "INSERT INTO receiver (challenge_id, player_id, state, baseline) VALUES (?, ?, ?, ?)",
                     arguments: [challenge.challengeId, receiver.playerId, receiver.state.rawValue, baselines[receiver.playerId]])
             }
+        }
+    }
+
+    /// The challenge an earlier request with this id created (throws `id_reused` for another payload).
+    func replay(_ key: RequestKey) async throws -> ChallengeDetail? {
+        try await database.read { db in
+            try RequestReceipts.replay(db, scope: key.scope, requestId: key.requestId, fingerprint: key.fingerprint)
+                .map { try WireCodec.convert($0, to: ChallengeDetail.self) }
         }
     }
 

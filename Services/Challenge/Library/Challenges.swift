@@ -33,6 +33,8 @@ final class Challenges: Sendable {
 
     func issue(_ request: RawEnvelope, _ issue: ChallengeIssue, context: ServiceContext) async throws -> ChallengeDetail {
         let (gameId, issuer) = try Self.player(request)
+        let key = RequestKey(request, playerId: issuer)
+        if let key, let earlier = try await store.replay(key) { return earlier }
         let message = try Self.message(issue.message)
         let receivers = try await checkReceivers(issue.receivers, issuer: issuer, gameId: gameId, context: context)
         if let expiry = issue.expiresInMilliseconds, !(1...Self.maximumDuration).contains(expiry) {
@@ -76,13 +78,12 @@ final class Challenges: Sendable {
             achievementId: issue.achievementId, issuerValue: issuerValue, message: message, createdAt: now,
             expiresAt: issue.expiresInMilliseconds.map { now + $0 }, endsAt: nil, state: nil,
             receivers: receivers.map { ChallengeReceiver(playerId: $0, state: .pending) }, rematchOf: nil)
-        try await store.insert(challenge, higherIsBetter: higherIsBetter, baselines: baselines)
-        for receiver in receivers {
-            await notify(
-                receiver, gameId: gameId, kind: "challenge.received",
-                message: "\(issuer) challenged you" + (message.map { ": \($0)" } ?? ""), challenge: challenge, context: context)
+        let notes = receivers.map { receiver in
+            (gameId, receiver, Self.inboxItem(
+                kind: "challenge.received", message: "\(issuer) challenged you" + (message.map { ": \($0)" } ?? ""), challenge: challenge,
+                at: now))
         }
-        return challenge
+        return try await store(challenge, higherIsBetter: higherIsBetter, baselines: baselines, notes: notes, key: key, context: context)
     }
 
     /// A time-boxed challenge: the best score in the window wins; everyone hears the standings at the end.
@@ -90,6 +91,8 @@ final class Challenges: Sendable {
         -> ChallengeDetail
     {
         let (gameId, issuer) = try Self.player(request)
+        let key = rematchOf == nil ? RequestKey(request, playerId: issuer) : nil
+        if let key, let earlier = try await store.replay(key) { return earlier }
         let message = try Self.message(start.message)
         guard (60_000...Self.maximumDuration).contains(start.durationMilliseconds) else {
             throw ErrorReply(code: .invalidField, message: "durationMilliseconds must be 1 minute to 30 days", field: "payload.durationMilliseconds")
@@ -102,13 +105,28 @@ final class Challenges: Sendable {
             achievementId: nil, issuerValue: nil, message: message, createdAt: now, expiresAt: nil,
             endsAt: now + start.durationMilliseconds, state: .running,
             receivers: ([issuer] + receivers).map { ChallengeReceiver(playerId: $0, state: .pending) }, rematchOf: rematchOf)
-        try await store.insert(challenge, higherIsBetter: board.sortOrder == .higherIsBetter, baselines: [:])
-        for receiver in receivers {
-            await notify(
-                receiver, gameId: gameId, kind: "challenge.received",
-                message: "\(issuer) started a challenge on \(board.title)" + (message.map { ": \($0)" } ?? ""), challenge: challenge,
-                context: context)
+        let notes = receivers.map { receiver in
+            (gameId, receiver, Self.inboxItem(
+                kind: "challenge.received", message: "\(issuer) started a challenge on \(board.title)" + (message.map { ": \($0)" } ?? ""),
+                challenge: challenge, at: now))
         }
+        return try await store(
+            challenge, higherIsBetter: board.sortOrder == .higherIsBetter, baselines: [:], notes: notes, key: key, context: context)
+    }
+
+    /// Stores a new challenge with its inbox items and receipt, then tells the receivers. A
+    /// resend of the same request id that raced this one gets the challenge the first created.
+    private func store(
+        _ challenge: ChallengeDetail, higherIsBetter: Bool?, baselines: [String: Int64],
+        notes: [(gameId: String, playerId: String, item: InboxItem)], key: RequestKey?, context: ServiceContext
+    ) async throws -> ChallengeDetail {
+        do {
+            try await store.insert(challenge, higherIsBetter: higherIsBetter, baselines: baselines, inbox: notes, request: key)
+        } catch {
+            if let key, let earlier = try await store.replay(key) { return earlier }
+            throw error
+        }
+        for note in notes { await publish(note.item, to: note.playerId, gameId: note.gameId, context: context) }
         return challenge
     }
 

@@ -94,7 +94,7 @@ public final class Gateway: Service, Sendable {
             context: context, type: .router, name: "gateway.requests",
             options: [
                 .maxMessageSize(settings.hardFrameLimit), .sendHighWaterMark(100_000),
-                .receiveHighWaterMark(10_000), .heartbeatIntervalMilliseconds(5000),
+                .receiveHighWaterMark(1000), .heartbeatIntervalMilliseconds(5000),
                 .heartbeatTimeoutMilliseconds(15_000),
             ] + curve,
             bind: [settings.requestEndpoint],

@@ -16,6 +16,12 @@ enum RequestDecoder {
                 error: ErrorReply(
                     code: .messageTooLarge, message: "request is \(body.count) bytes; the limit is \(maxBytes)")))
         }
+        if JSONNesting.exceeds(JSONNesting.maximumDepth, in: body) {
+            return .failure(RequestRejection(
+                requestID: nil,
+                error: ErrorReply(
+                    code: .invalidShape, message: "request nests arrays or objects deeper than \(JSONNesting.maximumDepth) levels")))
+        }
         let json: JSONValue
         do {
             json = try WireCodec.decode(JSONValue.self, from: body)
