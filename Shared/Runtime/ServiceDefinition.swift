@@ -71,6 +71,16 @@ public struct ServiceContext: Sendable {
     public let logger: Logger
     let asker: ServiceAsker
     let outbox: OutboxRelay?
+    let streams: StreamControl
+
+    /// Runs `body` while the followed `stream` is paused, with the position applied so far
+    /// (for a rebuild: replay up to that position; live messages wait and follow afterwards).
+    public func pausingStream<Result: Sendable>(_ stream: String, _ body: (UInt64) async throws -> Result) async throws -> Result {
+        guard let follower = streams.followers.value[stream] else {
+            throw ErrorReply(code: .invalidField, message: "this service does not follow '\(stream)'")
+        }
+        return try await follower.paused(body)
+    }
 
     /// Says that the service committed outbox messages, so they are relayed now.
     public func outboxChanged() { outbox?.wake() }
@@ -91,4 +101,9 @@ public struct ServiceContext: Sendable {
         if reply.type == .error { throw try reply.decodePayload(as: ErrorReply.self) }
         return try reply.decodePayload(as: result)
     }
+}
+
+/// The followers of a running service's durable streams, shared by the runtime and the context.
+final class StreamControl: Sendable {
+    let followers = Locked([String: StreamFollower]())
 }

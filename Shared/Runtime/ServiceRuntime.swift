@@ -19,7 +19,8 @@ public final class ServiceRuntime: Service, Sendable {
     private let context: ZMQContext
     private let startedAt: Int64
     private let status = Locked(Status())
-    private let followers = Locked([String: StreamFollower]())
+    private let streams = StreamControl()
+    private var followers: Locked<[String: StreamFollower]> { streams.followers }
 
     private struct Status {
         var busReady = false
@@ -60,7 +61,8 @@ public final class ServiceRuntime: Service, Sendable {
             context: context, endpoint: settings.busServicesEndpoint, instanceID: settings.instanceID)
         let asker = ServiceAsker(link: link, clock: clock)
         let serviceContext = ServiceContext(
-            settings: settings, publisher: publisher, clock: clock, logger: logger, asker: asker, outbox: definition.outbox)
+            settings: settings, publisher: publisher, clock: clock, logger: logger, asker: asker, outbox: definition.outbox,
+            streams: streams)
         await publisher.start()
         logger.info(
             "service starting",

@@ -125,3 +125,49 @@ struct AchievementAdminTests {
         }
     }
 }
+
+@Suite("Rebuilding from the event log")
+struct RebuildTests {
+    static let admin = String(repeating: "r", count: 40)
+
+    @Test("a rule fixed by the operator applies to past events after a rebuild; a dry run changes nothing; players cannot rebuild")
+    func rebuild() async throws {
+        try await withPodiumStack(.init(adminKey: Self.admin)) { stack in
+            let (player, _) = try await stack.player("rebuilt")
+            let operatorClient = try TestClient(endpoint: stack.endpoints.requests)
+            operatorClient.use(.adminKey(Self.admin))
+            defer { Task { await player.close(); await operatorClient.close() } }
+            try await player.play("whackacac", Array(repeating: ("cactus.hit", nil, ["matchId": "m1"]), count: 3))
+            _ = try await player.waitForAchievements("whackacac") { $0.status("100whacks")?.steps == 3 }
+            // The studio adds a rule for three hits: it starts with no progress, as rules only see new events.
+            let threeHits: JSONValue = [
+                "id": "com.dragonforged.whackacac.3whacks", "title": "Three Whacks", "description": "Hit three cacti.",
+                "earnedDescription": "Three down.", "points": 5,
+                "rule": ["kind": "counter", "event": "cactus.hit", "measure": "count", "target": 3],
+            ]
+            #expect(try await operatorClient.request("achievement.admin.define", gameId: "whackacac", payload: ["definition": threeHits]).type == .reply)
+            #expect(try await player.achievements("whackacac").status("3whacks")?.steps == 0)
+            #expect(try await player.request("achievement.admin.rebuild", gameId: "whackacac", payload: [:]).errorCode == .forbidden)
+
+            let dry = try await operatorClient.request("achievement.admin.rebuild", payload: ["gameId": "whackacac", "dryRun": true])
+                .decodePayload(as: RebuildReport.self)
+            #expect(dry.dryRun && dry.eventsReplayed == 3 && dry.newlyEarned == 1)
+            #expect(dry.changes.map(\.achievementId) == ["com.dragonforged.whackacac.3whacks"], "the other rules replay to what they were")
+            #expect(try await player.achievements("whackacac").status("3whacks")?.earned == false, "a dry run changes nothing")
+
+            let report = try await operatorClient.request("achievement.admin.rebuild", payload: ["gameId": "whackacac"])
+                .decodePayload(as: RebuildReport.self)
+            #expect(!report.dryRun && report.newlyEarned == 1 && report.position == 3)
+            let after = try await player.achievements("whackacac")
+            #expect(after.status("3whacks")?.earned == true && after.status("3whacks")?.steps == 3)
+            #expect(after.status("100whacks")?.steps == 3, "replayed progress equals live progress")
+            // Live events continue exactly after the rebuild's position: none is applied twice.
+            try await player.play("whackacac", [("cactus.hit", nil, ["matchId": "m1"])])
+            let later = try await player.waitForAchievements("whackacac") { $0.status("100whacks")?.steps == 4 }
+            #expect(later.status("100whacks")?.steps == 4)
+            let again = try await operatorClient.request("achievement.admin.rebuild", payload: ["gameId": "whackacac"])
+                .decodePayload(as: RebuildReport.self)
+            #expect(again.changes.isEmpty && again.eventsReplayed == 4, "a second rebuild finds nothing to change")
+        }
+    }
+}

@@ -4,12 +4,6 @@ import PodiumTesting
 import Testing
 
 extension RawEnvelope {
-    /// The error code of an `error` reply, or nil for a reply.
-    var errorCode: ErrorCode? {
-        guard type == .error else { return nil }
-        return (try? decodePayload(as: ErrorReply.self))?.code
-    }
-
     var grant: SessionGrant {
         get throws { try decodePayload(as: SessionGrant.self) }
     }

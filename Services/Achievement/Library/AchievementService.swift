@@ -67,6 +67,10 @@ public enum AchievementService {
                 "achievement.reset": { request, _ in
                     ["resetAchievements": .integer(Int64(try await achievements.reset(request)))]
                 },
+                "achievement.admin.rebuild": { request, context in
+                    let rebuild = try payload(request, as: RebuildRequest.self)
+                    return try WireCodec.jsonValue(await achievements.rebuild(rebuild, context: context))
+                },
                 "achievement.admin.define": { request, _ in
                     guard let gameId = request.gameId else {
                         throw ErrorReply(code: .missingField, message: "give the gameId", field: "gameId")

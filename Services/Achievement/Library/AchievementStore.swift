@@ -151,6 +151,51 @@ final class AchievementStore: Sendable {
         }
     }
 
+    /// Every stored record of some games, by game, player and achievement.
+    func progress(gameIds: [String]) async throws -> [String: [String: [String: ProgressRecord]]] {
+        try await database.read { db in
+            var result: [String: [String: [String: ProgressRecord]]] = [:]
+            for gameId in gameIds {
+                for row in try Row.fetchAll(db, sql: "SELECT * FROM progress WHERE game_id = ?", arguments: [gameId]) {
+                    result[gameId, default: [:]][row["player_id"], default: [:]][row["achievement_id"]] = Self.record(row)
+                }
+            }
+            return result
+        }
+    }
+
+    /// Replaces records (a rebuild), with the unlocks' messages and the event log position, in one transaction.
+    func replace(
+        _ records: [String: [String: [String: ProgressRecord]]], earned: [(topic: Topic, envelope: Envelope<AchievementEarned>)],
+        position: UInt64
+    ) async throws {
+        var states: [String: [String: [String: String?]]] = [:]
+        for (gameId, players) in records {
+            for (playerId, changed) in players {
+                states[gameId, default: [:]][playerId] = try changed.mapValues { record in
+                    try record.ruleState.map { String(decoding: try WireCodec.encode($0), as: UTF8.self) }
+                }
+            }
+        }
+        let encoded = states
+        try await database.write { db in
+            for (gameId, players) in records {
+                for (playerId, changed) in players {
+                    try Self.write(db, gameId: gameId, playerId: playerId, records: changed, encoded: encoded[gameId]?[playerId] ?? [:])
+                }
+            }
+            for message in earned { try Outbox.append(db, message.envelope, on: message.topic) }
+            try StreamPositions.advance(db, stream: StreamName.events, to: position)
+        }
+    }
+
+    private static func record(_ row: Row) -> ProgressRecord {
+        let stateText: String? = row["rule_state"]
+        return ProgressRecord(
+            steps: row["steps"], percent: row["percent"], timesEarned: row["times_earned"], earnedAt: row["earned_at"],
+            ruleState: stateText.flatMap { try? WireCodec.decode(RuleState.self, from: Data($0.utf8)) })
+    }
+
     /// The event log position applied.
     func eventPosition() async throws -> UInt64 {
         try await database.read { db in try StreamPositions.get(db, stream: StreamName.events) }

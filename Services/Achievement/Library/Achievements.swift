@@ -9,7 +9,9 @@ final class Achievements: Sendable {
     let catalog: Locked<AchievementCatalog>
     let store: AchievementStore
     let clock: any PodiumClock
-    private let changes = AsyncLock()
+    let changes = AsyncLock()
+    /// Set while a rebuild runs: progress reports are refused with `rebuilding`.
+    let rebuilding = Locked(false)
     /// Events a rule ignored because an attribute it needs was missing, by achievement id.
     let ignoredEvents = Locked([String: Int]())
 
@@ -80,6 +82,11 @@ final class Achievements: Sendable {
                 throw ErrorReply(code: .invalidField, message: "reportId must be 1-128 printable ASCII characters", field: field + ".reportId")
             }
             plan.append((definition, report))
+        }
+        if rebuilding.value {
+            throw ErrorReply(
+                code: .rebuilding, message: "achievements are being rebuilt from the event log; report again shortly",
+                retryAfterMilliseconds: 1000)
         }
         let game = gameId ?? ""
         let key = RequestKey(request, playerId: playerId)
@@ -320,7 +327,7 @@ final class Achievements: Sendable {
     }
 
     /// The player's notification (the completion banner's data).
-    private func notifyEarned(
+    func notifyEarned(
         _ definition: AchievementDefinition, _ record: ProgressRecord, gameId: String, playerId: String, cause: String,
         context: ServiceContext
     ) async {

@@ -69,6 +69,17 @@ final class StreamFollower: Sendable {
         }
     }
 
+    /// Runs `body` with the stream paused at its current position (live messages wait), for
+    /// work that must see exactly what has been applied, such as a rebuild. The position is
+    /// read from the consumer again afterwards, in case `body` moved it.
+    func paused<Result: Sendable>(_ body: (UInt64) async throws -> Result) async throws -> Result {
+        try await lock.withLock {
+            let position = try await self.loadedPosition()
+            defer { self.state.withLock { $0.position = nil } }
+            return try await body(position)
+        }
+    }
+
     /// Reads and applies everything the stream has beyond the position.
     func catchUp() async {
         do {
