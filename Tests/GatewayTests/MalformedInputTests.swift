@@ -37,6 +37,10 @@ struct MalformedInputTests {
         Case(label: "invalid UTF-8", body: Data([0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x7D]), code: .malformedJSON, correlationId: nil),
         Case(label: "empty frame", body: Data(), code: .malformedJSON, correlationId: nil),
         Case(label: "JSON array", body: json("[1,2,3]"), code: .invalidShape, correlationId: nil),
+        Case(
+            label: "nested 33 deep", body: json(#"{"id":"deep-1","type":"health","payload":"# + String(repeating: "[", count: 32) + String(repeating: "]", count: 32) + "}"),
+            code: .invalidShape, correlationId: "deep-1"),
+        Case(label: "513 open brackets (crashed Foundation's decoder)", body: json(String(repeating: "[", count: 513)), code: .invalidShape, correlationId: nil),
         Case(label: "JSON string", body: json(#""health""#), code: .invalidShape, correlationId: nil),
         Case(label: "missing id", body: json(#"{"type":"health"}"#), code: .missingField, correlationId: nil, field: "id"),
         Case(label: "id not a string", body: json(#"{"type":"health","id":7}"#), code: .invalidShape, correlationId: nil, field: "id"),

@@ -81,3 +81,17 @@ struct GameEventValidationTests {
         #expect(throws: Never.self) { try GameEvent(name: "a", attributes: atLimit).validate() }
     }
 }
+
+@Suite("JSON nesting scan")
+struct JSONNestingTests {
+    @Test("depth counts arrays and objects, not brackets inside strings; the top-level id is found")
+    func scan() {
+        let found = JSONNesting.scan(Array(#"{"id":"a-1","p":[[{"x":"[[[["}]]]}"#.utf8))
+        #expect(found.depth == 4 && found.topLevelID == "a-1")
+        #expect(JSONNesting.scan(Array(#"{"p":{"id":"inner"},"id":"outer"}"#.utf8)).topLevelID == "outer")
+        #expect(JSONNesting.scan(Array(#"{"p":"id","q":"x"}"#.utf8)).topLevelID == nil, "a value equal to \"id\" is not the key")
+        #expect(JSONNesting.scan(Array(#"{"id":"a\"b"}"#.utf8)).topLevelID == nil, "escaped ids are left to the decoder")
+        #expect(JSONNesting.scan(Array(String(repeating: "[", count: 513).utf8)).depth == 513)
+        #expect(JSONNesting.scan(Array("not json at all".utf8)).depth == 0)
+    }
+}

@@ -41,8 +41,7 @@ final class AchievementStore: Sendable {
     let location: String
 
     init(path: URL) throws {
-        try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
-        database = try DatabasePool(path: path.path)
+        database = try DurableDatabase.open(at: path)
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-progress") { db in
             try db.create(table: "progress") { t in

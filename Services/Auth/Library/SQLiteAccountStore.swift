@@ -1,14 +1,14 @@
 import Foundation
 import GRDB
 import PodiumMessages
+import PodiumRuntime
 
 /// The SQLite (GRDB) ``AccountStore``: `auth-accounts.sqlite` under the data directory, WAL mode.
 public final class SQLiteAccountStore: AccountStore {
     private let database: DatabasePool
 
     public init(path: URL) throws {
-        try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
-        database = try DatabasePool(path: path.path)
+        database = try DurableDatabase.open(at: path)
         try Self.migrator.migrate(database)
     }
 

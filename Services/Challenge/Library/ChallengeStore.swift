@@ -11,8 +11,7 @@ final class ChallengeStore: Sendable {
     let location: String
 
     init(path: URL) throws {
-        try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
-        database = try DatabasePool(path: path.path)
+        database = try DurableDatabase.open(at: path)
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-challenges") { db in
             try db.create(table: "challenge") { t in

@@ -43,10 +43,7 @@ final class EventLog: Sendable {
     }
 
     init(path: URL) throws {
-        try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        database = try DatabasePool(path: path.path, configuration: configuration)
+        database = try DurableDatabase.open(at: path)
         location = path
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-event-log") { db in

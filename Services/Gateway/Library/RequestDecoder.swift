@@ -16,9 +16,10 @@ enum RequestDecoder {
                 error: ErrorReply(
                     code: .messageTooLarge, message: "request is \(body.count) bytes; the limit is \(maxBytes)")))
         }
-        if JSONNesting.exceeds(JSONNesting.maximumDepth, in: body) {
+        let scan = JSONNesting.scan(body)
+        if scan.depth > JSONNesting.maximumDepth {
             return .failure(RequestRejection(
-                requestID: nil,
+                requestID: scan.topLevelID.flatMap { Identifiers.isValidRequestID($0) ? $0 : nil },
                 error: ErrorReply(
                     code: .invalidShape, message: "request nests arrays or objects deeper than \(JSONNesting.maximumDepth) levels")))
         }

@@ -11,8 +11,7 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
     public let location: String
 
     public init(path: URL) throws {
-        try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
-        database = try DatabasePool(path: path.path)
+        database = try DurableDatabase.open(at: path)
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-entries") { db in
             try db.create(table: "entry") { t in
