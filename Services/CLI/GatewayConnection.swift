@@ -8,7 +8,9 @@ final class GatewayConnection {
     let context: ZMQContext
     let socket: ZMQSocket
     private var counter = 0
-    private let prefix = "cli-\(ProcessInfo.processInfo.processIdentifier)-"
+    /// Unique per run: request ids of state-changing requests are idempotency keys, so a later run
+    /// must never repeat an earlier run's ids (process ids are reused).
+    private let prefix = "cli-\(UUID().uuidString.prefix(13).lowercased())-"
 
     /// CURVE client options for every socket of this run (empty without a server key): one key
     /// pair made for the run, so nothing secret is stored on the client's side.

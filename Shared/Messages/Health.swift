@@ -20,16 +20,13 @@ public struct ServiceHealth: Codable, Sendable, Equatable {
     public var storage: String
     /// Where it stands in each durable stream it follows (position and the stream's head).
     public var streams: [String: StreamStatus]?
-    /// Whether it is rebuilding its state from the log right now.
-    public var rebuilding: Bool?
 
     public init(
         service: String, instance: String, ready: Bool, startedAt: Int64, subscriptions: [String],
         eventsReceived: UInt64, recentEventIds: [String], gapsDetected: UInt64, storage: String,
-        streams: [String: StreamStatus]? = nil, rebuilding: Bool? = nil
+        streams: [String: StreamStatus]? = nil
     ) {
         self.streams = streams
-        self.rebuilding = rebuilding
         self.service = service
         self.instance = instance
         self.ready = ready

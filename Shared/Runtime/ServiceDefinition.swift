@@ -1,3 +1,4 @@
+import GRDB
 import Logging
 import PodiumMessages
 
@@ -25,6 +26,9 @@ public struct ServiceDefinition: Sendable {
     public var consumer: (any DurableConsumer)?
     /// The service's outbox: relayed to the bus and readable with `<name>.outbox.read`.
     public var outbox: OutboxRelay?
+    /// The database holding the service's request receipts (``RequestReceipts``): the runtime
+    /// answers `<name>.receipt` (asked by the gateway for `receipt.get`) from it.
+    public var receipts: (any DatabaseReader)?
     /// Where the service keeps its data, for health (`sqlite:/path`).
     public var storage: String?
 
@@ -80,6 +84,11 @@ public struct ServiceContext: Sendable {
             throw ErrorReply(code: .invalidField, message: "this service does not follow '\(stream)'")
         }
         return try await follower.paused(body)
+    }
+
+    /// Where the service stands in a followed stream (nil if it does not follow it).
+    public func streamStatus(_ stream: String) -> StreamStatus? {
+        streams.followers.value[stream]?.status
     }
 
     /// Says that the service committed outbox messages, so they are relayed now.

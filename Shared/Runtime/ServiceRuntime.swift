@@ -242,6 +242,16 @@ public final class ServiceRuntime: Service, Sendable {
                 try await self.publishTestNotification(request, publisher: publisher)
             },
         ]
+        if let receipts = definition.receipts {
+            handlers[MessageType("\(definition.name).receipt")] = { request, _ in
+                guard request.actor?.kind == .service else { throw ErrorReply(code: .forbidden, message: "ask receipt.get at the gateway") }
+                let lookup = try request.requestPayload(as: ReceiptLookup.self)
+                guard let id = lookup.id else { throw ErrorReply(code: .missingField, message: "give the id", field: "payload.id") }
+                let scope = RequestReceipts.scope(gameId: lookup.gameId, playerId: lookup.playerId)
+                let reply = try await receipts.read { db in try RequestReceipts.find(db, scope: scope, requestId: id) }
+                return try WireCodec.jsonValue(StoredReply(found: reply != nil, reply: reply))
+            }
+        }
         if let outbox = definition.outbox {
             handlers[.outboxRead(of: definition.name)] = { request, _ in
                 guard request.actor?.kind == .service || request.actor?.kind == .admin else {

@@ -164,6 +164,8 @@ struct DurabilityTests {
             #expect(completed, "the missed score completed the challenge after the restart")
             let inbox = try await alice.request("challenge.inbox", gameId: "dash").decodePayload(as: [String: [InboxItem]].self)["items"] ?? []
             #expect(inbox.filter { $0.kind == "challenge.completed-by-receiver" }.count == 1)
+            let receipt = try await alice.request(.receipt, gameId: "dash", payload: ["id": "challenge-1"]).decodePayload(as: RequestReceipt.self)
+            #expect(receipt.found && receipt.type == "challenge.issue" && receipt.reply?["challengeId"] == .string(challengeId))
         }
     }
 }

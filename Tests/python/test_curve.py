@@ -202,7 +202,8 @@ def test_cli_uses_curve_with_the_server_public_key(curve_gateway):
     env["PODIUM_SESSION_FILE"] = str(curve_gateway["log"].parent / "no-session.json")
     deadline = time.monotonic() + WAIT_SECONDS
     while True:
-        done = subprocess.run(base + ["--server-public-key", curve_gateway["public"]], env=env,
+        # The "=" form: a Z85 key may start with "-", which would read as an option.
+        done = subprocess.run(base + ["--server-public-key=" + curve_gateway["public"]], env=env,
                               capture_output=True, text=True, timeout=30)
         if done.returncode == 0 or time.monotonic() > deadline:
             break

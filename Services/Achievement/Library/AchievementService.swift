@@ -23,6 +23,7 @@ public enum AchievementService {
             var service = definition(achievements)
             service.outbox = store.outbox
             service.storage = store.location
+            service.receipts = store.database
             return service
         }
     }
@@ -43,19 +44,12 @@ public enum AchievementService {
                     if duplicate { reply["duplicate"] = .bool(true) }
                     return .object(reply)
                 },
-                "achievement.receipt": { request, _ in
-                    let lookup = try serviceLookup(request)
-                    guard let id = lookup.id else { throw ErrorReply(code: .missingField, message: "give the id", field: "payload.id") }
-                    let reply = try await achievements.store.storedReply(
-                        scope: RequestReceipts.scope(gameId: lookup.gameId, playerId: lookup.playerId), requestId: id)
-                    return try WireCodec.jsonValue(StoredReply(found: reply != nil, reply: reply))
-                },
-                "achievement.event-effects": { request, _ in
+                "achievement.event-effects": { request, context in
                     let lookup = try serviceLookup(request)
                     guard let sequence = lookup.sequence else {
                         throw ErrorReply(code: .missingField, message: "give the sequence", field: "payload.sequence")
                     }
-                    return try WireCodec.jsonValue(await achievements.effects(of: sequence))
+                    return try WireCodec.jsonValue(await achievements.effects(of: sequence, context: context))
                 },
                 "achievement.list": { request, _ in try WireCodec.jsonValue(await achievements.list(request)) },
                 "achievement.definitions": { request, _ in

@@ -35,7 +35,7 @@ struct AchievementJournal: Sendable {
 
 /// The achievement service's storage (SQLite via GRDB, `achievement-progress.sqlite`).
 final class AchievementStore: Sendable {
-    private let database: DatabasePool
+    let database: DatabasePool
     /// The outbox relay for `achievement.earned` (stream `achievement`).
     let outbox: OutboxRelay
     let location: String
@@ -213,11 +213,6 @@ final class AchievementStore: Sendable {
         try await database.read { db in
             try RequestReceipts.replay(db, scope: key.scope, requestId: key.requestId, fingerprint: key.fingerprint)
         }
-    }
-
-    /// The stored reply of a request id, whatever its payload.
-    func storedReply(scope: String, requestId: String) async throws -> JSONValue? {
-        try await database.read { db in try RequestReceipts.find(db, scope: scope, requestId: requestId) }
     }
 
     func receipt(gameId: String, playerId: String, achievementId: String, reportId: String) async throws -> String? {

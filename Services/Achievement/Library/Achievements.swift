@@ -228,8 +228,9 @@ final class Achievements: Sendable {
     }
 
     /// `achievement.event-effects`: whether a logged event was applied and what it did.
-    func effects(of sequence: UInt64) async throws -> EventEffects {
-        let position = try await store.eventPosition()
+    func effects(of sequence: UInt64, context: ServiceContext) async throws -> EventEffects {
+        // Events that change nothing are not recorded, so the follower's position counts too.
+        let position = max(try await store.eventPosition(), context.streamStatus(StreamName.events)?.position ?? 0)
         return EventEffects(applied: position >= sequence, achievements: try await store.effects(sequence: sequence) ?? [])
     }
 

@@ -26,6 +26,7 @@ public enum ChallengeService {
             let store = try ChallengeStore(path: StorageLocation.database(for: "\(name)-challenges", in: settings.dataDirectory))
             var service = definition(Challenges(store: store, clock: clock, openGames: open))
             service.storage = store.location
+            service.receipts = store.database
             return service
         }
     }

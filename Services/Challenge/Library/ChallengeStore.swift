@@ -7,7 +7,7 @@ import PodiumRuntime
 /// State changes are conditional updates, so each transition happens once even if the message
 /// that triggers it arrives twice.
 final class ChallengeStore: Sendable {
-    private let database: DatabasePool
+    let database: DatabasePool
     let location: String
 
     init(path: URL) throws {

@@ -5,6 +5,7 @@ extension Gateway {
     /// Services that keep receipts of state-changing requests, and the request each answers.
     static let receiptKeepers: [(type: String, lookup: MessageType)] = [
         ("leaderboard.submit", "leaderboard.receipt"), ("achievement.report", "achievement.receipt"),
+        ("challenge.issue", "challenge.receipt"),
     ]
 
     /// `receipt.get`: the event log first, then the services that keep receipts. A service that
@@ -38,7 +39,8 @@ extension Gateway {
                     message: "the \(keeper.lookup.serviceName) service cannot say yet whether it has '\(query.id)' (\(cause)); ask again")
             }
             if stored.found {
-                return RequestReceipt(id: query.id, found: true, type: keeper.type, reply: stored.reply)
+                let type = keeper.type == "challenge.issue" && stored.reply?["kind"] == "timed" ? "challenge.start" : keeper.type
+                return RequestReceipt(id: query.id, found: true, type: type, reply: stored.reply)
             }
         }
         return RequestReceipt(id: query.id, found: false)

@@ -24,6 +24,7 @@ public enum LeaderboardService {
             var service = definition(scoreboard)
             service.outbox = store.outbox
             service.storage = store.location
+            service.receipts = store.database
             return service
         }
     }
@@ -64,12 +65,6 @@ public enum LeaderboardService {
                 "leaderboard.around": { request, context in
                     try WireCodec.jsonValue(
                         await scoreboard.around(request, query: try payload(request, as: Scoreboard.BoardQuery.self), context: context))
-                },
-                "leaderboard.receipt": { request, _ in
-                    guard request.actor?.kind == .service else {
-                        throw ErrorReply(code: .forbidden, message: "ask receipt.get at the gateway")
-                    }
-                    return try WireCodec.jsonValue(await scoreboard.storedReply(try payload(request, as: ReceiptLookup.self)))
                 },
                 "leaderboard.history": { request, _ in
                     try WireCodec.jsonValue(await scoreboard.history(request, query: try payload(request, as: Scoreboard.BoardQuery.self)))

@@ -67,9 +67,6 @@ public protocol LeaderboardStore: Sendable {
     func deleteDefinition(boardId: String, gameId: String) async throws
     /// Boards operators removed.
     func removedDefinitions() async throws -> [(gameId: String, boardId: String)]
-
-    /// The stored reply of a request id (for `receipt.get`).
-    func storedReply(scope: String, requestId: String) async throws -> JSONValue?
 }
 
 extension LeaderboardDefinition {

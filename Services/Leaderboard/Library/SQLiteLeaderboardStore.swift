@@ -5,7 +5,8 @@ import PodiumRuntime
 
 /// The SQLite (GRDB) ``LeaderboardStore``: `leaderboard-scores.sqlite`, WAL mode.
 public final class SQLiteLeaderboardStore: LeaderboardStore {
-    private let database: DatabasePool
+    /// The database (its receipts are read by the runtime's `leaderboard.receipt`).
+    public let database: DatabasePool
     /// The outbox relay for `leaderboard.score-accepted` messages (stream ``LeaderboardService/name``).
     public let outbox: OutboxRelay
     public let location: String
@@ -167,10 +168,6 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
             try Outbox.append(db, written.accepted.envelope, on: written.accepted.topic)
             return .applied(previous: previous, current: decided ?? previous, version: version)
         }
-    }
-
-    public func storedReply(scope: String, requestId: String) async throws -> JSONValue? {
-        try await database.read { db in try RequestReceipts.find(db, scope: scope, requestId: requestId) }
     }
 
     public func entries(gameId: String, boardId: String) async throws -> [(playerId: String, entry: StoredEntry)] {

@@ -120,13 +120,6 @@ final class Scoreboard: Sendable {
         return receipt
     }
 
-    /// The stored reply of a player's request id (`leaderboard.receipt`, asked by the gateway).
-    func storedReply(_ lookup: ReceiptLookup) async throws -> StoredReply {
-        guard let id = lookup.id else { throw ErrorReply(code: .missingField, message: "give the id", field: "payload.id") }
-        let reply = try await store.storedReply(scope: RequestReceipts.scope(gameId: lookup.gameId, playerId: lookup.playerId), requestId: id)
-        return StoredReply(found: reply != nil, reply: reply)
-    }
-
     /// The new entry given the old one (nil keeps the old one).
     static func decide(_ board: LeaderboardDefinition, existing: StoredEntry?, candidate: StoredEntry) throws -> StoredEntry? {
         guard let existing else { return candidate }

@@ -9,9 +9,10 @@ public protocol DurableConsumer: Sendable {
     /// The last sequence applied from `stream` (0 when none), as stored with the state.
     func position(of stream: String) async throws -> UInt64
 
-    /// Applies the message at `sequence` and records `sequence` as the stream's position, in one
-    /// transaction, even when the message changes nothing. A message that is invalid for this
-    /// service is logged and recorded as applied; throw only when the change could not be stored
-    /// (the runtime then retries from the stream later, so nothing is skipped).
+    /// Applies the message at `sequence` and records `sequence` as the stream's position in the
+    /// same transaction as the change. A message that changes nothing (or is invalid for this
+    /// service, which is logged) may skip the write: after a restart it is read again and again
+    /// changes nothing. Throw only when a change could not be stored (the runtime then retries
+    /// from the stream later, so nothing is skipped).
     func apply(_ message: StreamMessage, stream: String, sequence: UInt64, context: ServiceContext) async throws
 }
