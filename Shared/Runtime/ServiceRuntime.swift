@@ -218,6 +218,15 @@ public final class ServiceRuntime: Service, Sendable {
                 "request rejected",
                 metadata: ["request.type": "\(request.type)", "error.code": "\(error.code)", "error.message": "\(error.message)"])
             return Self.errorEnvelope(error, for: request, at: clock.nowMilliseconds)
+        } catch is CancellationError {
+            // Shutting down: whatever the handler did is either committed whole or not at all, and
+            // a resend with the same id tells which (state-changing requests are idempotent).
+            logger.info("request cut short by shutdown", metadata: ["request.type": "\(request.type)"])
+            return Self.errorEnvelope(
+                ErrorReply(
+                    code: .serviceUnavailable,
+                    message: "\(definition.name) is shutting down; send the request again with the same id"),
+                for: request, at: clock.nowMilliseconds)
         } catch {
             logger.error("request failed", metadata: ["request.type": "\(request.type)", "error": "\(error)"])
             return Self.errorEnvelope(
