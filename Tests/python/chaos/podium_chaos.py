@@ -808,7 +808,7 @@ class Killer(threading.Thread):
                                      "probeFirstRefusalAfterAcks": probe.first_refusal_after}
             self.note(f"gateway disk filled ({size} bytes filler) at {at} acks for {held:.1f} s: "
                       f"{during_acks - before_acks} acks ({acked_events} event.publish) while full, {errors} "
-                      f"storage_unavailable errors (first after {first_error} s); filler removed")
+                      f"storage_unavailable errors (first after {None if first_error is None else round(first_error, 1)} s); filler removed")
 
 
 class DiskProbe(threading.Thread):
