@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Minimal reproductions of two findings of the fault test (scripts/chaos).
+"""Checks of two suspicions from the fault test (scripts/chaos).
 
-1. A score challenge is completed by a score the receiver submitted BEFORE the challenge was
+1. (Did NOT reproduce in these two attempts; kept as a probe.) A score challenge is completed by a score the receiver submitted BEFORE the challenge was
    issued: the challenge service applies the leaderboard's outbox about once a second (and
    catches up after a restart), and on a score-accepted message it completes every pending
    score challenge of that player whose issuerValue the score beats, without comparing the
-   message's timestamp with the challenge's createdAt.
-2. receipt.get answers found:false for the id of an acknowledged challenge.issue (the gateway
+   message's timestamp with the challenge's createdAt. Tried: B scores just before A issues;
+   and B scores while the challenge service is down, A issues as soon as it is back.
+2. (Reproduces.) receipt.get answers found:false for the id of an acknowledged challenge.issue (the gateway
    asks only the event log, the leaderboard and the achievement service), although found:false
    is documented as "never applied".
 
@@ -43,6 +44,26 @@ try:
     print("3 s later, with no new score from B:", now["receivers"])
     if now["receivers"][0]["state"] == "completed":
         found.append("1: the challenge was completed by B's score of 500, submitted before it was issued")
+    # Second attempt: the challenge service is down while B scores, and A issues as soon as it is back.
+    run.must(A, "leaderboard.submit", {"boardId": chaos.FAST, "value": 9000}, "dash")
+    time.sleep(2)
+    stack.kill("challenge")
+    run.must(B, "leaderboard.submit", {"boardId": chaos.FAST, "value": 100}, "dash")
+    stack.start("challenge")
+    issue2 = {"type": "challenge.issue", "id": "repro-issue-2", "gameId": "dash", "token": run.tokens[A],
+              "payload": {"kind": "score", "boardId": chaos.FAST, "receivers": [run.player_ids[B]]}}
+    while True:
+        reply2 = stack.call(issue2, 5)
+        if reply2 and reply2["type"] == "reply":
+            break
+        time.sleep(0.02)
+    print("issued after restart:", reply2["payload"]["receivers"], "issuerValue", reply2["payload"]["issuerValue"])
+    time.sleep(3)
+    now2 = run.must(A, "challenge.detail", {"challengeId": reply2["payload"]["challengeId"]}, "dash")
+    print("3 s later, with no new score from B:", now2["receivers"])
+    if now2["receivers"][0]["state"] == "completed":
+        found.append("1b: after a challenge service restart, the challenge was completed by B's score of 100 on the "
+                     "lower-is-better board, submitted while the service was down, before the challenge was issued")
     receipt = stack.call({"type": "receipt.get", "gameId": "dash", "token": run.tokens[A], "payload": {"id": "repro-issue-1"}}, 5)
     print("receipt.get for the acknowledged challenge.issue:", receipt["type"], receipt["payload"])
     if receipt["type"] == "reply" and receipt["payload"].get("found") is False:
