@@ -905,7 +905,7 @@ class Subscriber(threading.Thread):
 def readonly_start_check(args, tmp):
     """A gateway whose data directory is on a read-only filesystem must refuse to start."""
     results = []
-    for variant in ("empty", "with an event log"):
+    for variant in ("empty", "event log closed by SIGTERM", "event log left by SIGKILL: -wal and -shm remain"):
         path = os.path.join(tmp, f"ro-{len(results)}")
         ok, err = mount_tmpfs(path, 16)
         if not ok:
@@ -915,7 +915,9 @@ def readonly_start_check(args, tmp):
                 stack = Stack("ro-seed", args.bin, os.path.join(tmp, "ro-seed"), args.games, gateway_data=path)
                 stack.start("gateway")
                 stack.wait_ready(30, "gateway")
-                stack.stop_all()
+                stack.call({"type": "event.publish", "gameId": "dash", "playerId": "chaos-probe",
+                            "adminKey": stack.admin_key, "payload": {"name": "chaos.probe"}}, 5)
+                stack.kill("gateway", signal.SIGKILL if "SIGKILL" in variant else signal.SIGTERM)
             remount = subprocess.run(["mount", "-o", "remount,ro", path], capture_output=True, text=True)
             if remount.returncode != 0:
                 results.append(f"skipped ({variant}): cannot remount read-only ({remount.stderr.strip()})")
