@@ -777,6 +777,7 @@ class Killer(threading.Thread):
                 self.note("gateway disk full: skipped (no tmpfs)")
                 return
             ledger = self.run_.ledger
+            self.run_.gate += self.total / (len(self.actions) + 1)  # load enough to meet the full disk
             before_acks, before_errors = ledger.progress(), ledger.errors["storage_unavailable"]
             filler, size = fill_disk(self.disk_path)
             self.run_.disk_full.set()
