@@ -919,6 +919,7 @@ def readonly_start_check(args, tmp):
                 stack.call({"type": "event.publish", "gameId": "dash", "playerId": "chaos-probe",
                             "adminKey": stack.admin_key, "payload": {"name": "chaos.probe"}}, 5)
                 stack.kill("gateway", signal.SIGKILL if "SIGKILL" in variant else signal.SIGTERM)
+            files = ", ".join(sorted(os.listdir(path))) or "no files"
             remount = subprocess.run(["mount", "-o", "remount,ro", path], capture_output=True, text=True)
             if remount.returncode != 0:
                 results.append(f"skipped ({variant}): cannot remount read-only ({remount.stderr.strip()})")
@@ -941,9 +942,9 @@ def readonly_start_check(args, tmp):
                 lines = [l.strip() for l in f if l.strip()]
             message = lines[-1] if lines else "(nothing logged)"
             if code is None:
-                results.append((variant, False, f"still running after 20 s (answered health: {answered})"))
+                results.append((variant, False, f"[{files}] still running after 20 s (answered health: {answered})"))
             else:
-                results.append((variant, code != 0, f"exit status {code}: {message[:300]}"))
+                results.append((variant, code != 0, f"[{files}] exit status {code}: {message[:300]}"))
         finally:
             umount(path)
     return results
