@@ -1,0 +1,1211 @@
+#!/usr/bin/env python3
+"""Fault test for Podium: the same deterministic stream of state-changing requests is sent to a
+fault-free stack (run A) and to a stack whose processes are killed, restarted, paused, stopped
+as a whole and whose gateway disk fills up (run B). The final states, read through the protocol,
+must be equal; every acknowledged request must be found by `receipt.get` or in the state.
+
+Started by scripts/chaos, which builds the binaries and passes --bin. Written from
+docs/PROTOCOL.md and the durability notes of issue 7 (request ids as idempotency keys, the
+gateway's event log, durable streams, receipt.get). Only pyzmq and the standard library.
+
+Determinism: the stream is a function of the seed. It runs in rounds; each round has a "play"
+phase (scores, events, reports) and a "challenge" phase (challenge.issue / challenge.start),
+with a barrier across all clients between phases, so that what a challenge sees (the issuer's
+entry, the receivers' earned counts) does not depend on timing. Each player's operations run
+strictly in order (one in flight per player). Score challenges are only issued to receivers
+whose scores so far cannot beat the challenge (see `known issue` in the report), and the
+timing-dependent `window` achievement (whackacac.fastfingers) is left out of the comparison.
+"""
+
+import argparse
+import collections
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+
+import zmq
+
+NAMES = ("gateway", "auth", "leaderboard", "achievement", "challenge")
+SERVICES = NAMES[1:]
+RETRYABLE = {"service_unavailable", "service_timeout", "overloaded", "rate_limited", "storage_unavailable",
+             "duplicate_request_id"}
+REPLY_TIMEOUT = 7.0  # the gateway answers forwarded requests within PODIUM_REQUEST_TIMEOUT_MS (5 s)
+HIGH, FAST, COINS = "com.example.dash.highscore", "com.example.dash.fastest", "com.example.dash.coins"
+EXCLUDED_ACHIEVEMENTS = {"com.dragonforged.whackacac.fastfingers"}  # a `window` rule: wall-clock timing
+GAMES_WITH_ACHIEVEMENTS = ("whackacac", "blackjack")
+CHALLENGE_GAMES = ("dash", "blackjack")
+BAND = 1000
+
+
+def log(message):
+    print(f"chaos: {message}", flush=True)
+
+
+def encode(obj):
+    return json.dumps(obj, separators=(",", ":")).encode()
+
+
+def free_ports(count):
+    ports, port = [], random.SystemRandom().randrange(20000, 30000)
+    while len(ports) < count and port < 32000:
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+                ports.append(port)
+            except OSError:
+                pass
+        port += 1
+    if len(ports) < count:
+        raise SystemExit("chaos: no free ports")
+    return ports
+
+
+def random_key():
+    return os.urandom(32).hex()
+
+
+# ------------------------------------------------------------------------------------------------
+# The stack
+
+
+class Stack:
+    """The five processes of one run, started from the debug binaries with generated keys."""
+
+    def __init__(self, name, bin_dir, root, games_dir, gateway_data=None):
+        self.name, self.bin_dir, self.root = name, bin_dir, root
+        self.data = os.path.join(root, "data")
+        self.gateway_data = gateway_data or self.data
+        self.logs = os.path.join(root, "logs")
+        os.makedirs(self.data, exist_ok=True)
+        os.makedirs(self.logs, exist_ok=True)
+        ports = free_ports(5)
+        self.requests = f"tcp://127.0.0.1:{ports[0]}"
+        self.notifications = f"tcp://127.0.0.1:{ports[1]}"
+        self.admin_key = random_key()
+        token_key = random_key()
+        self.env = dict(os.environ)
+        for key in list(self.env):
+            if key.startswith("PODIUM_") and key != "PODIUM_LOG_LEVEL":
+                del self.env[key]
+        self.env.update({
+            "PODIUM_DATA": self.data,
+            "PODIUM_LOG_LEVEL": os.environ.get("PODIUM_LOG_LEVEL", "error"),
+            "PODIUM_GATEWAY_REQUESTS": self.requests,
+            "PODIUM_GATEWAY_NOTIFICATIONS": self.notifications,
+            "PODIUM_BUS_PUBLISH": f"tcp://127.0.0.1:{ports[2]}",
+            "PODIUM_BUS_SUBSCRIBE": f"tcp://127.0.0.1:{ports[3]}",
+            "PODIUM_BUS_SERVICES": f"tcp://127.0.0.1:{ports[4]}",
+            "PODIUM_GAMES_DIR": games_dir,
+            "PODIUM_SESSION_TTL_S": "86400",
+        })
+        self.keys = {
+            "gateway": {"PODIUM_AUTH_TOKEN_KEY": token_key, "PODIUM_NOTIFICATION_SECRET": random_key(),
+                        "PODIUM_ADMIN_KEY": self.admin_key,
+                        "PODIUM_GAME_SERVER_KEYS": f"dash={random_key()},blackjack={random_key()}",
+                        "PODIUM_DATA": self.gateway_data},
+            "auth": {"PODIUM_AUTH_TOKEN_KEY": token_key},
+        }
+        self.procs = {}
+        self.starts = collections.Counter()
+        self.ctx = zmq.Context.instance()
+
+    def start(self, name):
+        env = dict(self.env, **self.keys.get(name, {}))
+        out = open(os.path.join(self.logs, f"{name}.log"), "ab")
+        self.procs[name] = subprocess.Popen([os.path.join(self.bin_dir, f"podium-{name}")], env=env,
+                                            stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
+        out.close()
+        self.starts[name] += 1
+
+    def start_all(self):
+        for name in NAMES:
+            self.start(name)
+        self.wait_ready(60)
+
+    def kill(self, name, sig=signal.SIGKILL):
+        proc = self.procs[name]
+        proc.send_signal(sig)
+        proc.wait(30)
+
+    def stop_all(self):
+        for name in reversed(NAMES):
+            proc = self.procs.get(name)
+            if proc and proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + 15
+        for name in reversed(NAMES):
+            proc = self.procs.get(name)
+            if proc is None:
+                continue
+            try:
+                proc.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+    def exited(self):
+        return {n: p.returncode for n, p in self.procs.items() if p.poll() is not None}
+
+    def call(self, request, timeout=3.0):
+        """One request on a fresh DEALER; the reply envelope or None."""
+        sock = self.ctx.socket(zmq.DEALER)
+        sock.setsockopt(zmq.LINGER, 0)
+        sock.connect(self.requests)
+        try:
+            request = dict(request)
+            request.setdefault("id", uuid.uuid4().hex)
+            sock.send(encode(request))
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                if sock.poll(int(max(1, (deadline - time.monotonic()) * 1000))):
+                    envelope = json.loads(sock.recv())
+                    if envelope.get("correlationId") == request["id"]:
+                        return envelope
+            return None
+        finally:
+            sock.close()
+
+    def wait_ready(self, seconds, name=None):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if name is None:
+                reply = self.call({"type": "health"}, 3)
+                if reply and reply["type"] == "reply" and reply["payload"].get("ready"):
+                    return True
+            elif name == "gateway":
+                reply = self.call({"type": "gateway.health"}, 2)
+                if reply and reply["type"] == "reply":
+                    return True
+            else:
+                reply = self.call({"type": f"{name}.health"}, 2)
+                if reply and reply["type"] == "reply" and reply["payload"].get("ready"):
+                    return True
+            time.sleep(0.2)
+        return False
+
+    def admin(self, type_, payload, timeout=5):
+        return self.call({"type": type_, "adminKey": self.admin_key, "payload": payload}, timeout)
+
+
+# ------------------------------------------------------------------------------------------------
+# The stream
+
+
+def build_stream(seed, ops, players):
+    """rounds[r] = (play, challenges): each a dict player -> [op]. An op is a dict with id, type,
+    gameId, payload (receivers as player indexes: mapped to ids when sent)."""
+    rng = random.Random(seed)
+    rounds_count = max(4, min(60, ops // 2000 + 4))
+    per_round = ops / rounds_count
+    friends = {p: sorted({(p + 1) % players, (p + 2) % players, (p - 1) % players, (p - 2) % players}) for p in range(players)}
+    counters = collections.Counter()
+    best = {}  # (player, board) -> best value, for the challenge constraints
+    regular_steps = collections.Counter()
+    regular_earned = collections.Counter()
+    tutorial = collections.Counter()
+    inbox_bound = collections.Counter()  # (player, game) -> items at most
+    lists_bound = collections.Counter()  # (player, game, received|issued)
+    match = {p: 0 for p in range(players)}
+    session = {p: 0 for p in range(players)}
+    expected_boards = collections.defaultdict(dict)
+    rounds = []
+    total = 0
+
+    def new_op(p, type_, game, payload):
+        nonlocal total
+        k = counters[p]
+        counters[p] += 1
+        total += 1
+        return {"id": f"{seed}-{p}-{k}", "type": type_, "gameId": game, "payload": payload, "player": p}
+
+    for r in range(rounds_count):
+        play = {p: [] for p in range(players)}
+        challenge = {p: [] for p in range(players)}
+        budget = int(per_round * (r + 1)) - int(per_round * r)
+        for _ in range(int(budget * 0.97)):
+            p = rng.randrange(players)
+            roll = rng.random()
+            if roll < 0.12:
+                value = r * BAND + rng.randrange(BAND)
+                op = new_op(p, "leaderboard.submit", "dash", {"boardId": HIGH, "value": value})
+                best[(p, HIGH)] = max(best.get((p, HIGH), -1), value)
+                expected_boards[HIGH][p] = best[(p, HIGH)]
+            elif roll < 0.18:
+                value = (rounds_count - r) * BAND + rng.randrange(BAND)
+                op = new_op(p, "leaderboard.submit", "dash", {"boardId": FAST, "value": value})
+                expected_boards[FAST][p] = min(expected_boards[FAST].get(p, value), value)
+            elif roll < 0.30:
+                value = rng.randrange(1, 50)
+                op = new_op(p, "leaderboard.submit", "dash", {"boardId": COINS, "value": value})
+                expected_boards[COINS][p] = expected_boards[COINS].get(p, 0) + value
+            elif roll < 0.55:
+                if rng.random() < 0.03:
+                    match[p] += 1
+                op = new_op(p, "event.publish", "whackacac",
+                            {"name": "cactus.hit", "value": 1, "attributes": {"matchId": f"m{p}-{match[p]}"}})
+            elif roll < 0.58:
+                op = new_op(p, "event.publish", "whackacac",
+                            {"name": "match.end", "attributes": {"matchId": f"m{p}-{match[p]}"}})
+                match[p] += 1
+            elif roll < 0.63:
+                op = new_op(p, "event.publish", "whackacac",
+                            {"name": "tick", "value": rng.randrange(1, 30), "attributes": {"matchId": f"m{p}-{match[p]}"}})
+            elif roll < 0.80:
+                if rng.random() < 0.05:
+                    session[p] += 1
+                op = new_op(p, "event.publish", "blackjack", {"name": "hand.played", "attributes": {
+                    "sessionId": f"s{p}-{session[p]}", "variant": rng.choice(["classic", "european", "spanish", "vegas"]),
+                    "doubledDown": rng.random() < 0.2, "won": rng.random() < 0.45}})
+            elif roll < 0.86:
+                op = new_op(p, "event.publish", "blackjack", {"name": "balance", "value": rng.choice([5, 50, 120, 30, 8, 200]),
+                                                              "attributes": {"sessionId": f"s{p}-{session[p]}"}})
+            elif roll < 0.93:
+                regular_steps[p] = regular_steps[p] % 3 + 1
+                if regular_steps[p] == 3:
+                    regular_earned[p] += 1
+                op = new_op(p, "achievement.report", "blackjack", {"reports": [
+                    {"achievementId": "com.example.blackjack.regular", "steps": regular_steps[p]}]})
+            else:
+                tutorial[p] = min(100, tutorial[p] + rng.choice([5, 10, 20]))
+                op = new_op(p, "achievement.report", "blackjack", {"reports": [
+                    {"achievementId": "com.example.blackjack.tutorial", "percentComplete": tutorial[p]}]})
+            play[p].append(op)
+        # The challenge phase: a few challenges, each valid and deterministic.
+        for _ in range(max(1, budget - int(budget * 0.97))):
+            p = rng.randrange(players)
+            kind = rng.random()
+            candidates = friends[p]
+            if kind < 0.6 and (p, HIGH) in best:
+                mine = best[(p, HIGH)]
+                # Only receivers whose scores so far cannot beat it: a score from before the
+                # challenge must not complete it, whenever the service reads that score.
+                receivers = [q for q in candidates if best.get((q, HIGH), -1) <= mine
+                             and inbox_bound[(q, "dash")] < 180 and lists_bound[(q, "dash", "received")] < 190]
+                if not receivers or inbox_bound[(p, "dash")] >= 180 or lists_bound[(p, "dash", "issued")] >= 190:
+                    continue
+                receivers = rng.sample(receivers, min(len(receivers), rng.choice([1, 1, 2])))
+                op = new_op(p, "challenge.issue", "dash", {"kind": "score", "boardId": HIGH, "receivers": receivers,
+                                                           "message": f"beat r{r}"})
+                game = "dash"
+            elif kind < 0.85 and regular_earned[p] > 0:
+                receivers = [q for q in candidates if inbox_bound[(q, "blackjack")] < 180
+                             and lists_bound[(q, "blackjack", "received")] < 190]
+                if not receivers or inbox_bound[(p, "blackjack")] >= 180 or lists_bound[(p, "blackjack", "issued")] >= 190:
+                    continue
+                receivers = rng.sample(receivers, 1)
+                op = new_op(p, "challenge.issue", "blackjack", {"kind": "achievement",
+                                                                "achievementId": "com.example.blackjack.regular",
+                                                                "receivers": receivers})
+                game = "blackjack"
+            elif kind >= 0.85:
+                receivers = [q for q in candidates if inbox_bound[(q, "dash")] < 180
+                             and lists_bound[(q, "dash", "received")] < 190]
+                if not receivers or lists_bound[(p, "dash", "issued")] >= 190 or lists_bound[(p, "dash", "received")] >= 190:
+                    continue
+                receivers = rng.sample(receivers, 1)
+                op = new_op(p, "challenge.start", "dash", {"boardId": HIGH, "durationMilliseconds": 2592000000,
+                                                           "receivers": receivers, "message": f"timed r{r}"})
+                game = "dash"
+                lists_bound[(p, game, "received")] += 1
+            else:
+                continue
+            lists_bound[(p, game, "issued")] += 1
+            inbox_bound[(p, game)] += len(op["payload"]["receivers"])  # completed-by-receiver
+            for q in op["payload"]["receivers"]:
+                inbox_bound[(q, game)] += 2  # received, completed
+                lists_bound[(q, game, "received")] += 1
+            challenge[p].append(op)
+        rounds.append((play, challenge))
+    # Top up to the asked number with coin submissions (no challenge looks at that board).
+    while total < ops:
+        p = rng.randrange(players)
+        value = rng.randrange(1, 50)
+        rounds[-1][0][p].append(new_op(p, "leaderboard.submit", "dash", {"boardId": COINS, "value": value}))
+        expected_boards[COINS][p] = expected_boards[COINS].get(p, 0) + value
+    return rounds, friends, total, expected_boards
+
+
+# ------------------------------------------------------------------------------------------------
+# Clients
+
+
+class Ledger:
+    """What the clients saw, shared by all client threads of a run."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.acked = {}  # id -> (op, reply payload)
+        self.sends = 0
+        self.retries = 0
+        self.timeouts = 0
+        self.reconnects = 0
+        self.duplicates = 0  # acknowledgements marked duplicate: a resend answered with the original
+        self.errors = collections.Counter()  # retryable error codes seen
+        self.rejected = []  # (op, error): non-retryable errors, none expected
+        self.storage_unavailable_while_full = 0
+        self.internal_errors = []  # (id, type, message): internal_error answers, retried
+
+    def progress(self):
+        with self.lock:
+            return len(self.acked)
+
+
+def is_duplicate(op, payload):
+    if not isinstance(payload, dict):
+        return False
+    if payload.get("duplicate") is True:
+        return True
+    return False
+
+
+class Client(threading.Thread):
+    def __init__(self, run, index, players, rounds, barrier):
+        super().__init__(daemon=True, name=f"client-{index}")
+        self.run_, self.players, self.rounds, self.barrier = run, players, rounds, barrier
+        self.ctx = zmq.Context.instance()
+        self.sock = None
+        self.failure = None
+        self.sent = set()
+
+    def connect(self):
+        if self.sock is not None:
+            self.sock.close(0)
+        self.sock = self.ctx.socket(zmq.DEALER)
+        self.sock.setsockopt(zmq.LINGER, 0)
+        self.sock.connect(self.run_.stack.requests)
+
+    def request_for(self, op):
+        run = self.run_
+        payload = dict(op["payload"])
+        if "receivers" in payload:
+            payload["receivers"] = [run.player_ids[q] for q in payload["receivers"]]
+        return {"type": op["type"], "id": op["id"], "gameId": op["gameId"], "token": run.tokens[op["player"]],
+                "payload": payload}
+
+    def run(self):
+        try:
+            self.connect()
+            for play, challenge in self.rounds:
+                for phase in (play, challenge):
+                    self.run_phase({p: list(phase[p]) for p in self.players})
+                    self.barrier.wait()
+        except threading.BrokenBarrierError:
+            pass
+        except Exception as error:  # a bug in the driver: stop everyone
+            self.failure = repr(error)
+            self.barrier.abort()
+            raise
+
+    def run_phase(self, queues):
+        ledger = self.run_.ledger
+        position = {p: 0 for p in queues}
+        in_flight = {}  # id -> (player, sent at)
+        due = {p: 0.0 for p in queues}  # earliest send time of the player's next (re)send
+        while True:
+            now = time.monotonic()
+            pending = False
+            for p, ops in queues.items():
+                if position[p] >= len(ops):
+                    continue
+                pending = True
+                op = ops[position[p]]
+                if op["id"] in in_flight or now < due[p]:
+                    continue
+                if op["id"] not in self.sent and len(ledger.acked) >= self.run_.gate:
+                    continue  # the fault schedule holds the stream back until its action is done
+                self.sent.add(op["id"])
+                self.sock.send(encode(self.request_for(op)))
+                in_flight[op["id"]] = (p, now)
+                with ledger.lock:
+                    ledger.sends += 1
+            if not pending:
+                return
+            if self.sock.poll(50):
+                while True:
+                    try:
+                        envelope = json.loads(self.sock.recv(zmq.NOBLOCK))
+                    except zmq.Again:
+                        break
+                    rid = envelope.get("correlationId")
+                    if rid not in in_flight:
+                        continue
+                    p, _ = in_flight.pop(rid)
+                    op = queues[p][position[p]]
+                    body = envelope.get("payload") or {}
+                    if envelope["type"] == "reply":
+                        with ledger.lock:
+                            if op["id"] not in ledger.acked:
+                                ledger.acked[op["id"]] = (op, body)
+                            if is_duplicate(op, body):
+                                ledger.duplicates += 1
+                        position[p] += 1
+                        due[p] = 0.0
+                    else:
+                        code = body.get("code")
+                        if code == "internal_error":
+                            # Known issue: a request cut off by a service's SIGTERM gets
+                            # internal_error. The same id again is safe (idempotency key).
+                            with ledger.lock:
+                                ledger.internal_errors.append((op["id"], op["type"], body.get("message")))
+                                ledger.retries += 1
+                            due[p] = time.monotonic() + 0.2
+                            continue
+                        with ledger.lock:
+                            if code in RETRYABLE:
+                                ledger.errors[code] += 1
+                                ledger.retries += 1
+                                if code == "storage_unavailable" and self.run_.disk_full.is_set():
+                                    ledger.storage_unavailable_while_full += 1
+                            else:
+                                ledger.rejected.append((op, body))
+                        if code in RETRYABLE:
+                            wait = body.get("retryAfterMilliseconds", 200) / 1000 if code == "rate_limited" else 0.2
+                            due[p] = time.monotonic() + wait
+                        else:
+                            position[p] += 1
+            now = time.monotonic()
+            expired = [rid for rid, (_, sent) in in_flight.items() if now - sent > REPLY_TIMEOUT]
+            if expired:
+                # No reply in time: the gateway or the connection is gone. A fresh socket, and
+                # every request in flight again with the same id.
+                with ledger.lock:
+                    ledger.timeouts += len(expired)
+                    ledger.retries += len(in_flight)
+                    ledger.reconnects += 1
+                in_flight.clear()
+                self.connect()
+
+
+# ------------------------------------------------------------------------------------------------
+# A run
+
+
+class Run:
+    def __init__(self, label, stack, args):
+        self.label, self.stack, self.args = label, stack, args
+        self.ledger = Ledger()
+        self.player_ids, self.tokens, self.names = [], [], {}
+        self.disk_full = threading.Event()
+        self.gate = float("inf")  # clients send no new operation once this many are acknowledged
+        self.disk_report = None
+
+    def setup(self, players, friends):
+        """Players, tokens and friendships: idempotent, retried until done."""
+        for p in range(players):
+            username, password = f"chaos{p:03d}", f"chaos-password-{p}"
+            grant = None
+            while grant is None:
+                reply = self.stack.call({"type": "auth.register", "payload": {
+                    "username": username, "password": password, "displayName": f"P{p}"}}, 5)
+                if reply and reply["type"] == "error" and reply["payload"]["code"] == "username_taken":
+                    reply = self.stack.call({"type": "auth.login", "payload": {"username": username, "password": password}}, 5)
+                if reply and reply["type"] == "reply":
+                    grant = reply["payload"]
+                else:
+                    time.sleep(0.2)
+            self.player_ids.append(grant["playerId"])
+            self.tokens.append(grant["sessionToken"])
+            self.names[grant["playerId"]] = f"P{p}"
+        for p, others in friends.items():
+            for q in others:
+                if q <= p:
+                    continue
+                self.must(p, "auth.friends.request", {"playerId": self.player_ids[q]})
+                self.must(q, "auth.friends.accept", {"playerId": self.player_ids[p]})
+
+    def must(self, p, type_, payload, game=None, timeout=5, tries=100):
+        for _ in range(tries):
+            request = {"type": type_, "token": self.tokens[p], "payload": payload}
+            if game:
+                request["gameId"] = game
+            reply = self.stack.call(request, timeout)
+            if reply and reply["type"] == "reply":
+                return reply["payload"]
+            if reply and reply["payload"].get("code") not in RETRYABLE:
+                raise RuntimeError(f"{type_} for P{p}: {reply['payload']}")
+            time.sleep(0.3)
+        raise RuntimeError(f"{type_} for P{p}: no answer")
+
+    def send_stream(self, rounds, players):
+        clients_count = min(self.args.clients, players)
+        barrier = threading.Barrier(clients_count)
+        groups = [list(range(players))[i::clients_count] for i in range(clients_count)]
+        clients = [Client(self, i, groups[i], rounds, barrier) for i in range(clients_count)]
+        for client in clients:
+            client.start()
+        return clients
+
+    def wait_converged(self, timeout=180):
+        """Until the followers' positions equal their heads and the gateway's log head, stable ~3 s."""
+        deadline = time.monotonic() + timeout
+        stable_since, last = None, None
+        while time.monotonic() < deadline:
+            head = self.stack.admin("events.read", {"after": 0, "limit": 1})
+            achievement = self.stack.call({"type": "achievement.health"}, 3)
+            challenge = self.stack.call({"type": "challenge.health"}, 3)
+            state = None
+            if head and head["type"] == "reply" and achievement and achievement["type"] == "reply" and challenge \
+                    and challenge["type"] == "reply":
+                a = achievement["payload"].get("streams") or {}
+                c = challenge["payload"].get("streams") or {}
+                log_head = head["payload"]["head"]
+                ok = a.get("events", {}).get("position") == log_head and all(
+                    c.get(s, {}).get("position") == c.get(s, {}).get("head") for s in ("leaderboard", "achievement"))
+                state = (log_head, json.dumps({k: v.get("position") for k, v in a.items()}, sort_keys=True),
+                         json.dumps({k: (v.get("position"), v.get("head")) for k, v in c.items()}, sort_keys=True))
+                if ok and state == last:
+                    if stable_since and time.monotonic() - stable_since >= 3:
+                        return {"eventsHead": log_head, "achievement": a, "challenge": c}
+                elif ok:
+                    stable_since = time.monotonic()
+                else:
+                    stable_since = None
+                last = state
+            time.sleep(0.5)
+        raise RuntimeError(f"run {self.label}: the stack did not converge within {timeout} s (last {last})")
+
+    # -------------------------------------------------------------------------------- snapshot
+
+    def name(self, text):
+        if isinstance(text, str):
+            for pid, name in self.names.items():
+                text = text.replace(pid, name)
+        return text
+
+    def normal(self, value, drop=()):
+        if isinstance(value, dict):
+            normal = {k: self.normal(v, drop) for k, v in sorted(value.items()) if k not in drop}
+            if isinstance(normal.get("receivers"), list):  # sorted by player id, which differs between runs
+                normal["receivers"] = sorted(normal["receivers"], key=lambda r: json.dumps(r, sort_keys=True))
+            return normal
+        if isinstance(value, list):
+            return [self.normal(v, drop) for v in value]
+        return self.name(value)
+
+    def snapshot(self, players):
+        state = {}
+        for board in (HIGH, FAST, COINS):
+            entries, cursor = {}, None
+            while True:
+                payload = {"boardId": board, "limit": 200}
+                if cursor:
+                    payload["cursor"] = cursor
+                page = self.must(0, "leaderboard.top", payload, "dash")
+                for entry in page["entries"]:
+                    entries[self.names[entry["playerId"]]] = entry["value"]
+                cursor = page.get("nextCursor")
+                if not cursor:
+                    break
+            state[f"board {board}"] = entries
+        for p in range(players):
+            for game in GAMES_WITH_ACHIEVEMENTS:
+                listing = self.must(p, "achievement.list", {}, game)
+                state[f"achievements P{p} {game}"] = {
+                    a["id"]: {k: a.get(k) for k in ("steps", "percentComplete", "earned", "timesEarned")}
+                    for a in listing["achievements"] if a["id"] not in EXCLUDED_ACHIEVEMENTS}
+            for game in CHALLENGE_GAMES:
+                for kind in ("received", "issued"):
+                    challenges = self.must(p, f"challenge.{kind}", {}, game)["challenges"]
+                    state[f"challenges {kind} P{p} {game}"] = sorted(
+                        json.dumps(self.normal(c, drop=("challengeId", "createdAt", "expiresAt", "endsAt", "completedAt")),
+                                   sort_keys=True) for c in challenges)
+                items = self.must(p, "challenge.inbox", {}, game)["items"]
+                state[f"inbox P{p} {game}"] = sorted(
+                    json.dumps(self.normal({"kind": i["kind"], "message": i["message"], "details": i["details"]},
+                                           drop=("challengeId", "inboxId", "createdAt")), sort_keys=True)
+                    for i in items)
+        return state
+
+    def check_receipts(self):
+        """receipt.get for every acknowledged id: found, or (challenges) in the state."""
+        ledger = self.ledger
+        with ledger.lock:
+            acked = list(ledger.acked.items())
+        missing, not_kept, answered = [], collections.Counter(), 0
+        sock = zmq.Context.instance().socket(zmq.DEALER)
+        sock.setsockopt(zmq.LINGER, 0)
+        sock.connect(self.stack.requests)
+        queue = collections.deque(acked)
+        in_flight = {}
+        deadline = time.monotonic() + 300
+        while (queue or in_flight) and time.monotonic() < deadline:
+            while queue and len(in_flight) < 200:
+                rid, (op, _) = queue.popleft()
+                qid = f"receipt-{uuid.uuid4().hex}"
+                in_flight[qid] = (rid, op, time.monotonic())
+                sock.send(encode({"type": "receipt.get", "id": qid, "gameId": op["gameId"],
+                                  "token": self.tokens[op["player"]], "payload": {"id": rid}}))
+            if sock.poll(200):
+                while True:
+                    try:
+                        envelope = json.loads(sock.recv(zmq.NOBLOCK))
+                    except zmq.Again:
+                        break
+                    entry = in_flight.pop(envelope.get("correlationId"), None)
+                    if entry is None:
+                        continue
+                    rid, op, _ = entry
+                    if envelope["type"] == "reply":
+                        answered += 1
+                        if not envelope["payload"].get("found"):
+                            if op["type"].startswith("challenge."):
+                                not_kept[op["type"]] += 1
+                            else:
+                                missing.append(rid)
+                    else:
+                        queue.append((rid, (op, None)))
+                        time.sleep(0.05)
+            now = time.monotonic()
+            for qid, (rid, op, sent) in list(in_flight.items()):
+                if now - sent > REPLY_TIMEOUT:
+                    del in_flight[qid]
+                    queue.append((rid, (op, None)))
+        sock.close(0)
+        return {"answered": answered, "notFound": missing, "notKeptByReceiptGet": dict(not_kept),
+                "unanswered": len(queue) + len(in_flight)}
+
+
+# ------------------------------------------------------------------------------------------------
+# Faults
+
+
+def mount_tmpfs(path, size_mb):
+    os.makedirs(path, exist_ok=True)
+    result = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size_mb}m,mode=0755", "tmpfs", path],
+                            capture_output=True, text=True)
+    return result.returncode == 0, result.stderr.strip()
+
+
+def umount(path):
+    subprocess.run(["umount", "-l", path], capture_output=True)
+
+
+def fill_disk(path):
+    """Writes a filler file until the filesystem is full; returns its path and size."""
+    filler = os.path.join(path, "filler")
+    written = 0
+    with open(filler, "wb", buffering=0) as f:
+        for chunk in (1 << 20, 1 << 12, 1):
+            block = b"\0" * chunk
+            while True:
+                try:
+                    f.write(block)
+                    written += chunk
+                except OSError:
+                    break
+    return filler, written
+
+
+class Killer(threading.Thread):
+    """Runs the fault schedule of run B, each action when the stream reaches its share."""
+
+    def __init__(self, run, total_ops, actions, subscriber, disk_path):
+        super().__init__(daemon=True, name="killer")
+        self.run_, self.total, self.actions, self.subscriber, self.disk_path = run, total_ops, actions, subscriber, disk_path
+        self.done = threading.Event()
+        self.history = []
+        self.kills = collections.Counter()
+        self.restarts = collections.Counter()
+        self.notes = []
+        self.failure = None
+
+    def note(self, text):
+        self.notes.append(text)
+        log(f"B: {text}")
+
+    def run(self):
+        # Each action starts when its share of the stream is acknowledged; the clients may go on
+        # only half a share further until it is done, so that every action happens under load.
+        step = self.total / (len(self.actions) + 1)
+        try:
+            for i, action in enumerate(self.actions):
+                threshold = step * (i + 1)
+                self.run_.gate = threshold + step / 2
+                while self.run_.ledger.progress() < threshold:
+                    if self.done.is_set():
+                        self.note(f"stream ended before '{action}' (not run)")
+                        return
+                    time.sleep(0.05)
+                self.perform(action)
+        except Exception as error:
+            self.failure = repr(error)
+            log(f"B: killer failed: {error!r}")
+        finally:
+            self.run_.gate = float("inf")
+
+    def perform(self, action):
+        stack = self.run_.stack
+        at = self.run_.ledger.progress()
+        kind, _, name = action.partition(":")
+        if kind == "kill":
+            stack.kill(name)
+            self.kills[name] += 1
+            time.sleep(random.uniform(0.3, 1.0))
+            stack.start(name)
+            self.restarts[name] += 1
+            ready = stack.wait_ready(60, name)
+            self.note(f"SIGKILL {name} at {at} acks, restarted, {'ready' if ready else 'NOT READY after 60 s'}")
+        elif kind == "pause":
+            stack.procs[name].send_signal(signal.SIGSTOP)
+            time.sleep(4)
+            stack.procs[name].send_signal(signal.SIGCONT)
+            self.note(f"SIGSTOP {name} for 4 s at {at} acks, then SIGCONT")
+        elif kind == "stack":
+            stack.stop_all()
+            codes = {n: p.returncode for n, p in stack.procs.items()}
+            time.sleep(0.5)
+            for n in NAMES:
+                stack.start(n)
+                self.restarts[n] += 1
+            ready = stack.wait_ready(90)
+            self.note(f"whole stack stopped (SIGTERM, exit codes {codes}) at {at} acks and started: "
+                      f"{'ready' if ready else 'NOT READY after 90 s'}")
+        elif kind == "subscriber":
+            self.subscriber.pause(6)
+            self.note(f"notification subscriber stopped reading for 6 s at {at} acks, then resumed")
+        elif kind == "diskfull":
+            if not self.disk_path:
+                self.note("gateway disk full: skipped (no tmpfs)")
+                return
+            ledger = self.run_.ledger
+            self.run_.gate += self.total / (len(self.actions) + 1)  # load enough to meet the full disk
+            before_acks, before_errors = ledger.progress(), ledger.errors["storage_unavailable"]
+            filler, size = fill_disk(self.disk_path)
+            self.run_.disk_full.set()
+            full_at = time.monotonic()
+            probe = DiskProbe(self.run_)
+            probe.start()
+            # Full until the gateway has refused writes for 3 s, at most 20 s.
+            first_error = None
+            while time.monotonic() - full_at < 20:
+                if first_error is None and (ledger.errors["storage_unavailable"] > before_errors or probe.refused):
+                    first_error = time.monotonic() - full_at
+                if first_error is not None and time.monotonic() - full_at > first_error + 3:
+                    break
+                time.sleep(0.1)
+            held = time.monotonic() - full_at
+            probe.stop.set()
+            probe.join()
+            self.run_.probes = probe
+            during_acks = ledger.progress()
+            errors = ledger.errors["storage_unavailable"] - before_errors
+            acked_events = sum(1 for op, _ in list(ledger.acked.values())[before_acks:] if op["type"] == "event.publish")
+            self.run_.disk_full.clear()
+            os.unlink(filler)
+            self.run_.disk_report = {"fillerBytes": size, "heldSeconds": round(held, 1),
+                                     "firstStorageUnavailableAfterSeconds": None if first_error is None else round(first_error, 1),
+                                     "acksWhileFull": during_acks - before_acks, "eventAcksWhileFull": acked_events,
+                                     "storageUnavailable": errors, "probeEventsAcked": len(probe.acked),
+                                     "probeStorageUnavailable": probe.refused,
+                                     "probeFirstRefusalAfterAcks": probe.first_refusal_after}
+            self.note(f"gateway disk filled ({size} bytes filler) at {at} acks for {held:.1f} s: "
+                      f"{during_acks - before_acks} acks ({acked_events} event.publish) while full, {errors} "
+                      f"storage_unavailable errors (first after {None if first_error is None else round(first_error, 1)} s); filler removed")
+
+
+class DiskProbe(threading.Thread):
+    """While the gateway's disk is full: extra events (game dash, which has no achievements, so the
+    compared state is not touched) until the gateway refuses them, so that the event log must grow."""
+
+    def __init__(self, run):
+        super().__init__(daemon=True, name="disk-probe")
+        self.run_ = run
+        self.stop = threading.Event()
+        self.acked, self.refused, self.other = [], 0, collections.Counter()
+        self.first_refusal_after = None
+
+    def run(self):
+        sock = zmq.Context.instance().socket(zmq.DEALER)
+        sock.setsockopt(zmq.LINGER, 0)
+        sock.connect(self.run_.stack.requests)
+        n, in_flight = 0, set()
+        while not self.stop.is_set():
+            while len(in_flight) < 50 and not self.refused:
+                rid = f"probe-{n}"
+                n += 1
+                in_flight.add(rid)
+                sock.send(encode({"type": "event.publish", "id": rid, "gameId": "dash", "playerId": "chaos-probe",
+                                  "adminKey": self.run_.stack.admin_key,
+                                  "payload": {"name": "chaos.probe", "attributes": {"pad": "x" * 200}}}))
+            if self.refused:
+                time.sleep(0.1)
+            if sock.poll(100):
+                envelope = json.loads(sock.recv())
+                rid = envelope.get("correlationId")
+                in_flight.discard(rid)
+                if envelope["type"] == "reply":
+                    self.acked.append(rid)
+                elif envelope["payload"].get("code") == "storage_unavailable":
+                    if not self.refused:
+                        self.first_refusal_after = len(self.acked)
+                    self.refused += 1
+                else:
+                    self.other[envelope["payload"].get("code")] += 1
+        sock.close(0)
+
+
+class Subscriber(threading.Thread):
+    """A notification subscriber for one player that stops reading for a while, then resumes."""
+
+    def __init__(self, run, player, game="dash"):
+        super().__init__(daemon=True, name="subscriber")
+        self.run_, self.player, self.game = run, player, game
+        self.received = 0
+        self.after_resume = 0
+        self.paused_until = 0.0
+        self.resumed = False
+        self.stop = threading.Event()
+        self.topic = None
+
+    def pause(self, seconds):
+        self.paused_until = time.monotonic() + seconds
+        time.sleep(seconds)
+        self.resumed = True
+
+    def run(self):
+        self.topic = self.run_.must(self.player, "notifications.subscribe", {}, self.game)["topic"]
+        sock = zmq.Context.instance().socket(zmq.SUB)
+        sock.setsockopt(zmq.LINGER, 0)
+        sock.setsockopt(zmq.RCVHWM, 100)
+        sock.connect(self.run_.stack.notifications)
+        sock.setsockopt_string(zmq.SUBSCRIBE, self.topic)
+        while not self.stop.is_set():
+            if time.monotonic() < self.paused_until:
+                time.sleep(0.1)
+                continue
+            if sock.poll(100):
+                sock.recv_multipart()
+                self.received += 1
+                if self.resumed:
+                    self.after_resume += 1
+        sock.close(0)
+
+    def prove_alive(self):
+        """After the stream: a leaderboard test notification must reach the resumed subscriber."""
+        deadline = time.monotonic() + 20
+        start = self.after_resume
+        while time.monotonic() < deadline and self.after_resume == start:
+            self.run_.must(self.player, "leaderboard.test-notification", {"message": "after resume"}, self.game)
+            time.sleep(0.5)
+        return self.after_resume > start
+
+
+# ------------------------------------------------------------------------------------------------
+# Read-only disk at start
+
+
+def readonly_start_check(args, tmp):
+    """A gateway whose data directory is on a read-only filesystem must refuse to start."""
+    results = []
+    for variant in ("empty", "event log closed by SIGTERM", "event log left by SIGKILL: -wal and -shm remain"):
+        path = os.path.join(tmp, f"ro-{len(results)}")
+        ok, err = mount_tmpfs(path, 16)
+        if not ok:
+            return [f"skipped: cannot mount tmpfs ({err})"]
+        try:
+            if variant != "empty":
+                stack = Stack("ro-seed", args.bin, os.path.join(tmp, "ro-seed"), args.games, gateway_data=path)
+                stack.start("gateway")
+                stack.wait_ready(30, "gateway")
+                stack.call({"type": "event.publish", "gameId": "dash", "playerId": "chaos-probe",
+                            "adminKey": stack.admin_key, "payload": {"name": "chaos.probe"}}, 5)
+                stack.kill("gateway", signal.SIGKILL if "SIGKILL" in variant else signal.SIGTERM)
+            files = ", ".join(sorted(os.listdir(path))) or "no files"
+            remount = subprocess.run(["mount", "-o", "remount,ro", path], capture_output=True, text=True)
+            if remount.returncode != 0:
+                results.append(f"skipped ({variant}): cannot remount read-only ({remount.stderr.strip()})")
+                continue
+            stack = Stack("ro", args.bin, os.path.join(tmp, f"ro-run-{len(results)}"), args.games, gateway_data=path)
+            stack.start("gateway")
+            proc = stack.procs["gateway"]
+            try:
+                code = proc.wait(20)
+            except subprocess.TimeoutExpired:
+                code = None
+                answered = stack.call({"type": "gateway.health"}, 2)
+                publish = stack.call({"type": "event.publish", "gameId": "dash", "playerId": "chaos-probe",
+                                      "adminKey": stack.admin_key, "payload": {"name": "chaos.probe"}}, 8)
+                answered = f"{bool(answered)}; event.publish answered " + (
+                    "nothing" if publish is None else f"{publish['type']} {json.dumps(publish['payload'])[:200]}")
+                proc.kill()
+                proc.wait()
+            with open(os.path.join(stack.logs, "gateway.log"), errors="replace") as f:
+                lines = [l.strip() for l in f if l.strip()]
+            message = lines[-1] if lines else "(nothing logged)"
+            if code is None:
+                results.append((variant, False, f"[{files}] still running after 20 s (answered health: {answered})"))
+            else:
+                results.append((variant, code != 0, f"[{files}] exit status {code}: {message[:300]}"))
+        finally:
+            umount(path)
+    return results
+
+
+# ------------------------------------------------------------------------------------------------
+# Main
+
+
+def diff_states(a, b):
+    lines = []
+    for key in sorted(set(a) | set(b)):
+        va, vb = a.get(key), b.get(key)
+        if va == vb:
+            continue
+        if isinstance(va, dict) and isinstance(vb, dict):
+            for k in sorted(set(va) | set(vb), key=str):
+                if va.get(k) != vb.get(k):
+                    lines.append(f"{key} / {k}: A={va.get(k)} B={vb.get(k)}")
+        elif isinstance(va, list) and isinstance(vb, list):
+            ca, cb = collections.Counter(va), collections.Counter(vb)
+            for item in sorted((ca - cb).keys()):
+                lines.append(f"{key}: only in A ({(ca - cb)[item]}x): {item}")
+            for item in sorted((cb - ca).keys()):
+                lines.append(f"{key}: only in B ({(cb - ca)[item]}x): {item}")
+        else:
+            lines.append(f"{key}: A={va} B={vb}")
+    return lines
+
+
+def run_stream(run, rounds, players, total, killer=None, subscriber=None):
+    started = time.monotonic()
+    clients = run.send_stream(rounds, players)
+    last_report = time.monotonic()
+    while any(c.is_alive() for c in clients):
+        time.sleep(0.5)
+        if time.monotonic() - last_report > 15:
+            last_report = time.monotonic()
+            l = run.ledger
+            log(f"{run.label}: {l.progress()}/{total} acknowledged, {l.retries} retries, {l.timeouts} timeouts")
+    if killer:
+        killer.done.set()
+        killer.join()
+    failures = [c.failure for c in clients if c.failure]
+    if failures:
+        raise RuntimeError(f"client failure: {failures}")
+    return time.monotonic() - started
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--bin", required=True)
+    parser.add_argument("--games", required=True)
+    parser.add_argument("--ops", type=int, default=100000)
+    parser.add_argument("--players", type=int, default=24)
+    parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--short", action="store_true")
+    parser.add_argument("--tmp", required=True)
+    parser.add_argument("--report", default=None)
+    parser.add_argument("--strict", action="store_true",
+                        help="known issues fail the verdict (internal_error at shutdown, challenge ids unknown to "
+                             "receipt.get, a gateway that starts on a read-only event log)")
+    args = parser.parse_args()
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10**9)
+    is_root = os.geteuid() == 0
+    t0 = time.monotonic()
+
+    rounds, friends, total, expected_boards = build_stream(seed, args.ops, args.players)
+    counts = collections.Counter(op["type"] for play, ch in rounds for ph in (play, ch) for ops in ph.values() for op in ops)
+    log(f"seed {seed}: {total} operations in {len(rounds)} rounds for {args.players} players on {args.clients} clients: "
+        + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+
+    if args.short:
+        actions = ["kill:gateway", "kill:leaderboard", "subscriber", "kill:achievement", "diskfull", "kill:challenge",
+                   "pause:leaderboard", "kill:auth", "stack"]
+    else:
+        kills = [f"kill:{n}" for n in NAMES]
+        actions = kills + ["pause:achievement", "subscriber"] + kills + ["diskfull", "stack"] + kills + ["pause:leaderboard"]
+
+    verdict = {"seed": seed, "operations": total, "problems": []}
+    problems = verdict["problems"]
+
+    # ---- run A: no faults
+    stack_a = Stack("A", args.bin, os.path.join(args.tmp, "A"), args.games)
+    stacks = [stack_a]
+    mounts = []
+    try:
+        stack_a.start_all()
+        run_a = Run("A", stack_a, args)
+        run_a.setup(args.players, friends)
+        duration_a = run_stream(run_a, rounds, args.players, total)
+        log(f"A: stream done in {duration_a:.1f} s ({total / duration_a:.0f} ops/s); waiting for convergence")
+        conv_a = run_a.wait_converged()
+        state_a = run_a.snapshot(args.players)
+        receipts_a = run_a.check_receipts()
+        stack_a.stop_all()
+        log(f"A: converged (event log head {conv_a['eventsHead']}), snapshot of {len(state_a)} views taken")
+
+        # The fault-free run checked against the model of the boards (doubles there would be ours to see).
+        for board, expected in expected_boards.items():
+            got = state_a[f"board {board}"]
+            want = {f"P{p}": v for p, v in expected.items()}
+            if got != want:
+                problems.append(f"run A: board {board} differs from the stream's model: {diff_states({'x': want}, {'x': got})[:5]}")
+
+        # ---- run B: faults
+        gateway_disk = None
+        if is_root:
+            gateway_disk = os.path.join(args.tmp, "B-gateway-disk")
+            ok, err = mount_tmpfs(gateway_disk, 64 if args.short else 512)
+            if ok:
+                mounts.append(gateway_disk)
+            else:
+                log(f"B: no tmpfs for the gateway ({err}): the disk-full fault is skipped")
+                gateway_disk = None
+        else:
+            log("B: not root: no tmpfs for the gateway, the disk-full fault is skipped")
+        stack_b = Stack("B", args.bin, os.path.join(args.tmp, "B"), args.games, gateway_data=gateway_disk)
+        stacks.append(stack_b)
+        stack_b.start_all()
+        run_b = Run("B", stack_b, args)
+        run_b.disk_report = None
+        run_b.setup(args.players, friends)
+        subscriber = Subscriber(run_b, 1)
+        subscriber.start()
+        killer = Killer(run_b, total, actions, subscriber, gateway_disk)
+        killer.start()
+        duration_b = run_stream(run_b, rounds, args.players, total, killer, subscriber)
+        log(f"B: stream done in {duration_b:.1f} s; waiting for convergence")
+        conv_b = run_b.wait_converged()
+        subscriber_alive = subscriber.prove_alive() if subscriber.resumed else None
+        subscriber.stop.set()
+        state_b = run_b.snapshot(args.players)
+        receipts_b = run_b.check_receipts()
+        probe_missing = []
+        for rid in getattr(getattr(run_b, "probes", None), "acked", []):
+            for _ in range(20):
+                reply = stack_b.call({"type": "receipt.get", "gameId": "dash", "playerId": "chaos-probe",
+                                      "adminKey": stack_b.admin_key, "payload": {"id": rid}}, 5)
+                if reply and reply["type"] == "reply":
+                    if not reply["payload"].get("found"):
+                        probe_missing.append(rid)
+                    break
+                time.sleep(0.2)
+            else:
+                probe_missing.append(rid)
+        exits = stack_b.exited()
+        stack_b.stop_all()
+
+        readonly = readonly_start_check(args, args.tmp) if is_root else ["skipped: not root"]
+    finally:
+        for stack in stacks:
+            stack.stop_all()
+        for path in mounts:
+            umount(path)
+
+    # ---- verdict
+    diff = diff_states(state_a, state_b)
+    la, lb = run_a.ledger, run_b.ledger
+    lost_a = set(receipts_a["notFound"])
+    lost_b = set(receipts_b["notFound"])
+    for label, ledger in (("A", la), ("B", lb)):
+        if len(ledger.acked) != total:
+            problems.append(f"run {label}: {total - len(ledger.acked)} operations never acknowledged")
+        for op, error in ledger.rejected[:5]:
+            problems.append(f"run {label}: {op['type']} {op['id']} rejected: {error.get('code')}: {error.get('message')}")
+        if len(ledger.rejected) > 5:
+            problems.append(f"run {label}: {len(ledger.rejected)} rejected in all")
+    if lost_a or lost_b:
+        problems.append(f"receipt.get found:false for acknowledged ids: A {sorted(lost_a)[:5]} ({len(lost_a)}), "
+                        f"B {sorted(lost_b)[:5]} ({len(lost_b)})")
+    for label, receipts in (("A", receipts_a), ("B", receipts_b)):
+        if receipts["unanswered"]:
+            problems.append(f"run {label}: {receipts['unanswered']} receipt.get never answered")
+    if diff:
+        problems.append(f"state differs between A and B in {len(diff)} places")
+    if killer.failure:
+        problems.append(f"fault schedule failed: {killer.failure}")
+    if exits:
+        problems.append(f"run B: processes exited on their own: {exits}")
+    if subscriber_alive is False:
+        problems.append("the notification subscriber received nothing after it resumed")
+    if run_b.disk_report is not None and run_b.disk_report["storageUnavailable"] + run_b.disk_report["probeStorageUnavailable"] == 0:
+        problems.append("gateway disk full: no storage_unavailable error while it was full")
+    known = []
+    for item in readonly:
+        if isinstance(item, tuple) and not item[1]:
+            text = f"read-only data directory ({item[0]}): the gateway did not refuse to start: {item[2]}"
+            if "event.publish answered reply" in item[2]:
+                problems.append(text + " (and acknowledged an event it cannot have written)")
+            else:
+                known.append(text)
+    for label, ledger in (("A", la), ("B", lb)):
+        if ledger.internal_errors:
+            known.append(f"run {label}: {len(ledger.internal_errors)} internal_error answers (retried with the same id "
+                         f"and then acknowledged), e.g. {ledger.internal_errors[:2]}: requests cut off by a SIGTERM "
+                         f"get internal_error, which is not a retryable code")
+    for label, receipts in (("A", receipts_a), ("B", receipts_b)):
+        if receipts["notKeptByReceiptGet"]:
+            known.append(f"run {label}: receipt.get says found:false for acknowledged challenge requests "
+                         f"{receipts['notKeptByReceiptGet']} (checked in the state instead)")
+    if probe_missing:
+        problems.append(f"disk probe: {len(probe_missing)} acknowledged events not in the event log: {probe_missing[:5]}")
+    if args.strict:
+        problems.extend(known)
+
+    print()
+    print("==== chaos verdict")
+    print(f"seed {seed}; {total} state-changing operations ({', '.join(f'{k} {v}' for k, v in sorted(counts.items()))})")
+    for label, ledger, duration, receipts in (("A (no faults)", la, duration_a, receipts_a),
+                                              ("B (faults)", lb, duration_b, receipts_b)):
+        print(f"run {label}: {ledger.sends} sent, {len(ledger.acked)} acknowledged, {ledger.retries} retried "
+              f"({dict(ledger.errors)}; {ledger.timeouts} timeouts, {ledger.reconnects} reconnects), "
+              f"{ledger.duplicates} acknowledged as duplicate (harmless resends), {len(ledger.rejected)} rejected; "
+              f"stream {duration:.1f} s")
+        print(f"    internal_error answers (retried): {len(ledger.internal_errors)}")
+        print(f"    receipt.get: {receipts['answered']} answered, {len(receipts['notFound'])} not found, "
+              f"challenge ids unknown to receipt.get: {receipts['notKeptByReceiptGet']}")
+    print(f"run B faults: kills {dict(killer.kills)}, restarts {dict(killer.restarts)}")
+    for note in killer.notes:
+        print(f"    {note}")
+    print(f"run B convergence: event log head {conv_b['eventsHead']}, achievement streams "
+          f"{ {k: v.get('duplicatesSkipped') for k, v in conv_b['achievement'].items()} } duplicatesSkipped, challenge "
+          f"streams { {k: (v.get('position'), v.get('duplicatesSkipped'), v.get('refetched')) for k, v in conv_b['challenge'].items()} } "
+          f"(position, duplicatesSkipped, refetched)")
+    print(f"notification subscriber (P1, dash): {subscriber.received} received, {subscriber.after_resume} after resuming; "
+          f"alive after resume: {subscriber_alive}")
+    if run_b.disk_report:
+        print(f"gateway disk full: {run_b.disk_report}; stream requests refused with storage_unavailable while full: "
+              f"{lb.storage_unavailable_while_full}; acknowledged probe events missing from the log afterwards: "
+              f"{len(probe_missing)}")
+    for item in readonly:
+        if isinstance(item, tuple):
+            print(f"read-only data directory ({item[0]}): {'refused to start' if item[1] else 'DID NOT REFUSE'}: {item[2]}")
+        else:
+            print(f"read-only data directory: {item}")
+    lost = len(lost_b | lost_a)
+    print(f"lost (acknowledged, then not found): {lost}; duplicated (applied twice): "
+          f"{'see state diff' if diff else 0}; state views compared: {len(state_a)}")
+    if diff:
+        print(f"state diff A vs B ({len(diff)}):")
+        for line in diff[:60]:
+            print(f"    {line}")
+    else:
+        print("state diff A vs B: empty")
+    print(f"total time {time.monotonic() - t0:.1f} s")
+    if args.report:
+        with open(args.report, "w") as f:
+            json.dump({"verdict": verdict, "diff": diff, "stateA": state_a, "stateB": state_b,
+                       "notes": killer.notes}, f, indent=1, default=str)
+    for item in known:
+        print(f"KNOWN ISSUE: {item}")
+    if problems:
+        for problem in problems:
+            print(f"FAIL: {problem}")
+        print("chaos: FAIL")
+        return 1
+    print("chaos: PASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
