@@ -169,19 +169,19 @@ final class ChallengeStore: Sendable {
 
     /// Pending receivers of a kind in a game for a player, with what they must reach.
     func pending(gameId: String, playerId: String, kind: ChallengeKind, target: String) async throws
-        -> [(challengeId: String, issuerValue: Int64?, higherIsBetter: Bool?, baseline: Int64?, expiresAt: Int64?)]
+        -> [(challengeId: String, issuerValue: Int64?, higherIsBetter: Bool?, baseline: Int64?, expiresAt: Int64?, createdAt: Int64)]
     {
         let column = kind == .score ? "board_id" : "achievement_id"
         return try await database.read { db in
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT c.id, c.issuer_value, c.higher_is_better, r.baseline, c.expires_at FROM challenge c
+                    SELECT c.id, c.issuer_value, c.higher_is_better, r.baseline, c.expires_at, c.created_at FROM challenge c
                     JOIN receiver r ON r.challenge_id = c.id
                     WHERE c.game_id = ? AND c.kind = ? AND c.\(column) = ? AND r.player_id = ? AND r.state = 'pending'
                     """,
                 arguments: [gameId, kind.rawValue, target, playerId]
-            ).map { ($0["id"], $0["issuer_value"], $0["higher_is_better"], $0["baseline"], $0["expires_at"]) }
+            ).map { ($0["id"], $0["issuer_value"], $0["higher_is_better"], $0["baseline"], $0["expires_at"], $0["created_at"]) }
         }
     }
 

@@ -156,6 +156,9 @@ final class Challenges: Sendable {
                 let submitted = receipt.submittedValue ?? receipt.entry.value
                 for pending in try await store.pending(gameId: gameId, playerId: playerId, kind: .score, target: receipt.boardId) {
                     if let expires = pending.expiresAt, expires <= envelope.timestamp { continue }
+                    // A score submitted before the challenge was issued never completes it, even
+                    // when its message is read (from the outbox) after the issue.
+                    if envelope.timestamp < pending.createdAt { continue }
                     guard let toBeat = pending.issuerValue else { continue }
                     if pending.higherIsBetter == false ? submitted < toBeat : submitted > toBeat {
                         plan.completions.append((pending.challengeId, playerId, submitted))

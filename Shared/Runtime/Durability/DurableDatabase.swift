@@ -10,6 +10,30 @@ public enum DurableDatabase {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        return try DatabasePool(path: path.path, configuration: configuration)
+        let pool = try DatabasePool(path: path.path, configuration: configuration)
+        try probeWrite(pool, path: path)
+        return pool
     }
+
+    /// Writes one row, so that a database that opens but cannot be written (a read-only disk
+    /// that still holds the WAL files of an earlier run) stops the process at start instead of
+    /// serving as if healthy and refusing every write.
+    private static func probeWrite(_ pool: DatabasePool, path: URL) throws {
+        do {
+            try pool.write { db in
+                // Counts the opens: a real write, without needing a clock.
+                try db.execute(sql: "CREATE TABLE IF NOT EXISTS podium_opened (id INTEGER PRIMARY KEY, opens INTEGER NOT NULL)")
+                try db.execute(sql: "INSERT INTO podium_opened (id, opens) VALUES (1, 1) ON CONFLICT(id) DO UPDATE SET opens = opens + 1")
+            }
+        } catch {
+            throw DatabaseNotWritable(path: path.path, cause: "\(error)")
+        }
+    }
+}
+
+/// The database opened but a write failed: the disk is read-only, full or failing.
+public struct DatabaseNotWritable: Error, CustomStringConvertible {
+    public var path: String
+    public var cause: String
+    public var description: String { "cannot write \(path): \(cause)" }
 }
