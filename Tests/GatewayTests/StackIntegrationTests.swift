@@ -118,7 +118,7 @@ struct StackIntegrationTests {
             var seen: [String: Int] = [:]
             for _ in 0..<count {
                 let reply = try await client.nextReply()
-                #expect(reply.type == .reply)
+                #expect(reply.type == .reply, "\(reply.correlationId ?? "-"): \(reply.payload)")
                 seen[reply.correlationId ?? "", default: 0] += 1
             }
             #expect(Set(seen.keys) == expected)
