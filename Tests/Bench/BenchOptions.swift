@@ -130,7 +130,7 @@ func profileWorkload(_ workload: String, options: BenchOptions) async throws {
     let stack = try await PodiumTestStack.start(Workload.stackOptions(dataDirectory: data))
     var players: [(client: TestClient, grant: SessionGrant)] = []
     for index in 0..<options.clients { players.append(try await stack.player("profiler-\(index)")) }
-    if let readyFile = options.readyFile { FileManager.default.createFile(atPath: readyFile, contents: Data("\(getpid())\n".utf8)) }
+    if let readyFile = options.readyFile { _ = FileManager.default.createFile(atPath: readyFile, contents: Data("\(getpid())\n".utf8)) }
     let outcome = try await pipelinedLoad(players: players, window: options.window, duration: .seconds(options.profileSeconds)) {
         client, sequence, token in
         if workload == "top10" {

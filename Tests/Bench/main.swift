@@ -29,7 +29,7 @@ print("podium-bench: \(options.entries) entries, \(options.events) logged events
 var report = Report()
 var curves: [String: [[Double]]] = [:]
 let references = References(zmqPath: options.zmqPath, redisDirectory: options.redisDirectory)
-func redis(_ key: String) -> References.RedisFigure? { references.redis[key] }
+@MainActor func redis(_ key: String) -> References.RedisFigure? { references.redis[key] }
 
 // 1. The in-memory rank index alone.
 do {

@@ -9,12 +9,15 @@ import ZeroMQ
 ///
 /// Usage: podium-bench-zmq [--runs 3] [--messages 1000000] [--samples 20000] [--clients 4]
 ///                         [--window 64] [--bytes 200] [--output zmq.json]
-var settings: [String: String] = [:]
-var arguments = CommandLine.arguments.dropFirst().makeIterator()
-while let key = arguments.next() {
-    guard key.hasPrefix("--"), let value = arguments.next() else { fatalError("usage: podium-bench-zmq [--key value]…") }
-    settings[String(key.dropFirst(2))] = value
-}
+let settings: [String: String] = {
+    var settings: [String: String] = [:]
+    var arguments = CommandLine.arguments.dropFirst().makeIterator()
+    while let key = arguments.next() {
+        guard key.hasPrefix("--"), let value = arguments.next() else { fatalError("usage: podium-bench-zmq [--key value]…") }
+        settings[String(key.dropFirst(2))] = value
+    }
+    return settings
+}()
 func setting(_ key: String, _ fallback: Int) -> Int { settings[key].flatMap(Int.init) ?? fallback }
 let runs = setting("runs", 3)
 let messages = setting("messages", 1_000_000)
