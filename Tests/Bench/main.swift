@@ -189,9 +189,38 @@ do {
     try await Task.sleep(for: .milliseconds(300))
     var background: [(client: TestClient, grant: SessionGrant)] = []
     for index in 0..<options.clients { background.append(try await stack.player("background-\(runID)-\(index)")) }
+    var submitted = 0
+    /// One sample: issue a score challenge, then time the receiver's beating score to `challenge.completed`.
+    func notificationSample() async throws -> Duration {
+        let issued = try await issuer.client.request(
+            "challenge.issue", gameId: Workload.game,
+            payload: ["kind": "score", "boardId": .string(Workload.board), "receivers": [.string(receiver.grant.playerId)]],
+            timeout: .seconds(60))
+        guard issued.type == .reply else { throw BenchFailure("challenge.issue failed: \(issued.payload)") }
+        while try await subscriber.next(timeout: .seconds(60)).envelope.payload["kind"] != "challenge.received" {}
+        submitted += 1
+        let start = ContinuousClock.now
+        try await receiver.client.send(ClientRequest(
+            type: "leaderboard.submit", id: "n-\(runID)-\(submitted)", gameId: Workload.game,
+            payload: ["boardId": .string(Workload.board), "value": .integer(Int64(200 + submitted))], token: receiver.grant.sessionToken))
+        while try await subscriber.next(timeout: .seconds(60)).envelope.payload["kind"] != "challenge.completed" {}
+        let latency = ContinuousClock.now - start
+        _ = try await receiver.client.nextReply(timeout: .seconds(60))
+        return latency
+    }
+    // Without background load first: the floor of the path.
+    var quietP50: [Double] = [], quietP99: [Double] = []
+    var quietPooled = LatencySamples()
+    for _ in 0..<options.runs {
+        var samples = LatencySamples()
+        for _ in 0..<options.notificationSamples { samples.append(try await notificationSample()) }
+        quietP50.append(samples.percentile(0.5))
+        quietP99.append(samples.percentile(0.99))
+        quietPooled.append(contentsOf: samples)
+    }
+    print("notification without background: p50 \(figure(Series(quietP50).median)) ms, p99 \(figure(Series(quietP99).median)) ms")
     var p50: [Double] = [], p99: [Double] = [], rates: [Double] = []
     var pooled = LatencySamples()
-    var submitted = 0
     for run in 0..<options.runs {
         let stop = StopFlag()
         let prefix = "b-\(runID)-\(run)"
@@ -208,22 +237,7 @@ do {
         }
         try await Task.sleep(for: .milliseconds(500))
         var samples = LatencySamples()
-        for _ in 0..<options.notificationSamples {
-            let issued = try await issuer.client.request(
-                "challenge.issue", gameId: Workload.game,
-                payload: ["kind": "score", "boardId": .string(Workload.board), "receivers": [.string(receiver.grant.playerId)]],
-                timeout: .seconds(60))
-            guard issued.type == .reply else { throw BenchFailure("challenge.issue failed: \(issued.payload)") }
-            while try await subscriber.next(timeout: .seconds(60)).envelope.payload["kind"] != "challenge.received" {}
-            submitted += 1
-            let start = ContinuousClock.now
-            try await receiver.client.send(ClientRequest(
-                type: "leaderboard.submit", id: "n-\(runID)-\(submitted)", gameId: Workload.game,
-                payload: ["boardId": .string(Workload.board), "value": .integer(Int64(200 + submitted))], token: receiver.grant.sessionToken))
-            while try await subscriber.next(timeout: .seconds(60)).envelope.payload["kind"] != "challenge.completed" {}
-            samples.append(ContinuousClock.now - start)
-            _ = try await receiver.client.nextReply(timeout: .seconds(60))
-        }
+        for _ in 0..<options.notificationSamples { samples.append(try await notificationSample()) }
         stop.stop()
         let outcome = try await load.value
         if outcome.errors > 0 { throw BenchFailure("background: \(outcome.errors) errors, first: \(outcome.firstError ?? "")") }
@@ -233,13 +247,18 @@ do {
         pooled.append(contentsOf: samples)
         print("notification run \(run + 1): p50 \(figure(p50.last)) ms, p99 \(figure(p99.last)) ms, background \(figure(outcome.rate)) events/s")
     }
-    curves["Podium notification (submit → challenge.completed)"] = pooled.curve
+    curves["Podium notification, background load"] = pooled.curve
+    curves["Podium notification, no load"] = quietPooled.curve
+    report.rows.append(Row(
+        measurement: "notification without background load: p50", unit: "ms", podium: Series(quietP50), better: .lower))
+    report.rows.append(Row(
+        measurement: "notification without background load: p99", unit: "ms", podium: Series(quietP99), better: .lower))
     let zmqP50 = references.zmqSeries("roundTripP50Milliseconds")?.median
     report.rows.append(Row(
-        measurement: "notification: submit → challenge.completed p50", unit: "ms", podium: Series(p50),
+        measurement: "notification under background load: submit → challenge.completed p50", unit: "ms", podium: Series(p50),
         referenceName: "raw ZeroMQ round trip p50", reference: zmqP50, better: .lower))
     report.rows.append(Row(
-        measurement: "notification: submit → challenge.completed p99", unit: "ms", podium: Series(p99),
+        measurement: "notification under background load: submit → challenge.completed p99", unit: "ms", podium: Series(p99),
         referenceName: "raw ZeroMQ round trip p99", reference: references.zmqSeries("roundTripP99Milliseconds")?.median, target: 5,
         targetText: "< 5 ms", better: .lower))
     report.rows.append(Row(
