@@ -100,8 +100,8 @@ struct Report {
 /// A percentile plot of latency distributions, written by hand: x is the percentile on a
 /// log scale of 1/(1−q) (50%, 90%, 99%, 99.9%, 99.99%), y the latency in ms on a log scale.
 func latencySVG(_ curves: [(name: String, points: [[Double]])], title: String) -> String {
-    let width = 900.0, height = 560.0
-    let left = 80.0, right = 230.0, top = 50.0, bottom = 60.0
+    let width = 1000.0, height = 560.0
+    let left = 80.0, right = 330.0, top = 50.0, bottom = 60.0
     let plotWidth = width - left - right, plotHeight = height - top - bottom
     let xMax = 4.0
     func x(_ q: Double) -> Double { left + min(xMax, -log10(max(1e-4, 1 - q))) / xMax * plotWidth }
