@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "podium-challenge", targets: ["ChallengeMain"]),
         .executable(name: "podium", targets: ["PodiumCLI"]),
         .executable(name: "podium-bench", targets: ["PodiumBench"]),
+        .executable(name: "podium-bench-zmq", targets: ["PodiumBenchZMQ"]),
         .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
         .library(name: "PodiumMessages", targets: ["PodiumMessages"]),
         .library(name: "PodiumRuntime", targets: ["PodiumRuntime"]),
@@ -132,7 +133,10 @@ let package = Package(
             path: "Shared/Testing"
         ),
         // Benchmarks (scripts/bench): the leaderboard at scale, in-process and through the gateway.
-        .executableTarget(name: "PodiumBench", dependencies: ["PodiumTesting"], path: "Tests/Bench"),
+        .executableTarget(
+            name: "PodiumBench", dependencies: ["PodiumTesting", .product(name: "GRDB", package: "GRDB.swift")], path: "Tests/Bench"),
+        // The raw-libzmq reference for scripts/bench: PUB/SUB and DEALER/ROUTER without Podium on top.
+        .executableTarget(name: "PodiumBenchZMQ", dependencies: ["ZeroMQ"], path: "Tests/BenchZMQ"),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], path: "Tests/ZeroMQTests"),
         .testTarget(name: "MessagesTests", dependencies: ["PodiumMessages"], path: "Tests/MessagesTests"),
         .testTarget(

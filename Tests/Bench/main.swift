@@ -4,154 +4,331 @@ import PodiumMessages
 import PodiumRuntime
 import PodiumTesting
 
-/// `podium-bench`: measures the leaderboard at scale, in-process and through the gateway.
-/// Usage: podium-bench [entries] [queries] [json-output-path]
-let arguments = CommandLine.arguments
-let entryCount = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
-let queryCount = arguments.count > 2 ? Int(arguments[2]) ?? 20_000 : 20_000
-let outputPath = arguments.count > 3 ? arguments[3] : nil
+/// `podium-bench`: issue 8's measurements of Podium, side by side with the references that
+/// scripts/bench measured just before (raw libzmq, Redis). Every Podium figure is the median of
+/// `--runs` runs, with min and max.
+///
+/// Usage: podium-bench [--entries 1000000] [--events <entries>] [--runs 3] [--quick]
+///                     [--clients 4] [--window 64] [--background-rate 10000]
+///                     [--results bench-results] [--zmq bench-results/zmq.json] [--redis bench-results/redis]
+///        podium-bench --profile top10|ingest --entries N --seconds S --ready-file PATH
+///        podium-bench --recovery-child DIR --entries N [--catch-up]   (internal: one restart, JSON on stdout)
+let options = BenchOptions(CommandLine.arguments)
 
-var results: [BenchResult] = []
-@MainActor func report(_ result: BenchResult) {
-    results.append(result)
-    print(result.line)
+if let directory = options.recoveryChild {
+    try await recoveryChild(dataDirectory: URL(fileURLWithPath: directory), options: options)
+    exit(0)
+}
+if let workload = options.profile {
+    try await profileWorkload(workload, options: options)
+    exit(0)
 }
 
-print("podium-bench: \(entryCount) entries, \(queryCount) queries per measurement")
+let startedAt = Date()
+print("podium-bench: \(options.entries) entries, \(options.events) logged events, \(options.runs) runs per measurement\(options.quick ? " (quick)" : "")")
+var report = Report()
+var curves: [String: [[Double]]] = [:]
+let references = References(zmqPath: options.zmqPath, redisDirectory: options.redisDirectory)
+@MainActor func redis(_ key: String) -> References.RedisFigure? { references.redis[key] }
 
 // 1. The in-memory rank index alone.
 do {
-    var index = RankIndex(descending: true)
-    var generator = SeededGenerator(seed: 42)
-    let values = (0..<entryCount).map { _ in Int64.random(in: 0..<1_000_000, using: &generator) }
-    let insert = measureThroughput(count: entryCount) {
-        for (position, value) in values.enumerated() {
-            index.upsert(RankIndex.Entry(playerId: "player-\(position)", value: value, submittedAt: Int64(position)))
-        }
+    var inserts: [Double] = [], ranks: [Double] = [], tops: [Double] = []
+    for _ in 0..<options.runs {
+        var index = RankIndex(descending: true)
+        var generator = SeededGenerator(seed: 42)
+        let values = (0..<options.entries).map { _ in Int64.random(in: 0..<1_000_000, using: &generator) }
+        inserts.append(measureThroughput(count: options.entries) {
+            for (position, value) in values.enumerated() {
+                index.upsert(RankIndex.Entry(playerId: "player-\(position)", value: value, submittedAt: Int64(position)))
+            }
+        })
+        let probes = (0..<100_000).map { _ in "player-\(Int.random(in: 0..<options.entries, using: &generator))" }
+        var sink = 0
+        ranks.append(measureThroughput(count: probes.count) { for probe in probes { sink &+= index.rank(of: probe) ?? 0 } })
+        tops.append(measureThroughput(count: 100_000) { for _ in 0..<100_000 { sink &+= index.entries(offset: 0, limit: 10).count } })
+        if sink == 42 { print("") }
     }
-    report(BenchResult(name: "rank index: insert", unit: "entries/s", value: insert))
-    let probes = (0..<queryCount).map { _ in "player-\(Int.random(in: 0..<entryCount, using: &generator))" }
-    var sink = 0
-    let rank = measureThroughput(count: probes.count) {
-        for probe in probes { sink &+= index.rank(of: probe) ?? 0 }
-    }
-    report(BenchResult(name: "rank index: rank lookup", unit: "lookups/s", value: rank))
-    let top = measureThroughput(count: queryCount) {
-        for _ in 0..<queryCount { sink &+= index.entries(offset: 0, limit: 10).count }
-    }
-    report(BenchResult(name: "rank index: top 10", unit: "queries/s", value: top))
-    if sink == 42 { print("") }
+    report.rows.append(Row(measurement: "rank index alone: insert", unit: "entries/s", podium: Series(inserts)))
+    report.rows.append(Row(measurement: "rank index alone: rank lookup", unit: "lookups/s", podium: Series(ranks)))
+    report.rows.append(Row(measurement: "rank index alone: top 10", unit: "queries/s", podium: Series(tops)))
+    print("rank index: done")
 }
 
-// 2. Through the gateway, with the leaderboard service on SQLite, 1M entries preloaded.
+// 2. The whole stack in one process on TCP loopback with SQLite, the board preloaded.
 let data = FileManager.default.temporaryDirectory.appendingPathComponent("podium-bench-\(UUID().uuidString)")
 defer { try? FileManager.default.removeItem(at: data) }
-let store = try SQLiteLeaderboardStore(path: StorageLocation.database(for: "leaderboard-scores", in: data))
-var generator = SeededGenerator(seed: 7)
-for chunk in stride(from: 0, to: entryCount, by: 100_000) {
-    let rows = (chunk..<min(chunk + 100_000, entryCount)).map {
-        (playerId: "player-\($0)", value: Int64.random(in: 0..<1_000_000, using: &generator), submittedAt: Int64($0))
-    }
-    try await store.importEntries(gameId: "dash", boardId: "dash.highscore", rows)
-}
-let rssBefore = residentBytes()
-let startedAt = ContinuousClock.now
-let stack = try await PodiumTestStack.start(.init(dataDirectory: data))
-let recovery = ContinuousClock.now - startedAt
-report(BenchResult(name: "recovery: start to serving with \(entryCount) entries", unit: "s", value: recovery.seconds))
-let rssAfter = residentBytes()
-report(BenchResult(
-    name: "memory: resident growth per entry (whole process)", unit: "bytes", value: Double(rssAfter - rssBefore) / Double(entryCount)))
+try await preload(entries: options.entries, into: data)
+print("preloaded \(options.entries) entries")
+let stack = try await PodiumTestStack.start(Workload.stackOptions(dataDirectory: data))
+let health = try stack.client()
+let runID = UUID().uuidString.prefix(8).lowercased()
 
-let (client, grant) = try await stack.player("bencher")
-_ = grant
-func timed(_ type: MessageType, _ payload: JSONValue) async throws -> Duration {
-    let start = ContinuousClock.now
-    let reply = try await client.request(type, gameId: "dash", payload: payload)
-    guard reply.type == .reply else { throw BenchFailure("\(type) failed: \(reply.payload)") }
-    return ContinuousClock.now - start
-}
-_ = try await timed("leaderboard.submit", ["boardId": "dash.highscore", "value": 500_000])
-let queries: [(String, MessageType, JSONValue)] = [
-    ("top 10", "leaderboard.top", ["boardId": "dash.highscore", "limit": 10]),
-    ("around player (radius 5)", "leaderboard.around", ["boardId": "dash.highscore", "radius": 5]),
-    ("player rank and entry", "leaderboard.entry", ["boardId": "dash.highscore"]),
+// 2a. Queries: one client, one request at a time.
+let prober = try await stack.player("prober-\(runID)")
+_ = try await prober.client.request("leaderboard.submit", gameId: Workload.game, payload: ["boardId": .string(Workload.board), "value": 500_000])
+let queryKinds: [(label: String, key: String, request: (MessageType, JSONValue), redis: String?)] = [
+    ("top 10", "top10", Workload.top, "zrevrange"),
+    ("around player (radius 5)", "around", Workload.around, nil),
+    ("rank (player's entry)", "rank", Workload.rank, "zrevrank"),
 ]
-for (label, type, payload) in queries {
-    var samples: [Duration] = []
-    for _ in 0..<min(queryCount, 5000) { samples.append(try await timed(type, payload)) }
-    let sorted = samples.sorted()
-    for (name, quantile) in [("p50", 0.5), ("p99", 0.99), ("p999", 0.999)] {
-        let sample = sorted[min(sorted.count - 1, Int(Double(sorted.count) * quantile))]
-        report(BenchResult(name: "gateway \(label): one client \(name)", unit: "ms", value: sample.milliseconds))
-    }
-}
-for (label, type, payload) in queries + [("submit", "leaderboard.submit", ["boardId": "dash.highscore", "value": 77])] {
-    let count = min(queryCount, 20_000)
-    let start = ContinuousClock.now
-    var sent = 0
-    var received = 0
-    while received < count {
-        while sent < count && sent - received < 256 {
-            try await client.send(ClientRequest(type: type, id: "q\(sent)", gameId: "dash", payload: payload, token: grant.sessionToken))
-            sent += 1
+for kind in queryKinds {
+    var p50: [Double] = [], p99: [Double] = [], p999: [Double] = []
+    var pooled = LatencySamples()
+    for _ in 0..<options.runs {
+        var samples = LatencySamples()
+        for _ in 0..<options.latencySamples {
+            let start = ContinuousClock.now
+            let reply = try await prober.client.request(kind.request.0, gameId: Workload.game, payload: kind.request.1)
+            guard reply.type == .reply else { throw BenchFailure("\(kind.label) failed: \(reply.payload)") }
+            samples.append(ContinuousClock.now - start)
         }
-        let reply = try await client.nextReply()
-        guard reply.type == .reply else { throw BenchFailure("\(type) failed: \(reply.payload)") }
-        received += 1
+        p50.append(samples.percentile(0.5))
+        p99.append(samples.percentile(0.99))
+        p999.append(samples.percentile(0.999))
+        pooled.append(contentsOf: samples)
     }
-    let elapsed = ContinuousClock.now - start
-    report(BenchResult(name: "gateway \(label): pipelined, 256 in flight", unit: "requests/s", value: Double(count) / elapsed.seconds))
+    curves["Podium \(kind.label)"] = pooled.curve
+    let single = kind.redis.flatMap { redis("\($0)-c1") }
+    let isTop = kind.key == "top10"
+    let refName = single != nil ? "Redis \(kind.redis!.uppercased()), 1 client" : "raw ZeroMQ DEALER/ROUTER"
+    let zmqRTT = references.zmqSeries("roundTripP50Milliseconds")
+    report.rows.append(Row(
+        measurement: "\(kind.label): one client p50", unit: "ms", podium: Series(p50), referenceName: refName,
+        reference: single?.p50 ?? zmqRTT?.median, better: .lower))
+    report.rows.append(Row(
+        measurement: "\(kind.label): one client p99", unit: "ms", podium: Series(p99), referenceName: refName,
+        reference: single?.p99 ?? references.zmqSeries("roundTripP99Milliseconds")?.median, target: isTop ? 1 : nil,
+        targetText: isTop ? "< 1 ms" : nil, better: .lower))
+    report.rows.append(Row(
+        measurement: "\(kind.label): one client p999", unit: "ms", podium: Series(p999),
+        referenceName: single == nil ? refName : nil,
+        reference: single == nil ? references.zmqSeries("roundTripP999Milliseconds")?.median : nil, better: .lower))
+    print("\(kind.label): one client p50 \(figure(Series(p50).median)) ms, p99 \(figure(Series(p99).median)) ms")
 }
-await client.close()
+
+// 2b. Queries and submissions, pipelined: several clients, each with a window in flight.
+var loaders: [(client: TestClient, grant: SessionGrant)] = []
+for index in 0..<options.clients {
+    let player = try await stack.player("loader-\(runID)-\(index)")
+    _ = try await player.client.request(
+        "leaderboard.submit", gameId: Workload.game, payload: ["boardId": .string(Workload.board), "value": .integer(Int64(1000 + index))])
+    loaders.append(player)
+}
+let pipelinedKinds: [(label: String, request: (MessageType, JSONValue)?, redis: String?, target: Double?, targetText: String?)] = [
+    ("top 10", Workload.top, "zrevrange", 100_000, "≥ 100,000/s"),
+    ("around player (radius 5)", Workload.around, nil, nil, nil),
+    ("rank (player's entry)", Workload.rank, "zrevrank", nil, "≥ ½ Redis"),
+    ("score submissions", nil, "zadd", nil, nil),
+]
+for kind in pipelinedKinds {
+    var rates: [Double] = []
+    for run in 0..<options.runs {
+        let prefix = "p-\(runID)-\(run)"
+        let request = kind.request
+        let outcome = try await pipelinedLoad(players: loaders, window: options.window, duration: options.pipelinedDuration) {
+            client, sequence, token in
+            if let request {
+                return ClientRequest(type: request.0, id: "\(prefix)-\(client)-\(sequence)", gameId: Workload.game, payload: request.1, token: token)
+            }
+            return ClientRequest(
+                type: "leaderboard.submit", id: "\(prefix)-\(client)-\(sequence)", gameId: Workload.game,
+                payload: ["boardId": .string(Workload.board), "value": .integer(Int64((sequence * 7919 + client) % 1_000_000))], token: token)
+        }
+        if outcome.errors > 0 { throw BenchFailure("\(kind.label): \(outcome.errors) errors, first: \(outcome.firstError ?? "")") }
+        rates.append(outcome.rate)
+    }
+    let reference = kind.redis.flatMap { redis("\($0)-p16") }
+    var row = Row(
+        measurement: "\(kind.label): pipelined, \(options.clients) clients × \(options.window) in flight", unit: "requests/s",
+        podium: Series(rates), referenceName: reference != nil ? "Redis \(kind.redis!.uppercased()) -c \(options.clients) -P 16" : nil,
+        reference: reference?.requestsPerSecond, target: kind.target, targetText: kind.targetText)
+    if kind.redis == "zrevrank", let reference { row.target = reference.requestsPerSecond / 2 }
+    report.rows.append(row)
+    if let plain = kind.redis.flatMap({ redis("\($0)-p1") }) {
+        report.notes.append("Redis \(kind.redis!.uppercased()) with \(options.clients) clients without pipelining: \(figure(plain.requestsPerSecond)) requests/s.")
+    }
+    print("\(kind.label): pipelined \(figure(Series(rates).median)) requests/s")
+}
+
+// 2c. Ingest: the mix of scores and rule events, acknowledged, then applied everywhere.
+var acknowledged: [Double] = [], endToEnd: [Double] = [], drains: [Double] = []
+for run in 0..<options.runs {
+    let prefix = "i-\(runID)-\(run)"
+    let outcome = try await pipelinedLoad(players: loaders, window: options.window, duration: options.ingestDuration) {
+        client, sequence, token in
+        var random = SeededGenerator(seed: UInt64(client * 1_000_003 + sequence))
+        return Workload.ingestRequest(client: client, sequence: sequence, prefix: prefix, token: token, random: &random)
+    }
+    if outcome.errors > 0 { throw BenchFailure("ingest: \(outcome.errors) errors, first: \(outcome.firstError ?? "")") }
+    let drain = try await waitUntilApplied(eventSequence: outcome.lastEventSequence, client: health, limit: .seconds(300))
+    acknowledged.append(outcome.rate)
+    endToEnd.append(Double(outcome.replies) / (outcome.elapsed + drain).seconds)
+    drains.append(drain.milliseconds)
+    print("ingest run \(run + 1): \(outcome.replies) events, \(figure(outcome.rate)) acknowledged/s, drain \(figure(drain.milliseconds)) ms")
+}
+let zmqPipelined = references.zmqSeries("pipelinedMessagesPerSecond")?.median
+report.rows.append(Row(
+    measurement: "ingest, end to end (acknowledged + applied by leaderboard, achievement, challenge)", unit: "events/s",
+    podium: Series(endToEnd), referenceName: "raw ZeroMQ DEALER/ROUTER pipelined", reference: zmqPipelined, target: 50_000,
+    targetText: "≥ 50,000/s"))
+report.rows.append(Row(
+    measurement: "ingest, acknowledged by the gateway", unit: "events/s", podium: Series(acknowledged),
+    referenceName: "Redis ZADD -c \(options.clients) -P 16", reference: redis("zadd-p16")?.requestsPerSecond))
+report.rows.append(Row(measurement: "ingest, drain after the last acknowledgement", unit: "ms", podium: Series(drains), better: .lower))
+
+// 2d. Notification latency under background load.
+do {
+    let issuer = try await stack.player("issuer-\(runID)")
+    let receiver = try await stack.player("receiver-\(runID)")
+    try await befriend(issuer, receiver)
+    _ = try await issuer.client.request("leaderboard.submit", gameId: Workload.game, payload: ["boardId": .string(Workload.board), "value": 100])
+    let subscription = try await receiver.client.request("notifications.subscribe", gameId: Workload.game)
+    guard case .string(let topic)? = subscription.payload["topic"] else { throw BenchFailure("subscribe failed: \(subscription.payload)") }
+    let subscriber = try TestSubscriber(endpoint: stack.endpoints.notifications, topics: [topic])
+    try await Task.sleep(for: .milliseconds(300))
+    var background: [(client: TestClient, grant: SessionGrant)] = []
+    for index in 0..<options.clients { background.append(try await stack.player("background-\(runID)-\(index)")) }
+    var submitted = 0
+    /// One sample: issue a score challenge, then time the receiver's beating score to `challenge.completed`.
+    func notificationSample() async throws -> Duration {
+        let issued = try await issuer.client.request(
+            "challenge.issue", gameId: Workload.game,
+            payload: ["kind": "score", "boardId": .string(Workload.board), "receivers": [.string(receiver.grant.playerId)]],
+            timeout: .seconds(60))
+        guard issued.type == .reply else { throw BenchFailure("challenge.issue failed: \(issued.payload)") }
+        while try await subscriber.next(timeout: .seconds(60)).envelope.payload["kind"] != "challenge.received" {}
+        submitted += 1
+        let start = ContinuousClock.now
+        try await receiver.client.send(ClientRequest(
+            type: "leaderboard.submit", id: "n-\(runID)-\(submitted)", gameId: Workload.game,
+            payload: ["boardId": .string(Workload.board), "value": .integer(Int64(200 + submitted))], token: receiver.grant.sessionToken))
+        while try await subscriber.next(timeout: .seconds(60)).envelope.payload["kind"] != "challenge.completed" {}
+        let latency = ContinuousClock.now - start
+        _ = try await receiver.client.nextReply(timeout: .seconds(60))
+        return latency
+    }
+    // Without background load first: the floor of the path.
+    var quietP50: [Double] = [], quietP99: [Double] = []
+    var quietPooled = LatencySamples()
+    for _ in 0..<options.runs {
+        var samples = LatencySamples()
+        for _ in 0..<options.notificationSamples { samples.append(try await notificationSample()) }
+        quietP50.append(samples.percentile(0.5))
+        quietP99.append(samples.percentile(0.99))
+        quietPooled.append(contentsOf: samples)
+    }
+    print("notification without background: p50 \(figure(Series(quietP50).median)) ms, p99 \(figure(Series(quietP99).median)) ms")
+    var p50: [Double] = [], p99: [Double] = [], rates: [Double] = []
+    var pooled = LatencySamples()
+    for run in 0..<options.runs {
+        let stop = StopFlag()
+        let prefix = "b-\(runID)-\(run)"
+        let load = Task {
+            try await pipelinedLoad(
+                players: background, window: options.window, duration: nil, stop: stop,
+                ratePerClient: options.backgroundRate / Double(options.clients)
+            ) { client, sequence, token in
+                ClientRequest(
+                    type: .eventPublish, id: "\(prefix)-\(client)-\(sequence)", gameId: Workload.eventGame,
+                    payload: ["name": .string(Workload.eventName), "attributes": ["matchId": .string("bg-\(client)-\(sequence / 200)")]],
+                    token: token)
+            }
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        var samples = LatencySamples()
+        for _ in 0..<options.notificationSamples { samples.append(try await notificationSample()) }
+        stop.stop()
+        let outcome = try await load.value
+        if outcome.errors > 0 { throw BenchFailure("background: \(outcome.errors) errors, first: \(outcome.firstError ?? "")") }
+        rates.append(outcome.rate)
+        p50.append(samples.percentile(0.5))
+        p99.append(samples.percentile(0.99))
+        pooled.append(contentsOf: samples)
+        print("notification run \(run + 1): p50 \(figure(p50.last)) ms, p99 \(figure(p99.last)) ms, background \(figure(outcome.rate)) events/s")
+    }
+    curves["Podium notification, background load"] = pooled.curve
+    curves["Podium notification, no load"] = quietPooled.curve
+    report.rows.append(Row(
+        measurement: "notification without background load: p50", unit: "ms", podium: Series(quietP50), better: .lower))
+    report.rows.append(Row(
+        measurement: "notification without background load: p99", unit: "ms", podium: Series(quietP99), better: .lower))
+    let zmqP50 = references.zmqSeries("roundTripP50Milliseconds")?.median
+    report.rows.append(Row(
+        measurement: "notification under background load: submit → challenge.completed p50", unit: "ms", podium: Series(p50),
+        referenceName: "raw ZeroMQ round trip p50", reference: zmqP50, better: .lower))
+    report.rows.append(Row(
+        measurement: "notification under background load: submit → challenge.completed p99", unit: "ms", podium: Series(p99),
+        referenceName: "raw ZeroMQ round trip p99", reference: references.zmqSeries("roundTripP99Milliseconds")?.median, target: 5,
+        targetText: "< 5 ms", better: .lower))
+    report.rows.append(Row(
+        measurement: "notification: background load achieved (target rate \(figure(options.backgroundRate))/s)", unit: "events/s",
+        podium: Series(rates), target: 10_000, targetText: "≥ 10,000/s"))
+    await subscriber.close()
+    for player in background { await player.client.close() }
+    await issuer.client.close()
+    await receiver.client.close()
+}
+
+let playerIds = loaders.map(\.grant.playerId)
+for player in loaders { await player.client.close() }
+await prober.client.close()
+await health.close()
 await stack.shutdown()
 
-if let outputPath {
-    let json = try JSONEncoder().encode(results)
-    try json.write(to: URL(fileURLWithPath: outputPath))
-    print("wrote \(outputPath)")
+// 3. Recovery: a fresh process starts on the data directory with N entries and N logged events.
+let logHead = try appendEvents(count: options.events, dataDirectory: data, players: playerIds)
+try setAchievementPosition(logHead, dataDirectory: data)
+print("event log: \(logHead) events")
+var recoveries: [Double] = [], perEntry: [Double] = [], behind: [Double] = []
+for _ in 0..<options.runs {
+    let result = try runRecoveryChild(dataDirectory: data, options: options, catchUp: false)
+    recoveries.append(result["seconds"] ?? .nan)
+    perEntry.append((result["rssGrowth"] ?? .nan) / Double(options.entries))
+    behind.append(result["achievementBehind"] ?? .nan)
+    print("recovery: \(figure(result["seconds"])) s, \(figure((result["rssGrowth"] ?? 0) / Double(options.entries))) bytes/entry")
+}
+report.rows.append(Row(
+    measurement: "recovery: start to serving (\(figure(Double(options.entries))) entries, \(figure(Double(logHead))) logged events)",
+    unit: "s", podium: Series(recoveries), target: 5, targetText: "< 5 s", better: .lower))
+report.rows.append(Row(
+    measurement: "memory: resident growth per leaderboard entry (whole stack process)", unit: "bytes", podium: Series(perEntry),
+    referenceName: "Redis used_memory_rss per member",
+    reference: references.redisMemoryBytes.flatMap { bytes in references.redisMembers.map { bytes / $0 } }, target: 150,
+    targetText: "≤ 150 bytes", better: .lower))
+report.notes.append("At serving time the achievement service was \(figure(Series(behind).median)) events behind the log head (its position was pre-set to the head).")
+let catchUpCount = min(options.catchUpEvents, Int(logHead))
+try setAchievementPosition(logHead - UInt64(catchUpCount), dataDirectory: data)
+let catchUp = try runRecoveryChild(dataDirectory: data, options: options, catchUp: true)
+report.rows.append(Row(
+    measurement: "recovery, achievement service \(figure(Double(catchUpCount))) events behind: start to caught up (1 run)", unit: "s",
+    podium: Series([catchUp["catchUpSeconds"] ?? .nan]), better: .lower))
+report.notes.append(
+    "Achievement catch-up: \(figure(Double(catchUpCount))) events replayed from the log in at most \(figure(catchUp["catchUpSeconds"])) s from process start, "
+        + "≥ \(figure(Double(catchUpCount) / (catchUp["catchUpSeconds"] ?? .nan))) events/s.")
+
+// 4. The references' own figures.
+if let series = references.zmqSeries("pubSubMessagesPerSecond") {
+    report.rows.append(Row(measurement: "reference: raw ZeroMQ PUB/SUB, 200-byte messages", unit: "messages/s", podium: nil, referenceName: "raw ZeroMQ", reference: series.median))
+}
+if let series = references.zmqSeries("pipelinedMessagesPerSecond") {
+    report.rows.append(Row(measurement: "reference: raw ZeroMQ DEALER/ROUTER pipelined", unit: "messages/s", podium: nil, referenceName: "raw ZeroMQ", reference: series.median))
+}
+curves["raw ZeroMQ DEALER/ROUTER round trip"] = references.zmqCurve
+for (key, name) in [("zrevrange-c1", "Redis ZREVRANGE 0 9 (p50/p95/p99)"), ("zrevrank-c1", "Redis ZREVRANK (p50/p95/p99)")] {
+    if let figure = redis(key) { curves[name] = [[0.5, figure.p50], [0.95, figure.p95], [0.99, figure.p99]] }
 }
 
-// MARK: - Helpers
-
-struct BenchResult: Codable {
-    let name: String
-    let unit: String
-    let value: Double
-    var line: String { "\(name.padding(toLength: 62, withPad: " ", startingAt: 0)) \(String(format: "%12.3f", value)) \(unit)" }
-}
-
-struct BenchFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-func measureThroughput(count: Int, _ body: () -> Void) -> Double {
-    let start = ContinuousClock.now
-    body()
-    return Double(count) / (ContinuousClock.now - start).seconds
-}
-
-func residentBytes() -> Int {
-    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
-        let pages = Int(text.split(separator: " ").dropFirst().first ?? "")
-    else { return 0 }
-    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-}
-
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-    var milliseconds: Double { seconds * 1000 }
-}
+// 5. Output.
+let machine = machineDescription(startedAt: startedAt, options: options)
+print("")
+print(report.markdown)
+for note in report.notes { print("* \(note)") }
+try FileManager.default.createDirectory(atPath: options.resultsDirectory, withIntermediateDirectories: true)
+try report.json(machine: machine, curves: curves).write(to: URL(fileURLWithPath: "\(options.resultsDirectory)/summary.json"))
+try (report.markdown + "\n\n" + report.notes.map { "* \($0)" }.joined(separator: "\n") + "\n")
+    .write(toFile: "\(options.resultsDirectory)/summary.md", atomically: true, encoding: .utf8)
+let ordered = curves.keys.sorted().map { (name: $0, points: curves[$0]!) }
+try latencySVG(ordered, title: "Single-client latency distributions (\(figure(Double(options.entries))) entries)")
+    .write(toFile: "\(options.resultsDirectory)/latency.svg", atomically: true, encoding: .utf8)
+print("wrote \(options.resultsDirectory)/summary.json, summary.md, latency.svg")
