@@ -39,13 +39,16 @@ struct ClientFrames: Sendable {
                         message: "a request has at most \(maxFrames - 1) frames (an empty delimiter and the JSON); "
                             + "this one had \(message.frameCount - 1)")))
         }
-        if message.byteCount > maxBytes {
+        if message.byteCount > maxBytes || message.isTruncated {
+            // Truncated: its bytes went past what the receiver keeps, which no valid request does.
             return .failure(
                 FrameRejection(
                     routingID: routingID, hasDelimiter: hasDelimiter,
                     error: ErrorReply(
                         code: .messageTooLarge,
-                        message: "the message's frames hold \(message.byteCount) bytes together; the limit is \(maxBytes)")))
+                        message: message.byteCount > maxBytes
+                            ? "the message's frames hold \(message.byteCount) bytes together; the limit is \(maxBytes)"
+                            : "the message holds \(message.byteCount) bytes, more than any valid request (see PODIUM_MAX_MESSAGE_BYTES)")))
         }
         switch frames.count {
         case 2:

@@ -98,8 +98,11 @@ public final class Gateway: Service, Sendable {
                 .heartbeatTimeoutMilliseconds(15_000),
             ] + curve,
             bind: [settings.requestEndpoint],
+            // Bounded memory: at most 1024 waiting messages, each kept only up to what a valid
+            // request can be (a larger one is answered `message_too_large` from its size alone).
+            inboxCapacity: 1024,
             capturesPeerAddress: true,
-            receiveLimits: ReceiveLimits(maxFrames: ClientFrames.maxFrames, maxBytes: settings.maxWholeMessageBytes))
+            receiveLimits: ReceiveLimits(maxFrames: ClientFrames.maxFrames, maxBytes: settings.maxKeptMessageBytes))
         let subscriptionLogger = logger
         notificationSocket = try AsyncSocket(
             context: context, type: .extendedPublisher, name: "gateway.notifications",

@@ -59,6 +59,9 @@ public struct GatewaySettings: Sendable {
     public var hardFrameLimit: Int64 { Int64(max(maxMessageBytes * 16, 1 << 20)) }
     /// All frames of one message together above this get `message_too_large` (and are not kept).
     public var maxWholeMessageBytes: Int { Int(hardFrameLimit) }
+    /// What the gateway keeps of one received message: a valid request's body plus room for the
+    /// routing id and the delimiter. A message larger than this is refused from its size alone.
+    public var maxKeptMessageBytes: Int { maxMessageBytes + 4096 }
     /// Connections and players whose rate the gateway tracks at once (each); idle ones are forgotten first.
     public static let rateLimitTrackedKeys = 100_000
 
