@@ -93,7 +93,7 @@ public final class Gateway: Service, Sendable {
         clientSocket = try AsyncSocket(
             context: context, type: .router, name: "gateway.requests",
             options: [
-                .maxMessageSize(settings.hardFrameLimit), .sendHighWaterMark(100_000),
+                .maxMessageSize(settings.hardFrameLimit), .sendHighWaterMark(1000),
                 .receiveHighWaterMark(1000), .heartbeatIntervalMilliseconds(5000),
                 .heartbeatTimeoutMilliseconds(15_000),
             ] + curve,
