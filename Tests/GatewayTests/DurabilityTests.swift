@@ -104,7 +104,7 @@ struct DurabilityTests {
             defer { Task { await client.close() } }
             let resent = try await client.request("leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.coins", "value": 5], id: "coin-1")
                 .decodePayload(as: ScoreReceipt.self)
-            #expect(resent.duplicate == true && resent.entry.value == 5 && resent.entry.rank == 1)
+            #expect(resent.duplicate == true && resent.entry.value == 5 && resent.entry.rank == 1, "the original receipt")
             let receipt = try await client.request(.receipt, gameId: "dash", payload: ["id": "coin-1"]).decodePayload(as: RequestReceipt.self)
             #expect(receipt.found && receipt.type == "leaderboard.submit")
             #expect(receipt.reply?["entry"]?["value"] == .integer(5))

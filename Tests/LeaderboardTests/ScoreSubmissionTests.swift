@@ -16,6 +16,40 @@ struct ScoreSubmissionTests {
         reply.type == .error ? try reply.decodePayload(as: ErrorReply.self).code : nil
     }
 
+    @Test("the stored receipt has the rank the submission got: a resend and receipt.get return it, ties and own entries included")
+    func storedRank() async throws {
+        try await withPodiumStack { stack in
+            let (ann, _) = try await stack.player("ranked.ann")
+            let (bob, _) = try await stack.player("ranked.bob")
+            let (cyd, _) = try await stack.player("ranked.cyd")
+            defer { Task { await ann.close(); await bob.close(); await cyd.close() } }
+            func submit(_ client: TestClient, _ value: Int64, id: String) async throws -> ScoreReceipt {
+                try await client.request(
+                    "leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.highscore", "value": .integer(value)], id: id
+                ).decodePayload(as: ScoreReceipt.self)
+            }
+            _ = try await submit(ann, 300, id: "a1")
+            _ = try await submit(bob, 100, id: "b1")
+            let tie = try await submit(cyd, 100, id: "c1")
+            #expect(tie.entry.rank == 3, "the later of two equal scores ranks lower")
+            let raised = try await submit(bob, 200, id: "b2")
+            #expect(raised.entry.rank == 2, "the player's own old entry is not counted above the new one")
+            let kept = try await submit(ann, 50, id: "a2")
+            #expect(!kept.improved && kept.entry.rank == 1)
+            // Later changes do not alter what a receipt says about its own submission.
+            _ = try await submit(cyd, 400, id: "c2")
+            for (client, id, original) in [(bob, "b2", raised), (ann, "a2", kept), (cyd, "c1", tie)] {
+                let again = try await client.request(
+                    "leaderboard.submit", gameId: "dash",
+                    payload: ["boardId": "dash.highscore", "value": .integer(original.submittedValue ?? 0)], id: id
+                ).decodePayload(as: ScoreReceipt.self)
+                #expect(again.duplicate == true && again.entry.rank == original.entry.rank && again.entry.value == original.entry.value)
+                let receipt = try await client.request(.receipt, gameId: "dash", payload: ["id": .string(id)]).decodePayload(as: RequestReceipt.self)
+                #expect(receipt.reply?["entry"]?["rank"] == .integer(Int64(original.entry.rank)))
+            }
+        }
+    }
+
     @Test("best scores are kept, ranks follow the sort order, and ties go to the earlier submission")
     func bestAndRanks() async throws {
         let clock = OffsetClock()

@@ -77,12 +77,15 @@ final class Scoreboard: Sendable {
                 gameId: gameId, boardId: board.storageID(period: board.period(at: now)), playerId: playerId,
                 value: submission.value, submittedAt: now, request: key,
                 decide: { existing in try Self.decide(board, existing: existing, candidate: candidate) },
-                journal: { previous, current in
+                journal: { [standings] previous, current in
                     guard let current else { throw ErrorReply(code: .internalError, message: "the score was not stored") }
-                    // Stored before the standings know the rank: a resend gets the current rank.
+                    // The rank the entry will have once the standings take it (they follow the commit).
+                    let rank = standings.read(gameId: gameId, boardId: board.id, scope: .allTime, now: now) { index in
+                        Self.prospectiveRank(of: playerId, entry: current, unchanged: previous == current, in: index)
+                    } ?? 0
                     let stored = ScoreReceipt(
                         boardId: board.id, playerId: playerId, improved: previous != current, previousValue: previous?.value,
-                        entry: Self.entry(playerId, current, rank: 0), submittedValue: submission.value)
+                        entry: Self.entry(playerId, current, rank: rank), submittedValue: submission.value)
                     let accepted = Envelope(
                         type: "leaderboard.score-accepted", correlationId: cause, gameId: gameId, playerId: playerId, timestamp: now,
                         payload: stored)
@@ -92,7 +95,6 @@ final class Scoreboard: Sendable {
             switch outcome {
             case .replayed(let stored):
                 var original = try WireCodec.convert(stored, to: ScoreReceipt.self)
-                original.entry.rank = standings.read(gameId: gameId, boardId: board.id, scope: .allTime, now: now) { $0.rank(of: playerId) ?? 0 } ?? 0
                 original.duplicate = true
                 return (original, nil)
             case .applied(let previous, let current, _):
@@ -118,6 +120,16 @@ final class Scoreboard: Sendable {
                 gameId: gameId, playerId: pushed)
         }
         return receipt
+    }
+
+    /// The 1-based rank a player's all-time entry has once `index` holds it: the entries ranked
+    /// above it, not counting the player's own current one.
+    static func prospectiveRank(of playerId: String, entry: StoredEntry, unchanged: Bool, in index: RankIndex) -> Int {
+        if unchanged, let rank = index.rank(of: playerId) { return rank }
+        let candidate = RankIndex.Entry(playerId: playerId, value: entry.value, submittedAt: entry.submittedAt)
+        let above = index.entries(after: candidate, limit: 0).position
+        let ownAbove = index.entry(of: playerId).map { index.precedes($0, candidate) } ?? false
+        return above - (ownAbove ? 1 : 0) + 1
     }
 
     /// The new entry given the old one (nil keeps the old one).
