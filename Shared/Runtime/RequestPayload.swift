@@ -30,6 +30,14 @@ extension Envelope where Payload == JSONValue {
         return playerId
     }
 
+    /// Refuses a request that did not come from another service (or, with `orOperator`, an
+    /// operator): internal requests are not for clients.
+    public func requireService(orOperator: Bool = false, _ message: String) throws(ErrorReply) {
+        guard actor?.kind == .service || (orOperator && actor?.kind == .admin) else {
+            throw ErrorReply(code: .forbidden, message: message)
+        }
+    }
+
     private static func path(_ keys: [any CodingKey]) -> String {
         (["payload"] + keys.map { $0.intValue.map(String.init) ?? $0.stringValue }).joined(separator: ".")
     }

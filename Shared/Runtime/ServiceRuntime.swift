@@ -253,19 +253,16 @@ public final class ServiceRuntime: Service, Sendable {
         ]
         if let receipts = definition.receipts {
             handlers[MessageType("\(definition.name).receipt")] = { request, _ in
-                guard request.actor?.kind == .service else { throw ErrorReply(code: .forbidden, message: "ask receipt.get at the gateway") }
+                try request.requireService("ask receipt.get at the gateway")
                 let lookup = try request.requestPayload(as: ReceiptLookup.self)
                 guard let id = lookup.id else { throw ErrorReply(code: .missingField, message: "give the id", field: "payload.id") }
                 let scope = RequestReceipts.scope(gameId: lookup.gameId, playerId: lookup.playerId)
-                let reply = try await receipts.read { db in try RequestReceipts.find(db, scope: scope, requestId: id) }
-                return try WireCodec.jsonValue(StoredReply(found: reply != nil, reply: reply))
+                return try WireCodec.jsonValue(try await receipts.read { db in try RequestReceipts.find(db, scope: scope, requestId: id) })
             }
         }
         if let outbox = definition.outbox {
             handlers[.outboxRead(of: definition.name)] = { request, _ in
-                guard request.actor?.kind == .service || request.actor?.kind == .admin else {
-                    throw ErrorReply(code: .forbidden, message: "outboxes are read by services and operators only")
-                }
+                try request.requireService(orOperator: true, "outboxes are read by services and operators only")
                 let read = try request.requestPayload(as: StreamRead.self)
                 return try WireCodec.jsonValue(try await outbox.page(after: read.after, limit: try read.checkedLimit()))
             }

@@ -79,7 +79,7 @@ public enum AchievementService {
 
     /// The payload of a request only the gateway (or another service) may send.
     static func serviceLookup(_ request: RawEnvelope) throws -> ReceiptLookup {
-        guard request.actor?.kind == .service else { throw ErrorReply(code: .forbidden, message: "ask receipt.get at the gateway") }
+        try request.requireService("ask receipt.get at the gateway")
         return try payload(request, as: ReceiptLookup.self)
     }
 

@@ -91,10 +91,7 @@ final class AchievementStore: Sendable {
             for row in try Row.fetchAll(
                 db, sql: "SELECT * FROM progress WHERE game_id = ? AND player_id = ?", arguments: [gameId, playerId])
             {
-                let stateText: String? = row["rule_state"]
-                result[row["achievement_id"]] = ProgressRecord(
-                    steps: row["steps"], percent: row["percent"], timesEarned: row["times_earned"], earnedAt: row["earned_at"],
-                    ruleState: stateText.flatMap { try? WireCodec.decode(RuleState.self, from: Data($0.utf8)) })
+                result[row["achievement_id"]] = Self.record(row)
             }
             return result
         }
@@ -116,8 +113,7 @@ final class AchievementStore: Sendable {
                     arguments: [gameId, playerId, receipt.achievementId, receipt.reportId, receipt.outcome])
             }
             if let (key, reply, time) = journal.request {
-                try RequestReceipts.record(
-                    db, scope: key.scope, requestId: key.requestId, fingerprint: key.fingerprint, reply: reply, at: time)
+                try RequestReceipts.record(db, key, reply: reply, at: time)
             }
             for message in journal.earned { try Outbox.append(db, message.envelope, on: message.topic) }
             if let event = journal.event {
@@ -211,7 +207,7 @@ final class AchievementStore: Sendable {
     /// The stored reply of a request id, checked against its payload (throws `id_reused`).
     func replay(_ key: RequestKey) async throws -> JSONValue? {
         try await database.read { db in
-            try RequestReceipts.replay(db, scope: key.scope, requestId: key.requestId, fingerprint: key.fingerprint)
+            try RequestReceipts.replay(db, key)
         }
     }
 

@@ -111,9 +111,7 @@ final class ChallengeStore: Sendable {
         let reply = try WireCodec.jsonValue(challenge)
         try await database.write { db in
             if let request {
-                try RequestReceipts.record(
-                    db, scope: request.scope, requestId: request.requestId, fingerprint: request.fingerprint, reply: reply,
-                    at: challenge.createdAt)
+                try RequestReceipts.record(db, request, reply: reply, at: challenge.createdAt)
             }
             for note in inbox { try Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, in: db) }
             try db.execute(
@@ -137,7 +135,7 @@ final class ChallengeStore: Sendable {
     /// The challenge an earlier request with this id created (throws `id_reused` for another payload).
     func replay(_ key: RequestKey) async throws -> ChallengeDetail? {
         try await database.read { db in
-            try RequestReceipts.replay(db, scope: key.scope, requestId: key.requestId, fingerprint: key.fingerprint)
+            try RequestReceipts.replay(db, key)
                 .map { try WireCodec.convert($0, to: ChallengeDetail.self) }
         }
     }
@@ -256,16 +254,6 @@ final class ChallengeStore: Sendable {
                         AND c.created_at <= ? AND c.ends_at > ?
                     """,
                 arguments: [gameId, boardId, playerId, time, time])
-        }
-    }
-
-    /// Keeps a participant's best score in a time-boxed challenge.
-    func recordTimed(challengeId: String, playerId: String, value: Int64, higherIsBetter: Bool, at time: Int64) async throws {
-        try await database.write { db in
-            let better = higherIsBetter ? "?" + " > value" : "?" + " < value"
-            try db.execute(
-                sql: "UPDATE receiver SET value = ?, completed_at = ? WHERE challenge_id = ? AND player_id = ? AND (value IS NULL OR \(better))",
-                arguments: [value, time, challengeId, playerId, value])
         }
     }
 

@@ -126,7 +126,7 @@ final class EventLog: Sendable {
             let earlier = try inBatch[key] ?? find(gameId: entry.gameId, playerId: entry.playerId, requestId: entry.requestId, in: db)
             if let earlier {
                 guard earlier.fingerprint == entry.fingerprint else {
-                    outcomes.append(.failure(Self.reused(entry.requestId)))
+                    outcomes.append(.failure(RequestReceipts.reused(entry.requestId)))
                     continue
                 }
                 var repeated = earlier.acknowledgement
@@ -151,13 +151,6 @@ final class EventLog: Sendable {
             committed.append(Committed(topic: entry.topic.rawValue, body: body))
         }
         return (outcomes, committed, next)
-    }
-
-    static func reused(_ requestId: String) -> ErrorReply {
-        ErrorReply(
-            code: .idReused,
-            message: "request id '\(requestId)' was already used for a different event; choose a new id for new requests",
-            field: "id")
     }
 
     private static func find(gameId: String, playerId: String, requestId: String, in db: Database) throws

@@ -2,11 +2,8 @@ import PodiumMessages
 import PodiumRuntime
 
 extension Gateway {
-    /// Services that keep receipts of state-changing requests, and the request each answers.
-    static let receiptKeepers: [(type: String, lookup: MessageType)] = [
-        ("leaderboard.submit", "leaderboard.receipt"), ("achievement.report", "achievement.receipt"),
-        ("challenge.issue", "challenge.receipt"),
-    ]
+    /// The services that keep receipts of state-changing requests (each answers `<service>.receipt`).
+    static let receiptKeepers: [MessageType] = ["leaderboard.receipt", "achievement.receipt", "challenge.receipt"]
 
     /// `receipt.get`: the event log first, then the services that keep receipts. A service that
     /// cannot answer makes the whole answer an error: "not found" must mean "never applied".
@@ -31,16 +28,15 @@ extension Gateway {
         }
         let lookup = try WireCodec.jsonValue(ReceiptLookup(gameId: gameId, playerId: playerId, id: query.id))
         for keeper in Self.receiptKeepers {
-            let answer = await ask(keeper.lookup, payload: lookup, timeout: timeout)
+            let answer = await ask(keeper, payload: lookup, timeout: timeout)
             guard answer.type == .reply, let stored = try? answer.decodePayload(as: StoredReply.self) else {
                 let cause = (try? answer.decodePayload(as: ErrorReply.self))?.message ?? "no answer"
                 throw ErrorReply(
                     code: .serviceUnavailable,
-                    message: "the \(keeper.lookup.serviceName) service cannot say yet whether it has '\(query.id)' (\(cause)); ask again")
+                    message: "the \(keeper.serviceName) service cannot say yet whether it has '\(query.id)' (\(cause)); ask again")
             }
             if stored.found {
-                let type = keeper.type == "challenge.issue" && stored.reply?["kind"] == "timed" ? "challenge.start" : keeper.type
-                return RequestReceipt(id: query.id, found: true, type: type, reply: stored.reply)
+                return RequestReceipt(id: query.id, found: true, type: stored.type, reply: stored.reply)
             }
         }
         return RequestReceipt(id: query.id, found: false)

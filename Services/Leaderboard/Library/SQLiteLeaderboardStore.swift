@@ -136,8 +136,7 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
     ) async throws -> SubmissionOutcome {
         try await database.write { db in
             if let request,
-                let stored = try RequestReceipts.replay(
-                    db, scope: request.scope, requestId: request.requestId, fingerprint: request.fingerprint)
+                let stored = try RequestReceipts.replay(db, request)
             {
                 return .replayed(stored)
             }
@@ -161,9 +160,7 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
             let version = db.lastInsertedRowID
             let written = try journal(previous, decided ?? previous)
             if let request {
-                try RequestReceipts.record(
-                    db, scope: request.scope, requestId: request.requestId, fingerprint: request.fingerprint, reply: written.reply,
-                    at: submittedAt)
+                try RequestReceipts.record(db, request, reply: written.reply, at: submittedAt)
             }
             try Outbox.append(db, written.accepted.envelope, on: written.accepted.topic)
             return .applied(previous: previous, current: decided ?? previous, version: version)

@@ -68,10 +68,13 @@ public struct ReceiptLookup: Codable, Sendable, Equatable {
 /// A service's answer to a ``ReceiptLookup`` by id.
 public struct StoredReply: Codable, Sendable, Equatable {
     public var found: Bool
+    /// The type of the request the receipt is for.
+    public var type: String?
     public var reply: JSONValue?
 
-    public init(found: Bool, reply: JSONValue?) {
+    public init(found: Bool, type: String? = nil, reply: JSONValue?) {
         self.found = found
+        self.type = type
         self.reply = reply
     }
 }

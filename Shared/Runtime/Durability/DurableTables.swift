@@ -25,5 +25,8 @@ public enum DurableTables {
                 table.primaryKey(["scope", "request_id"])
             }
         }
+        migrator.registerMigration("podium-durable-v2-receipt-type") { db in
+            try db.alter(table: "podium_receipt") { table in table.add(column: "request_type", .text) }
+        }
     }
 }

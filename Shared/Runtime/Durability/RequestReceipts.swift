@@ -27,34 +27,39 @@ public enum RequestReceipts {
 
     /// The stored answer for a resend, nil for a new id; throws `id_reused` if the id came with
     /// another payload.
-    public static func replay(_ db: Database, scope: String, requestId: String, fingerprint: String) throws -> JSONValue? {
+    public static func replay(_ db: Database, _ key: RequestKey) throws -> JSONValue? {
         guard let row = try Row.fetchOne(
             db, sql: "SELECT fingerprint, reply FROM podium_receipt WHERE scope = ? AND request_id = ?",
-            arguments: [scope, requestId])
+            arguments: [key.scope, key.requestId])
         else { return nil }
-        guard row["fingerprint"] as String == fingerprint else {
-            throw ErrorReply(
-                code: .idReused,
-                message: "request id '\(requestId)' was already used for a different request; choose a new id for new requests",
-                field: "id")
-        }
+        guard row["fingerprint"] as String == key.fingerprint else { throw reused(key.requestId) }
         return try WireCodec.decode(JSONValue.self, from: Data((row["reply"] as String).utf8))
     }
 
+    /// The refusal of an id already used for a different request.
+    public static func reused(_ requestId: String) -> ErrorReply {
+        ErrorReply(
+            code: .idReused,
+            message: "request id '\(requestId)' was already used for a different request; choose a new id for new requests",
+            field: "id")
+    }
+
     /// The stored answer for an id, whatever the payload (for `receipt.get`).
-    public static func find(_ db: Database, scope: String, requestId: String) throws -> JSONValue? {
-        try String.fetchOne(
-            db, sql: "SELECT reply FROM podium_receipt WHERE scope = ? AND request_id = ?", arguments: [scope, requestId]
-        ).map { try WireCodec.decode(JSONValue.self, from: Data($0.utf8)) }
+    public static func find(_ db: Database, scope: String, requestId: String) throws -> StoredReply {
+        guard let row = try Row.fetchOne(
+            db, sql: "SELECT request_type, reply FROM podium_receipt WHERE scope = ? AND request_id = ?", arguments: [scope, requestId])
+        else { return StoredReply(found: false, reply: nil) }
+        let reply = try WireCodec.decode(JSONValue.self, from: Data((row["reply"] as String).utf8))
+        return StoredReply(found: true, type: row["request_type"], reply: reply)
     }
 
     /// Stores an answer inside the caller's transaction.
-    public static func record(
-        _ db: Database, scope: String, requestId: String, fingerprint: String, reply: JSONValue, at time: Int64
-    ) throws {
+    public static func record(_ db: Database, _ key: RequestKey, reply: JSONValue, at time: Int64) throws {
         try db.execute(
-            sql: "INSERT INTO podium_receipt (scope, request_id, fingerprint, reply, created_at) VALUES (?, ?, ?, ?, ?)",
-            arguments: [scope, requestId, fingerprint, String(decoding: try WireCodec.encode(reply), as: UTF8.self), time])
+            sql: "INSERT INTO podium_receipt (scope, request_id, request_type, fingerprint, reply, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [
+                key.scope, key.requestId, key.requestType, key.fingerprint, String(decoding: try WireCodec.encode(reply), as: UTF8.self), time,
+            ])
     }
 }
 
@@ -63,6 +68,8 @@ public struct RequestKey: Sendable, Equatable {
     public var scope: String
     public var requestId: String
     public var fingerprint: String
+    /// The request's type (`leaderboard.submit`, `challenge.start`, …), kept with its receipt.
+    public var requestType: String
 
     /// The client's request id (the gateway forwards it as `correlationId`), scoped to the game and
     /// the player the request acts for; nil when the request has no client id.
@@ -71,5 +78,6 @@ public struct RequestKey: Sendable, Equatable {
         scope = RequestReceipts.scope(gameId: request.gameId, playerId: playerId)
         requestId = id
         fingerprint = RequestReceipts.fingerprint(of: request.payload)
+        requestType = request.type.rawValue
     }
 }
