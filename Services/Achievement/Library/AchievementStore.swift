@@ -89,7 +89,7 @@ final class AchievementStore: Sendable {
         try await database.read { db in
             var result: [String: ProgressRecord] = [:]
             for row in try Row.fetchAll(
-                db, sql: "SELECT * FROM progress WHERE game_id = ? AND player_id = ?", arguments: [gameId, playerId])
+                try db.cachedStatement(sql: "SELECT * FROM progress WHERE game_id = ? AND player_id = ?"), arguments: [gameId, playerId])
             {
                 result[row["achievement_id"]] = Self.record(row)
             }
@@ -108,9 +108,8 @@ final class AchievementStore: Sendable {
         try await database.write { db in
             try Self.write(db, gameId: gameId, playerId: playerId, records: records, encoded: encoded)
             for receipt in journal.reportReceipts {
-                try db.execute(
-                    sql: "INSERT OR IGNORE INTO report_receipt (game_id, player_id, achievement_id, report_id, outcome) VALUES (?, ?, ?, ?, ?)",
-                    arguments: [gameId, playerId, receipt.achievementId, receipt.reportId, receipt.outcome])
+                try db.cachedStatement(sql: 
+                    "INSERT OR IGNORE INTO report_receipt (game_id, player_id, achievement_id, report_id, outcome) VALUES (?, ?, ?, ?, ?)").execute(arguments: [gameId, playerId, receipt.achievementId, receipt.reportId, receipt.outcome])
             }
             if let (key, reply, time) = journal.request {
                 try RequestReceipts.record(db, key, reply: reply, at: time)
@@ -118,9 +117,8 @@ final class AchievementStore: Sendable {
             for message in journal.earned { try Outbox.append(db, message.envelope, on: message.topic) }
             if let event = journal.event {
                 if let effects {
-                    try db.execute(
-                        sql: "INSERT OR REPLACE INTO event_effect (sequence, game_id, player_id, outcomes) VALUES (?, ?, ?, ?)",
-                        arguments: [Int64(event.sequence), gameId, playerId, effects])
+                    try db.cachedStatement(sql: 
+                        "INSERT OR REPLACE INTO event_effect (sequence, game_id, player_id, outcomes) VALUES (?, ?, ?, ?)").execute(arguments: [Int64(event.sequence), gameId, playerId, effects])
                 }
                 try StreamPositions.advance(db, stream: StreamName.events, to: event.sequence)
             }
@@ -131,15 +129,13 @@ final class AchievementStore: Sendable {
         _ db: Database, gameId: String, playerId: String, records: [String: ProgressRecord], encoded: [String: String?]
     ) throws {
         for (achievementId, record) in records {
-            try db.execute(
-                sql: """
+            try db.cachedStatement(sql: """
                     INSERT INTO progress (game_id, player_id, achievement_id, steps, percent, times_earned, earned_at, rule_state)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT(game_id, player_id, achievement_id) DO UPDATE SET steps = excluded.steps,
                         percent = excluded.percent, times_earned = excluded.times_earned, earned_at = excluded.earned_at,
                         rule_state = excluded.rule_state
-                    """,
-                arguments: [
+                    """).execute(arguments: [
                     gameId, playerId, achievementId, record.steps, record.percent, record.timesEarned, record.earnedAt,
                     encoded[achievementId] ?? nil,
                 ])
@@ -151,7 +147,7 @@ final class AchievementStore: Sendable {
         try await database.read { db in
             var result: [String: [String: [String: ProgressRecord]]] = [:]
             for gameId in gameIds {
-                for row in try Row.fetchAll(db, sql: "SELECT * FROM progress WHERE game_id = ?", arguments: [gameId]) {
+                for row in try Row.fetchAll(try db.cachedStatement(sql: "SELECT * FROM progress WHERE game_id = ?"), arguments: [gameId]) {
                     result[gameId, default: [:]][row["player_id"], default: [:]][row["achievement_id"]] = Self.record(row)
                 }
             }
@@ -199,7 +195,7 @@ final class AchievementStore: Sendable {
     /// What a logged event did (nil: nothing, or not applied yet).
     func effects(sequence: UInt64) async throws -> [ReportOutcome]? {
         try await database.read { db in
-            try String.fetchOne(db, sql: "SELECT outcomes FROM event_effect WHERE sequence = ?", arguments: [Int64(sequence)])
+            try String.fetchOne(try db.cachedStatement(sql: "SELECT outcomes FROM event_effect WHERE sequence = ?"), arguments: [Int64(sequence)])
                 .map { try WireCodec.decode([ReportOutcome].self, from: Data($0.utf8)) }
         }
     }
@@ -214,7 +210,7 @@ final class AchievementStore: Sendable {
     func receipt(gameId: String, playerId: String, achievementId: String, reportId: String) async throws -> String? {
         try await database.read { db in
             try String.fetchOne(
-                db, sql: "SELECT outcome FROM report_receipt WHERE game_id = ? AND player_id = ? AND achievement_id = ? AND report_id = ?",
+                try db.cachedStatement(sql: "SELECT outcome FROM report_receipt WHERE game_id = ? AND player_id = ? AND achievement_id = ? AND report_id = ?"),
                 arguments: [gameId, playerId, achievementId, reportId])
         }
     }
@@ -222,10 +218,10 @@ final class AchievementStore: Sendable {
     /// How many players earned each achievement, and how many players have any record in the game.
     func earnedShares(gameId: String) async throws -> (earned: [String: Int], players: Int) {
         try await database.read { db in
-            let players = try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT player_id) FROM progress WHERE game_id = ?", arguments: [gameId]) ?? 0
+            let players = try Int.fetchOne(try db.cachedStatement(sql: "SELECT COUNT(DISTINCT player_id) FROM progress WHERE game_id = ?"), arguments: [gameId]) ?? 0
             var earned: [String: Int] = [:]
             for row in try Row.fetchAll(
-                db, sql: "SELECT achievement_id, COUNT(*) AS n FROM progress WHERE game_id = ? AND times_earned > 0 GROUP BY achievement_id",
+                try db.cachedStatement(sql: "SELECT achievement_id, COUNT(*) AS n FROM progress WHERE game_id = ? AND times_earned > 0 GROUP BY achievement_id"),
                 arguments: [gameId])
             {
                 earned[row["achievement_id"]] = row["n"]
@@ -237,16 +233,16 @@ final class AchievementStore: Sendable {
     /// Deletes one player's achievements in one game; returns how many records went.
     func reset(gameId: String, playerId: String) async throws -> Int {
         try await database.write { db in
-            try db.execute(sql: "DELETE FROM progress WHERE game_id = ? AND player_id = ?", arguments: [gameId, playerId])
+            try db.cachedStatement(sql: "DELETE FROM progress WHERE game_id = ? AND player_id = ?").execute(arguments: [gameId, playerId])
             let removed = db.changesCount
-            try db.execute(sql: "DELETE FROM report_receipt WHERE game_id = ? AND player_id = ?", arguments: [gameId, playerId])
+            try db.cachedStatement(sql: "DELETE FROM report_receipt WHERE game_id = ? AND player_id = ?").execute(arguments: [gameId, playerId])
             return removed
         }
     }
 
     func savedDefinitions() async throws -> [(gameId: String, definition: AchievementDefinition)] {
         try await database.read { db in
-            try Row.fetchAll(db, sql: "SELECT game_id, json FROM definition ORDER BY game_id, achievement_id").compactMap { row in
+            try Row.fetchAll(try db.cachedStatement(sql: "SELECT game_id, json FROM definition ORDER BY game_id, achievement_id")).compactMap { row in
                 let json: String = row["json"]
                 guard let definition = try? WireCodec.decode(AchievementDefinition.self, from: Data(json.utf8)) else { return nil }
                 return (row["game_id"], definition)
@@ -257,9 +253,8 @@ final class AchievementStore: Sendable {
     func saveDefinition(_ definition: AchievementDefinition, gameId: String) async throws {
         let json = String(decoding: try WireCodec.encode(definition), as: UTF8.self)
         try await database.write { db in
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO definition (game_id, achievement_id, json) VALUES (?, ?, ?)",
-                arguments: [gameId, definition.id, json])
+            try db.cachedStatement(sql: 
+                "INSERT OR REPLACE INTO definition (game_id, achievement_id, json) VALUES (?, ?, ?)").execute(arguments: [gameId, definition.id, json])
         }
     }
 }

@@ -55,9 +55,8 @@ public final class SQLiteAccountStore: AccountStore {
     ) async throws -> AccountRecord {
         do {
             try await database.write { db in
-                try db.execute(
-                    sql: "INSERT INTO player (id, display_name, username, username_key, password_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                    arguments: [playerId, displayName, username, usernameKey, passwordHash, now])
+                try db.cachedStatement(sql: 
+                    "INSERT INTO player (id, display_name, username, username_key, password_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)").execute(arguments: [playerId, displayName, username, usernameKey, passwordHash, now])
             }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw Self.usernameTaken
@@ -68,13 +67,13 @@ public final class SQLiteAccountStore: AccountStore {
 
     public func account(usernameKey: String) async throws -> AccountRecord? {
         try await database.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM player WHERE username_key = ?", arguments: [usernameKey]).map(Self.record)
+            try Row.fetchOne(try db.cachedStatement(sql: "SELECT * FROM player WHERE username_key = ?"), arguments: [usernameKey]).map(Self.record)
         }
     }
 
     public func account(playerId: String) async throws -> AccountRecord? {
         try await database.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM player WHERE id = ?", arguments: [playerId]).map(Self.record)
+            try Row.fetchOne(try db.cachedStatement(sql: "SELECT * FROM player WHERE id = ?"), arguments: [playerId]).map(Self.record)
         }
     }
 
@@ -83,7 +82,7 @@ public final class SQLiteAccountStore: AccountStore {
         return try await database.read { db in
             let marks = Array(repeating: "?", count: playerIds.count).joined(separator: ",")
             return try Row.fetchAll(
-                db, sql: "SELECT id, display_name FROM player WHERE id IN (\(marks)) ORDER BY id",
+                try db.cachedStatement(sql: "SELECT id, display_name FROM player WHERE id IN (\(marks)) ORDER BY id"),
                 arguments: StatementArguments(playerIds)
             ).map { PublicProfile(playerId: $0["id"], displayName: $0["display_name"]) }
         }
@@ -93,17 +92,15 @@ public final class SQLiteAccountStore: AccountStore {
         -> (AccountRecord, created: Bool)
     {
         try await database.write { db in
-            if let playerId = try String.fetchOne(db, sql: "SELECT player_id FROM device WHERE device_id = ?", arguments: [deviceId]),
-                let row = try Row.fetchOne(db, sql: "SELECT * FROM player WHERE id = ?", arguments: [playerId])
+            if let playerId = try String.fetchOne(try db.cachedStatement(sql: "SELECT player_id FROM device WHERE device_id = ?"), arguments: [deviceId]),
+                let row = try Row.fetchOne(try db.cachedStatement(sql: "SELECT * FROM player WHERE id = ?"), arguments: [playerId])
             {
                 return (Self.record(row), false)
             }
-            try db.execute(
-                sql: "INSERT INTO player (id, display_name, created_at) VALUES (?, ?, ?)",
-                arguments: [newPlayerId, displayName, now])
-            try db.execute(
-                sql: "INSERT INTO device (device_id, player_id, created_at) VALUES (?, ?, ?)",
-                arguments: [deviceId, newPlayerId, now])
+            try db.cachedStatement(sql: 
+                "INSERT INTO player (id, display_name, created_at) VALUES (?, ?, ?)").execute(arguments: [newPlayerId, displayName, now])
+            try db.cachedStatement(sql: 
+                "INSERT INTO device (device_id, player_id, created_at) VALUES (?, ?, ?)").execute(arguments: [deviceId, newPlayerId, now])
             return (AccountRecord(playerId: newPlayerId, displayName: displayName, createdAt: now), true)
         }
     }
@@ -113,15 +110,14 @@ public final class SQLiteAccountStore: AccountStore {
     {
         do {
             return try await database.write { db in
-                guard let row = try Row.fetchOne(db, sql: "SELECT * FROM player WHERE id = ?", arguments: [playerId]) else {
+                guard let row = try Row.fetchOne(try db.cachedStatement(sql: "SELECT * FROM player WHERE id = ?"), arguments: [playerId]) else {
                     throw Self.unknownPlayer
                 }
                 guard (row["username"] as String?) == nil else {
                     throw ErrorReply(code: .conflict, message: "this account already has a username")
                 }
-                try db.execute(
-                    sql: "UPDATE player SET username = ?, username_key = ?, password_hash = ? WHERE id = ?",
-                    arguments: [username, usernameKey, passwordHash, playerId])
+                try db.cachedStatement(sql: 
+                    "UPDATE player SET username = ?, username_key = ?, password_hash = ? WHERE id = ?").execute(arguments: [username, usernameKey, passwordHash, playerId])
                 var record = Self.record(row)
                 record.username = username
                 record.passwordHash = passwordHash
@@ -134,8 +130,8 @@ public final class SQLiteAccountStore: AccountStore {
 
     public func setDisplayName(playerId: String, displayName: String) async throws -> AccountRecord {
         try await database.write { db in
-            try db.execute(sql: "UPDATE player SET display_name = ? WHERE id = ?", arguments: [displayName, playerId])
-            guard db.changesCount == 1, let row = try Row.fetchOne(db, sql: "SELECT * FROM player WHERE id = ?", arguments: [playerId])
+            try db.cachedStatement(sql: "UPDATE player SET display_name = ? WHERE id = ?").execute(arguments: [displayName, playerId])
+            guard db.changesCount == 1, let row = try Row.fetchOne(try db.cachedStatement(sql: "SELECT * FROM player WHERE id = ?"), arguments: [playerId])
             else { throw Self.unknownPlayer }
             return Self.record(row)
         }
@@ -143,7 +139,7 @@ public final class SQLiteAccountStore: AccountStore {
 
     public func linkedDeviceCount(playerId: String) async throws -> Int {
         try await database.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM device WHERE player_id = ?", arguments: [playerId]) ?? 0
+            try Int.fetchOne(try db.cachedStatement(sql: "SELECT COUNT(*) FROM device WHERE player_id = ?"), arguments: [playerId]) ?? 0
         }
     }
 
@@ -151,9 +147,8 @@ public final class SQLiteAccountStore: AccountStore {
 
     public func createSession(sessionId: String, playerId: String, refreshTokenId: String, now: Int64, refreshExpiresAt: Int64) async throws {
         try await database.write { db in
-            try db.execute(
-                sql: "INSERT INTO session (id, player_id, refresh_token_id, refresh_expires_at, created_at) VALUES (?, ?, ?, ?, ?)",
-                arguments: [sessionId, playerId, refreshTokenId, refreshExpiresAt, now])
+            try db.cachedStatement(sql: 
+                "INSERT INTO session (id, player_id, refresh_token_id, refresh_expires_at, created_at) VALUES (?, ?, ?, ?, ?)").execute(arguments: [sessionId, playerId, refreshTokenId, refreshExpiresAt, now])
         }
     }
 
@@ -162,17 +157,16 @@ public final class SQLiteAccountStore: AccountStore {
     ) async throws -> RefreshOutcome {
         try await database.write { db in
             guard let row = try Row.fetchOne(
-                db, sql: "SELECT refresh_token_id, revoked_at FROM session WHERE id = ? AND player_id = ?",
+                try db.cachedStatement(sql: "SELECT refresh_token_id, revoked_at FROM session WHERE id = ? AND player_id = ?"),
                 arguments: [sessionId, playerId])
             else { return .revoked }
             if (row["revoked_at"] as Int64?) != nil { return .revoked }
             guard (row["refresh_token_id"] as String) == presentedTokenId else {
-                try db.execute(sql: "UPDATE session SET revoked_at = ? WHERE id = ?", arguments: [now, sessionId])
+                try db.cachedStatement(sql: "UPDATE session SET revoked_at = ? WHERE id = ?").execute(arguments: [now, sessionId])
                 return .reused
             }
-            try db.execute(
-                sql: "UPDATE session SET refresh_token_id = ?, refresh_expires_at = ? WHERE id = ?",
-                arguments: [newTokenId, refreshExpiresAt, sessionId])
+            try db.cachedStatement(sql: 
+                "UPDATE session SET refresh_token_id = ?, refresh_expires_at = ? WHERE id = ?").execute(arguments: [newTokenId, refreshExpiresAt, sessionId])
             return .rotated
         }
     }
@@ -182,14 +176,14 @@ public final class SQLiteAccountStore: AccountStore {
             let ids: [String]
             if let sessionId {
                 ids = try String.fetchAll(
-                    db, sql: "SELECT id FROM session WHERE id = ? AND player_id = ? AND revoked_at IS NULL",
+                    try db.cachedStatement(sql: "SELECT id FROM session WHERE id = ? AND player_id = ? AND revoked_at IS NULL"),
                     arguments: [sessionId, playerId])
             } else {
                 ids = try String.fetchAll(
-                    db, sql: "SELECT id FROM session WHERE player_id = ? AND revoked_at IS NULL", arguments: [playerId])
+                    try db.cachedStatement(sql: "SELECT id FROM session WHERE player_id = ? AND revoked_at IS NULL"), arguments: [playerId])
             }
             for id in ids {
-                try db.execute(sql: "UPDATE session SET revoked_at = ? WHERE id = ?", arguments: [now, id])
+                try db.cachedStatement(sql: "UPDATE session SET revoked_at = ? WHERE id = ?").execute(arguments: [now, id])
             }
             return ids
         }
@@ -198,7 +192,7 @@ public final class SQLiteAccountStore: AccountStore {
     public func isSessionActive(sessionId: String, playerId: String) async throws -> Bool {
         try await database.read { db in
             try Bool.fetchOne(
-                db, sql: "SELECT revoked_at IS NULL FROM session WHERE id = ? AND player_id = ?",
+                try db.cachedStatement(sql: "SELECT revoked_at IS NULL FROM session WHERE id = ? AND player_id = ?"),
                 arguments: [sessionId, playerId]) ?? false
         }
     }
@@ -291,11 +285,10 @@ public final class SQLiteAccountStore: AccountStore {
         try await database.read { db in
             func list(_ state: FriendState) throws -> [PublicProfile] {
                 try Row.fetchAll(
-                    db,
-                    sql: """
+                    try db.cachedStatement(sql: """
                         SELECT p.id, p.display_name FROM relation r JOIN player p ON p.id = r.other_id
                         WHERE r.player_id = ? AND r.state = ? ORDER BY p.display_name, p.id
-                        """,
+                        """),
                     arguments: [playerId, state.rawValue]
                 ).map { PublicProfile(playerId: $0["id"], displayName: $0["display_name"]) }
             }
@@ -308,7 +301,7 @@ public final class SQLiteAccountStore: AccountStore {
     public func friendIDs(playerId: String) async throws -> [String] {
         try await database.read { db in
             try String.fetchAll(
-                db, sql: "SELECT other_id FROM relation WHERE player_id = ? AND state = 'friends' ORDER BY other_id",
+                try db.cachedStatement(sql: "SELECT other_id FROM relation WHERE player_id = ? AND state = 'friends' ORDER BY other_id"),
                 arguments: [playerId])
         }
     }
@@ -323,26 +316,24 @@ public final class SQLiteAccountStore: AccountStore {
 
     private static func state(_ db: Database, _ playerId: String, _ otherId: String) throws -> FriendState {
         let raw = try String.fetchOne(
-            db, sql: "SELECT state FROM relation WHERE player_id = ? AND other_id = ?", arguments: [playerId, otherId])
+            try db.cachedStatement(sql: "SELECT state FROM relation WHERE player_id = ? AND other_id = ?"), arguments: [playerId, otherId])
         return raw.flatMap(FriendState.init(rawValue:)) ?? .none
     }
 
     private static func set(_ db: Database, _ playerId: String, _ otherId: String, _ state: FriendState, _ now: Int64) throws {
-        try db.execute(
-            sql: """
+        try db.cachedStatement(sql: """
                 INSERT INTO relation (player_id, other_id, state, since) VALUES (?, ?, ?, ?)
                 ON CONFLICT(player_id, other_id) DO UPDATE SET state = excluded.state, since = excluded.since
-                """,
-            arguments: [playerId, otherId, state.rawValue, now])
+                """).execute(arguments: [playerId, otherId, state.rawValue, now])
     }
 
     private static func clear(_ db: Database, _ playerId: String, _ otherId: String) throws {
-        try db.execute(sql: "DELETE FROM relation WHERE player_id = ? AND other_id = ?", arguments: [playerId, otherId])
+        try db.cachedStatement(sql: "DELETE FROM relation WHERE player_id = ? AND other_id = ?").execute(arguments: [playerId, otherId])
     }
 
     private static func requireBoth(_ db: Database, _ playerId: String, _ otherId: String) throws {
         let count = try Int.fetchOne(
-            db, sql: "SELECT COUNT(*) FROM player WHERE id IN (?, ?)", arguments: [playerId, otherId]) ?? 0
+            try db.cachedStatement(sql: "SELECT COUNT(*) FROM player WHERE id IN (?, ?)"), arguments: [playerId, otherId]) ?? 0
         guard count == 2 else { throw unknownPlayer }
     }
 

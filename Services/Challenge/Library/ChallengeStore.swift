@@ -77,9 +77,8 @@ final class ChallengeStore: Sendable {
         try await database.write { db in
             var written: [(gameId: String, playerId: String, item: InboxItem)] = []
             for completion in plan.completions {
-                try db.execute(
-                    sql: "UPDATE receiver SET state = 'completed', completed_at = ?, value = COALESCE(?, value) WHERE challenge_id = ? AND player_id = ? AND state = 'pending'",
-                    arguments: [plan.time, completion.value, completion.challengeId, completion.receiver])
+                try db.cachedStatement(sql: 
+                    "UPDATE receiver SET state = 'completed', completed_at = ?, value = COALESCE(?, value) WHERE challenge_id = ? AND player_id = ? AND state = 'pending'").execute(arguments: [plan.time, completion.value, completion.challengeId, completion.receiver])
                 guard db.changesCount == 1, let challenge = try Self.load(db, completion.challengeId) else { continue }
                 for note in notes(challenge, completion.receiver, completion.value) {
                     try Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, in: db)
@@ -88,9 +87,8 @@ final class ChallengeStore: Sendable {
             }
             for score in plan.timedScores {
                 let better = score.higherIsBetter ? "? > value" : "? < value"
-                try db.execute(
-                    sql: "UPDATE receiver SET value = ?, completed_at = ? WHERE challenge_id = ? AND player_id = ? AND (value IS NULL OR \(better))",
-                    arguments: [score.value, plan.time, score.challengeId, plan.playerId, score.value])
+                try db.cachedStatement(sql: 
+                    "UPDATE receiver SET value = ?, completed_at = ? WHERE challenge_id = ? AND player_id = ? AND (value IS NULL OR \(better))").execute(arguments: [score.value, plan.time, score.challengeId, plan.playerId, score.value])
             }
             try StreamPositions.advance(db, stream: stream, to: sequence)
             return written
@@ -114,20 +112,17 @@ final class ChallengeStore: Sendable {
                 try RequestReceipts.record(db, request, reply: reply, at: challenge.createdAt)
             }
             for note in inbox { try Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, in: db) }
-            try db.execute(
-                sql: """
+            try db.cachedStatement(sql: """
                     INSERT INTO challenge (id, game_id, kind, issuer_id, board_id, achievement_id, issuer_value, higher_is_better,
                         message, created_at, expires_at, ends_at, state, rematch_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
+                    """).execute(arguments: [
                     challenge.challengeId, challenge.gameId, challenge.kind.rawValue, challenge.issuerId, challenge.boardId,
                     challenge.achievementId, challenge.issuerValue, higherIsBetter, challenge.message, challenge.createdAt,
                     challenge.expiresAt, challenge.endsAt, challenge.state?.rawValue, challenge.rematchOf,
                 ])
             for receiver in challenge.receivers {
-                try db.execute(
-                    sql: "INSERT INTO receiver (challenge_id, player_id, state, baseline) VALUES (?, ?, ?, ?)",
-                    arguments: [challenge.challengeId, receiver.playerId, receiver.state.rawValue, baselines[receiver.playerId]])
+                try db.cachedStatement(sql: 
+                    "INSERT INTO receiver (challenge_id, player_id, state, baseline) VALUES (?, ?, ?, ?)").execute(arguments: [challenge.challengeId, receiver.playerId, receiver.state.rawValue, baselines[receiver.playerId]])
             }
         }
     }
@@ -150,15 +145,14 @@ final class ChallengeStore: Sendable {
             let ids: [String]
             if issued {
                 ids = try String.fetchAll(
-                    db, sql: "SELECT id FROM challenge WHERE game_id = ? AND issuer_id = ? ORDER BY created_at DESC LIMIT 200",
+                    try db.cachedStatement(sql: "SELECT id FROM challenge WHERE game_id = ? AND issuer_id = ? ORDER BY created_at DESC LIMIT 200"),
                     arguments: [gameId, playerId])
             } else {
                 ids = try String.fetchAll(
-                    db,
-                    sql: """
+                    try db.cachedStatement(sql: """
                         SELECT c.id FROM challenge c JOIN receiver r ON r.challenge_id = c.id
                         WHERE c.game_id = ? AND r.player_id = ? AND (? IS NULL OR r.state = ?) ORDER BY c.created_at DESC LIMIT 200
-                        """,
+                        """),
                     arguments: [gameId, playerId, state?.rawValue, state?.rawValue])
             }
             return try ids.compactMap { try Self.load(db, $0) }
@@ -172,12 +166,11 @@ final class ChallengeStore: Sendable {
         let column = kind == .score ? "board_id" : "achievement_id"
         return try await database.read { db in
             try Row.fetchAll(
-                db,
-                sql: """
+                try db.cachedStatement(sql: """
                     SELECT c.id, c.issuer_value, c.higher_is_better, r.baseline, c.expires_at, c.created_at FROM challenge c
                     JOIN receiver r ON r.challenge_id = c.id
                     WHERE c.game_id = ? AND c.kind = ? AND c.\(column) = ? AND r.player_id = ? AND r.state = 'pending'
-                    """,
+                    """),
                 arguments: [gameId, kind.rawValue, target, playerId]
             ).map { ($0["id"], $0["issuer_value"], $0["higher_is_better"], $0["baseline"], $0["expires_at"], $0["created_at"]) }
         }
@@ -188,9 +181,8 @@ final class ChallengeStore: Sendable {
         async throws -> Bool
     {
         try await database.write { db in
-            try db.execute(
-                sql: "UPDATE receiver SET state = ?, completed_at = ?, value = COALESCE(?, value) WHERE challenge_id = ? AND player_id = ? AND state = ?",
-                arguments: [to.rawValue, time, value, challengeId, playerId, from.rawValue])
+            try db.cachedStatement(sql: 
+                "UPDATE receiver SET state = ?, completed_at = ?, value = COALESCE(?, value) WHERE challenge_id = ? AND player_id = ? AND state = ?").execute(arguments: [to.rawValue, time, value, challengeId, playerId, from.rawValue])
             return db.changesCount == 1
         }
     }
@@ -199,16 +191,14 @@ final class ChallengeStore: Sendable {
     func expire(now: Int64) async throws -> [(challengeId: String, gameId: String, playerId: String)] {
         try await database.write { db in
             let rows = try Row.fetchAll(
-                db,
-                sql: """
+                try db.cachedStatement(sql: """
                     SELECT r.challenge_id, c.game_id, r.player_id FROM receiver r JOIN challenge c ON c.id = r.challenge_id
                     WHERE r.state = 'pending' AND c.expires_at IS NOT NULL AND c.expires_at <= ?
-                    """,
+                    """),
                 arguments: [now])
             for row in rows {
-                try db.execute(
-                    sql: "UPDATE receiver SET state = 'invalid', completed_at = ? WHERE challenge_id = ? AND player_id = ? AND state = 'pending'",
-                    arguments: [now, row["challenge_id"] as String, row["player_id"] as String])
+                try db.cachedStatement(sql: 
+                    "UPDATE receiver SET state = 'invalid', completed_at = ? WHERE challenge_id = ? AND player_id = ? AND state = 'pending'").execute(arguments: [now, row["challenge_id"] as String, row["player_id"] as String])
             }
             return rows.map { ($0["challenge_id"], $0["game_id"], $0["player_id"]) }
         }
@@ -218,12 +208,11 @@ final class ChallengeStore: Sendable {
     func pendingTargets() async throws -> [(gameId: String, kind: ChallengeKind, target: String)] {
         try await database.read { db in
             try Row.fetchAll(
-                db,
-                sql: """
+                try db.cachedStatement(sql: """
                     SELECT DISTINCT c.game_id, c.kind, COALESCE(c.board_id, c.achievement_id) AS target FROM challenge c
                     JOIN receiver r ON r.challenge_id = c.id WHERE r.state = 'pending' AND c.kind IN ('score', 'achievement')
                     """
-            ).map { ($0["game_id"], ChallengeKind(rawValue: $0["kind"]) ?? .score, $0["target"]) }
+            )).map { ($0["game_id"], ChallengeKind(rawValue: $0["kind"]) ?? .score, $0["target"]) }
         }
     }
 
@@ -231,12 +220,10 @@ final class ChallengeStore: Sendable {
     func invalidate(gameId: String, kind: ChallengeKind, target: String, at time: Int64) async throws -> Int {
         let column = kind == .score ? "board_id" : "achievement_id"
         return try await database.write { db in
-            try db.execute(
-                sql: """
+            try db.cachedStatement(sql: """
                     UPDATE receiver SET state = 'invalid', completed_at = ? WHERE state = 'pending' AND challenge_id IN
                         (SELECT id FROM challenge WHERE game_id = ? AND kind = ? AND \(column) = ?)
-                    """,
-                arguments: [time, gameId, kind.rawValue, target])
+                    """).execute(arguments: [time, gameId, kind.rawValue, target])
             return db.changesCount
         }
     }
@@ -247,12 +234,11 @@ final class ChallengeStore: Sendable {
     func runningTimed(gameId: String, boardId: String, playerId: String, at time: Int64) async throws -> [String] {
         try await database.read { db in
             try String.fetchAll(
-                db,
-                sql: """
+                try db.cachedStatement(sql: """
                     SELECT c.id FROM challenge c JOIN receiver r ON r.challenge_id = c.id
                     WHERE c.game_id = ? AND c.kind = 'timed' AND c.board_id = ? AND c.state = 'running' AND r.player_id = ?
                         AND c.created_at <= ? AND c.ends_at > ?
-                    """,
+                    """),
                 arguments: [gameId, boardId, playerId, time, time])
         }
     }
@@ -260,7 +246,7 @@ final class ChallengeStore: Sendable {
     /// Running time-boxed challenges whose window closed by `now`.
     func closedTimed(now: Int64) async throws -> [String] {
         try await database.read { db in
-            try String.fetchAll(db, sql: "SELECT id FROM challenge WHERE kind = 'timed' AND state = 'running' AND ends_at <= ?", arguments: [now])
+            try String.fetchAll(try db.cachedStatement(sql: "SELECT id FROM challenge WHERE kind = 'timed' AND state = 'running' AND ends_at <= ?"), arguments: [now])
         }
     }
 
@@ -269,12 +255,12 @@ final class ChallengeStore: Sendable {
         try await database.write { db in
             var ids: [String] = []
             for id in candidates {
-                try db.execute(sql: "UPDATE challenge SET state = 'ended' WHERE id = ? AND state = 'running'", arguments: [id])
+                try db.cachedStatement(sql: "UPDATE challenge SET state = 'ended' WHERE id = ? AND state = 'running'").execute(arguments: [id])
                 if db.changesCount == 1 { ids.append(id) }
             }
             for id in ids {
-                try db.execute(sql: "UPDATE challenge SET state = 'ended' WHERE id = ? AND state = 'running'", arguments: [id])
-                try db.execute(sql: "UPDATE receiver SET state = 'completed' WHERE challenge_id = ?", arguments: [id])
+                try db.cachedStatement(sql: "UPDATE challenge SET state = 'ended' WHERE id = ? AND state = 'running'").execute(arguments: [id])
+                try db.cachedStatement(sql: "UPDATE receiver SET state = 'completed' WHERE challenge_id = ?").execute(arguments: [id])
             }
             return ids
         }
@@ -288,18 +274,16 @@ final class ChallengeStore: Sendable {
 
     private static func insert(_ item: InboxItem, gameId: String, playerId: String, in db: Database) throws {
         let details = String(decoding: try WireCodec.encode(item.details), as: UTF8.self)
-        try db.execute(
-            sql: "INSERT INTO inbox (id, game_id, player_id, kind, message, details, created_at, read) VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
-            arguments: [item.id, gameId, playerId, item.kind, item.message, details, item.createdAt])
+        try db.cachedStatement(sql: 
+            "INSERT INTO inbox (id, game_id, player_id, kind, message, details, created_at, read) VALUES (?, ?, ?, ?, ?, ?, ?, 0)").execute(arguments: [item.id, gameId, playerId, item.kind, item.message, details, item.createdAt])
     }
 
     func inbox(gameId: String, playerId: String, unreadOnly: Bool) async throws -> [InboxItem] {
         try await database.read { db in
             try Row.fetchAll(
-                db,
-                sql: """
+                try db.cachedStatement(sql: """
                     SELECT * FROM inbox WHERE game_id = ? AND player_id = ? AND (? = 0 OR read = 0) ORDER BY created_at DESC, id LIMIT 200
-                    """,
+                    """),
                 arguments: [gameId, playerId, unreadOnly]
             ).map { row in
                 let details: String = row["details"]
@@ -315,9 +299,8 @@ final class ChallengeStore: Sendable {
         try await database.write { db in
             var changed = 0
             for id in ids {
-                try db.execute(
-                    sql: "UPDATE inbox SET read = 1 WHERE id = ? AND game_id = ? AND player_id = ? AND read = 0",
-                    arguments: [id, gameId, playerId])
+                try db.cachedStatement(sql: 
+                    "UPDATE inbox SET read = 1 WHERE id = ? AND game_id = ? AND player_id = ? AND read = 0").execute(arguments: [id, gameId, playerId])
                 changed += db.changesCount
             }
             return changed
@@ -325,9 +308,9 @@ final class ChallengeStore: Sendable {
     }
 
     private static func load(_ db: Database, _ id: String) throws -> ChallengeDetail? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM challenge WHERE id = ?", arguments: [id]) else { return nil }
+        guard let row = try Row.fetchOne(try db.cachedStatement(sql: "SELECT * FROM challenge WHERE id = ?"), arguments: [id]) else { return nil }
         let receivers = try Row.fetchAll(
-            db, sql: "SELECT * FROM receiver WHERE challenge_id = ? ORDER BY player_id", arguments: [id]
+            try db.cachedStatement(sql: "SELECT * FROM receiver WHERE challenge_id = ? ORDER BY player_id"), arguments: [id]
         ).map {
             ChallengeReceiver(
                 playerId: $0["player_id"], state: ChallengeState(rawValue: $0["state"]) ?? .pending, completedAt: $0["completed_at"],

@@ -61,7 +61,7 @@ final class EventLog: Sendable {
             }
         }
         try migrator.migrate(database)
-        let head = try database.read { db in try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(seq), 0) FROM event") ?? 0 }
+        let head = try database.read { db in try Int64.fetchOne(try db.cachedStatement(sql: "SELECT IFNULL(MAX(seq), 0) FROM event")) ?? 0 }
         state = Locked(State(head: UInt64(head)))
     }
 
@@ -157,8 +157,7 @@ final class EventLog: Sendable {
         -> (fingerprint: String, acknowledgement: EventAcknowledgement)?
     {
         try Row.fetchOne(
-            db,
-            sql: "SELECT seq, fingerprint, event_id, topic, accepted_at FROM event WHERE game_id = ? AND player_id = ? AND request_id = ?",
+            try db.cachedStatement(sql: "SELECT seq, fingerprint, event_id, topic, accepted_at FROM event WHERE game_id = ? AND player_id = ? AND request_id = ?"),
             arguments: [gameId, playerId, requestId]
         ).map { row in
             (
@@ -179,12 +178,12 @@ final class EventLog: Sendable {
     func page(after: UInt64, limit: Int) async throws -> StreamPage {
         try await database.read { db in
             let rows = try Row.fetchAll(
-                db, sql: "SELECT topic, envelope FROM event WHERE seq > ? ORDER BY seq LIMIT ?",
+                try db.cachedStatement(sql: "SELECT topic, envelope FROM event WHERE seq > ? ORDER BY seq LIMIT ?"),
                 arguments: [Int64(clamping: after), limit])
             let messages = try rows.map { row in
                 StreamMessage(topic: row["topic"], envelope: try WireCodec.decode(RawEnvelope.self, from: row["envelope"] as Data))
             }
-            let head = try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(seq), 0) FROM event") ?? 0
+            let head = try Int64.fetchOne(try db.cachedStatement(sql: "SELECT IFNULL(MAX(seq), 0) FROM event")) ?? 0
             return StreamPage(messages: messages, head: UInt64(head))
         }
     }

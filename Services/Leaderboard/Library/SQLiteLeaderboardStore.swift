@@ -68,11 +68,10 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
     {
         try await database.read { db in
             try Row.fetchAll(
-                db,
-                sql: """
+                try db.cachedStatement(sql: """
                     SELECT player_id, value, context, metadata, submitted_at FROM entry WHERE game_id = ? AND board_id = ?
                     ORDER BY value \(descending ? "DESC" : "ASC"), submitted_at ASC, player_id ASC LIMIT ? OFFSET ?
-                    """,
+                    """),
                 arguments: [gameId, boardId, limit, offset]
             ).map { ($0["player_id"], Self.entry($0)) }
         }
@@ -82,16 +81,16 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
         try await database.read { db in
             if includingPeriods {
                 return try Int.fetchOne(
-                    db, sql: "SELECT COUNT(*) FROM entry WHERE game_id = ? AND (board_id = ? OR board_id LIKE ? ESCAPE '\\')",
+                    try db.cachedStatement(sql: "SELECT COUNT(*) FROM entry WHERE game_id = ? AND (board_id = ? OR board_id LIKE ? ESCAPE '\\')"),
                     arguments: [gameId, boardId, boardId.replacingOccurrences(of: "_", with: "\\_").replacingOccurrences(of: "%", with: "\\%") + "#%"]) ?? 0
             }
-            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM entry WHERE game_id = ? AND board_id = ?", arguments: [gameId, boardId]) ?? 0
+            return try Int.fetchOne(try db.cachedStatement(sql: "SELECT COUNT(*) FROM entry WHERE game_id = ? AND board_id = ?"), arguments: [gameId, boardId]) ?? 0
         }
     }
 
     public func savedDefinitions() async throws -> [(gameId: String, definition: LeaderboardDefinition)] {
         try await database.read { db in
-            try Row.fetchAll(db, sql: "SELECT game_id, json FROM definition WHERE NOT removed ORDER BY game_id, board_id").compactMap { row in
+            try Row.fetchAll(try db.cachedStatement(sql: "SELECT game_id, json FROM definition WHERE NOT removed ORDER BY game_id, board_id")).compactMap { row in
                 let json: String = row["json"]
                 guard let definition = try? WireCodec.decode(LeaderboardDefinition.self, from: Data(json.utf8)) else { return nil }
                 return (row["game_id"], definition)
@@ -102,30 +101,26 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
     /// Definitions operators removed (so that the configuration file's version stays removed).
     public func removedDefinitions() async throws -> [(gameId: String, boardId: String)] {
         try await database.read { db in
-            try Row.fetchAll(db, sql: "SELECT game_id, board_id FROM definition WHERE removed").map { ($0["game_id"], $0["board_id"]) }
+            try Row.fetchAll(try db.cachedStatement(sql: "SELECT game_id, board_id FROM definition WHERE removed")).map { ($0["game_id"], $0["board_id"]) }
         }
     }
 
     public func saveDefinition(_ definition: LeaderboardDefinition, gameId: String) async throws {
         let json = String(decoding: try WireCodec.encode(definition), as: UTF8.self)
         try await database.write { db in
-            try db.execute(
-                sql: """
+            try db.cachedStatement(sql: """
                     INSERT INTO definition (game_id, board_id, json, removed) VALUES (?, ?, ?, 0)
                     ON CONFLICT(game_id, board_id) DO UPDATE SET json = excluded.json, removed = 0
-                    """,
-                arguments: [gameId, definition.id, json])
+                    """).execute(arguments: [gameId, definition.id, json])
         }
     }
 
     public func deleteDefinition(boardId: String, gameId: String) async throws {
         try await database.write { db in
-            try db.execute(
-                sql: """
+            try db.cachedStatement(sql: """
                     INSERT INTO definition (game_id, board_id, json, removed) VALUES (?, ?, '{}', 1)
                     ON CONFLICT(game_id, board_id) DO UPDATE SET removed = 1
-                    """,
-                arguments: [gameId, boardId])
+                    """).execute(arguments: [gameId, boardId])
         }
     }
 
@@ -141,22 +136,19 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
                 return .replayed(stored)
             }
             let previous = try Row.fetchOne(
-                db, sql: "SELECT value, context, metadata, submitted_at FROM entry WHERE game_id = ? AND board_id = ? AND player_id = ?",
+                try db.cachedStatement(sql: "SELECT value, context, metadata, submitted_at FROM entry WHERE game_id = ? AND board_id = ? AND player_id = ?"),
                 arguments: [gameId, boardId, playerId]
             ).map(Self.entry)
             let decided = try decide(previous)
             if let decided {
-                try db.execute(
-                    sql: """
+                try db.cachedStatement(sql: """
                         INSERT INTO entry (game_id, board_id, player_id, value, context, metadata, submitted_at) VALUES (?, ?, ?, ?, ?, ?, ?)
                         ON CONFLICT(game_id, board_id, player_id) DO UPDATE SET value = excluded.value, context = excluded.context,
                             metadata = excluded.metadata, submitted_at = excluded.submitted_at
-                        """,
-                    arguments: [gameId, boardId, playerId, decided.value, decided.context, decided.metadata, decided.submittedAt])
+                        """).execute(arguments: [gameId, boardId, playerId, decided.value, decided.context, decided.metadata, decided.submittedAt])
             }
-            try db.execute(
-                sql: "INSERT INTO score (game_id, board_id, player_id, value, submitted_at) VALUES (?, ?, ?, ?, ?)",
-                arguments: [gameId, boardId, playerId, value, submittedAt])
+            try db.cachedStatement(sql: 
+                "INSERT INTO score (game_id, board_id, player_id, value, submitted_at) VALUES (?, ?, ?, ?, ?)").execute(arguments: [gameId, boardId, playerId, value, submittedAt])
             let version = db.lastInsertedRowID
             let written = try journal(previous, decided ?? previous)
             if let request {
@@ -170,7 +162,7 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
     public func entries(gameId: String, boardId: String) async throws -> [(playerId: String, entry: StoredEntry)] {
         try await database.read { db in
             try Row.fetchAll(
-                db, sql: "SELECT player_id, value, context, metadata, submitted_at FROM entry WHERE game_id = ? AND board_id = ?",
+                try db.cachedStatement(sql: "SELECT player_id, value, context, metadata, submitted_at FROM entry WHERE game_id = ? AND board_id = ?"),
                 arguments: [gameId, boardId]
             ).map { ($0["player_id"], Self.entry($0)) }
         }
@@ -183,8 +175,7 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
             for chunk in stride(from: 0, to: playerIds.count, by: 500).map({ Array(playerIds[$0..<min($0 + 500, playerIds.count)]) }) {
                 let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
                 for row in try Row.fetchAll(
-                    db,
-                    sql: "SELECT player_id, value, context, metadata, submitted_at FROM entry WHERE game_id = ? AND board_id = ? AND player_id IN (\(marks))",
+                    try db.cachedStatement(sql: "SELECT player_id, value, context, metadata, submitted_at FROM entry WHERE game_id = ? AND board_id = ? AND player_id IN (\(marks))"),
                     arguments: StatementArguments([gameId, boardId] + chunk))
                 {
                     result[row["player_id"]] = Self.entry(row)
@@ -197,8 +188,7 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
     public func scores(gameId: String, boardId: String, since: Int64) async throws -> [StoredScore] {
         try await database.read { db in
             try Row.fetchAll(
-                db,
-                sql: "SELECT player_id, value, submitted_at FROM score WHERE game_id = ? AND board_id = ? AND submitted_at >= ? ORDER BY id",
+                try db.cachedStatement(sql: "SELECT player_id, value, submitted_at FROM score WHERE game_id = ? AND board_id = ? AND submitted_at >= ? ORDER BY id"),
                 arguments: [gameId, boardId, since]
             ).map { StoredScore(playerId: $0["player_id"], value: $0["value"], submittedAt: $0["submitted_at"]) }
         }
@@ -207,11 +197,10 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
     public func history(gameId: String, boardId: String, playerId: String, descending: Bool, limit: Int) async throws -> [StoredScore] {
         try await database.read { db in
             try Row.fetchAll(
-                db,
-                sql: """
+                try db.cachedStatement(sql: """
                     SELECT player_id, value, submitted_at FROM score WHERE game_id = ? AND board_id = ? AND player_id = ?
                     ORDER BY value \(descending ? "DESC" : "ASC"), submitted_at ASC LIMIT ?
-                    """,
+                    """),
                 arguments: [gameId, boardId, playerId, limit]
             ).map { StoredScore(playerId: $0["player_id"], value: $0["value"], submittedAt: $0["submitted_at"]) }
         }

@@ -9,15 +9,14 @@ public enum Outbox {
     /// Appends a message inside the caller's transaction. The stream's publisher id and the
     /// message's sequence (its row number) are stamped when it is read.
     public static func append<Payload: Encodable & Sendable>(_ db: Database, _ envelope: Envelope<Payload>, on topic: Topic) throws {
-        try db.execute(
-            sql: "INSERT INTO podium_outbox (topic, envelope) VALUES (?, ?)",
-            arguments: [topic.rawValue, try WireCodec.encode(envelope)])
+        try db.cachedStatement(sql: 
+            "INSERT INTO podium_outbox (topic, envelope) VALUES (?, ?)").execute(arguments: [topic.rawValue, try WireCodec.encode(envelope)])
     }
 
     /// Messages after a sequence, stamped as the stream's, and the outbox's last sequence.
     public static func read(_ db: Database, stream: String, after: UInt64, limit: Int) throws -> StreamPage {
         let rows = try Row.fetchAll(
-            db, sql: "SELECT seq, topic, envelope FROM podium_outbox WHERE seq > ? ORDER BY seq LIMIT ?",
+            try db.cachedStatement(sql: "SELECT seq, topic, envelope FROM podium_outbox WHERE seq > ? ORDER BY seq LIMIT ?"),
             arguments: [Int64(clamping: after), limit])
         var messages: [StreamMessage] = []
         messages.reserveCapacity(rows.count)
@@ -33,7 +32,7 @@ public enum Outbox {
 
     /// The outbox's last sequence (0 when empty).
     public static func head(_ db: Database) throws -> UInt64 {
-        UInt64(try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(seq), 0) FROM podium_outbox") ?? 0)
+        UInt64(try Int64.fetchOne(try db.cachedStatement(sql: "SELECT IFNULL(MAX(seq), 0) FROM podium_outbox")) ?? 0)
     }
 }
 
@@ -41,16 +40,14 @@ public enum Outbox {
 public enum StreamPositions {
     /// The last sequence applied from a stream (0 when none).
     public static func get(_ db: Database, stream: String) throws -> UInt64 {
-        UInt64(try Int64.fetchOne(db, sql: "SELECT sequence FROM podium_position WHERE stream = ?", arguments: [stream]) ?? 0)
+        UInt64(try Int64.fetchOne(try db.cachedStatement(sql: "SELECT sequence FROM podium_position WHERE stream = ?"), arguments: [stream]) ?? 0)
     }
 
     /// Records, inside the caller's transaction, that the stream is applied up to `sequence`.
     public static func advance(_ db: Database, stream: String, to sequence: UInt64) throws {
-        try db.execute(
-            sql: """
+        try db.cachedStatement(sql: """
                 INSERT INTO podium_position (stream, sequence) VALUES (?, ?)
                 ON CONFLICT(stream) DO UPDATE SET sequence = excluded.sequence WHERE excluded.sequence > sequence
-                """,
-            arguments: [stream, Int64(clamping: sequence)])
+                """).execute(arguments: [stream, Int64(clamping: sequence)])
     }
 }

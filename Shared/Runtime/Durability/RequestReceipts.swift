@@ -29,7 +29,7 @@ public enum RequestReceipts {
     /// another payload.
     public static func replay(_ db: Database, _ key: RequestKey) throws -> JSONValue? {
         guard let row = try Row.fetchOne(
-            db, sql: "SELECT fingerprint, reply FROM podium_receipt WHERE scope = ? AND request_id = ?",
+            try db.cachedStatement(sql: "SELECT fingerprint, reply FROM podium_receipt WHERE scope = ? AND request_id = ?"),
             arguments: [key.scope, key.requestId])
         else { return nil }
         guard row["fingerprint"] as String == key.fingerprint else { throw reused(key.requestId) }
@@ -47,7 +47,7 @@ public enum RequestReceipts {
     /// The stored answer for an id, whatever the payload (for `receipt.get`).
     public static func find(_ db: Database, scope: String, requestId: String) throws -> StoredReply {
         guard let row = try Row.fetchOne(
-            db, sql: "SELECT request_type, reply FROM podium_receipt WHERE scope = ? AND request_id = ?", arguments: [scope, requestId])
+            try db.cachedStatement(sql: "SELECT request_type, reply FROM podium_receipt WHERE scope = ? AND request_id = ?"), arguments: [scope, requestId])
         else { return StoredReply(found: false, reply: nil) }
         let reply = try WireCodec.decode(JSONValue.self, from: Data((row["reply"] as String).utf8))
         return StoredReply(found: true, type: row["request_type"], reply: reply)
@@ -55,9 +55,8 @@ public enum RequestReceipts {
 
     /// Stores an answer inside the caller's transaction.
     public static func record(_ db: Database, _ key: RequestKey, reply: JSONValue, at time: Int64) throws {
-        try db.execute(
-            sql: "INSERT INTO podium_receipt (scope, request_id, request_type, fingerprint, reply, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-            arguments: [
+        try db.cachedStatement(sql: 
+            "INSERT INTO podium_receipt (scope, request_id, request_type, fingerprint, reply, created_at) VALUES (?, ?, ?, ?, ?, ?)").execute(arguments: [
                 key.scope, key.requestId, key.requestType, key.fingerprint, String(decoding: try WireCodec.encode(reply), as: UTF8.self), time,
             ])
     }

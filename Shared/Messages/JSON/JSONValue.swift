@@ -9,6 +9,10 @@ public enum JSONValue: Codable, Sendable, Hashable {
     case object([String: JSONValue])
 
     public init(from decoder: any Decoder) throws {
+        if let source = decoder as? any JSONValueSource {
+            self = source.value
+            return
+        }
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -28,6 +32,10 @@ public enum JSONValue: Codable, Sendable, Hashable {
     }
 
     public func encode(to encoder: any Encoder) throws {
+        if let sink = encoder as? any JSONValueSink {
+            sink.store(self)
+            return
+        }
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -84,4 +92,14 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
+}
+
+/// A decoder that already holds its value as a ``JSONValue`` (``JSONValueDecoder``'s).
+protocol JSONValueSource {
+    var value: JSONValue { get }
+}
+
+/// An encoder that can take a ``JSONValue`` as it is (``JSONValueEncoder``'s).
+protocol JSONValueSink {
+    func store(_ value: JSONValue)
 }
