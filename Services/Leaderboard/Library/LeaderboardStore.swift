@@ -22,31 +22,60 @@ public struct SubmissionJournal: Sendable {
     public var reply: JSONValue
     /// The message that tells other services about the score (the outbox).
     public var accepted: (topic: Topic, envelope: Envelope<ScoreReceipt>)
+    /// A player the submission pushed out of the top, to be told once the batch is committed.
+    public var leftTop: String?
 }
 
 /// How a submission ended in the store.
 public enum SubmissionOutcome: Sendable {
-    /// Applied: the entries before and after, and the history row's id.
-    case applied(previous: StoredEntry?, current: StoredEntry?, version: Int64)
+    /// Applied: the entries before and after, the history row's id, and what was journaled.
+    case applied(previous: StoredEntry?, current: StoredEntry?, version: Int64, journal: SubmissionJournal)
     /// A resend of a stored request: its stored reply.
     case replayed(JSONValue)
+}
+
+/// One submission of a batch for ``LeaderboardStore/submit(_:)``.
+public struct PendingSubmission: Sendable {
+    public var gameId: String
+    public var boardId: String
+    public var playerId: String
+    public var value: Int64
+    public var submittedAt: Int64
+    /// The request's idempotency key: a key already stored returns its stored reply instead.
+    public var request: RequestKey?
+    /// The new entry given the current one (nil keeps it); may refuse with an ``ErrorReply``.
+    public var decide: @Sendable (StoredEntry?) throws -> StoredEntry?
+    /// Called in the transaction once the entry and history are written: the receipt and the
+    /// outbox message to store with them.
+    public var journal: @Sendable (_ previous: StoredEntry?, _ current: StoredEntry?) throws -> SubmissionJournal
+
+    public init(
+        gameId: String, boardId: String, playerId: String, value: Int64, submittedAt: Int64, request: RequestKey?,
+        decide: @escaping @Sendable (StoredEntry?) throws -> StoredEntry?,
+        journal: @escaping @Sendable (_ previous: StoredEntry?, _ current: StoredEntry?) throws -> SubmissionJournal
+    ) {
+        self.gameId = gameId
+        self.boardId = boardId
+        self.playerId = playerId
+        self.value = value
+        self.submittedAt = submittedAt
+        self.request = request
+        self.decide = decide
+        self.journal = journal
+    }
 }
 
 /// The leaderboard service's storage, behind a protocol so that PostgreSQL can back it later.
 /// The store is the truth; the in-memory standings are rebuilt from it at start.
 public protocol LeaderboardStore: Sendable {
-    /// Applies a submission atomically: reads the current entry, lets `decide` compute the new
-    /// one (or nil to keep it), writes it and the score history row. Returns both entries and
-    /// the history row's id, which grows with every write (a version for ordering updates).
+    /// Applies a batch of submissions, in order, in one transaction (one commit: group commit).
+    /// For each: reads the current entry, lets `decide` compute the new one, writes it and the
+    /// score history row, then the journal (receipt and outbox message).
     ///
-    /// With a request key, a key already stored returns its stored reply instead (nothing is
-    /// applied), and otherwise `journal` says what to store with the change: the request's reply
-    /// (its receipt) and the outbox messages it causes, in the same transaction.
-    func submit(
-        gameId: String, boardId: String, playerId: String, value: Int64, submittedAt: Int64, request: RequestKey?,
-        decide: @Sendable (StoredEntry?) throws -> StoredEntry?,
-        journal: @Sendable (_ previous: StoredEntry?, _ current: StoredEntry?) throws -> SubmissionJournal
-    ) async throws -> SubmissionOutcome
+    /// A submission refused before it wrote anything (its `decide` threw an ``ErrorReply``, or
+    /// its request id came with another payload) fails alone; any other failure throws and
+    /// nothing of the batch is written.
+    func submit(_ batch: [PendingSubmission]) async throws -> [Result<SubmissionOutcome, ErrorReply>]
     /// Every entry of a board.
     func entries(gameId: String, boardId: String) async throws -> [(playerId: String, entry: StoredEntry)]
     /// The entries of some players.

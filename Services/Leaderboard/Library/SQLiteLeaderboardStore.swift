@@ -124,39 +124,48 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
         }
     }
 
-    public func submit(
-        gameId: String, boardId: String, playerId: String, value: Int64, submittedAt: Int64, request: RequestKey?,
-        decide: @Sendable (StoredEntry?) throws -> StoredEntry?,
-        journal: @Sendable (_ previous: StoredEntry?, _ current: StoredEntry?) throws -> SubmissionJournal
-    ) async throws -> SubmissionOutcome {
+    public func submit(_ batch: [PendingSubmission]) async throws -> [Result<SubmissionOutcome, ErrorReply>] {
         try await database.write { db in
-            if let request,
-                let stored = try RequestReceipts.replay(db, request)
-            {
-                return .replayed(stored)
+            try batch.map { pending -> Result<SubmissionOutcome, ErrorReply> in
+                var wrote = false
+                do {
+                    return .success(try Self.apply(pending, wrote: &wrote, in: db))
+                } catch let refusal as ErrorReply where !wrote {
+                    return .failure(refusal)
+                }
             }
-            let previous = try Row.fetchOne(
-                try db.cachedStatement(sql: "SELECT value, context, metadata, submitted_at FROM entry WHERE game_id = ? AND board_id = ? AND player_id = ?"),
-                arguments: [gameId, boardId, playerId]
-            ).map(Self.entry)
-            let decided = try decide(previous)
-            if let decided {
-                try db.cachedStatement(sql: """
-                        INSERT INTO entry (game_id, board_id, player_id, value, context, metadata, submitted_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-                        ON CONFLICT(game_id, board_id, player_id) DO UPDATE SET value = excluded.value, context = excluded.context,
-                            metadata = excluded.metadata, submitted_at = excluded.submitted_at
-                        """).execute(arguments: [gameId, boardId, playerId, decided.value, decided.context, decided.metadata, decided.submittedAt])
-            }
-            try db.cachedStatement(sql: 
-                "INSERT INTO score (game_id, board_id, player_id, value, submitted_at) VALUES (?, ?, ?, ?, ?)").execute(arguments: [gameId, boardId, playerId, value, submittedAt])
-            let version = db.lastInsertedRowID
-            let written = try journal(previous, decided ?? previous)
-            if let request {
-                try RequestReceipts.record(db, request, reply: written.reply, at: submittedAt)
-            }
-            try Outbox.append(db, written.accepted.envelope, on: written.accepted.topic)
-            return .applied(previous: previous, current: decided ?? previous, version: version)
         }
+    }
+
+    /// One submission inside the batch's transaction; `wrote` turns true before its first write.
+    private static func apply(_ pending: PendingSubmission, wrote: inout Bool, in db: Database) throws -> SubmissionOutcome {
+        if let request = pending.request, let stored = try RequestReceipts.replay(db, request) {
+            return .replayed(stored)
+        }
+        let previous = try Row.fetchOne(
+            try db.cachedStatement(sql: "SELECT value, context, metadata, submitted_at FROM entry WHERE game_id = ? AND board_id = ? AND player_id = ?"),
+            arguments: [pending.gameId, pending.boardId, pending.playerId]
+        ).map(Self.entry)
+        let decided = try pending.decide(previous)
+        wrote = true
+        if let decided {
+            try db.cachedStatement(sql: """
+                    INSERT INTO entry (game_id, board_id, player_id, value, context, metadata, submitted_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(game_id, board_id, player_id) DO UPDATE SET value = excluded.value, context = excluded.context,
+                        metadata = excluded.metadata, submitted_at = excluded.submitted_at
+                    """).execute(arguments: [
+                pending.gameId, pending.boardId, pending.playerId, decided.value, decided.context, decided.metadata, decided.submittedAt,
+            ])
+        }
+        try db.cachedStatement(sql: "INSERT INTO score (game_id, board_id, player_id, value, submitted_at) VALUES (?, ?, ?, ?, ?)")
+            .execute(arguments: [pending.gameId, pending.boardId, pending.playerId, pending.value, pending.submittedAt])
+        let version = db.lastInsertedRowID
+        let journal = try pending.journal(previous, decided ?? previous)
+        if let request = pending.request {
+            try RequestReceipts.record(db, request, reply: journal.reply, at: pending.submittedAt)
+        }
+        try Outbox.append(db, journal.accepted.envelope, on: journal.accepted.topic)
+        return .applied(previous: previous, current: decided ?? previous, version: version, journal: journal)
     }
 
     public func entries(gameId: String, boardId: String) async throws -> [(playerId: String, entry: StoredEntry)] {

@@ -2,17 +2,37 @@ import Foundation
 import PodiumMessages
 import PodiumRuntime
 
+/// A validated submission waiting for its batch.
+struct QueuedScore: Sendable {
+    let board: LeaderboardDefinition
+    let gameId: String
+    let playerId: String
+    let submission: ScoreSubmission
+    let metadata: String?
+    let key: RequestKey?
+    let cause: String
+}
+
+/// A submission's receipt and the player it pushed out of the top, or why it was refused.
+typealias SubmitResult = Result<(receipt: ScoreReceipt, leftTop: String?), ErrorReply>
+
 /// The leaderboard service's logic: submissions and views.
 ///
-/// The store (SQLite) is the truth and is written first; the in-memory ``Standings`` answer the
-/// views. Submissions run one at a time (``AsyncLock``) so the standings follow the store's order.
+/// The store (SQLite) is the truth; the in-memory ``Standings`` answer the views. Submissions are
+/// written in batches, one batch at a time (``GroupCommit``), so the standings follow the store's
+/// order and many submissions share one commit.
 final class Scoreboard: Sendable {
     let catalog: Locked<GameCatalog>
     let store: any LeaderboardStore
     let clock: any PodiumClock
     let standings = Standings()
     let displayNames = DisplayNames()
-    private let submissions = AsyncLock()
+    /// Validated submissions wait here for their batch (group commit: one transaction each).
+    private let submissions: GroupCommit<QueuedScore, SubmitResult>
+    /// Held while a batch is written and while an operator changes a definition.
+    private let writing = AsyncLock()
+    /// The most submissions one transaction takes.
+    static let maximumBatch = 512
 
     /// Largest metadata object, encoded.
     static let maximumMetadataBytes = 1024
@@ -25,6 +45,10 @@ final class Scoreboard: Sendable {
         self.catalog = Locked(catalog)
         self.store = store
         self.clock = clock
+        let writing = writing
+        submissions = GroupCommit(maximumBatch: Self.maximumBatch) { [standings] batch in
+            await writing.withLock { await Self.write(batch, store: store, standings: standings, clock: clock) }
+        }
     }
 
     /// Loads every board's standings from the store.
@@ -68,48 +92,10 @@ final class Scoreboard: Sendable {
             }
             metadataText = String(decoding: encoded, as: UTF8.self)
         }
-        let key = RequestKey(request, playerId: playerId)
-        let cause = request.correlationId ?? request.id
-        let (receipt, pushed) = try await submissions.withLock { () async throws -> (ScoreReceipt, String?) in
-            let now = clock.nowMilliseconds
-            let candidate = StoredEntry(value: submission.value, context: submission.context, metadata: metadataText, submittedAt: now)
-            let outcome = try await store.submit(
-                gameId: gameId, boardId: board.storageID(period: board.period(at: now)), playerId: playerId,
-                value: submission.value, submittedAt: now, request: key,
-                decide: { existing in try Self.decide(board, existing: existing, candidate: candidate) },
-                journal: { [standings] previous, current in
-                    guard let current else { throw ErrorReply(code: .internalError, message: "the score was not stored") }
-                    // The rank the entry will have once the standings take it (they follow the commit).
-                    let rank = standings.read(gameId: gameId, boardId: board.id, scope: .allTime, now: now) { index in
-                        Self.prospectiveRank(of: playerId, entry: current, unchanged: previous == current, in: index)
-                    } ?? 0
-                    let stored = ScoreReceipt(
-                        boardId: board.id, playerId: playerId, improved: previous != current, previousValue: previous?.value,
-                        entry: Self.entry(playerId, current, rank: rank), submittedValue: submission.value)
-                    let accepted = Envelope(
-                        type: "leaderboard.score-accepted", correlationId: cause, gameId: gameId, playerId: playerId, timestamp: now,
-                        payload: stored)
-                    return SubmissionJournal(
-                        reply: try WireCodec.jsonValue(stored), accepted: (Topic(rawValue: "score/\(gameId)/\(board.id)"), accepted))
-                })
-            switch outcome {
-            case .replayed(let stored):
-                var original = try WireCodec.convert(stored, to: ScoreReceipt.self)
-                original.duplicate = true
-                return (original, nil)
-            case .applied(let previous, let current, _):
-                guard let current else { throw ErrorReply(code: .internalError, message: "the score was not stored") }
-                let recorded = standings.record(
-                    gameId: gameId, boardId: board.id,
-                    score: StoredScore(playerId: playerId, value: submission.value, submittedAt: now), allTimeEntry: current, now: now)
-                let rank = standings.read(gameId: gameId, boardId: board.id, scope: .allTime, now: now) { $0.rank(of: playerId) ?? 0 } ?? 0
-                let receipt = ScoreReceipt(
-                    boardId: board.id, playerId: playerId, improved: previous != current, previousValue: previous?.value,
-                    entry: Self.entry(playerId, current, rank: rank), scopesBeaten: recorded.scopesBeaten.map(\.rawValue),
-                    submittedValue: submission.value)
-                return (receipt, recorded.pushedOutOfTop)
-            }
-        }
+        let queued = QueuedScore(
+            board: board, gameId: gameId, playerId: playerId, submission: submission, metadata: metadataText,
+            key: RequestKey(request, playerId: playerId), cause: request.correlationId ?? request.id)
+        let (receipt, pushed) = try await submissions.submit(queued).get()
         context.outboxChanged()
         if let pushed {
             _ = try? await context.publisher.publish(
@@ -122,14 +108,70 @@ final class Scoreboard: Sendable {
         return receipt
     }
 
-    /// The 1-based rank a player's all-time entry has once `index` holds it: the entries ranked
-    /// above it, not counting the player's own current one.
-    static func prospectiveRank(of playerId: String, entry: StoredEntry, unchanged: Bool, in index: RankIndex) -> Int {
-        if unchanged, let rank = index.rank(of: playerId) { return rank }
-        let candidate = RankIndex.Entry(playerId: playerId, value: entry.value, submittedAt: entry.submittedAt)
-        let above = index.entries(after: candidate, limit: 0).position
-        let ownAbove = index.entry(of: playerId).map { index.precedes($0, candidate) } ?? false
-        return above - (ownAbove ? 1 : 0) + 1
+    /// Writes a batch of validated submissions in one transaction, in order, all at the batch's
+    /// time. Each one's standings are updated inside the transaction, right after its rows, so
+    /// its receipt (stored with it) has its real rank and the next submission of the batch sees
+    /// it; if the transaction fails, the touched boards are reloaded from the store.
+    static func write(
+        _ batch: [QueuedScore], store: any LeaderboardStore, standings: Standings, clock: any PodiumClock
+    ) async -> [SubmitResult] {
+        let now = clock.nowMilliseconds
+        let pending = batch.map { queued in
+            let board = queued.board
+            let playerId = queued.playerId
+            let value = queued.submission.value
+            let candidate = StoredEntry(value: value, context: queued.submission.context, metadata: queued.metadata, submittedAt: now)
+            return PendingSubmission(
+                gameId: queued.gameId, boardId: board.storageID(period: board.period(at: now)), playerId: playerId, value: value,
+                submittedAt: now, request: queued.key,
+                decide: { existing in try Self.decide(board, existing: existing, candidate: candidate) },
+                journal: { previous, current in
+                    guard let current else { throw ErrorReply(code: .internalError, message: "the score was not stored") }
+                    let recorded = standings.record(
+                        gameId: queued.gameId, boardId: board.id, score: StoredScore(playerId: playerId, value: value, submittedAt: now),
+                        allTimeEntry: current, now: now)
+                    let rank = standings.read(gameId: queued.gameId, boardId: board.id, scope: .allTime, now: now) {
+                        $0.rank(of: playerId) ?? 0
+                    } ?? 0
+                    let receipt = ScoreReceipt(
+                        boardId: board.id, playerId: playerId, improved: previous != current, previousValue: previous?.value,
+                        entry: Self.entry(playerId, current, rank: rank), scopesBeaten: recorded.scopesBeaten.map(\.rawValue),
+                        submittedValue: value)
+                    let accepted = Envelope(
+                        type: "leaderboard.score-accepted", correlationId: queued.cause, gameId: queued.gameId, playerId: playerId,
+                        timestamp: now, payload: receipt)
+                    return SubmissionJournal(
+                        reply: try WireCodec.jsonValue(receipt), accepted: (Topic(rawValue: "score/\(queued.gameId)/\(board.id)"), accepted),
+                        leftTop: recorded.pushedOutOfTop)
+                })
+        }
+        do {
+            return try await store.submit(pending).map { outcome in
+                outcome.flatMap { stored -> SubmitResult in
+                    switch stored {
+                    case .replayed(let reply):
+                        guard var original = try? WireCodec.convert(reply, to: ScoreReceipt.self) else {
+                            return .failure(ErrorReply(code: .internalError, message: "the stored receipt could not be read"))
+                        }
+                        original.duplicate = true
+                        return .success((original, nil))
+                    case .applied(_, _, _, let journal):
+                        guard let receipt = try? WireCodec.convert(journal.reply, to: ScoreReceipt.self) else {
+                            return .failure(ErrorReply(code: .internalError, message: "the receipt could not be read"))
+                        }
+                        return .success((receipt, journal.leftTop))
+                    }
+                }
+            }
+        } catch {
+            // Nothing of the batch is stored, but the standings took some of it: reload them.
+            var touched: [String: (gameId: String, board: LeaderboardDefinition)] = [:]
+            for queued in batch { touched["\(queued.gameId)/\(queued.board.id)"] = (queued.gameId, queued.board) }
+            for (gameId, board) in touched.values { try? await standings.load(board, gameId: gameId, store: store, now: now) }
+            let refusal = ErrorReply(
+                code: .storageUnavailable, message: "the score could not be stored; nothing was acknowledged, send it again with the same id")
+            return batch.map { _ in .failure(refusal) }
+        }
     }
 
     /// The new entry given the old one (nil keeps the old one).
@@ -275,7 +317,7 @@ final class Scoreboard: Sendable {
     /// Adds or changes a board. The sort order (and periods) of a board with scores cannot change.
     func define(_ definition: LeaderboardDefinition, gameId: String) async throws -> LeaderboardDefinition {
         guard Identifiers.isValidID(gameId) else { throw ErrorReply(code: .invalidField, message: "bad game id", field: "gameId") }
-        try await submissions.withLock {
+        try await writing.withLock {
             if let existing = try? catalog.value.board(gameId: gameId, boardId: definition.id),
                 existing.sortOrder != definition.sortOrder || existing.recurrence != definition.recurrence,
                 try await store.entryCount(gameId: gameId, boardId: definition.id, includingPeriods: true) > 0
@@ -300,7 +342,7 @@ final class Scoreboard: Sendable {
     /// Removes a board; its scores stay stored.
     func remove(boardId: String, gameId: String) async throws {
         _ = try catalog.value.board(gameId: gameId, boardId: boardId)
-        try await submissions.withLock {
+        try await writing.withLock {
             try await store.deleteDefinition(boardId: boardId, gameId: gameId)
             catalog.withLock { $0.remove(boardId: boardId, gameId: gameId) }
             standings.unload(gameId: gameId, boardId: boardId)
