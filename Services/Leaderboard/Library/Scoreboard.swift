@@ -27,6 +27,7 @@ final class Scoreboard: Sendable {
     let clock: any PodiumClock
     let standings = Standings()
     let displayNames = DisplayNames()
+    let pages = PageCache()
     /// Validated submissions wait here for their batch (group commit: one transaction each).
     private let submissions: GroupCommit<QueuedScore, SubmitResult>
     /// Held while a batch is written and while an operator changes a definition.
@@ -219,7 +220,7 @@ final class Scoreboard: Sendable {
         } : nil
         return LeaderboardPage(
             boardId: board.id, scope: scope.rawValue,
-            entries: try await entries(rows, firstRank: position + 1, request: request, board: board, context: context),
+            entries: try await entries(rows, firstRank: position + 1, scope: scope, request: request, board: board, context: context),
             total: total, nextCursor: next)
     }
 
@@ -238,7 +239,7 @@ final class Scoreboard: Sendable {
         }
         return LeaderboardPage(
             boardId: board.id, scope: scope.rawValue,
-            entries: try await entries(rows, firstRank: start + 1, request: request, board: board, context: context),
+            entries: try await entries(rows, firstRank: start + 1, scope: scope, request: request, board: board, context: context),
             total: total, nextCursor: nil)
     }
 
@@ -251,7 +252,7 @@ final class Scoreboard: Sendable {
             return (rank, row)
         }
         guard let (rank, row) = found else { return nil }
-        return try await entries([row], firstRank: rank, request: request, board: board, context: context).first
+        return try await entries([row], firstRank: rank, scope: scope, request: request, board: board, context: context).first
     }
 
     /// The player's own best scores on the board (the local high-score table), best first.
@@ -382,6 +383,22 @@ final class Scoreboard: Sendable {
             throw ErrorReply(code: .invalidField, message: "limit must be between 1 and \(maximumLimit)", field: "payload.limit")
         }
         return limit
+    }
+
+    /// Full entries for ranked rows, from the page cache for all-time rows it still holds.
+    private func entries(
+        _ rows: [RankIndex.Entry], firstRank: Int, scope: TimeScope, request: RawEnvelope, board: LeaderboardDefinition,
+        context: ServiceContext
+    ) async throws -> [LeaderboardEntry] {
+        guard scope == .allTime, !rows.isEmpty else {
+            return try await entries(rows, firstRank: firstRank, request: request, board: board, context: context)
+        }
+        let now = clock.nowMilliseconds
+        let key = PageCache.Key(gameId: request.gameId ?? "", boardId: board.storageID(period: board.period(at: now)), firstRank: firstRank)
+        if let cached = pages.entries(for: key, rows: rows, now: now) { return cached }
+        let built = try await entries(rows, firstRank: firstRank, request: request, board: board, context: context)
+        pages.store(built, for: key, rows: rows, now: now)
+        return built
     }
 
     /// Full entries (context, metadata, display names) for ranked rows.
