@@ -97,31 +97,55 @@ final class AchievementStore: Sendable {
         }
     }
 
+    /// One player's changed records and what the change journals.
+    struct Change: Sendable {
+        let gameId: String
+        let playerId: String
+        let records: [String: ProgressRecord]
+        let journal: AchievementJournal
+    }
+
     /// Writes changed records and everything the change journals, in one transaction.
     func save(gameId: String, playerId: String, records: [String: ProgressRecord], journal: AchievementJournal) async throws {
-        let encoded = try records.mapValues { record in
-            try record.ruleState.map { String(decoding: try WireCodec.encode($0), as: UTF8.self) }
-        }
-        let effects = try journal.event.flatMap { event in
-            event.outcomes.isEmpty ? nil : String(decoding: try WireCodec.encode(event.outcomes), as: UTF8.self)
+        try await save([Change(gameId: gameId, playerId: playerId, records: records, journal: journal)])
+    }
+
+    /// Writes several changes, in order, in one transaction.
+    func save(_ changes: [Change]) async throws {
+        guard !changes.isEmpty else { return }
+        let encoded = try changes.map { change in
+            let states = try change.records.mapValues { record in
+                try record.ruleState.map { String(decoding: try WireCodec.encode($0), as: UTF8.self) }
+            }
+            let effects = try change.journal.event.flatMap { event in
+                event.outcomes.isEmpty ? nil : String(decoding: try WireCodec.encode(event.outcomes), as: UTF8.self)
+            }
+            return (states: states, effects: effects)
         }
         try await database.write { db in
-            try Self.write(db, gameId: gameId, playerId: playerId, records: records, encoded: encoded)
-            for receipt in journal.reportReceipts {
-                try db.cachedStatement(sql: 
-                    "INSERT OR IGNORE INTO report_receipt (game_id, player_id, achievement_id, report_id, outcome) VALUES (?, ?, ?, ?, ?)").execute(arguments: [gameId, playerId, receipt.achievementId, receipt.reportId, receipt.outcome])
+            for (change, encoded) in zip(changes, encoded) {
+                try Self.write(db, change, encoded: encoded.states, effects: encoded.effects)
             }
-            if let (key, reply, time) = journal.request {
-                try RequestReceipts.record(db, key, reply: reply, at: time)
+        }
+    }
+
+    private static func write(_ db: Database, _ change: Change, encoded: [String: String?], effects: String?) throws {
+        let (gameId, playerId, journal) = (change.gameId, change.playerId, change.journal)
+        try Self.write(db, gameId: gameId, playerId: playerId, records: change.records, encoded: encoded)
+        for receipt in journal.reportReceipts {
+            try db.cachedStatement(sql:
+                "INSERT OR IGNORE INTO report_receipt (game_id, player_id, achievement_id, report_id, outcome) VALUES (?, ?, ?, ?, ?)").execute(arguments: [gameId, playerId, receipt.achievementId, receipt.reportId, receipt.outcome])
+        }
+        if let (key, reply, time) = journal.request {
+            try RequestReceipts.record(db, key, reply: reply, at: time)
+        }
+        for message in journal.earned { try Outbox.append(db, message.envelope, on: message.topic) }
+        if let event = journal.event {
+            if let effects {
+                try db.cachedStatement(sql:
+                    "INSERT OR REPLACE INTO event_effect (sequence, game_id, player_id, outcomes) VALUES (?, ?, ?, ?)").execute(arguments: [Int64(event.sequence), gameId, playerId, effects])
             }
-            for message in journal.earned { try Outbox.append(db, message.envelope, on: message.topic) }
-            if let event = journal.event {
-                if let effects {
-                    try db.cachedStatement(sql: 
-                        "INSERT OR REPLACE INTO event_effect (sequence, game_id, player_id, outcomes) VALUES (?, ?, ?, ?)").execute(arguments: [Int64(event.sequence), gameId, playerId, effects])
-                }
-                try StreamPositions.advance(db, stream: StreamName.events, to: event.sequence)
-            }
+            try StreamPositions.advance(db, stream: StreamName.events, to: event.sequence)
         }
     }
 

@@ -162,27 +162,52 @@ final class Achievements: Sendable {
     /// `receipt.get`) and its `achievement.earned` messages, in one transaction; an event that
     /// changes nothing stores nothing (replaying it later changes nothing either).
     func apply(_ envelope: RawEnvelope, sequence: UInt64, context: ServiceContext) async throws {
-        guard envelope.type == .gameEvent, let gameId = envelope.gameId, let playerId = envelope.playerId,
-            let event = try? envelope.decodePayload(as: GameEvent.self),
-            let achievements = try? catalog.value.achievements(of: gameId)
-        else { return }
-        let listening = achievements.filter { $0.rule?.event == event.name }
-        guard !listening.isEmpty else { return }
-        let earnedNow = try await changes.withLock { () async throws -> [(AchievementDefinition, ProgressRecord)] in
-            var records = try await store.progress(gameId: gameId, playerId: playerId)
-            let step = evaluate(event, at: envelope.timestamp, listening: listening, records: &records, context: context)
-            guard !step.changed.isEmpty else { return [] }
-            var journal = AchievementJournal()
-            journal.event = (sequence, step.outcomes)
-            journal.earned = step.earned.map {
-                Self.earnedMessage($0.0, $0.1, gameId: gameId, playerId: playerId, cause: envelope.id, at: envelope.timestamp)
+        try await apply(events: [(envelope, sequence)], context: context)
+    }
+
+    /// Applies consecutive logged events in log order with one transaction for all their
+    /// changes (each still stores its own position, effects and messages); events of the same
+    /// player see each other's progress.
+    func apply(events: [(envelope: RawEnvelope, sequence: UInt64)], context: ServiceContext) async throws {
+        struct Earned {
+            let definition: AchievementDefinition
+            let record: ProgressRecord
+            let gameId: String
+            let playerId: String
+            let cause: String
+        }
+        let earnedNow = try await changes.withLock { () async throws -> [Earned] in
+            var progress: [String: [String: ProgressRecord]] = [:]
+            var saves: [AchievementStore.Change] = []
+            var earned: [Earned] = []
+            for (envelope, sequence) in events {
+                guard envelope.type == .gameEvent, let gameId = envelope.gameId, let playerId = envelope.playerId,
+                    let event = try? envelope.decodePayload(as: GameEvent.self),
+                    let achievements = try? catalog.value.achievements(of: gameId)
+                else { continue }
+                let listening = achievements.filter { $0.rule?.event == event.name }
+                guard !listening.isEmpty else { continue }
+                let key = "\(gameId)\u{0}\(playerId)"
+                var records: [String: ProgressRecord]
+                if let known = progress[key] { records = known } else { records = try await store.progress(gameId: gameId, playerId: playerId) }
+                let step = evaluate(event, at: envelope.timestamp, listening: listening, records: &records, context: context)
+                progress[key] = records
+                guard !step.changed.isEmpty else { continue }
+                var journal = AchievementJournal()
+                journal.event = (sequence, step.outcomes)
+                journal.earned = step.earned.map {
+                    Self.earnedMessage($0.0, $0.1, gameId: gameId, playerId: playerId, cause: envelope.id, at: envelope.timestamp)
+                }
+                saves.append(AchievementStore.Change(gameId: gameId, playerId: playerId, records: step.changed, journal: journal))
+                earned += step.earned.map { Earned(definition: $0.0, record: $0.1, gameId: gameId, playerId: playerId, cause: envelope.id) }
             }
-            try await store.save(gameId: gameId, playerId: playerId, records: step.changed, journal: journal)
-            return step.earned
+            try await store.save(saves)
+            return earned
         }
         if !earnedNow.isEmpty { context.outboxChanged() }
-        for (definition, record) in earnedNow {
-            await notifyEarned(definition, record, gameId: gameId, playerId: playerId, cause: envelope.id, context: context)
+        for earned in earnedNow {
+            await notifyEarned(
+                earned.definition, earned.record, gameId: earned.gameId, playerId: earned.playerId, cause: earned.cause, context: context)
         }
     }
 

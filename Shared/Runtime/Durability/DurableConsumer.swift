@@ -15,4 +15,15 @@ public protocol DurableConsumer: Sendable {
     /// changes nothing. Throw only when a change could not be stored (the runtime then retries
     /// from the stream later, so nothing is skipped).
     func apply(_ message: StreamMessage, stream: String, sequence: UInt64, context: ServiceContext) async throws
+
+    /// Applies consecutive messages (each with its sequence, in order) and records the last
+    /// changing one's sequence, ideally in one transaction (the default applies them one by one).
+    /// Throwing means none of them may be assumed applied beyond the stored position.
+    func apply(batch: [(message: StreamMessage, sequence: UInt64)], stream: String, context: ServiceContext) async throws
+}
+
+extension DurableConsumer {
+    public func apply(batch: [(message: StreamMessage, sequence: UInt64)], stream: String, context: ServiceContext) async throws {
+        for (message, sequence) in batch { try await apply(message, stream: stream, sequence: sequence, context: context) }
+    }
 }

@@ -3,10 +3,15 @@ import PodiumMessages
 
 /// Keeps one consumer applied, in order and without gaps, to one durable stream.
 ///
-/// Live messages from the bus and pages read from the stream both go through here, one at a
-/// time: a message at or below the position is a duplicate and skipped; one beyond the next
-/// position first makes the follower read the missing range. A failed apply leaves the position
-/// where it was, so the periodic ``catchUp()`` retries it.
+/// Live messages from the bus and pages read from the stream both go through here, in order: a
+/// message at or below the position is a duplicate and skipped; one beyond the next position
+/// first makes the follower read the missing range. A failed apply leaves the position where it
+/// was, so the periodic ``catchUp()`` retries it.
+///
+/// Live messages are queued and applied by a drain task in batches (whatever arrived while the
+/// previous batch was applied, at most ``batchLimit``), so a busy stream costs one transaction
+/// per batch rather than per message. Beyond ``queueLimit`` waiting messages, live ones are
+/// dropped: they are in the stream, and the next gap or catch-up reads them.
 final class StreamFollower: Sendable {
     let stream: String
     private let consumer: any DurableConsumer
@@ -21,7 +26,14 @@ final class StreamFollower: Sendable {
         var applied: UInt64 = 0
         var duplicates: UInt64 = 0
         var refetched: UInt64 = 0
+        var queue: [StreamMessage] = []
+        var draining = false
     }
+
+    /// The most messages applied as one batch.
+    static let batchLimit = 500
+    /// The most live messages waiting to be applied.
+    static let queueLimit = 20_000
 
     /// `read(after)` returns the stream's next page after a position.
     init(
@@ -42,31 +54,66 @@ final class StreamFollower: Sendable {
             duplicatesSkipped: state.duplicates, refetched: state.refetched)
     }
 
-    /// A live message from the bus.
+    /// A live message from the bus: queued, applied soon by the drain task.
     func deliver(_ message: StreamMessage) async {
-        guard let sequence = message.envelope.sequence else { return }
-        do {
-            try await lock.withLock {
-                let position = try await self.loadedPosition()
-                if sequence <= position {
-                    self.state.withLock { $0.duplicates += 1 }
-                    return
-                }
-                if sequence > position + 1 {
-                    self.context.logger.warning(
-                        "stream gap: reading the missing range",
-                        metadata: ["stream": "\(self.stream)", "stream.position": "\(position)", "stream.seq": "\(sequence)"])
-                    try await self.fill(through: sequence - 1, counting: true)
-                }
-                if try await self.loadedPosition() == sequence - 1 {
-                    try await self.apply(message, sequence: sequence)
-                }
-            }
-        } catch {
-            context.logger.error(
-                "stream message not applied; will retry from the stream",
-                metadata: ["stream": "\(stream)", "stream.seq": "\(sequence)", "error": "\(error)"])
+        guard message.envelope.sequence != nil else { return }
+        let startDrain = state.withLock { state -> Bool in
+            guard state.queue.count < Self.queueLimit else { return false }
+            state.queue.append(message)
+            if state.draining { return false }
+            state.draining = true
+            return true
         }
+        if startDrain { Task { await self.drain() } }
+    }
+
+    private func drain() async {
+        while true {
+            let batch = state.withLock { state -> [StreamMessage] in
+                let batch = Array(state.queue.prefix(Self.batchLimit))
+                state.queue.removeFirst(batch.count)
+                if batch.isEmpty { state.draining = false }
+                return batch
+            }
+            if batch.isEmpty { return }
+            do {
+                try await lock.withLock { try await self.applyLive(batch) }
+            } catch {
+                context.logger.error(
+                    "stream messages not applied; will retry from the stream",
+                    metadata: [
+                        "stream": "\(stream)", "stream.seq": "\(batch.first?.envelope.sequence ?? 0)", "count": "\(batch.count)",
+                        "error": "\(error)",
+                    ])
+            }
+        }
+    }
+
+    /// Applies live messages in order: duplicates skipped, gaps read from the stream first,
+    /// each run of consecutive messages as one batch.
+    private func applyLive(_ messages: [StreamMessage]) async throws {
+        var run: [(message: StreamMessage, sequence: UInt64)] = []
+        var next = try await loadedPosition() + 1
+        for message in messages {
+            guard let sequence = message.envelope.sequence else { continue }
+            if sequence < next {
+                state.withLock { $0.duplicates += 1 }
+                continue
+            }
+            if sequence > next {
+                try await applyBatch(run)
+                run.removeAll()
+                let position = try await loadedPosition()
+                context.logger.warning(
+                    "stream gap: reading the missing range",
+                    metadata: ["stream": "\(stream)", "stream.position": "\(position)", "stream.seq": "\(sequence)"])
+                try await fill(through: sequence - 1, counting: true)
+                guard try await loadedPosition() == sequence - 1 else { return }  // the stream did not have it yet
+            }
+            run.append((message, sequence))
+            next = sequence + 1
+        }
+        try await applyBatch(run)
     }
 
     /// Runs `body` with the stream paused at its current position (live messages wait), for
@@ -102,22 +149,36 @@ final class StreamFollower: Sendable {
             guard position < last else { return }
             let page = try await read(position)
             state.withLock { $0.head = max($0.head, page.head) }
-            let fresh = page.messages.filter { ($0.envelope.sequence ?? 0) > position }
-            if fresh.isEmpty { return }
-            for message in fresh {
-                guard let sequence = message.envelope.sequence, sequence <= last else { return }
-                try await apply(message, sequence: sequence)
-                if counting { state.withLock { $0.refetched += 1 } }
+            // The page is the stream: its messages in order, whatever their numbers.
+            var run: [(message: StreamMessage, sequence: UInt64)] = []
+            var reachedLast = false
+            for message in page.messages {
+                guard let sequence = message.envelope.sequence, sequence > (run.last?.sequence ?? position) else { continue }
+                guard sequence <= last else {
+                    reachedLast = true
+                    break
+                }
+                run.append((message, sequence))
             }
+            if run.isEmpty { return }
+            try await applyBatch(run)
+            if counting { state.withLock { $0.refetched += UInt64(run.count) } }
+            if reachedLast { return }
         }
     }
 
-    private func apply(_ message: StreamMessage, sequence: UInt64) async throws {
-        try await consumer.apply(message, stream: stream, sequence: sequence, context: context)
+    private func applyBatch(_ run: [(message: StreamMessage, sequence: UInt64)]) async throws {
+        guard let last = run.last?.sequence else { return }
+        do {
+            try await consumer.apply(batch: run, stream: stream, context: context)
+        } catch {
+            state.withLock { $0.position = nil }  // re-read: part of the batch may be stored
+            throw error
+        }
         state.withLock {
-            $0.position = sequence
-            $0.head = max($0.head, sequence)
-            $0.applied += 1
+            $0.position = last
+            $0.head = max($0.head, last)
+            $0.applied += UInt64(run.count)
         }
     }
 }
