@@ -124,7 +124,7 @@ final class Scoreboard: Sendable {
 
     /// The 1-based rank a player's all-time entry has once `index` holds it: the entries ranked
     /// above it, not counting the player's own current one.
-    static func prospectiveRank(of playerId: String, entry: StoredEntry, unchanged: Bool, in index: RankIndex) -> Int {
+    static func prospectiveRank(of playerId: String, entry: StoredEntry, unchanged: Bool, in index: Ranking) -> Int {
         if unchanged, let rank = index.rank(of: playerId) { return rank }
         let candidate = RankIndex.Entry(playerId: playerId, value: entry.value, submittedAt: entry.submittedAt)
         let above = index.entries(after: candidate, limit: 0).position
@@ -327,7 +327,7 @@ final class Scoreboard: Sendable {
 
     /// Runs `body` on a scope's standings under their lock.
     private func read<Result>(
-        _ gameId: String, _ board: LeaderboardDefinition, _ scope: TimeScope, _ body: (RankIndex) throws -> Result
+        _ gameId: String, _ board: LeaderboardDefinition, _ scope: TimeScope, _ body: (Ranking) throws -> Result
     ) throws -> Result {
         guard let result = try standings.read(gameId: gameId, boardId: board.id, scope: scope, now: clock.nowMilliseconds, body)
         else { throw ErrorReply(code: .internalError, message: "the board is not loaded") }
