@@ -13,7 +13,7 @@ package struct PlayerID: Hashable, Sendable {
 /// Every player id the leaderboard service holds in memory, each stored once: the ids' UTF-8
 /// bytes back to back, where each one ends, and an open-addressing hash table from id to number.
 ///
-/// About 25 bytes per player for ids like `player-123456` (a `String` in a dictionary per index
+/// About 30 bytes per player for ids like `player-123456` (a `String` in a dictionary per index
 /// cost several times that, and once per index). Players are never removed (an id that left
 /// every board costs its bytes until the next start). Ids are compared by their UTF-8 bytes, as
 /// the store's primary key compares them.
@@ -22,9 +22,10 @@ package struct PlayerTable: Sendable {
     private var bytes: [UInt8] = []
     /// Where each id's bytes end in ``bytes`` (it starts where the previous one ends).
     private var ends: [UInt32] = []
-    /// Open addressing with linear probing: 0 is empty, otherwise a player's number + 1. The
-    /// capacity is a power of two, at most three quarters full.
-    private var buckets: [UInt32] = []
+    /// Open addressing with linear probing: 0 is empty, otherwise a player's number + 1 in the
+    /// low 32 bits and the high 32 bits of the id's hash above (so that a probe rarely has to
+    /// read another id's bytes). The capacity is a power of two, at most three quarters full.
+    private var buckets: [UInt64] = []
     /// Per-table random seed (``Hasher`` is seeded per process), so colliding ids cannot be
     /// precomputed.
     private let seed = Int.random(in: .min ... .max)
@@ -54,13 +55,13 @@ package struct PlayerTable: Sendable {
         var name = name
         return name.withUTF8 { utf8 in
             if buckets.isEmpty { rehash(to: 16) }
-            let (found, bucket) = find(utf8)
+            let (found, bucket, tag) = find(utf8)
             if let found { return found }
             precondition(ends.count < Int(UInt32.max) - 1 && bytes.count + utf8.count <= Int(UInt32.max), "too many player ids")
             let id = PlayerID(raw: UInt32(ends.count))
             bytes.append(contentsOf: utf8)
             ends.append(UInt32(bytes.count))
-            buckets[bucket] = id.raw + 1
+            buckets[bucket] = tag << 32 | UInt64(id.raw + 1)
             if ends.count > buckets.count / 4 * 3 { rehash(to: buckets.count * 2) }
             return id
         }
@@ -99,17 +100,22 @@ package struct PlayerTable: Sendable {
         return (index == 0 ? 0 : Int(ends[index - 1]))..<Int(ends[index])
     }
 
-    /// The player with these bytes (if any) and the bucket where the search ended.
-    private func find(_ utf8: UnsafeBufferPointer<UInt8>) -> (found: PlayerID?, bucket: Int) {
-        guard !buckets.isEmpty else { return (nil, 0) }
+    /// The player with these bytes (if any), the bucket where the search ended and the hash's
+    /// tag (its high 32 bits).
+    private func find(_ utf8: UnsafeBufferPointer<UInt8>) -> (found: PlayerID?, bucket: Int, tag: UInt64) {
+        guard !buckets.isEmpty else { return (nil, 0, 0) }
         let mask = buckets.count - 1
-        var bucket = hash(utf8) & mask
+        let hash = hash(utf8)
+        let tag = UInt64(UInt(bitPattern: hash)) >> 32
+        var bucket = hash & mask
         return bytes.withUnsafeBufferPointer { all in
             while true {
-                let slot = buckets[bucket]
-                if slot == 0 { return (nil, bucket) }
-                let id = PlayerID(raw: slot - 1)
-                if UnsafeBufferPointer(rebasing: all[range(of: id)]).elementsEqual(utf8) { return (id, bucket) }
+                let entry = buckets[bucket]
+                if entry == 0 { return (nil, bucket, tag) }
+                if entry >> 32 == tag {
+                    let id = PlayerID(raw: UInt32(truncatingIfNeeded: entry) - 1)
+                    if UnsafeBufferPointer(rebasing: all[range(of: id)]).elementsEqual(utf8) { return (id, bucket, tag) }
+                }
                 bucket = (bucket + 1) & mask
             }
         }
@@ -130,14 +136,15 @@ package struct PlayerTable: Sendable {
     }
 
     private mutating func rehash(to count: Int) {
-        var fresh = [UInt32](repeating: 0, count: count)
+        var fresh = [UInt64](repeating: 0, count: count)
         let mask = count - 1
         bytes.withUnsafeBufferPointer { all in
             for index in 0..<ends.count {
                 let id = PlayerID(raw: UInt32(index))
-                var bucket = hash(UnsafeBufferPointer(rebasing: all[range(of: id)])) & mask
+                let hash = hash(UnsafeBufferPointer(rebasing: all[range(of: id)]))
+                var bucket = hash & mask
                 while fresh[bucket] != 0 { bucket = (bucket + 1) & mask }
-                fresh[bucket] = id.raw + 1
+                fresh[bucket] = UInt64(UInt(bitPattern: hash)) & 0xFFFF_FFFF_0000_0000 | UInt64(id.raw + 1)
             }
         }
         buckets = fresh

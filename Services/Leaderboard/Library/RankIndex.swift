@@ -26,6 +26,11 @@ package struct RankIndex: Sendable {
     /// Higher values first (true) or lower values first.
     package let descending: Bool
     private var blocks: [[RankSlot]] = []
+    /// Each block's entry count and last entry, side by side: a rank sums the counts and the
+    /// search for a block reads the lasts, both contiguous (a few cache lines) rather than one
+    /// block's storage each.
+    private var counts: [Int32] = []
+    private var lasts: [RankSlot] = []
     private var keys = PlayerKeys()
     static let maximumBlock = 512
 
@@ -45,12 +50,12 @@ package struct RankIndex: Sendable {
             keys[slot.player] = slot.key
             block.append(slot)
             if block.count == Self.maximumBlock {
-                blocks.append(block)
+                appendBlock(block)
                 block = []
                 block.reserveCapacity(Self.maximumBlock)
             }
         }
-        if !block.isEmpty { blocks.append(Array(block[...])) }
+        if !block.isEmpty { appendBlock(Array(block[...])) }
     }
 
     package var count: Int { keys.count }
@@ -82,7 +87,7 @@ package struct RankIndex: Sendable {
         if keys[slot.player] != nil { remove(slot.player, players: players) }
         keys[slot.player] = slot.key
         guard !blocks.isEmpty else {
-            blocks = [[slot]]
+            appendBlock([slot])
             return
         }
         func isAbove(_ other: RankSlot) -> Bool { precedes(other, slot, players: players) }
@@ -94,10 +99,15 @@ package struct RankIndex: Sendable {
             let full = blocks[blockIndex]
             blocks[blockIndex] = Array(full[..<(full.count / 2)])
             blocks.insert(Array(full[(full.count / 2)...]), at: blockIndex + 1)
-            if let last = blocks[blockIndex].last, isAbove(last) { blockIndex += 1 }
+            counts.insert(0, at: blockIndex + 1)
+            lasts.insert(slot, at: blockIndex + 1)
+            refresh(blockIndex)
+            refresh(blockIndex + 1)
+            if isAbove(lasts[blockIndex]) { blockIndex += 1 }
         }
         let position = Self.insertionPoint(in: blocks[blockIndex], where: isAbove)
         blocks[blockIndex].insert(slot, at: position)
+        refresh(blockIndex)
     }
 
     /// Removes a player's entry, if any.
@@ -111,7 +121,13 @@ package struct RankIndex: Sendable {
         let position = Self.insertionPoint(in: blocks[blockIndex], where: isAbove)
         guard position < blocks[blockIndex].count, blocks[blockIndex][position] == slot else { return }
         blocks[blockIndex].remove(at: position)
-        if blocks[blockIndex].isEmpty { blocks.remove(at: blockIndex) }
+        if blocks[blockIndex].isEmpty {
+            blocks.remove(at: blockIndex)
+            counts.remove(at: blockIndex)
+            lasts.remove(at: blockIndex)
+        } else {
+            refresh(blockIndex)
+        }
     }
 
     /// The player's 1-based rank.
@@ -123,20 +139,28 @@ package struct RankIndex: Sendable {
 
     /// Up to `limit` entries starting at 0-based position `offset`.
     package func slots(offset: Int, limit: Int) -> [RankSlot] {
-        guard offset >= 0, limit > 0 else { return [] }
+        slots(offset: offset, limit: limit) { $0 }
+    }
+
+    /// Up to `limit` entries starting at 0-based position `offset`, each transformed.
+    package func slots<Element>(offset: Int, limit: Int, _ transform: (RankSlot) -> Element) -> [Element] {
+        guard offset >= 0, limit > 0, offset < count else { return [] }
+        var result: [Element] = []
+        result.reserveCapacity(Swift.min(limit, count - offset))
+        var blockIndex = 0
         var skipped = 0
-        var result: [RankSlot] = []
-        for block in blocks {
-            if skipped + block.count <= offset {
-                skipped += block.count
-                continue
-            }
-            let start = Swift.max(0, offset - skipped)
-            for slot in block[start...] {
-                result.append(slot)
+        while blockIndex < counts.count && skipped + Int(counts[blockIndex]) <= offset {
+            skipped += Int(counts[blockIndex])
+            blockIndex += 1
+        }
+        var start = offset - skipped
+        while blockIndex < blocks.count {
+            for slot in blocks[blockIndex][start...] {
+                result.append(transform(slot))
                 if result.count == limit { return result }
             }
-            skipped += block.count
+            blockIndex += 1
+            start = 0
         }
         return result
     }
@@ -157,20 +181,37 @@ package struct RankIndex: Sendable {
     private func position(where isAbove: (RankSlot) -> Bool) -> Int {
         let blockIndex = firstBlock(where: isAbove)
         guard blockIndex < blocks.count else { return count }
-        var before = 0
-        for block in blocks[..<blockIndex] { before += block.count }
+        let before = counts.withUnsafeBufferPointer { counts in
+            // Wrapping adds (the total is far below Int's range), so the loop vectorizes.
+            var sum = 0
+            for count in counts[..<blockIndex] { sum &+= Int(count) }
+            return sum
+        }
         return before + Self.insertionPoint(in: blocks[blockIndex], where: isAbove)
     }
 
     /// The first block whose last entry is not above the point.
     private func firstBlock(where isAbove: (RankSlot) -> Bool) -> Int {
         var low = 0
-        var high = blocks.count
+        var high = lasts.count
         while low < high {
             let middle = (low + high) / 2
-            if let last = blocks[middle].last, isAbove(last) { low = middle + 1 } else { high = middle }
+            if isAbove(lasts[middle]) { low = middle + 1 } else { high = middle }
         }
         return low
+    }
+
+    private mutating func appendBlock(_ block: [RankSlot]) {
+        blocks.append(block)
+        counts.append(Int32(block.count))
+        lasts.append(block[block.count - 1])
+    }
+
+    /// Updates a changed (non-empty) block's count and last entry.
+    private mutating func refresh(_ blockIndex: Int) {
+        let block = blocks[blockIndex]
+        counts[blockIndex] = Int32(block.count)
+        lasts[blockIndex] = block[block.count - 1]
     }
 
     /// The position of the first entry in `block` that is not above the point.

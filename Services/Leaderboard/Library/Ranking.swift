@@ -37,7 +37,11 @@ package struct Ranking: Sendable {
 
     /// Up to `limit` entries starting at 0-based position `offset`.
     package func entries(offset: Int, limit: Int) -> [Entry] {
-        index.slots(offset: offset, limit: limit).map(entry)
+        // A closure rather than the method `entry`: a partially applied method would copy (and
+        // retain every buffer of) this view on each call.
+        index.slots(offset: offset, limit: limit) { slot in
+            Entry(playerId: players.name(of: slot.player), value: slot.value, submittedAt: slot.submittedAt)
+        }
     }
 
     /// Up to `limit` entries ranked strictly below `anchor` (for cursors), with the 0-based
@@ -45,9 +49,5 @@ package struct Ranking: Sendable {
     package func entries(after anchor: Entry, limit: Int) -> (position: Int, entries: [Entry]) {
         let position = index.position(after: anchor, players: players)
         return (position, entries(offset: position, limit: limit))
-    }
-
-    private func entry(_ slot: RankSlot) -> Entry {
-        Entry(playerId: players.name(of: slot.player), value: slot.value, submittedAt: slot.submittedAt)
     }
 }
