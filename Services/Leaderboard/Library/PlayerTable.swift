@@ -72,7 +72,7 @@ package struct PlayerTable: Sendable {
         bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range(of: id)]), as: UTF8.self) }
     }
 
-    /// Whether `a`'s id sorts before `b`'s, exactly as `String`'s `<` orders them.
+    /// Whether `a`'s id sorts before `b`'s, as `String`'s `<` orders them.
     package func precedes(_ a: PlayerID, _ b: PlayerID) -> Bool {
         if a == b { return false }
         return bytes.withUnsafeBufferPointer { all in
@@ -80,7 +80,7 @@ package struct PlayerTable: Sendable {
         }
     }
 
-    /// Whether the interned `a`'s id sorts before `name`, exactly as `String`'s `<` orders them.
+    /// Whether the interned `a`'s id sorts before `name`, as `String`'s `<` orders them.
     package func precedes(_ a: PlayerID, _ name: String) -> Bool {
         var name = name
         return name.withUTF8 { utf8 in
@@ -89,10 +89,13 @@ package struct PlayerTable: Sendable {
     }
 
     /// String order on UTF-8: byte order for ASCII ids (all valid ids are ASCII); otherwise
-    /// `String`'s own comparison (Unicode canonical ordering), which byte order need not match.
+    /// `String`'s own comparison (Unicode canonical ordering), which byte order need not match,
+    /// and byte order between two encodings of the same text (two players here and in the store,
+    /// so the order stays total).
     private static func precedes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         if a.allSatisfy({ $0 < 0x80 }) && b.allSatisfy({ $0 < 0x80 }) { return a.lexicographicallyPrecedes(b) }
-        return String(decoding: a, as: UTF8.self) < String(decoding: b, as: UTF8.self)
+        let (left, right) = (String(decoding: a, as: UTF8.self), String(decoding: b, as: UTF8.self))
+        return left == right ? a.lexicographicallyPrecedes(b) : left < right
     }
 
     private func range(of id: PlayerID) -> Range<Int> {
