@@ -45,9 +45,9 @@ final class Standings: Sendable {
 
     /// Loads a board from the store.
     ///
-    /// The ids are interned under the lock; the index is sorted outside it with that table
-    /// (loads run under the scoreboard's submission lock, so nothing interns meanwhile and the
-    /// table is not copied).
+    /// The ids are interned under the lock; the index is sorted outside it with a copy of the
+    /// table. Loads run before the service serves or under the scoreboard's submission lock, so
+    /// nothing interns meanwhile and the copy never has to be duplicated.
     func load(_ definition: LeaderboardDefinition, gameId: String, store: any LeaderboardStore, now: Int64) async throws {
         let period = definition.period(at: now)
         let storageID = definition.storageID(period: period)
