@@ -6,52 +6,169 @@ import Testing
 struct RankIndexTests {
     typealias Entry = RankIndex.Entry
 
-    /// The reference: sort everything and look.
-    func reference(_ entries: [String: Entry], descending: Bool) -> [Entry] {
-        let index = RankIndex(descending: descending)
-        return entries.values.sorted { index.precedes($0, $1) }
+    /// An index with its own player table, driven by player ids as text (as the standings do).
+    struct Subject {
+        var index: RankIndex
+        var players = PlayerTable()
+
+        init(descending: Bool) {
+            index = RankIndex(descending: descending)
+        }
+
+        /// An index loaded in one go, its player table interned in the given order.
+        init(descending: Bool, loading entries: [Entry]) {
+            var table = PlayerTable()
+            let slots = entries.map { RankSlot(player: table.intern($0.playerId), value: $0.value, submittedAt: $0.submittedAt) }
+            index = RankIndex(descending: descending, loading: slots, players: table)
+            players = table
+        }
+
+        mutating func upsert(_ entry: Entry) {
+            let player = players.intern(entry.playerId)
+            index.upsert(RankSlot(player: player, value: entry.value, submittedAt: entry.submittedAt), players: players)
+        }
+
+        mutating func remove(_ playerId: String) {
+            guard let player = players.id(of: playerId) else { return }
+            index.remove(player, players: players)
+        }
+
+        var ranking: Ranking { Ranking(index: index, players: players) }
     }
 
-    @Test("ranks, pages and cursors match a full sort through thousands of random updates", arguments: [true, false])
+    /// The documented order, written out independently of the index.
+    static func precedes(_ a: Entry, _ b: Entry, descending: Bool) -> Bool {
+        if a.value != b.value { return descending ? a.value > b.value : a.value < b.value }
+        if a.submittedAt != b.submittedAt { return a.submittedAt < b.submittedAt }
+        return a.playerId < b.playerId
+    }
+
+    /// The reference: sort everything and look.
+    static func reference(_ entries: [String: Entry], descending: Bool) -> [Entry] {
+        entries.values.sorted { precedes($0, $1, descending: descending) }
+    }
+
+    /// Checks every read against the reference.
+    static func check(_ ranking: Ranking, against truth: [String: Entry], descending: Bool) {
+        let sorted = reference(truth, descending: descending)
+        #expect(ranking.count == sorted.count)
+        #expect(ranking.entries(offset: 0, limit: sorted.count + 10) == sorted)
+        for (position, entry) in sorted.enumerated() {
+            #expect(ranking.rank(of: entry.playerId) == position + 1)
+            #expect(ranking.entry(of: entry.playerId) == entry)
+        }
+        if sorted.count >= 125 { #expect(ranking.entries(offset: 100, limit: 25) == Array(sorted[100..<125])) }
+        for anchorPosition in stride(from: 0, to: sorted.count, by: 37) {
+            let after = ranking.entries(after: sorted[anchorPosition], limit: 10)
+            #expect(after.position == anchorPosition + 1)
+            #expect(after.entries == Array(sorted[(anchorPosition + 1)..<min(anchorPosition + 11, sorted.count)]))
+        }
+        // Anchors that are not in the index (a moved, removed or never-seen player) fall where
+        // the order puts them.
+        for anchor in [Entry(playerId: "p5", value: 0, submittedAt: 2), Entry(playerId: "zz-unknown", value: 1, submittedAt: 1),
+                       Entry(playerId: "", value: -3, submittedAt: 0), Entry(playerId: "p1000", value: 2, submittedAt: 3)]
+        where truth[anchor.playerId] != anchor {
+            let above = sorted.filter { precedes($0, anchor, descending: descending) }.count
+            #expect(ranking.entries(after: anchor, limit: 3).position == above)
+            #expect(ranking.entries(after: anchor, limit: 3).entries == Array(sorted[above..<min(above + 3, sorted.count)]))
+        }
+        #expect(ranking.rank(of: "nobody") == nil)
+        #expect(ranking.entry(of: "nobody") == nil)
+        #expect(ranking.entries(offset: sorted.count, limit: 5).isEmpty)
+    }
+
+    @Test("ranks, pages and cursors match a full sort through thousands of random updates, with many exact ties",
+          arguments: [true, false])
     func matchesReference(descending: Bool) {
-        var index = RankIndex(descending: descending)
+        var subject = Subject(descending: descending)
         var truth: [String: Entry] = [:]
         var generator = SystemRandomNumberGenerator()
-        for step in 0..<6000 {
+        // Interned in random order, so the players' numbers do not follow their ids' order
+        // ("p10" < "p9" as text); narrow values and times make exact value-and-time ties common.
+        for step in 0..<8000 {
             let player = "p\(Int.random(in: 0..<1500, using: &generator))"
             if step % 17 == 0 {
-                index.remove(player)
+                subject.remove(player)
                 truth[player] = nil
             } else {
-                let entry = Entry(playerId: player, value: Int64.random(in: -50...50, using: &generator), submittedAt: Int64(step % 40))
-                index.upsert(entry)
+                let entry = Entry(
+                    playerId: player, value: Int64.random(in: -5...5, using: &generator),
+                    submittedAt: Int64.random(in: 0..<4, using: &generator))
+                subject.upsert(entry)
                 truth[player] = entry
             }
         }
-        let sorted = reference(truth, descending: descending)
-        #expect(index.count == sorted.count)
-        #expect(index.entries(offset: 0, limit: sorted.count + 10) == sorted)
-        for (position, entry) in sorted.enumerated() where position % 7 == 0 {
-            #expect(index.rank(of: entry.playerId) == position + 1)
-        }
-        #expect(index.entries(offset: 100, limit: 25) == Array(sorted[100..<125]))
-        let after = index.entries(after: sorted[200], limit: 10)
-        #expect(after.position == 201)
-        #expect(after.entries == Array(sorted[201..<211]))
-        #expect(index.rank(of: "nobody") == nil)
-        #expect(index.entries(offset: sorted.count, limit: 5).isEmpty)
+        Self.check(subject.ranking, against: truth, descending: descending)
     }
 
-    @Test("ties go to the earlier submission, then the smaller player id")
+    @Test("an index loaded in one go matches the reference, and keeps matching through updates", arguments: [true, false])
+    func loaded(descending: Bool) {
+        var generator = SystemRandomNumberGenerator()
+        var truth: [String: Entry] = [:]
+        for number in (0..<3000).shuffled(using: &generator) {
+            let player = "p\(number)"
+            truth[player] = Entry(
+                playerId: player, value: Int64.random(in: -5...5, using: &generator), submittedAt: Int64.random(in: 0..<4, using: &generator))
+        }
+        var subject = Subject(descending: descending, loading: Array(truth.values))
+        Self.check(subject.ranking, against: truth, descending: descending)
+        for step in 0..<3000 {
+            let player = "p\(Int.random(in: 0..<3500, using: &generator))"
+            if step % 11 == 0 {
+                subject.remove(player)
+                truth[player] = nil
+            } else {
+                let entry = Entry(
+                    playerId: player, value: Int64.random(in: -5...5, using: &generator),
+                    submittedAt: Int64.random(in: 0..<4, using: &generator))
+                subject.upsert(entry)
+                truth[player] = entry
+            }
+        }
+        Self.check(subject.ranking, against: truth, descending: descending)
+    }
+
+    @Test("ties go to the earlier submission, then the smaller player id (as text, not in interning order)")
     func ties() {
-        var index = RankIndex(descending: true)
-        index.upsert(Entry(playerId: "b", value: 10, submittedAt: 5))
-        index.upsert(Entry(playerId: "a", value: 10, submittedAt: 5))
-        index.upsert(Entry(playerId: "c", value: 10, submittedAt: 1))
-        index.upsert(Entry(playerId: "d", value: 11, submittedAt: 9))
-        #expect(index.entries(offset: 0, limit: 4).map(\.playerId) == ["d", "c", "a", "b"])
-        index.upsert(Entry(playerId: "d", value: 1, submittedAt: 10))
-        #expect(index.rank(of: "d") == 4)
-        #expect(index.rank(of: "c") == 1)
+        var subject = Subject(descending: true)
+        subject.upsert(Entry(playerId: "b", value: 10, submittedAt: 5))
+        subject.upsert(Entry(playerId: "a", value: 10, submittedAt: 5))
+        subject.upsert(Entry(playerId: "c", value: 10, submittedAt: 1))
+        subject.upsert(Entry(playerId: "d", value: 11, submittedAt: 9))
+        subject.upsert(Entry(playerId: "a10", value: 10, submittedAt: 5))
+        subject.upsert(Entry(playerId: "a9", value: 10, submittedAt: 5))
+        #expect(subject.ranking.entries(offset: 0, limit: 6).map(\.playerId) == ["d", "c", "a", "a10", "a9", "b"])
+        subject.upsert(Entry(playerId: "d", value: 1, submittedAt: 10))
+        #expect(subject.ranking.rank(of: "d") == 6)
+        #expect(subject.ranking.rank(of: "c") == 1)
+        #expect(subject.ranking.rank(of: "a9") == 4)
+    }
+
+    @Test("extreme values and times survive the packing")
+    func extremes() {
+        var subject = Subject(descending: false)
+        let entries = [
+            Entry(playerId: "min", value: .min, submittedAt: .max), Entry(playerId: "max", value: .max, submittedAt: .min),
+            Entry(playerId: "zero", value: 0, submittedAt: -1), Entry(playerId: "now", value: -1, submittedAt: 1_760_000_000_000),
+        ]
+        for entry in entries { subject.upsert(entry) }
+        #expect(subject.ranking.entries(offset: 0, limit: 10) == [entries[0], entries[3], entries[2], entries[1]])
+        #expect(MemoryLayout<RankSlot>.stride == 20)
+    }
+
+    @Test("blocks split and empty correctly past the block size")
+    func manyEntries() {
+        var subject = Subject(descending: true)
+        var truth: [String: Entry] = [:]
+        for number in 0..<(RankIndex.maximumBlock * 5) {
+            let entry = Entry(playerId: "p\(number)", value: Int64(number % 7), submittedAt: Int64(number % 3))
+            subject.upsert(entry)
+            truth[entry.playerId] = entry
+        }
+        for number in stride(from: 0, to: RankIndex.maximumBlock * 5, by: 2) {
+            subject.remove("p\(number)")
+            truth["p\(number)"] = nil
+        }
+        Self.check(subject.ranking, against: truth, descending: true)
     }
 }

@@ -76,8 +76,10 @@ public protocol LeaderboardStore: Sendable {
     /// its request id came with another payload) fails alone; any other failure throws and
     /// nothing of the batch is written.
     func submit(_ batch: [PendingSubmission]) async throws -> [Result<SubmissionOutcome, ErrorReply>]
-    /// Every entry of a board.
-    func entries(gameId: String, boardId: String) async throws -> [(playerId: String, entry: StoredEntry)]
+    /// Every entry of a board with only what ranks it (player, value, time; as ``StoredScore``s):
+    /// the standings are built from these, and a million of them take 32 MB rather than the
+    /// several hundred that full entries would.
+    func entryKeys(gameId: String, boardId: String) async throws -> [StoredScore]
     /// The entries of some players.
     func entries(gameId: String, boardId: String, playerIds: [String]) async throws -> [String: StoredEntry]
     /// Every score submitted since `since`, oldest first (to rebuild the day and week standings).

@@ -168,12 +168,20 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
         return .applied(previous: previous, current: decided ?? previous, version: version, journal: journal)
     }
 
-    public func entries(gameId: String, boardId: String) async throws -> [(playerId: String, entry: StoredEntry)] {
+    public func entryKeys(gameId: String, boardId: String) async throws -> [StoredScore] {
         try await database.read { db in
-            try Row.fetchAll(
-                try db.cachedStatement(sql: "SELECT player_id, value, context, metadata, submitted_at FROM entry WHERE game_id = ? AND board_id = ?"),
-                arguments: [gameId, boardId]
-            ).map { ($0["player_id"], Self.entry($0)) }
+            // Counted first (same snapshot) so that the array is allocated once; read through a
+            // cursor, without a row object per entry.
+            let count = try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM entry WHERE game_id = ? AND board_id = ?", arguments: [gameId, boardId]) ?? 0
+            var keys: [StoredScore] = []
+            keys.reserveCapacity(count)
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT player_id, value, submitted_at FROM entry WHERE game_id = ? AND board_id = ?", arguments: [gameId, boardId])
+            while let row = try rows.next() {
+                keys.append(StoredScore(playerId: row[0], value: row[1], submittedAt: row[2]))
+            }
+            return keys
         }
     }
 
@@ -196,10 +204,15 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
 
     public func scores(gameId: String, boardId: String, since: Int64) async throws -> [StoredScore] {
         try await database.read { db in
-            try Row.fetchAll(
-                try db.cachedStatement(sql: "SELECT player_id, value, submitted_at FROM score WHERE game_id = ? AND board_id = ? AND submitted_at >= ? ORDER BY id"),
-                arguments: [gameId, boardId, since]
-            ).map { StoredScore(playerId: $0["player_id"], value: $0["value"], submittedAt: $0["submitted_at"]) }
+            var scores: [StoredScore] = []
+            let rows = try Row.fetchCursor(
+                db,
+                sql: "SELECT player_id, value, submitted_at FROM score WHERE game_id = ? AND board_id = ? AND submitted_at >= ? ORDER BY id",
+                arguments: [gameId, boardId, since])
+            while let row = try rows.next() {
+                scores.append(StoredScore(playerId: row[0], value: row[1], submittedAt: row[2]))
+            }
+            return scores
         }
     }
 

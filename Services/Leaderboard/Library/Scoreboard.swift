@@ -370,7 +370,7 @@ final class Scoreboard: Sendable {
 
     /// Runs `body` on a scope's standings under their lock.
     private func read<Result>(
-        _ gameId: String, _ board: LeaderboardDefinition, _ scope: TimeScope, _ body: (RankIndex) throws -> Result
+        _ gameId: String, _ board: LeaderboardDefinition, _ scope: TimeScope, _ body: (Ranking) throws -> Result
     ) throws -> Result {
         guard let result = try standings.read(gameId: gameId, boardId: board.id, scope: scope, now: clock.nowMilliseconds, body)
         else { throw ErrorReply(code: .internalError, message: "the board is not loaded") }
