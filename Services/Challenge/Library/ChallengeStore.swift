@@ -67,28 +67,31 @@ final class ChallengeStore: Sendable {
         var time: Int64
     }
 
-    /// Writes a stream message's effect and the stream position in one transaction: completions
-    /// (each once: conditional updates), time-boxed scores, and the inbox items `notes` makes for
-    /// each completion. Returns the inbox items written, to be sent as notifications.
+    /// Writes the effects of consecutive stream messages, in order, and the stream position
+    /// (`sequence`, the last of them) in one transaction: completions (each once: conditional
+    /// updates), time-boxed scores, and the inbox items `notes` makes for each completion.
+    /// Returns the inbox items written, to be sent as notifications.
     func apply(
-        _ plan: TriggerPlan, stream: String, sequence: UInt64,
+        _ plans: [TriggerPlan], stream: String, through sequence: UInt64,
         notes: @Sendable (_ challenge: ChallengeDetail, _ receiver: String, _ value: Int64?) -> [(gameId: String, playerId: String, item: InboxItem)]
     ) async throws -> [(gameId: String, playerId: String, item: InboxItem)] {
         try await database.write { db in
             var written: [(gameId: String, playerId: String, item: InboxItem)] = []
-            for completion in plan.completions {
-                try db.cachedStatement(sql: 
-                    "UPDATE receiver SET state = 'completed', completed_at = ?, value = COALESCE(?, value) WHERE challenge_id = ? AND player_id = ? AND state = 'pending'").execute(arguments: [plan.time, completion.value, completion.challengeId, completion.receiver])
-                guard db.changesCount == 1, let challenge = try Self.load(db, completion.challengeId) else { continue }
-                for note in notes(challenge, completion.receiver, completion.value) {
-                    try Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, in: db)
-                    written.append(note)
+            for plan in plans {
+                for completion in plan.completions {
+                    try db.cachedStatement(sql:
+                        "UPDATE receiver SET state = 'completed', completed_at = ?, value = COALESCE(?, value) WHERE challenge_id = ? AND player_id = ? AND state = 'pending'").execute(arguments: [plan.time, completion.value, completion.challengeId, completion.receiver])
+                    guard db.changesCount == 1, let challenge = try Self.load(db, completion.challengeId) else { continue }
+                    for note in notes(challenge, completion.receiver, completion.value) {
+                        try Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, in: db)
+                        written.append(note)
+                    }
                 }
-            }
-            for score in plan.timedScores {
-                let better = score.higherIsBetter ? "? > value" : "? < value"
-                try db.cachedStatement(sql: 
-                    "UPDATE receiver SET value = ?, completed_at = ? WHERE challenge_id = ? AND player_id = ? AND (value IS NULL OR \(better))").execute(arguments: [score.value, plan.time, score.challengeId, plan.playerId, score.value])
+                for score in plan.timedScores {
+                    let better = score.higherIsBetter ? "? > value" : "? < value"
+                    try db.cachedStatement(sql:
+                        "UPDATE receiver SET value = ?, completed_at = ? WHERE challenge_id = ? AND player_id = ? AND (value IS NULL OR \(better))").execute(arguments: [score.value, plan.time, score.challengeId, plan.playerId, score.value])
+                }
             }
             try StreamPositions.advance(db, stream: stream, to: sequence)
             return written

@@ -149,6 +149,32 @@ final class Challenges: Sendable {
     /// outbox) message at `sequence` of its stream: completions, time-boxed scores, inbox items
     /// and the stream position in one transaction, then the notifications.
     func apply(_ envelope: RawEnvelope, stream: String, sequence: UInt64, context: ServiceContext) async throws {
+        try await apply(batch: [(envelope, sequence)], stream: stream, context: context)
+    }
+
+    /// Applies consecutive messages of one stream in one transaction: each one's completions and
+    /// timed scores in order, then the stream position.
+    func apply(batch: [(envelope: RawEnvelope, sequence: UInt64)], stream: String, context: ServiceContext) async throws {
+        guard let last = batch.last?.sequence else { return }
+        var plans: [ChallengeStore.TriggerPlan] = []
+        for (envelope, _) in batch { plans.append(try await plan(for: envelope, context: context)) }
+        let now = clock.nowMilliseconds
+        let written = try await store.apply(plans, stream: stream, through: last) { challenge, receiver, value in
+            let scores: String = challenge.issuerValue.map { " (\(value.map(String.init) ?? "?") against \($0))" } ?? ""
+            return [
+                (challenge.gameId, receiver, Self.inboxItem(
+                    kind: "challenge.completed", message: "You completed \(challenge.issuerId)'s challenge" + scores, challenge: challenge,
+                    at: now)),
+                (challenge.gameId, challenge.issuerId, Self.inboxItem(
+                    kind: "challenge.completed-by-receiver", message: "\(receiver) completed your challenge" + scores, challenge: challenge,
+                    at: now, extra: ["receiverId": .string(receiver)])),
+            ]
+        }
+        for note in written { await publish(note.item, to: note.playerId, gameId: note.gameId, context: context) }
+    }
+
+    /// What one message would complete or count.
+    private func plan(for envelope: RawEnvelope, context: ServiceContext) async throws -> ChallengeStore.TriggerPlan {
         var plan = ChallengeStore.TriggerPlan(playerId: envelope.playerId ?? "", time: envelope.timestamp)
         if let gameId = envelope.gameId, let playerId = envelope.playerId {
             if envelope.type == "leaderboard.score-accepted", let receipt = try? envelope.decodePayload(as: ScoreReceipt.self) {
@@ -180,19 +206,7 @@ final class Challenges: Sendable {
                 }
             }
         }
-        let now = clock.nowMilliseconds
-        let written = try await store.apply(plan, stream: stream, sequence: sequence) { challenge, receiver, value in
-            let scores: String = challenge.issuerValue.map { " (\(value.map(String.init) ?? "?") against \($0))" } ?? ""
-            return [
-                (challenge.gameId, receiver, Self.inboxItem(
-                    kind: "challenge.completed", message: "You completed \(challenge.issuerId)'s challenge" + scores, challenge: challenge,
-                    at: now)),
-                (challenge.gameId, challenge.issuerId, Self.inboxItem(
-                    kind: "challenge.completed-by-receiver", message: "\(receiver) completed your challenge" + scores, challenge: challenge,
-                    at: now, extra: ["receiverId": .string(receiver)])),
-            ]
-        }
-        for note in written { await publish(note.item, to: note.playerId, gameId: note.gameId, context: context) }
+        return plan
     }
 
     // MARK: - Declining, expiring, ending
