@@ -97,7 +97,8 @@ struct WireCodecCompatibilityTests {
         let cases: [(String, JSONValue)] = [
             ("5.0", .integer(5)), ("1e2", .integer(100)), ("-0", .integer(0)), ("9223372036854775807", .integer(Int64.max)),
             ("-9223372036854775808", .integer(Int64.min)), ("9223372036854775808", .double(9_223_372_036_854_775_808)),
-            ("1.5", .double(1.5)), ("-2.5E-3", .double(-0.0025)),
+            ("1.5", .double(1.5)), ("-2.5E-3", .double(-0.0025)), ("1e-400", .integer(0)),
+            ("-9.223372036854776e18", .double(-9.223372036854776e18)), ("9223372036854775807.0", .double(9.223372036854776e18)),
         ]
         for (text, expected) in cases {
             #expect(try WireCodec.decode(JSONValue.self, from: Data(text.utf8)) == expected, "\(text)")
@@ -132,6 +133,24 @@ struct WireCodecCompatibilityTests {
         #expect(throws: DecodingError.self) { try WireCodec.decode(JSONValue.self, from: Data(deep.utf8)) }
         let fine = String(repeating: "[", count: JSONParser.maximumDepth) + String(repeating: "]", count: JSONParser.maximumDepth)
         #expect(throws: Never.self) { try WireCodec.decode(JSONValue.self, from: Data(fine.utf8)) }
+    }
+
+    @Test("UTF-16 and UTF-32 texts (by byte order mark or zero pattern) and a UTF-8 byte order mark are read, as Foundation reads them")
+    func wideEncodings() throws {
+        let text = #"{"id":"é1","n":[1,2]}"#
+        let expected: JSONValue = ["id": "é1", "n": [1, 2]]
+        var encodings: [(String.Encoding, [UInt8])] = [
+            (.utf16LittleEndian, []), (.utf16BigEndian, []), (.utf32LittleEndian, []), (.utf32BigEndian, []),
+            (.utf16LittleEndian, [0xFF, 0xFE]), (.utf16BigEndian, [0xFE, 0xFF]), (.utf32BigEndian, [0x00, 0x00, 0xFE, 0xFF]),
+            (.utf8, [0xEF, 0xBB, 0xBF]),
+        ]
+        encodings.append((.utf8, []))
+        for (encoding, mark) in encodings {
+            let data = Data(mark) + text.data(using: encoding)!
+            #expect(try WireCodec.decode(JSONValue.self, from: data) == expected, "\(encoding) \(mark)")
+            #expect(try JSONDecoder().decode(JSONValue.self, from: data) == expected, "Foundation: \(encoding) \(mark)")
+        }
+        #expect(throws: DecodingError.self) { try WireCodec.decode(JSONValue.self, from: Data([0x7B, 0x00, 0x00, 0xD8])) }
     }
 
     @Test("escapes decode like Foundation's, surrogate pairs included")

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads UTF-8 JSON (RFC 8259) straight into a ``JSONValue``: one pass over the bytes, no
 /// intermediate objects, no thrown-and-caught errors on the way.
 ///
@@ -33,6 +35,23 @@ public struct JSONParser: ~Copyable {
     public static func parse<Bytes: Collection<UInt8>>(_ data: Bytes) throws -> JSONValue {
         if let result = try data.withContiguousStorageIfAvailable({ try parse($0) }) { return result }
         return try Array(data).withUnsafeBufferPointer { try parse($0) }
+    }
+
+    /// Parses a JSON text in UTF-8 or, as Foundation's decoder accepts them, UTF-16 or UTF-32
+    /// (told by a byte order mark or by the zero bytes around the first ASCII character,
+    /// RFC 4627 §3); a UTF-8 byte order mark is skipped.
+    public static func parse(_ data: Data) throws -> JSONValue {
+        if let encoding = TextEncoding.detect(data) {
+            guard let text = String(data: data, encoding: encoding.foundation) else {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(codingPath: [], debugDescription: "The given data was not valid \(encoding)."))
+            }
+            var utf8 = Array(text.utf8)
+            if utf8.starts(with: [0xEF, 0xBB, 0xBF]) { utf8.removeFirst(3) }
+            return try utf8.withUnsafeBufferPointer { try parse($0) }
+        }
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { return try parse(data.dropFirst(3)) }
+        return try data.withUnsafeBytes { raw in try parse(raw.bindMemory(to: UInt8.self)) }
     }
 
     // MARK: - Values
@@ -266,7 +285,9 @@ public struct JSONParser: ~Copyable {
         if isInteger && !overflow { return .integer(integer) }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
         guard let double = Double(text), double.isFinite else { throw failure("number out of range") }
-        if !isInteger, double == double.rounded(), double >= -9_223_372_036_854_775_808.0, double < 9_223_372_036_854_775_808.0 {
+        // As Foundation reads them: a whole number strictly inside int64's range (so a literal
+        // that only rounds to -2^63, like -9.223372036854776e18, stays a double).
+        if !isInteger, double == double.rounded(), double > -9_223_372_036_854_775_808.0, double < 9_223_372_036_854_775_808.0 {
             return .integer(Int64(double))
         }
         return .double(double)
@@ -297,5 +318,45 @@ public struct JSONParser: ~Copyable {
     private func failure(_ reason: String) -> DecodingError {
         DecodingError.dataCorrupted(
             DecodingError.Context(codingPath: [], debugDescription: "The given data was not valid JSON (\(reason) at byte \(position))."))
+    }
+}
+
+/// The wider Unicode encodings a JSON text may arrive in.
+enum TextEncoding: CustomStringConvertible {
+    case utf16BigEndian, utf16LittleEndian, utf32BigEndian, utf32LittleEndian
+
+    var foundation: String.Encoding {
+        switch self {
+        case .utf16BigEndian: .utf16BigEndian
+        case .utf16LittleEndian: .utf16LittleEndian
+        case .utf32BigEndian: .utf32BigEndian
+        case .utf32LittleEndian: .utf32LittleEndian
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .utf16BigEndian: "UTF-16BE"
+        case .utf16LittleEndian: "UTF-16LE"
+        case .utf32BigEndian: "UTF-32BE"
+        case .utf32LittleEndian: "UTF-32LE"
+        }
+    }
+
+    /// UTF-16 or UTF-32 by byte order mark or zero pattern; nil for UTF-8 (the usual case).
+    static func detect(_ data: Data) -> TextEncoding? {
+        guard data.count >= 2 else { return nil }
+        let bytes = Array(data.prefix(4)) + [1, 1, 1, 1]  // padding that matches no pattern
+        switch (bytes[0], bytes[1], bytes[2], bytes[3]) {
+        case (0x00, 0x00, 0xFE, 0xFF): return .utf32BigEndian
+        case (0xFF, 0xFE, 0x00, 0x00): return data.count >= 4 ? .utf32LittleEndian : .utf16LittleEndian
+        case (0xFE, 0xFF, _, _): return .utf16BigEndian
+        case (0xFF, 0xFE, _, _): return .utf16LittleEndian
+        case (0x00, 0x00, 0x00, _) where data.count >= 4: return .utf32BigEndian
+        case (_, 0x00, 0x00, 0x00) where data.count >= 4: return .utf32LittleEndian
+        case (0x00, _, _, _): return .utf16BigEndian
+        case (_, 0x00, _, _): return .utf16LittleEndian
+        default: return nil
+        }
     }
 }
