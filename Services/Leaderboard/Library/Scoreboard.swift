@@ -396,8 +396,10 @@ final class Scoreboard: Sendable {
         let now = clock.nowMilliseconds
         let key = PageCache.Key(gameId: request.gameId ?? "", boardId: board.storageID(period: board.period(at: now)), firstRank: firstRank)
         if let cached = pages.entries(for: key, rows: rows, now: now) { return cached }
-        let built = try await entries(rows, firstRank: firstRank, request: request, board: board, context: context)
-        pages.store(built, for: key, rows: rows, now: now)
+        let (built, settled) = try await detailedEntries(rows, firstRank: firstRank, request: request, board: board, context: context)
+        // A page whose rows and stored details disagree (a batch between its standings update
+        // and its commit) is answered but not kept.
+        if settled { pages.store(built, for: key, rows: rows, now: now) }
         return built
     }
 
@@ -405,22 +407,34 @@ final class Scoreboard: Sendable {
     private func entries(
         _ rows: [RankIndex.Entry], firstRank: Int, request: RawEnvelope, board: LeaderboardDefinition, context: ServiceContext
     ) async throws -> [LeaderboardEntry] {
-        guard !rows.isEmpty else { return [] }
+        try await detailedEntries(rows, firstRank: firstRank, request: request, board: board, context: context).entries
+    }
+
+    /// Full entries for ranked rows, and whether every row's stored details are exactly that
+    /// row's (same value and time). Context and metadata belong to the stored all-time entry, so
+    /// a row shows them only when its value is that entry's (day and week rows show their own best).
+    private func detailedEntries(
+        _ rows: [RankIndex.Entry], firstRank: Int, request: RawEnvelope, board: LeaderboardDefinition, context: ServiceContext
+    ) async throws -> (entries: [LeaderboardEntry], settled: Bool) {
+        guard !rows.isEmpty else { return ([], true) }
         let ids = rows.map(\.playerId)
         let stored = try await store.entries(
             gameId: request.gameId ?? "", boardId: board.storageID(period: board.period(at: clock.nowMilliseconds)), playerIds: ids)
         let names = await displayNames.names(for: ids, context: context)
-        return rows.enumerated().map { offset, row in
+        var settled = true
+        let entries = rows.enumerated().map { offset, row in
             let detail = stored[row.playerId]
+            if detail?.value != row.value || detail?.submittedAt != row.submittedAt { settled = false }
             var entry = LeaderboardEntry(
                 playerId: row.playerId, displayName: names[row.playerId], value: row.value, rank: firstRank + offset,
-                context: detail?.context, metadata: nil, submittedAt: row.submittedAt)
-            // Day and week rows show their own best; the stored details belong to the all-time entry.
+                context: nil, metadata: nil, submittedAt: row.submittedAt)
             if let detail, detail.value == row.value {
+                entry.context = detail.context
                 entry.metadata = detail.metadata.flatMap { try? WireCodec.decode([String: JSONValue].self, from: Data($0.utf8)) }
             }
             return entry
         }
+        return (entries, settled)
     }
 
     /// Who the score is for: the player themselves, or the player a server (or operator) names.
