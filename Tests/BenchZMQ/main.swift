@@ -90,7 +90,8 @@ func pubSubRun() throws -> Double {
         if index == 0 {
             let publisher = try context.makeSocket(.publisher)
             try publisher.set(.sendHighWaterMark(0))
-            try publisher.set(.lingerMilliseconds(0))
+            // Closing waits (up to 30 s) until everything queued, the end markers included, is sent.
+            try publisher.set(.lingerMilliseconds(30_000))
             try publisher.bind("tcp://127.0.0.1:*")
             endpoint.withLock { $0 = (try? publisher.lastEndpoint()) ?? "" }
             ready.signal()
@@ -113,7 +114,13 @@ func pubSubRun() throws -> Double {
         var received = 0
         var first: ContinuousClock.Instant?
         var last = ContinuousClock.now
-        while let frames = try subscriber.receive(), !frames[0].isEmpty {
+        // Until an end marker, or 5 s of silence (a lost marker must not hang the run).
+        while true {
+            guard let frames = try subscriber.receive(wait: false) else {
+                if try ZMQSocket.poll([(subscriber, .readable)], timeoutMilliseconds: 5_000)[0].contains(.readable) { continue }
+                break
+            }
+            if frames[0].isEmpty { break }
             if first == nil { first = .now }
             received += 1
             last = .now
