@@ -32,6 +32,9 @@ public final class GroupCommit<Item: Sendable, Outcome: Sendable>: Sendable {
         self.write = write
     }
 
+    /// Items queued and not yet taken by the writer.
+    public var waiting: Int { state.withLock { $0.queue.count } }
+
     /// Queues `item` and returns its outcome once its batch has been written.
     public func submit(_ item: Item) async -> Outcome {
         await withCheckedContinuation { continuation in
