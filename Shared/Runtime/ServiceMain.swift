@@ -10,6 +10,7 @@ public enum ServiceMain {
 
     /// Runs the services `build` makes from the environment; exits the process on a bad configuration.
     public static func run(label: String, build: (Logger) async throws -> [any Service]) async {
+        MemoryTrimmer.start()
         let reader = RuntimeSettings.environmentReader()
         let level = (try? RuntimeSettings(service: label, reader: reader).logLevel) ?? .info
         PodiumLogging.bootstrap(level: level)
