@@ -85,9 +85,19 @@ struct RankIndexTests {
         var generator = SystemRandomNumberGenerator()
         // Interned in random order, so the players' numbers do not follow their ids' order
         // ("p10" < "p9" as text); narrow values and times make exact value-and-time ties common.
-        for step in 0..<8000 {
-            let player = "p\(Int.random(in: 0..<1500, using: &generator))"
-            if step % 17 == 0 {
+        Self.randomUpdates(&subject, &truth, steps: 8000, players: 1500, removeEvery: 17, using: &generator)
+        Self.check(subject.ranking, against: truth, descending: descending)
+    }
+
+    /// Random upserts of narrow values and times (exact ties are common), every `removeEvery`th
+    /// step a removal, applied to the subject and the reference alike.
+    static func randomUpdates(
+        _ subject: inout Subject, _ truth: inout [String: Entry], steps: Int, players: Int, removeEvery: Int,
+        using generator: inout SystemRandomNumberGenerator
+    ) {
+        for step in 0..<steps {
+            let player = "p\(Int.random(in: 0..<players, using: &generator))"
+            if step % removeEvery == 0 {
                 subject.remove(player)
                 truth[player] = nil
             } else {
@@ -98,7 +108,6 @@ struct RankIndexTests {
                 truth[player] = entry
             }
         }
-        Self.check(subject.ranking, against: truth, descending: descending)
     }
 
     @Test("an index loaded in one go matches the reference, and keeps matching through updates", arguments: [true, false])
@@ -112,19 +121,7 @@ struct RankIndexTests {
         }
         var subject = Subject(descending: descending, loading: Array(truth.values))
         Self.check(subject.ranking, against: truth, descending: descending)
-        for step in 0..<3000 {
-            let player = "p\(Int.random(in: 0..<3500, using: &generator))"
-            if step % 11 == 0 {
-                subject.remove(player)
-                truth[player] = nil
-            } else {
-                let entry = Entry(
-                    playerId: player, value: Int64.random(in: -5...5, using: &generator),
-                    submittedAt: Int64.random(in: 0..<4, using: &generator))
-                subject.upsert(entry)
-                truth[player] = entry
-            }
-        }
+        Self.randomUpdates(&subject, &truth, steps: 3000, players: 3500, removeEvery: 11, using: &generator)
         Self.check(subject.ranking, against: truth, descending: descending)
     }
 

@@ -139,12 +139,11 @@ struct WireCodecCompatibilityTests {
     func wideEncodings() throws {
         let text = #"{"id":"é1","n":[1,2]}"#
         let expected: JSONValue = ["id": "é1", "n": [1, 2]]
-        var encodings: [(String.Encoding, [UInt8])] = [
+        let encodings: [(String.Encoding, [UInt8])] = [
             (.utf16LittleEndian, []), (.utf16BigEndian, []), (.utf32LittleEndian, []), (.utf32BigEndian, []),
             (.utf16LittleEndian, [0xFF, 0xFE]), (.utf16BigEndian, [0xFE, 0xFF]), (.utf32BigEndian, [0x00, 0x00, 0xFE, 0xFF]),
-            (.utf8, [0xEF, 0xBB, 0xBF]),
+            (.utf8, [0xEF, 0xBB, 0xBF]), (.utf8, []),
         ]
-        encodings.append((.utf8, []))
         for (encoding, mark) in encodings {
             let data = Data(mark) + text.data(using: encoding)!
             #expect(try WireCodec.decode(JSONValue.self, from: data) == expected, "\(encoding) \(mark)")

@@ -277,8 +277,8 @@ final class AchievementStore: Sendable {
     func saveDefinition(_ definition: AchievementDefinition, gameId: String) async throws {
         let json = String(decoding: try WireCodec.encode(definition), as: UTF8.self)
         try await database.write { db in
-            try db.cachedStatement(sql: 
-                "INSERT OR REPLACE INTO definition (game_id, achievement_id, json) VALUES (?, ?, ?)").execute(arguments: [gameId, definition.id, json])
+            try db.cachedStatement(
+                sql: "INSERT OR REPLACE INTO definition (game_id, achievement_id, json) VALUES (?, ?, ?)").execute(arguments: [gameId, definition.id, json])
         }
     }
 }

@@ -55,8 +55,8 @@ public final class SQLiteAccountStore: AccountStore {
     ) async throws -> AccountRecord {
         do {
             try await database.write { db in
-                try db.cachedStatement(sql: 
-                    "INSERT INTO player (id, display_name, username, username_key, password_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)").execute(arguments: [playerId, displayName, username, usernameKey, passwordHash, now])
+                try db.cachedStatement(
+                    sql: "INSERT INTO player (id, display_name, username, username_key, password_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)").execute(arguments: [playerId, displayName, username, usernameKey, passwordHash, now])
             }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw Self.usernameTaken
@@ -97,10 +97,10 @@ public final class SQLiteAccountStore: AccountStore {
             {
                 return (Self.record(row), false)
             }
-            try db.cachedStatement(sql: 
-                "INSERT INTO player (id, display_name, created_at) VALUES (?, ?, ?)").execute(arguments: [newPlayerId, displayName, now])
-            try db.cachedStatement(sql: 
-                "INSERT INTO device (device_id, player_id, created_at) VALUES (?, ?, ?)").execute(arguments: [deviceId, newPlayerId, now])
+            try db.cachedStatement(
+                sql: "INSERT INTO player (id, display_name, created_at) VALUES (?, ?, ?)").execute(arguments: [newPlayerId, displayName, now])
+            try db.cachedStatement(
+                sql: "INSERT INTO device (device_id, player_id, created_at) VALUES (?, ?, ?)").execute(arguments: [deviceId, newPlayerId, now])
             return (AccountRecord(playerId: newPlayerId, displayName: displayName, createdAt: now), true)
         }
     }
@@ -116,8 +116,8 @@ public final class SQLiteAccountStore: AccountStore {
                 guard (row["username"] as String?) == nil else {
                     throw ErrorReply(code: .conflict, message: "this account already has a username")
                 }
-                try db.cachedStatement(sql: 
-                    "UPDATE player SET username = ?, username_key = ?, password_hash = ? WHERE id = ?").execute(arguments: [username, usernameKey, passwordHash, playerId])
+                try db.cachedStatement(
+                    sql: "UPDATE player SET username = ?, username_key = ?, password_hash = ? WHERE id = ?").execute(arguments: [username, usernameKey, passwordHash, playerId])
                 var record = Self.record(row)
                 record.username = username
                 record.passwordHash = passwordHash
@@ -147,8 +147,8 @@ public final class SQLiteAccountStore: AccountStore {
 
     public func createSession(sessionId: String, playerId: String, refreshTokenId: String, now: Int64, refreshExpiresAt: Int64) async throws {
         try await database.write { db in
-            try db.cachedStatement(sql: 
-                "INSERT INTO session (id, player_id, refresh_token_id, refresh_expires_at, created_at) VALUES (?, ?, ?, ?, ?)").execute(arguments: [sessionId, playerId, refreshTokenId, refreshExpiresAt, now])
+            try db.cachedStatement(
+                sql: "INSERT INTO session (id, player_id, refresh_token_id, refresh_expires_at, created_at) VALUES (?, ?, ?, ?, ?)").execute(arguments: [sessionId, playerId, refreshTokenId, refreshExpiresAt, now])
         }
     }
 
@@ -165,8 +165,8 @@ public final class SQLiteAccountStore: AccountStore {
                 try db.cachedStatement(sql: "UPDATE session SET revoked_at = ? WHERE id = ?").execute(arguments: [now, sessionId])
                 return .reused
             }
-            try db.cachedStatement(sql: 
-                "UPDATE session SET refresh_token_id = ?, refresh_expires_at = ? WHERE id = ?").execute(arguments: [newTokenId, refreshExpiresAt, sessionId])
+            try db.cachedStatement(
+                sql: "UPDATE session SET refresh_token_id = ?, refresh_expires_at = ? WHERE id = ?").execute(arguments: [newTokenId, refreshExpiresAt, sessionId])
             return .rotated
         }
     }

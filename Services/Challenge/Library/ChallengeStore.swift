@@ -124,8 +124,8 @@ final class ChallengeStore: Sendable {
                     challenge.expiresAt, challenge.endsAt, challenge.state?.rawValue, challenge.rematchOf,
                 ])
             for receiver in challenge.receivers {
-                try db.cachedStatement(sql: 
-                    "INSERT INTO receiver (challenge_id, player_id, state, baseline) VALUES (?, ?, ?, ?)").execute(arguments: [challenge.challengeId, receiver.playerId, receiver.state.rawValue, baselines[receiver.playerId]])
+                try db.cachedStatement(
+                    sql: "INSERT INTO receiver (challenge_id, player_id, state, baseline) VALUES (?, ?, ?, ?)").execute(arguments: [challenge.challengeId, receiver.playerId, receiver.state.rawValue, baselines[receiver.playerId]])
             }
         }
     }
@@ -184,8 +184,8 @@ final class ChallengeStore: Sendable {
         async throws -> Bool
     {
         try await database.write { db in
-            try db.cachedStatement(sql: 
-                "UPDATE receiver SET state = ?, completed_at = ?, value = COALESCE(?, value) WHERE challenge_id = ? AND player_id = ? AND state = ?").execute(arguments: [to.rawValue, time, value, challengeId, playerId, from.rawValue])
+            try db.cachedStatement(
+                sql: "UPDATE receiver SET state = ?, completed_at = ?, value = COALESCE(?, value) WHERE challenge_id = ? AND player_id = ? AND state = ?").execute(arguments: [to.rawValue, time, value, challengeId, playerId, from.rawValue])
             return db.changesCount == 1
         }
     }
@@ -200,8 +200,8 @@ final class ChallengeStore: Sendable {
                     """),
                 arguments: [now])
             for row in rows {
-                try db.cachedStatement(sql: 
-                    "UPDATE receiver SET state = 'invalid', completed_at = ? WHERE challenge_id = ? AND player_id = ? AND state = 'pending'").execute(arguments: [now, row["challenge_id"] as String, row["player_id"] as String])
+                try db.cachedStatement(
+                    sql: "UPDATE receiver SET state = 'invalid', completed_at = ? WHERE challenge_id = ? AND player_id = ? AND state = 'pending'").execute(arguments: [now, row["challenge_id"] as String, row["player_id"] as String])
             }
             return rows.map { ($0["challenge_id"], $0["game_id"], $0["player_id"]) }
         }
@@ -277,8 +277,8 @@ final class ChallengeStore: Sendable {
 
     private static func insert(_ item: InboxItem, gameId: String, playerId: String, in db: Database) throws {
         let details = String(decoding: try WireCodec.encode(item.details), as: UTF8.self)
-        try db.cachedStatement(sql: 
-            "INSERT INTO inbox (id, game_id, player_id, kind, message, details, created_at, read) VALUES (?, ?, ?, ?, ?, ?, ?, 0)").execute(arguments: [item.id, gameId, playerId, item.kind, item.message, details, item.createdAt])
+        try db.cachedStatement(
+            sql: "INSERT INTO inbox (id, game_id, player_id, kind, message, details, created_at, read) VALUES (?, ?, ?, ?, ?, ?, ?, 0)").execute(arguments: [item.id, gameId, playerId, item.kind, item.message, details, item.createdAt])
     }
 
     func inbox(gameId: String, playerId: String, unreadOnly: Bool) async throws -> [InboxItem] {
@@ -302,8 +302,8 @@ final class ChallengeStore: Sendable {
         try await database.write { db in
             var changed = 0
             for id in ids {
-                try db.cachedStatement(sql: 
-                    "UPDATE inbox SET read = 1 WHERE id = ? AND game_id = ? AND player_id = ? AND read = 0").execute(arguments: [id, gameId, playerId])
+                try db.cachedStatement(
+                    sql: "UPDATE inbox SET read = 1 WHERE id = ? AND game_id = ? AND player_id = ? AND read = 0").execute(arguments: [id, gameId, playerId])
                 changed += db.changesCount
             }
             return changed

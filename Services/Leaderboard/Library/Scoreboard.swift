@@ -157,10 +157,8 @@ final class Scoreboard: Sendable {
                         original.duplicate = true
                         return .success((original, nil))
                     case .applied(_, _, _, let journal):
-                        guard let receipt = try? WireCodec.convert(journal.reply, to: ScoreReceipt.self) else {
-                            return .failure(ErrorReply(code: .internalError, message: "the receipt could not be read"))
-                        }
-                        return .success((receipt, journal.leftTop))
+                        // The receipt is the outbox message's payload; no need to read back the stored reply.
+                        return .success((journal.accepted.envelope.payload, journal.leftTop))
                     }
                 }
             }

@@ -202,7 +202,7 @@ public struct JSONParser: ~Copyable {
         return text
     }
 
-    /// The scalar of a `\uXXXX` escape (after the `u`), joining a surrogate pair.
+    /// The scalar of a `\u` escape and its four hex digits (read after the `u`), joining a surrogate pair.
     private mutating func escapedScalar() throws -> Unicode.Scalar {
         let first = try hexQuad()
         switch first {
@@ -346,8 +346,9 @@ enum TextEncoding: CustomStringConvertible {
     /// UTF-16 or UTF-32 by byte order mark or zero pattern; nil for UTF-8 (the usual case).
     static func detect(_ data: Data) -> TextEncoding? {
         guard data.count >= 2 else { return nil }
-        let bytes = Array(data.prefix(4)) + [1, 1, 1, 1]  // padding that matches no pattern
-        switch (bytes[0], bytes[1], bytes[2], bytes[3]) {
+        // Bytes past the end read as 1, which matches no pattern.
+        func byte(_ offset: Int) -> UInt8 { offset < data.count ? data[data.startIndex + offset] : 1 }
+        switch (byte(0), byte(1), byte(2), byte(3)) {
         case (0x00, 0x00, 0xFE, 0xFF): return .utf32BigEndian
         case (0xFF, 0xFE, 0x00, 0x00): return data.count >= 4 ? .utf32LittleEndian : .utf16LittleEndian
         case (0xFE, 0xFF, _, _): return .utf16BigEndian

@@ -88,6 +88,10 @@ public struct JSONWriter {
         bytes.append(contentsOf: try JSONEncoder().encode(number))
     }
 
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+    }
+
     private mutating func writeString(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         var text = text
@@ -107,8 +111,7 @@ public struct JSONWriter {
                 case 0x0D: bytes.append(UInt8(ascii: "r"))
                 case 0x09: bytes.append(UInt8(ascii: "t"))
                 default:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                    bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), Self.hexDigit(byte >> 4), Self.hexDigit(byte & 0xF)])
                 }
             }
             if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }

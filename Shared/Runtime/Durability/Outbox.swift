@@ -9,8 +9,8 @@ public enum Outbox {
     /// Appends a message inside the caller's transaction. The stream's publisher id and the
     /// message's sequence (its row number) are stamped when it is read.
     public static func append<Payload: Encodable & Sendable>(_ db: Database, _ envelope: Envelope<Payload>, on topic: Topic) throws {
-        try db.cachedStatement(sql: 
-            "INSERT INTO podium_outbox (topic, envelope) VALUES (?, ?)").execute(arguments: [topic.rawValue, try WireCodec.encode(envelope)])
+        try db.cachedStatement(
+            sql: "INSERT INTO podium_outbox (topic, envelope) VALUES (?, ?)").execute(arguments: [topic.rawValue, try WireCodec.encode(envelope)])
     }
 
     /// Messages after a sequence, stamped as the stream's, and the outbox's last sequence.

@@ -55,8 +55,8 @@ public enum RequestReceipts {
 
     /// Stores an answer inside the caller's transaction.
     public static func record(_ db: Database, _ key: RequestKey, reply: JSONValue, at time: Int64) throws {
-        try db.cachedStatement(sql: 
-            "INSERT INTO podium_receipt (scope, request_id, request_type, fingerprint, reply, created_at) VALUES (?, ?, ?, ?, ?, ?)").execute(arguments: [
+        try db.cachedStatement(
+            sql: "INSERT INTO podium_receipt (scope, request_id, request_type, fingerprint, reply, created_at) VALUES (?, ?, ?, ?, ?, ?)").execute(arguments: [
                 key.scope, key.requestId, key.requestType, key.fingerprint, String(decoding: try WireCodec.encode(reply), as: UTF8.self), time,
             ])
     }
