@@ -16,11 +16,11 @@ struct MemoryTrimmerTests {
     @Test("a trim gives back memory that threads freed but their arenas kept")
     func trimReturnsFreedArenaMemory() async throws {
         #if os(Linux)
-        // 64 MB in 16 KB blocks (below the mmap threshold: they come from an arena), touched,
+        // 128 MB in 16 KB blocks (below the mmap threshold: they come from an arena), touched,
         // freed, all on a thread of their own, as a burst of messages on a socket thread would.
         let worker = Thread {
             var blocks: [UnsafeMutableRawPointer] = []
-            for _ in 0..<4096 {
+            for _ in 0..<8192 {
                 let block = malloc(16 * 1024)!
                 memset(block, 1, 16 * 1024)
                 blocks.append(block)
@@ -33,6 +33,7 @@ struct MemoryTrimmerTests {
         let before = try #require(Self.residentBytes())
         #expect(MemoryTrimmer.trim())
         let after = try #require(Self.residentBytes())
+        // Other tests run meanwhile, so only a clear drop counts: a quarter of what was freed.
         #expect(before - after > 32 * 1024 * 1024, "resident \(before) → \(after) bytes")
         #else
         #expect(!MemoryTrimmer.trim())
