@@ -2,8 +2,11 @@
 # Podium's image: the five services and the `podium` client. compose.yaml builds it; by hand:
 #   docker build -t podium:local .
 #
-# The build stage runs scripts/build, the same script as everywhere else, with the Swift runtime
-# linked in statically, so the runtime stage needs no Swift: only libzmq and SQLite.
+# The build stage runs scripts/build, the same script as everywhere else. The Swift runtime
+# libraries the services use are copied into the runtime stage once, shared by all five (linking
+# them statically would put a copy of Foundation and its ICU data, about 60 MB, into each). The
+# `podium` client alone is linked statically, so that it also runs outside the image, on any Linux
+# of the same architecture with libzmq5 (`docker compose cp gateway:/usr/local/bin/podium .`).
 # The toolchain matches the one Podium is developed and tested with (Swift 6.3).
 ARG SWIFT_IMAGE=swift:6.3-bookworm
 ARG RUNTIME_IMAGE=debian:bookworm-slim
@@ -16,12 +19,16 @@ RUN scripts/install-deps
 COPY Package.swift ./
 RUN swift package resolve
 COPY . .
-RUN scripts/build --static-swift-stdlib \
-    && bin="$(swift build -c release --static-swift-stdlib --show-bin-path)" \
-    && mkdir -p /out \
+RUN scripts/build \
+    && swift build -c release --static-swift-stdlib --product podium \
+    && bin="$(swift build -c release --show-bin-path)" \
+    && mkdir -p /out/bin /out/lib \
     && for name in podium-gateway podium-auth podium-leaderboard podium-achievement podium-challenge podium; do \
-           install -m 0755 --strip "$bin/$name" "/out/$name"; \
-       done
+           install -m 0755 --strip "$bin/$name" "/out/bin/$name"; \
+       done \
+    && ldd /out/bin/* | awk '$3 ~ "/lib/swift/linux/" { print $3 }' | sort -u \
+        | xargs -r -I{} install -m 0644 {} /out/lib/ \
+    && test -n "$(ls /out/lib)"
 
 FROM ${RUNTIME_IMAGE}
 RUN apt-get update \
@@ -32,7 +39,9 @@ RUN groupadd --gid 10001 podium \
     && useradd --uid 10001 --gid podium --home-dir /data --no-create-home --shell /usr/sbin/nologin podium \
     && mkdir -p /data \
     && chown podium:podium /data
-COPY --from=build /out/ /usr/local/bin/
+COPY --from=build /out/lib/ /usr/local/lib/swift/
+RUN echo /usr/local/lib/swift > /etc/ld.so.conf.d/swift.conf && ldconfig
+COPY --from=build /out/bin/ /usr/local/bin/
 # The example games; mount your own game files over /etc/podium/games (docs/GAME-CONFIG.md).
 COPY docs/examples/games/ /etc/podium/games/
 ENV PODIUM_DATA=/data
