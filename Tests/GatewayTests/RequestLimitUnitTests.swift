@@ -40,23 +40,23 @@ struct RequestLimitUnitTests {
     @Test("requests in flight are counted per connection, and forgotten when answered or expired")
     func inFlightPerConnection() {
         var pending = PendingRequests()
-        let ann = ClientFrames(routingID: Data([1]), hasDelimiter: false, body: Data())
-        let bob = ClientFrames(routingID: Data([2]), hasDelimiter: false, body: Data())
-        func entry(_ client: ClientFrames, _ id: String, deadline: Int64) -> PendingRequests.Entry {
+        let ann = ClientConnection(key: .init(transport: .zeromq, id: Data([1])), peer: nil) { _ in }
+        let bob = ClientConnection(key: .init(transport: .zeromq, id: Data([2])), peer: nil) { _ in }
+        func entry(_ client: ClientConnection, _ id: String, deadline: Int64) -> PendingRequests.Entry {
             .init(origin: .client(client, requestID: id), service: "s", serviceRoutingID: Data(), deadline: deadline)
         }
         pending.add(entry(ann, "a1", deadline: 100), internalID: "i1")
         pending.add(entry(ann, "a2", deadline: 200), internalID: "i2")
         pending.add(entry(bob, "b1", deadline: 100), internalID: "i3")
-        #expect(pending.inFlight(fromConnection: ann.routingID) == 2)
-        #expect(pending.inFlight(fromConnection: bob.routingID) == 1)
+        #expect(pending.inFlight(fromConnection: ann.key) == 2)
+        #expect(pending.inFlight(fromConnection: bob.key) == 1)
         _ = pending.complete(internalID: "i1")
-        #expect(pending.inFlight(fromConnection: ann.routingID) == 1)
+        #expect(pending.inFlight(fromConnection: ann.key) == 1)
         _ = pending.expire(now: 150)
-        #expect(pending.inFlight(fromConnection: bob.routingID) == 0)
-        #expect(pending.inFlight(fromConnection: ann.routingID) == 1)
+        #expect(pending.inFlight(fromConnection: bob.key) == 0)
+        #expect(pending.inFlight(fromConnection: ann.key) == 1)
         _ = pending.drain()
-        #expect(pending.inFlight(fromConnection: ann.routingID) == 0)
+        #expect(pending.inFlight(fromConnection: ann.key) == 0)
     }
 
     static func settings(_ extra: [String: String]) throws -> GatewaySettings {

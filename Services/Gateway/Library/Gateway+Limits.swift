@@ -3,7 +3,7 @@ import PodiumMessages
 
 /// The request rate limits the gateway keeps: one token bucket per connection and one per player.
 struct ClientRateLimits: Sendable {
-    var connections: RateLimiter<Data>
+    var connections: RateLimiter<ClientConnection.Key>
     var players: RateLimiter<String>
 
     init(settings: GatewaySettings) {
@@ -16,9 +16,9 @@ extension Gateway {
     /// Refuses a request its connection may not send now: over the connection's rate, or with
     /// too many of its requests already waiting on services. Checked before any credential, so
     /// that a flood costs no token verification and no question to the auth service.
-    func checkConnectionLimits(_ client: ClientFrames) throws(ErrorReply) {
-        if let refusal = connectionRateRefusal(client.routingID) { throw refusal }
-        let waiting = pending.withLock { $0.inFlight(fromConnection: client.routingID) }
+    func checkConnectionLimits(_ connection: ClientConnection) throws(ErrorReply) {
+        if let refusal = connectionRateRefusal(connection.key) { throw refusal }
+        let waiting = pending.withLock { $0.inFlight(fromConnection: connection.key) }
         if waiting >= settings.maxInFlightPerConnection {
             throw ErrorReply(
                 code: .overloaded,
@@ -28,8 +28,8 @@ extension Gateway {
 
     /// Takes one request from the connection's bucket; the refusal if it is empty. Messages that
     /// cannot be read pay too, so that a flood of garbage is refused like any other flood.
-    func connectionRateRefusal(_ routingID: Data) -> ErrorReply? {
-        let decision = rateLimits.withLock { $0.connections.admit(routingID, now: clock.monotonicMilliseconds) }
+    func connectionRateRefusal(_ connection: ClientConnection.Key) -> ErrorReply? {
+        let decision = rateLimits.withLock { $0.connections.admit(connection, now: clock.monotonicMilliseconds) }
         guard case .limited(let retryAfter) = decision else { return nil }
         return ErrorReply(
             code: .rateLimited,

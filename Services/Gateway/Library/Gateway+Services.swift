@@ -5,7 +5,7 @@ import ZeroMQ
 
 extension Gateway {
     /// Routes a request to the service that announced its type.
-    func forward(_ request: ClientRequest, actor: Actor, playerId: String?, from client: ClientFrames) async throws {
+    func forward(_ request: ClientRequest, actor: Actor, playerId: String?, from client: ClientConnection) async throws {
         let route = directory.withLock { $0.route(request.type, knownServices: settings.expectedServices) }
         let (routingID, service): (Data, String)
         switch route {
@@ -19,7 +19,7 @@ extension Gateway {
         let internalID = UUID().uuidString.lowercased()
         let deadline = clock.monotonicMilliseconds + settings.requestTimeout.milliseconds
         let admitted = pending.withLock { pending -> ErrorReply? in
-            if pending.isInFlight(routingID: client.routingID, requestID: request.id) {
+            if pending.isInFlight(connection: client.key, requestID: request.id) {
                 return ErrorReply(
                     code: .duplicateRequestID, message: "a request with id '\(request.id)' is still in flight", field: "id")
             }
@@ -126,7 +126,7 @@ extension Gateway {
                     ErrorReply(code: .internalError, message: "\(entry.service) sent an unexpected answer"),
                     correlationId: requestID)
             }
-            await sendToClient(client.reply(encode(answer)))
+            await client.deliver(encode(answer))
         case .gateway(let continuation):
             continuation.resume(returning: envelope)
         case .service(let routingID, let requestID):

@@ -6,8 +6,8 @@ import PodiumMessages
 /// Pure state keyed by the internal request id the gateway put on the forwarded envelope.
 struct PendingRequests: Sendable {
     enum Origin: Sendable {
-        /// A client's request: the reply goes back on the request ROUTER.
-        case client(ClientFrames, requestID: String)
+        /// A client's request: the reply goes back on the client's connection.
+        case client(ClientConnection, requestID: String)
         /// The gateway's own question (a health fan-out): the answer resumes a task.
         case gateway(CheckedContinuation<RawEnvelope, Never>)
         /// Another service's question: the reply goes back on the service ROUTER.
@@ -27,29 +27,29 @@ struct PendingRequests: Sendable {
 
     private(set) var entries: [String: Entry] = [:]
     private var clientKeys: Set<ClientKey> = []
-    /// Client requests in flight per connection (routing id); connections with none are absent.
-    private var perConnection: [Data: Int] = [:]
+    /// Client requests in flight per connection; connections with none are absent.
+    private var perConnection: [ClientConnection.Key: Int] = [:]
 
     private struct ClientKey: Hashable, Sendable {
-        let routingID: Data
+        let connection: ClientConnection.Key
         let requestID: String
     }
 
     var count: Int { entries.count }
 
-    /// Whether this client already has a request with this id in flight.
-    func isInFlight(routingID: Data, requestID: String) -> Bool {
-        clientKeys.contains(ClientKey(routingID: routingID, requestID: requestID))
+    /// Whether this connection already has a request with this id in flight.
+    func isInFlight(connection: ClientConnection.Key, requestID: String) -> Bool {
+        clientKeys.contains(ClientKey(connection: connection, requestID: requestID))
     }
 
     /// How many of this connection's requests are waiting on services.
-    func inFlight(fromConnection routingID: Data) -> Int { perConnection[routingID] ?? 0 }
+    func inFlight(fromConnection connection: ClientConnection.Key) -> Int { perConnection[connection] ?? 0 }
 
     mutating func add(_ entry: Entry, internalID: String) {
         if let replaced = entries.updateValue(entry, forKey: internalID) { forget(replaced) }
-        if case .client(let frames, let requestID) = entry.origin {
-            clientKeys.insert(ClientKey(routingID: frames.routingID, requestID: requestID))
-            perConnection[frames.routingID, default: 0] += 1
+        if case .client(let connection, let requestID) = entry.origin {
+            clientKeys.insert(ClientKey(connection: connection.key, requestID: requestID))
+            perConnection[connection.key, default: 0] += 1
         }
     }
 
@@ -80,10 +80,10 @@ struct PendingRequests: Sendable {
     }
 
     private mutating func forget(_ entry: Entry) {
-        if case .client(let frames, let requestID) = entry.origin {
-            clientKeys.remove(ClientKey(routingID: frames.routingID, requestID: requestID))
-            let left = (perConnection[frames.routingID] ?? 1) - 1
-            perConnection[frames.routingID] = left > 0 ? left : nil
+        if case .client(let connection, let requestID) = entry.origin {
+            clientKeys.remove(ClientKey(connection: connection.key, requestID: requestID))
+            let left = (perConnection[connection.key] ?? 1) - 1
+            perConnection[connection.key] = left > 0 ? left : nil
         }
     }
 }

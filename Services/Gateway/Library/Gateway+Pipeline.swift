@@ -2,70 +2,42 @@ import Foundation
 import PodiumMessages
 import PodiumRuntime
 import PodiumTokens
-import ZeroMQ
 
+/// The request pipeline every front calls: decode → limits → authenticate → authorize →
+/// dispatch (the event log, receipts, a service) → exactly one reply on the client's connection.
+/// It does not know which transport a request came by; the fronts (`Gateway+ZeroMQFront`) turn
+/// their messages into a body and a ``ClientConnection``.
 extension Gateway {
-    /// Reads client requests until cancelled; each gets exactly one reply.
-    func serveClients() async {
-        while true {
-            let message: ZMQMessage
-            do {
-                guard let next = try await clientSocket.receiveMessage() else { return }
-                message = next
-            } catch {
-                return
-            }
-            await handleClientMessage(message)
-        }
-    }
-
-    func handleClientMessage(_ message: ZMQMessage) async {
-        let peer = message.peerAddress
-        let client: ClientFrames
-        switch ClientFrames.parse(message, maxBytes: settings.maxWholeMessageBytes) {
-        case .success(let parsed):
-            client = parsed
-        case .failure(let rejection):
-            let error = message.frames.first.flatMap { connectionRateRefusal($0) } ?? rejection.error
-            logger.warning(
-                "request rejected",
-                metadata: [
-                    "error.code": "\(error.code)", "frames": "\(message.frameCount)", "bytes": "\(message.byteCount)",
-                    "peer": "\(peer ?? "-")",
-                ])
-            if let reply = rejection.reply(encode(errorEnvelope(error, correlationId: nil))) {
-                await sendToClient(reply)
-            }
-            return
-        }
+    /// Handles one request body from a client; its reply (or error) goes to `connection.deliver`.
+    func handle(_ body: Data, from connection: ClientConnection) async {
         let request: ClientRequest
-        switch RequestDecoder.decode(client.body, maxBytes: settings.maxMessageBytes) {
+        switch RequestDecoder.decode(body, maxBytes: settings.maxMessageBytes) {
         case .success(let decoded):
             request = decoded
         case .failure(let rejection):
-            await reject(client, requestID: rejection.requestID, connectionRateRefusal(client.routingID) ?? rejection.error, type: nil, peer: peer)
+            await reject(connection, requestID: rejection.requestID, connectionRateRefusal(connection.key) ?? rejection.error, type: nil)
             return
         }
         do {
-            try checkConnectionLimits(client)
+            try checkConnectionLimits(connection)
             let actor: Actor
             if Authorizer.isPublic(request.type) {
                 // Logging in, refreshing and health need no credential, so a stale one does not block them.
-                actor = (try? await authenticate(request, peer: peer)) ?? Actor(kind: .anonymous, peer: peer)
+                actor = (try? await authenticate(request, peer: connection.peer)) ?? Actor(kind: .anonymous, peer: connection.peer)
             } else {
-                actor = try await authenticate(request, peer: peer)
+                actor = try await authenticate(request, peer: connection.peer)
             }
             let playerId = try authorizer.authorize(request, as: actor)
             try checkPlayerLimit(actor: actor, playerId: playerId)
-            try await dispatch(request, actor: actor, playerId: playerId, from: client)
+            try await dispatch(request, actor: actor, playerId: playerId, from: connection)
         } catch let error as ErrorReply {
-            await reject(client, requestID: request.id, error, type: request.type, peer: peer)
+            await reject(connection, requestID: request.id, error, type: request.type)
         } catch {
             logger.error("request failed", metadata: ["request.type": "\(request.type)", "error": "\(error)"])
             await reject(
-                client, requestID: request.id,
+                connection, requestID: request.id,
                 ErrorReply(code: .internalError, message: "the gateway could not complete the request"),
-                type: request.type, peer: peer)
+                type: request.type)
         }
     }
 
@@ -101,7 +73,7 @@ extension Gateway {
     static let sessionRevoked = ErrorReply(
         code: .sessionRevoked, message: "this session was logged out or revoked; log in again", field: "token")
 
-    private func dispatch(_ request: ClientRequest, actor: Actor, playerId: String?, from client: ClientFrames) async throws {
+    private func dispatch(_ request: ClientRequest, actor: Actor, playerId: String?, from client: ClientConnection) async throws {
         switch request.type {
         case .eventPublish:
             try logEvent(request, actor: actor, playerId: playerId, from: client)
@@ -168,7 +140,7 @@ extension Gateway {
     /// Validates a game event and queues it for the event log; the acknowledgement (or the
     /// storage error) is sent after the log's transaction, and the event is published on the bus
     /// with its log sequence.
-    func logEvent(_ request: ClientRequest, actor: Actor, playerId: String?, from client: ClientFrames) throws {
+    func logEvent(_ request: ClientRequest, actor: Actor, playerId: String?, from client: ClientConnection) throws {
         guard let gameId = request.gameId else {
             throw ErrorReply(code: .missingField, message: "an event needs a gameId", field: "gameId")
         }
@@ -210,28 +182,21 @@ extension Gateway {
         }
     }
 
-    func reply(to client: ClientFrames, requestID: String, payload: JSONValue) async {
+    func reply(to client: ClientConnection, requestID: String, payload: JSONValue) async {
         let envelope = RawEnvelope(
             type: .reply, correlationId: requestID, timestamp: clock.nowMilliseconds, payload: payload)
-        await sendToClient(client.reply(encode(envelope)))
+        await client.deliver(encode(envelope))
     }
 
-    func reject(_ client: ClientFrames, requestID: String?, _ error: ErrorReply, type: MessageType?, peer: String? = nil) async {
+    func reject(_ client: ClientConnection, requestID: String?, _ error: ErrorReply, type: MessageType?) async {
         logger.warning(
             "request rejected",
             metadata: [
                 "error.code": "\(error.code)", "error.message": "\(error.message)",
-                "request.id": "\(requestID ?? "-")", "request.type": "\(type?.rawValue ?? "-")", "peer": "\(peer ?? "-")",
+                "request.id": "\(requestID ?? "-")", "request.type": "\(type?.rawValue ?? "-")",
+                "transport": "\(client.key.transport.rawValue)", "peer": "\(client.peer ?? "-")",
             ])
-        await sendToClient(client.reply(encode(errorEnvelope(error, correlationId: requestID))))
-    }
-
-    func sendToClient(_ frames: [Data]) async {
-        do {
-            try await clientSocket.send(frames)
-        } catch {
-            logger.warning("reply not delivered", metadata: ["error": "\(error)"])
-        }
+        await client.deliver(encode(errorEnvelope(error, correlationId: requestID)))
     }
 
     func encode(_ envelope: RawEnvelope) -> Data {

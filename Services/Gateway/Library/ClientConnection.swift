@@ -1,0 +1,26 @@
+import Foundation
+
+/// The transport a client's request arrived by. The request pipeline never looks at it except to
+/// keep connections of different transports apart and to say in logs where a request came from.
+enum ClientTransport: String, Sendable {
+    /// The request ROUTER (`PODIUM_GATEWAY_REQUESTS`).
+    case zeromq
+}
+
+/// One client connection as the request pipeline sees it, whatever its transport: who it is
+/// (for rate limits, in-flight caps and duplicate request ids), where it is (for logs), and how
+/// the one reply to each of its requests goes back.
+struct ClientConnection: Sendable {
+    /// Identifies the connection among all the gateway's connections.
+    struct Key: Hashable, Sendable {
+        let transport: ClientTransport
+        /// Unique within the transport: a ZeroMQ routing id.
+        let id: Data
+    }
+
+    let key: Key
+    /// The client's address, when the transport knows it.
+    let peer: String?
+    /// Sends one encoded reply envelope back to the client. Called exactly once per request.
+    let deliver: @Sendable (Data) async -> Void
+}
