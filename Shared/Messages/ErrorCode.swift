@@ -75,6 +75,8 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, CustomSt
     public static let idReused = ErrorCode(rawValue: "id_reused")
     /// The service is rebuilding its state from the log; retry after `retryAfterMilliseconds`.
     public static let rebuilding = ErrorCode(rawValue: "rebuilding")
+    /// HTTP only: no route has this method and path (docs/PROTOCOL.md section 20).
+    public static let unknownRoute = ErrorCode(rawValue: "unknown_route")
     /// An unexpected failure on the server; the request had no effect.
     public static let internalError = ErrorCode(rawValue: "internal_error")
 }

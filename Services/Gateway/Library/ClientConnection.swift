@@ -5,6 +5,8 @@ import Foundation
 enum ClientTransport: String, Sendable {
     /// The request ROUTER (`PODIUM_GATEWAY_REQUESTS`).
     case zeromq
+    /// The HTTP front (`PODIUM_HTTP`).
+    case http
 }
 
 /// One client connection as the request pipeline sees it, whatever its transport: who it is
@@ -14,7 +16,8 @@ struct ClientConnection: Sendable {
     /// Identifies the connection among all the gateway's connections.
     struct Key: Hashable, Sendable {
         let transport: ClientTransport
-        /// Unique within the transport: a ZeroMQ routing id.
+        /// Unique within the transport: a ZeroMQ routing id; for HTTP the client's IP address
+        /// (HTTP clients open and close connections freely, so their limits follow the address).
         let id: Data
     }
 

@@ -41,6 +41,21 @@ extension Gateway {
         }
     }
 
+    /// Runs one request for a front that waits for each reply (HTTP) and returns the encoded
+    /// reply envelope: the pipeline with a connection whose one reply ends the wait.
+    func call(_ body: Data, from key: ClientConnection.Key, peer: String?) async -> Data {
+        let (replies, continuation) = AsyncStream<Data>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let connection = ClientConnection(key: key, peer: peer) { reply in
+            continuation.yield(reply)
+            continuation.finish()
+        }
+        await handle(body, from: connection)
+        for await reply in replies { return reply }
+        // Only when the waiting task was cancelled (the client went away): nobody reads this.
+        return encode(
+            errorEnvelope(ErrorReply(code: .serviceUnavailable, message: "the request was abandoned"), correlationId: nil))
+    }
+
     /// Who the request acts for. A session token is verified, then checked once with the auth
     /// service, then served from the cache until it expires or its session is revoked.
     func authenticate(_ request: ClientRequest, peer: String?) async throws -> Actor {

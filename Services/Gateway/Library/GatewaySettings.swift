@@ -11,6 +11,7 @@ import ZeroMQ
 /// |---|---|---|
 /// | `PODIUM_GATEWAY_REQUESTS` | `tcp://127.0.0.1:5555` | public request endpoint (ROUTER) |
 /// | `PODIUM_GATEWAY_NOTIFICATIONS` | `tcp://127.0.0.1:5556` | public notification endpoint (XPUB) |
+/// | `PODIUM_HTTP` | `127.0.0.1:8080` | the HTTP front's `host:port` (port 0: any free port); `off` for none |
 /// | `PODIUM_NOTIFICATION_SECRET` | none: required | key that derives private notification topics (≥ 32 bytes) |
 /// | `PODIUM_MAX_MESSAGE_BYTES` | `65536` | largest request accepted; larger gets `message_too_large` |
 /// | `PODIUM_REQUEST_TIMEOUT_MS` | `5000` | how long a service has to answer |
@@ -37,6 +38,8 @@ public struct GatewaySettings: Sendable {
     public var runtime: RuntimeSettings
     public var requestEndpoint: String
     public var notificationEndpoint: String
+    /// Where the HTTP front listens; nil for no HTTP front.
+    public var httpAddress: HTTPListenAddress?
     public var notificationSecret: [UInt8]
     public var maxMessageBytes: Int
     public var requestTimeout: Duration
@@ -77,6 +80,7 @@ public struct GatewaySettings: Sendable {
         runtime: RuntimeSettings,
         requestEndpoint: String = "tcp://127.0.0.1:5555",
         notificationEndpoint: String = "tcp://127.0.0.1:5556",
+        httpAddress: HTTPListenAddress? = nil,
         notificationSecret: [UInt8],
         maxMessageBytes: Int = 65536,
         requestTimeout: Duration = .seconds(5),
@@ -93,6 +97,7 @@ public struct GatewaySettings: Sendable {
         self.runtime = runtime
         self.requestEndpoint = requestEndpoint
         self.notificationEndpoint = notificationEndpoint
+        self.httpAddress = httpAddress
         self.notificationSecret = notificationSecret
         self.maxMessageBytes = maxMessageBytes
         self.requestTimeout = requestTimeout
@@ -157,6 +162,7 @@ public struct GatewaySettings: Sendable {
             runtime: runtime,
             requestEndpoint: podium.string(forKey: ["gateway", "requests"], default: "tcp://127.0.0.1:5555"),
             notificationEndpoint: podium.string(forKey: ["gateway", "notifications"], default: "tcp://127.0.0.1:5556"),
+            httpAddress: try HTTPListenAddress.parse(podium.string(forKey: ["http"], default: "127.0.0.1:8080")),
             notificationSecret: secretBytes,
             maxMessageBytes: maxBytes,
             requestTimeout: .milliseconds(timeout),

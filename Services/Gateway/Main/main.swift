@@ -6,5 +6,7 @@ await ServiceMain.run(label: "gateway") { logger in
     if settings.runtime.developmentMode {
         logger.warning("development mode: generated secrets, not for production")
     }
-    return [try await Gateway(settings: settings, logger: logger)]
+    let gateway = try await Gateway(settings: settings, logger: logger)
+    guard let http = settings.httpAddress else { return [gateway] }
+    return [gateway, GatewayHTTPFront(gateway: gateway, address: http)]
 }

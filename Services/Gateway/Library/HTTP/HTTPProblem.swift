@@ -1,0 +1,71 @@
+import Foundation
+import PodiumMessages
+
+/// An error reply as HTTP: a status that fits Podium's stable error code, and an RFC 9457
+/// `application/problem+json` body that carries the code.
+///
+/// Pure: tested without a server. The body's members: `type` (`urn:podium:error:<code>`),
+/// `title` (the code), `status`, `detail` (the message), `code`, and when known `field`,
+/// `retryAfterMilliseconds` and `requestId`.
+struct HTTPProblem: Sendable, Equatable {
+    let status: Int
+    let error: ErrorReply
+    let requestID: String?
+
+    init(_ error: ErrorReply, requestID: String?) {
+        self.status = Self.status(for: error.code)
+        self.error = error
+        self.requestID = requestID
+    }
+
+    /// Whole seconds for a `Retry-After` header: the error's own wait rounded up, or one second
+    /// for the codes that mean "try again shortly".
+    var retryAfterSeconds: Int64? {
+        if let milliseconds = error.retryAfterMilliseconds { return max(1, (milliseconds + 999) / 1000) }
+        switch error.code {
+        case .serviceUnavailable, .overloaded, .storageUnavailable, .rebuilding: return 1
+        default: return nil
+        }
+    }
+
+    var body: JSONValue {
+        var members: [String: JSONValue] = [
+            "type": .string("urn:podium:error:\(error.code.rawValue)"),
+            "title": .string(error.code.rawValue),
+            "status": .integer(Int64(status)),
+            "detail": .string(error.message),
+            "code": .string(error.code.rawValue),
+        ]
+        if let field = error.field { members["field"] = .string(field) }
+        if let wait = error.retryAfterMilliseconds { members["retryAfterMilliseconds"] = .integer(wait) }
+        if let requestID { members["requestId"] = .string(requestID) }
+        return .object(members)
+    }
+
+    /// The HTTP status of each error code; an unknown (newer) code is a 500.
+    static func status(for code: ErrorCode) -> Int {
+        switch code {
+        case .malformedJSON, .invalidShape, .missingField, .invalidField, .unsupportedVersion, .wrongFrameCount,
+            .invalidUsername, .invalidPassword, .scoreOutOfBounds, .confirmationRequired:
+            return 400
+        case .unauthenticated, .invalidToken, .tokenExpired, .sessionRevoked, .invalidCredentials:
+            return 401
+        case .forbidden:
+            return 403
+        case .unknownType, .unknownRoute, .unknownPlayer, .unknownGame, .unknownBoard, .unknownAchievement, .unknownChallenge:
+            return 404
+        case .conflict, .usernameTaken, .idReused, .duplicateRequestID:
+            return 409
+        case .messageTooLarge:
+            return 413
+        case .rateLimited:
+            return 429
+        case .serviceUnavailable, .overloaded, .storageUnavailable, .rebuilding:
+            return 503
+        case .serviceTimeout:
+            return 504
+        default:
+            return 500
+        }
+    }
+}
