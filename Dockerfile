@@ -48,6 +48,6 @@ ENV PODIUM_DATA=/data
 WORKDIR /data
 VOLUME ["/data"]
 USER podium
-# Requests (ROUTER) and notifications (XPUB); the bus ports 5560-5562 stay inside the network.
-EXPOSE 5555 5556
+# Requests (ROUTER), notifications (XPUB) and HTTP; the bus ports 5560-5562 stay inside the network.
+EXPOSE 5555 5556 8080
 CMD ["podium-gateway"]
