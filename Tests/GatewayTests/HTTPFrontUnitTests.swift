@@ -155,4 +155,27 @@ struct HTTPFrontUnitTests {
             #expect(throws: (any Error).self, "\(bad)") { try HTTPListenAddress.parse(bad) }
         }
     }
+
+    @Test("CORS: none by default; listed origins (any case) get headers and preflights; * allows all; bad lists are refused")
+    func cors() throws {
+        #expect(CORSPolicy.none.headers(origin: "https://game.example.com").isEmpty)
+        #expect(CORSPolicy.none.preflight(origin: "https://game.example.com") == nil)
+        let policy = try CORSPolicy.parse(" https://Game.example.com , http://localhost:5173/ ")
+        #expect(policy.allowedOrigins == ["https://game.example.com", "http://localhost:5173"])
+        let headers = Dictionary(uniqueKeysWithValues: policy.headers(origin: "https://game.example.com"))
+        #expect(headers["Access-Control-Allow-Origin"] == "https://game.example.com")
+        #expect(headers["Vary"] == "Origin")
+        #expect(headers["Access-Control-Expose-Headers"]?.contains("Podium-Request-Id") == true)
+        #expect(policy.headers(origin: "https://evil.example.com").isEmpty)
+        #expect(policy.headers(origin: nil).isEmpty)
+        let preflight = Dictionary(uniqueKeysWithValues: try #require(policy.preflight(origin: "http://localhost:5173")))
+        #expect(preflight["Access-Control-Allow-Headers"]?.contains("Idempotency-Key") == true)
+        #expect(preflight["Access-Control-Allow-Methods"] == "GET, POST, DELETE")
+        #expect(policy.preflight(origin: "http://localhost:5174") == nil)
+        #expect(try CORSPolicy.parse("*").allows("https://anything.example"))
+        #expect(try CORSPolicy.parse("") == .none)
+        for bad in ["game.example.com", "ftp://x.example", "https://x.example/path", "https://x.example?q=1"] {
+            #expect(throws: (any Error).self, "\(bad)") { try CORSPolicy.parse(bad) }
+        }
+    }
 }

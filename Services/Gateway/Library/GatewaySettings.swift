@@ -12,6 +12,7 @@ import ZeroMQ
 /// | `PODIUM_GATEWAY_REQUESTS` | `tcp://127.0.0.1:5555` | public request endpoint (ROUTER) |
 /// | `PODIUM_GATEWAY_NOTIFICATIONS` | `tcp://127.0.0.1:5556` | public notification endpoint (XPUB) |
 /// | `PODIUM_HTTP` | `127.0.0.1:8080` | the HTTP front's `host:port` (port 0: any free port); `off` for none |
+/// | `PODIUM_HTTP_ALLOWED_ORIGINS` | none | browser origins that may call the HTTP front (CORS), comma-separated, or `*` |
 /// | `PODIUM_NOTIFICATION_SECRET` | none: required | key that derives private notification topics (≥ 32 bytes) |
 /// | `PODIUM_MAX_MESSAGE_BYTES` | `65536` | largest request accepted; larger gets `message_too_large` |
 /// | `PODIUM_REQUEST_TIMEOUT_MS` | `5000` | how long a service has to answer |
@@ -40,6 +41,8 @@ public struct GatewaySettings: Sendable {
     public var notificationEndpoint: String
     /// Where the HTTP front listens; nil for no HTTP front.
     public var httpAddress: HTTPListenAddress?
+    /// Browser origins the HTTP front answers with CORS headers.
+    var corsPolicy: CORSPolicy = .none
     public var notificationSecret: [UInt8]
     public var maxMessageBytes: Int
     public var requestTimeout: Duration
@@ -174,6 +177,7 @@ public struct GatewaySettings: Sendable {
             expectedServices: expected.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty },
             tokenKey: tokenKey, serverKeys: serverKeys, adminKey: adminKey)
+        corsPolicy = try CORSPolicy.parse(podium.string(forKey: ["http", "allowed", "origins"], default: ""))
     }
 }
 

@@ -37,6 +37,7 @@ public struct GatewayHTTPFront: Service {
 
     public func run() async throws {
         let router = Router(context: HTTPFrontContext.self)
+        router.add(middleware: CORSMiddleware(policy: gateway.settings.corsPolicy))
         router.add(middleware: ProblemMiddleware())
         for route in HTTPRoute.all {
             let method: HTTPRequest.Method
@@ -203,5 +204,30 @@ struct ProblemMiddleware: RouterMiddleware {
             }
             return GatewayHTTPFront.problem(HTTPProblem(reply, requestID: nil))
         }
+    }
+}
+
+/// Answers CORS preflights and adds CORS headers for the allowed origins (``CORSPolicy``).
+struct CORSMiddleware: RouterMiddleware {
+    typealias Context = HTTPFrontContext
+    let policy: CORSPolicy
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let origin = request.headers[.origin]
+        if request.method == .options, let origin, request.headers[.accessControlRequestMethod] != nil {
+            guard let headers = policy.preflight(origin: origin) else {
+                return GatewayHTTPFront.problem(
+                    HTTPProblem(
+                        ErrorReply(
+                            code: .forbidden, message: "the origin \(origin) may not call this server (PODIUM_HTTP_ALLOWED_ORIGINS)"),
+                        requestID: nil))
+            }
+            var fields = HTTPFields()
+            for (name, value) in headers { fields[HTTPField.Name(name)!] = value }
+            return Response(status: .noContent, headers: fields)
+        }
+        var response = try await next(request, context)
+        for (name, value) in policy.headers(origin: origin) { response.headers[HTTPField.Name(name)!] = value }
+        return response
     }
 }
