@@ -129,12 +129,37 @@ public final class Gateway: Service, Sendable {
                 "endpoint.bus.publish": "\(endpoints.busPublish)", "endpoint.bus.subscribe": "\(endpoints.busSubscribe)",
                 "endpoint.bus.services": "\(endpoints.busServices)",
             ])
-        let clients = Task { await self.serveClients() }
-        let services = Task { await self.serveServices() }
-        let notifications = Task { await self.forwardNotifications() }
-        let housekeeping = Task { await self.keepHouse() }
+        // Each loop runs until the gateway stops. One that ends before that (its socket failed)
+        // leaves a gateway that cannot do its job: it stops the gateway, and run() throws so
+        // that the service group, and with it the process, stops instead of reporting ready.
+        let (ended, endedLoop) = AsyncStream<String>.makeStream()
+        func loop(_ name: String, _ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+            Task {
+                await body()
+                endedLoop.yield(name)
+            }
+        }
+        let clients = loop("requests") { await self.serveClients() }
+        let services = loop("services") { await self.serveServices() }
+        let notifications = loop("notifications") { await self.forwardNotifications() }
+        let housekeeping = loop("housekeeping") { await self.keepHouse() }
 
-        try? await gracefulShutdown()
+        let failedLoop = await withTaskGroup(of: String?.self) { group in
+            group.addTask {
+                try? await gracefulShutdown()
+                return nil
+            }
+            group.addTask {
+                for await name in ended { return name }
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        if let failedLoop {
+            logger.critical("gateway loop ended unexpectedly: stopping", metadata: ["loop": "\(failedLoop)"])
+        }
         logger.info("gateway stopping", metadata: ["requests.in_flight": "\(pending.value.count)"])
         clients.cancel()
         await clients.value
@@ -149,7 +174,18 @@ public final class Gateway: Service, Sendable {
         await busHub.stop()
         await services.value
         await notifications.value
+        endedLoop.finish()
+        if let failedLoop {
+            logger.info("gateway stopped")
+            throw GatewayLoopEnded(loop: failedLoop)
+        }
         logger.info("gateway stopped")
+    }
+
+    /// A loop of the gateway ended while it should have been running.
+    public struct GatewayLoopEnded: Error, CustomStringConvertible {
+        public let loop: String
+        public var description: String { "the gateway's \(loop) loop ended unexpectedly" }
     }
 
     /// Lets requests already forwarded get their replies, then answers the rest with an error.
