@@ -7,6 +7,8 @@ enum ClientTransport: String, Sendable {
     case zeromq
     /// The HTTP front (`PODIUM_HTTP`).
     case http
+    /// A WebSocket on the HTTP front (`/v1/socket`).
+    case websocket
 }
 
 /// One client connection as the request pipeline sees it, whatever its transport: who it is
@@ -17,7 +19,8 @@ struct ClientConnection: Sendable {
     struct Key: Hashable, Sendable {
         let transport: ClientTransport
         /// Unique within the transport: a ZeroMQ routing id; for HTTP the client's IP address
-        /// (HTTP clients open and close connections freely, so their limits follow the address).
+        /// (HTTP clients open and close connections freely, so their limits follow the address);
+        /// for a WebSocket, an id of its own.
         let id: Data
     }
 

@@ -36,6 +36,9 @@ extension Gateway {
                 logger.warning("notification dropped: malformed topic", metadata: ["topic": "\(topicText)"])
                 continue
             }
+            for listener in socketSubscribers.withLock({ $0.listeners(topic) }) {
+                listener.deliver(frames[1])
+            }
             do {
                 try await notificationSocket.send([Data(topic.utf8), frames[1]])
             } catch {

@@ -38,6 +38,8 @@ public final class Gateway: Service, Sendable {
     let directory = Locked(ServiceDirectory())
     let pending = Locked(PendingRequests())
     let sessions = Locked(SessionCache())
+    /// WebSocket connections listening to private notification topics.
+    let socketSubscribers = Locked(SocketSubscribers())
     let rateLimits: Locked<ClientRateLimits>
 
     public init(settings: GatewaySettings, clock: any PodiumClock = SystemClock(), logger: Logger? = nil) async throws {

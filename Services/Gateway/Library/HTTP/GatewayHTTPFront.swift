@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 import PodiumMessages
@@ -19,6 +20,8 @@ public struct GatewayHTTPFront: Service {
     let logger: Logger
     let onListening: @Sendable (Int) async -> Void
 
+    /// How often a WebSocket is pinged; one that does not answer is closed.
+    static let pingInterval = Duration.seconds(30)
     /// Idle keep-alive connections are closed after this long.
     static let idleTimeout = TimeAmount.seconds(60)
     /// Largest request head (request line and headers together), and most header fields.
@@ -50,17 +53,40 @@ public struct GatewayHTTPFront: Service {
                 try await respond(route: route, request: request, context: context)
             }
         }
+        let policy = gateway.settings.corsPolicy
+        let gateway = self.gateway
         let logger = self.logger
+        router.ws(
+            "/v1/socket",
+            shouldUpgrade: { request, _ in
+                // Browsers always send their page's origin; only the allowed ones may connect.
+                if let origin = request.headers[.origin], !policy.allows(origin) {
+                    throw HTTPError(.forbidden)
+                }
+                return .upgrade([:])
+            },
+            onUpgrade: { inbound, outbound, context in
+                let session = WebSocketSession(
+                    gateway: gateway,
+                    key: .init(transport: .websocket, id: Data(UUID().uuidString.utf8)),
+                    peer: context.requestContext.peer, logger: logger)
+                await session.run(inbound: inbound, outbound: outbound)
+            })
         let onListening = self.onListening
         let host = address.host
         let app = Application(
             router: router,
-            server: .http1(
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: router,
                 configuration: .init(
-                    idleTimeout: Self.idleTimeout,
-                    httpDecoderConfiguration: .init(
-                        maxHeaderFieldSize: Self.maxHeaderBytes, maxHeaderListSize: Self.maxHeaderBytes,
-                        maxHeaderFieldCount: Self.maxHeaderFields))),
+                    http1: .init(
+                        idleTimeout: Self.idleTimeout,
+                        httpDecoderConfiguration: .init(
+                            maxHeaderFieldSize: Self.maxHeaderBytes, maxHeaderListSize: Self.maxHeaderBytes,
+                            maxHeaderFieldCount: Self.maxHeaderFields)),
+                    ws: .init(
+                        maxFrameSize: gateway.settings.maxMessageBytes, autoPing: .enabled(timePeriod: Self.pingInterval),
+                        validateUTF8: true))),
             configuration: .init(address: .hostname(host, port: address.port), serverName: "podium"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
@@ -159,13 +185,15 @@ public struct GatewayHTTPFront: Service {
 }
 
 /// What a route handler knows of the request besides the request itself: the client's address.
-struct HTTPFrontContext: RequestContext {
+struct HTTPFrontContext: RequestContext, WebSocketRequestContext {
     var coreContext: CoreRequestContextStorage
     let remoteAddress: SocketAddress?
+    let webSocket: WebSocketHandlerReference<HTTPFrontContext>
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        webSocket = .init()
     }
 
     /// The client's IP address: its rate limits and in-flight share are the address's.
@@ -191,6 +219,8 @@ struct ProblemMiddleware: RouterMiddleware {
             let status = error.status.code
             let reply: ErrorReply
             switch status {
+            case 403:
+                reply = ErrorReply(code: .forbidden, message: "this origin may not open a socket (PODIUM_HTTP_ALLOWED_ORIGINS)")
             case 404, 405:
                 reply = ErrorReply(
                     code: .unknownRoute,

@@ -1,0 +1,177 @@
+import Foundation
+import HummingbirdWebSocket
+import Logging
+import PodiumMessages
+import PodiumRuntime
+
+/// One WebSocket on `/v1/socket`: text messages carry protocol requests (section 4 of
+/// docs/PROTOCOL.md) through the gateway's pipeline, their replies come back on the socket
+/// (matched by id, pipelined), and after a `socket.hello` the player's own notifications are
+/// pushed as they happen.
+///
+/// - `socket.hello` (handled here, not by the pipeline): `{"type": "socket.hello", "id", "token"
+///   (or "adminKey"), "payload": {"games": [gameId, …]}}`. Each game is checked as a
+///   `notifications.subscribe` request with that credential, so only the credential's own
+///   notifications are ever pushed. From then on, requests without a credential carry the
+///   hello's. A later hello replaces the earlier one.
+/// - Outgoing messages wait in a bounded queue; a client that does not read and lets more than
+///   ``maxQueued`` pile up is closed with 1008 (policy violation).
+struct WebSocketSession: Sendable {
+    let gateway: Gateway
+    let key: ClientConnection.Key
+    let peer: String?
+    let logger: Logger
+
+    /// Replies and notifications one socket may have waiting to be written.
+    static let maxQueued = 1000
+    static let helloType = "socket.hello"
+    /// At most this many games in one hello.
+    static let maxGames = 20
+
+    /// State shared by the reader, the writer and the notification listeners.
+    private final class Shared: Sendable {
+        let credential = Locked<JSONValue?>(nil)
+        let overflowed = Locked(false)
+        let listenerID = UUID()
+    }
+
+    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
+        let (queue, queued) = AsyncStream<Data>.makeStream(bufferingPolicy: .bufferingOldest(Self.maxQueued))
+        let shared = Shared()
+        let send: @Sendable (Data) -> Void = { message in
+            if case .dropped = queued.yield(message) {
+                shared.overflowed.withLock { $0 = true }
+                queued.finish()
+            }
+        }
+        let connection = ClientConnection(key: key, peer: peer) { reply in send(reply) }
+        logger.debug("websocket opened", metadata: ["peer": "\(peer ?? "-")"])
+        await withTaskGroup(of: Void.self) { group in
+            // The writer: everything queued, in order, until the queue ends.
+            group.addTask {
+                for await message in queue {
+                    do {
+                        try await outbound.writeTextMessage(String(decoding: message, as: UTF8.self))
+                    } catch {
+                        return
+                    }
+                }
+                if shared.overflowed.value {
+                    logger.warning("websocket closed: the client does not read", metadata: ["peer": "\(peer ?? "-")"])
+                    try? await outbound.close(
+                        .policyViolation, reason: "more than \(Self.maxQueued) messages waiting: read faster")
+                }
+            }
+            // The reader: one message at a time, so a socket's requests enter the pipeline in order.
+            do {
+                for try await message in inbound.messages(maxSize: gateway.settings.maxMessageBytes) {
+                    switch message {
+                    case .text(let text):
+                        await receive(Data(text.utf8), connection: connection, shared: shared, send: send)
+                    case .binary:
+                        send(errorEnvelope(ErrorReply(code: .invalidShape, message: "send requests as text messages of JSON"), id: nil))
+                    }
+                }
+            } catch {
+                logger.debug("websocket read ended", metadata: ["error": "\(error)"])
+            }
+            queued.finish()
+        }
+        gateway.socketSubscribers.withLock { $0.remove(shared.listenerID) }
+        logger.debug("websocket closed", metadata: ["peer": "\(peer ?? "-")"])
+    }
+
+    private func receive(_ body: Data, connection: ClientConnection, shared: Shared, send: @escaping @Sendable (Data) -> Void) async {
+        // A hello is the socket's own; a request without a credential gets the hello's. Anything
+        // else goes to the pipeline as it came, which answers every problem with it.
+        let request = Self.object(body)
+        if let request, request["type"]?.stringValue == Self.helloType {
+            await hello(request, shared: shared, send: send)
+            return
+        }
+        if var request, request["token"] == nil, request["serverKey"] == nil, request["adminKey"] == nil,
+            case .object(let credential)? = shared.credential.value
+        {
+            request.merge(credential) { current, _ in current }
+            await gateway.handle((try? JSONWriter.data(.object(request))) ?? body, from: connection)
+            return
+        }
+        await gateway.handle(body, from: connection)
+    }
+
+    /// Checks the credential for every game with `notifications.subscribe`, then listens to the
+    /// topics the gateway gave and keeps the credential for later requests.
+    private func hello(_ request: [String: JSONValue], shared: Shared, send: @escaping @Sendable (Data) -> Void) async {
+        let id = request["id"]?.stringValue
+        guard let id, Identifiers.isValidRequestID(id) else {
+            send(errorEnvelope(ErrorReply(code: .invalidField, message: "socket.hello needs a valid id", field: "id"), id: nil))
+            return
+        }
+        var credential: [String: JSONValue] = [:]
+        for name in ["token", "adminKey"] {
+            if let value = request[name] { credential[name] = value }
+        }
+        guard credential.count == 1 else {
+            send(
+                errorEnvelope(
+                    ErrorReply(code: .unauthenticated, message: "socket.hello needs one credential: token or adminKey", field: "token"),
+                    id: id))
+            return
+        }
+        guard case .object(let payload)? = request["payload"], case .array(let games)? = payload["games"],
+            (1...Self.maxGames).contains(games.count)
+        else {
+            send(
+                errorEnvelope(
+                    ErrorReply(
+                        code: .missingField, message: "socket.hello needs payload.games: 1-\(Self.maxGames) game ids",
+                        field: "payload.games"),
+                    id: id))
+            return
+        }
+        var topics: [String] = []
+        var subscriptions: [JSONValue] = []
+        for (index, game) in games.enumerated() {
+            var subscribe = credential
+            subscribe["type"] = .string("notifications.subscribe")
+            subscribe["id"] = .string("\(id.prefix(100))/\(index)")
+            subscribe["gameId"] = game
+            let reply = await gateway.call(
+                (try? JSONWriter.data(.object(subscribe))) ?? Data(), from: key, peer: peer)
+            guard let envelope = try? WireCodec.decode(RawEnvelope.self, from: reply) else { return }
+            if envelope.type == .error {
+                var error = (try? envelope.decodePayload(as: ErrorReply.self))
+                    ?? ErrorReply(code: .internalError, message: "the subscription could not be checked")
+                if error.field == "gameId" { error.field = "payload.games.\(index)" }
+                send(errorEnvelope(error, id: id))
+                return
+            }
+            guard let topic = envelope.payload["topic"]?.stringValue else { return }
+            topics.append(topic)
+            subscriptions.append(envelope.payload)
+        }
+        gateway.socketSubscribers.withLock { subscribers in
+            subscribers.remove(shared.listenerID)
+            for topic in topics {
+                subscribers.add(.init(id: shared.listenerID, deliver: send), topic: topic)
+            }
+        }
+        shared.credential.withLock { $0 = .object(credential) }
+        var answer = RawEnvelope(
+            type: .reply, correlationId: id, timestamp: gateway.clock.nowMilliseconds,
+            payload: .object(["subscriptions": .array(subscriptions)]))
+        answer.correlationId = id
+        send(gateway.encode(answer))
+    }
+
+    private func errorEnvelope(_ error: ErrorReply, id: String?) -> Data {
+        gateway.encode(gateway.errorEnvelope(error, correlationId: id))
+    }
+
+    private static func object(_ body: Data) -> [String: JSONValue]? {
+        guard body.count <= 1 << 20, JSONNesting.scan(body).depth <= JSONNesting.maximumDepth,
+            case .object(let members)? = try? JSONParser.parse(body)
+        else { return nil }
+        return members
+    }
+}
