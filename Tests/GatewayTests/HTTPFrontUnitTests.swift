@@ -143,6 +143,18 @@ struct HTTPFrontUnitTests {
                     "code": "rate_limited", "retryAfterMilliseconds": 1200, "requestId": "r1",
                 ]))
         #expect(HTTPProblem(ErrorReply(code: .overloaded, message: "m"), requestID: nil).retryAfterSeconds == 1)
+        // WWW-Authenticate: the scheme on every 401; the error only when a token or key was refused.
+        #expect(HTTPProblem(ErrorReply(code: .unauthenticated, message: "m"), requestID: nil).wwwAuthenticate == #"Bearer realm="podium""#)
+        #expect(
+            HTTPProblem(ErrorReply(code: .tokenExpired, message: "m"), requestID: nil).wwwAuthenticate
+                == #"Bearer realm="podium", error="invalid_token""#)
+        #expect(
+            HTTPProblem(ErrorReply(code: .invalidCredentials, message: "m"), requestID: nil, credentialSent: false).wwwAuthenticate
+                == #"Bearer realm="podium""#)
+        #expect(
+            HTTPProblem(ErrorReply(code: .invalidCredentials, message: "m"), requestID: nil, credentialSent: true).wwwAuthenticate
+                == #"Bearer realm="podium", error="invalid_token""#)
+        #expect(HTTPProblem(ErrorReply(code: .forbidden, message: "m"), requestID: nil).wwwAuthenticate == nil)
         #expect(HTTPProblem(ErrorReply(code: .forbidden, message: "m", field: "playerId"), requestID: nil).retryAfterSeconds == nil)
     }
 

@@ -25,8 +25,7 @@ test_auth.py, this file makes 2 failed logins per run (each with its own usernam
 client shares one address, whose failed logins are throttled after 20 in 15 minutes.
 
 Waits are bounded and only poll where something is asynchronous (notifications, achievements
-earned from an event); no test asserts how long anything takes. A test marked `xfail(strict)`
-asserts the behaviour the HTTP front should have and does not have yet (see its reason).
+earned from an event); no test asserts how long anything takes.
 """
 
 import concurrent.futures
@@ -512,26 +511,6 @@ def test_scores_and_leaderboard_views(http):
     assert ok(http.get(f"{base}/entry", headers=bearer(device_player(http))))["entry"] is None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="GET .../around takes a friendsOnly query parameter (HTTPRoute, checked as a boolean), but "
-    "leaderboard.around has no such member (PROTOCOL 10.3) and the leaderboard service ignores it: "
-    "around?friendsOnly=true answers the whole board's neighbourhood",
-)
-def test_around_friends_only_ranks_among_friends(http):
-    ann, bo = device_player(http), device_player(http)
-    befriend(http, ann, bo)
-    submit(http, ann, HIGHSCORE, 300)
-    submit(http, bo, HIGHSCORE, 500)
-    # Scores of strangers on either side, so that the whole board's neighbourhood is not the friends'.
-    for value in (400, 200):
-        submit(http, device_player(http), HIGHSCORE, value)
-    around = ok(
-        http.get(f"/v1/games/{DASH}/leaderboards/{HIGHSCORE}/around", headers=bearer(ann), params={"radius": 5, "friendsOnly": "true"})
-    )
-    assert [e["playerId"] for e in around["entries"]] == [bo["playerId"], ann["playerId"]]
-
-
 def test_score_receipt_by_idempotency_key(http):
     grant = device_player(http)
     key = unique("score")
@@ -799,9 +778,6 @@ def test_podium_request_id_is_new_for_every_request_without_a_key(http):
 def request_id_cases():
     key = "rid-" + uuid.uuid4().hex
 
-    def xfail(reason):
-        return pytest.mark.xfail(strict=True, reason=reason)
-
     return [
         pytest.param("GET", "/v1/gateway/health", {}, None, 200, None, id="success without a key"),
         pytest.param("GET", "/v1/gateway/health", {"Idempotency-Key": key}, None, 200, key, id="success with a key"),
@@ -816,9 +792,6 @@ def request_id_cases():
             400,
             None,
             id="unreadable body without a key",
-            marks=xfail("a request the HTTP front refuses before the pipeline (malformed JSON, a non-object body, a bad "
-                        "query value, a non-Bearer Authorization, a refused /v1/call member) gets no Podium-Request-Id "
-                        "and no requestId unless Idempotency-Key was sent, although the front assigned it an id"),
         ),
         pytest.param(
             "GET",
@@ -828,7 +801,6 @@ def request_id_cases():
             404,
             key,
             id="unknown route with a key",
-            marks=xfail("unknown_route (ProblemMiddleware) never carries Podium-Request-Id, even with Idempotency-Key"),
         ),
         pytest.param(
             "POST",
@@ -838,7 +810,6 @@ def request_id_cases():
             413,
             key,
             id="body too large with a key",
-            marks=xfail("the 413 of an over-long body is built with requestID nil: no Podium-Request-Id, even with Idempotency-Key"),
         ),
     ]
 
@@ -1044,12 +1015,6 @@ def test_wrong_login_is_401_invalid_credentials(http):
     assert "field" not in body
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason='a wrong username or password (no credential sent) is answered with WWW-Authenticate: Bearer realm="podium", '
-    'error="invalid_token"; PROTOCOL 20.2 adds the error "unless the credential was missing", and RFC 6750 3.1 '
-    "reserves invalid_token for a bearer token that was presented",
-)
 def test_wrong_login_does_not_blame_a_token(http):
     # The second failed login of this run, with its own username.
     response = http.post("/v1/sessions", json={"username": new_username(), "password": new_password()})
@@ -1189,12 +1154,6 @@ def test_body_below_the_limit_is_accepted(http):
     assert ack["topic"] == f"event/{DASH}/cactus.hit"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the HTTP front accepts a body of up to PODIUM_MAX_MESSAGE_BYTES, but the pipeline then measures the whole "
-    "request object it built (body + id, type, gameId, token): a body of 65536 bytes (or anything within about "
-    "450 bytes of it) gets 413 'request is 65986 bytes; the limit is 65536'",
-)
 def test_body_at_the_limit_is_accepted(http):
     grant = device_player(http)
     ack = ok(http.post(f"/v1/games/{DASH}/events", headers=bearer(grant), content=event_body_of(MAX_BODY_BYTES)))
@@ -1227,12 +1186,6 @@ def test_path_parameters_win_over_the_body(http):
     assert ack["topic"] == f"event/{DASH}/cactus.hit"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="path parameters are passed on still percent-encoded: GET /v1/games/dash/receipts/a%2Fb looks up the id "
-    "'a%2Fb', so the receipt of a request id with '/', '?', '#' or '%' (all allowed, PROTOCOL 3) cannot be read, "
-    "and /leaderboards/com%2Eexample.dash.highscore/top is unknown_board",
-)
 def test_path_parameters_are_percent_decoded(http):
     grant = device_player(http)
     key = f"k/{uuid.uuid4().hex}?x#y%z"

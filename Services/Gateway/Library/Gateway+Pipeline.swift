@@ -9,9 +9,12 @@ import PodiumTokens
 /// their messages into a body and a ``ClientConnection``.
 extension Gateway {
     /// Handles one request body from a client; its reply (or error) goes to `connection.deliver`.
-    func handle(_ body: Data, from connection: ClientConnection) async {
+    /// `extraBytes` lets a front that built the request around what the client sent (HTTP adds the
+    /// id, type, game and credential to a body already held to `PODIUM_MAX_MESSAGE_BYTES`) pass
+    /// a request that is that much larger.
+    func handle(_ body: Data, from connection: ClientConnection, extraBytes: Int = 0) async {
         let request: ClientRequest
-        switch RequestDecoder.decode(body, maxBytes: settings.maxMessageBytes) {
+        switch RequestDecoder.decode(body, maxBytes: settings.maxMessageBytes + extraBytes) {
         case .success(let decoded):
             request = decoded
         case .failure(let rejection):
@@ -43,13 +46,13 @@ extension Gateway {
 
     /// Runs one request for a front that waits for each reply (HTTP) and returns the encoded
     /// reply envelope: the pipeline with a connection whose one reply ends the wait.
-    func call(_ body: Data, from key: ClientConnection.Key, peer: String?) async -> Data {
+    func call(_ body: Data, from key: ClientConnection.Key, peer: String?, extraBytes: Int = 0) async -> Data {
         let (replies, continuation) = AsyncStream<Data>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let connection = ClientConnection(key: key, peer: peer) { reply in
             continuation.yield(reply)
             continuation.finish()
         }
-        await handle(body, from: connection)
+        await handle(body, from: connection, extraBytes: extraBytes)
         for await reply in replies { return reply }
         // Only when the waiting task was cancelled (the client went away): nobody reads this.
         return encode(

@@ -99,6 +99,8 @@ public struct GatewayHTTPFront: Service {
 
     private func respond(route: HTTPRoute, request: Request, context: HTTPFrontContext) async throws -> Response {
         var request = request
+        // Every response names its request id: the client's Idempotency-Key, or one made now.
+        let requestID = request.headers[Self.idempotencyKeyField] ?? UUID().uuidString.lowercased()
         let maxBytes = gateway.settings.maxMessageBytes
         let body: ByteBuffer
         do {
@@ -107,11 +109,11 @@ public struct GatewayHTTPFront: Service {
             return Self.problem(
                 HTTPProblem(
                     ErrorReply(code: .messageTooLarge, message: "the body is larger than \(maxBytes) bytes (PODIUM_MAX_MESSAGE_BYTES)"),
-                    requestID: nil))
+                    requestID: requestID))
         }
         var pathParameters: [String: String] = [:]
         for name in Self.parameterNames(route.path) {
-            if let value = context.parameters.get(name) { pathParameters[name] = value }
+            if let value = context.parameters.get(name) { pathParameters[name] = value.removingPercentEncoding ?? value }
         }
         let query = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
         let headers = HTTPRequestBuilder.Headers(
@@ -120,9 +122,11 @@ public struct GatewayHTTPFront: Service {
             adminKey: request.headers[Self.adminKeyField],
             idempotencyKey: request.headers[Self.idempotencyKeyField])
         let built = HTTPRequestBuilder.request(
-            route: route, typeParameter: route.type == nil ? context.parameters.get("type") : nil,
+            route: route,
+            typeParameter: route.type == nil ? context.parameters.get("type").map { $0.removingPercentEncoding ?? $0 } : nil,
             pathParameters: pathParameters, query: query, body: Data(buffer: body), headers: headers,
-            newID: { UUID().uuidString.lowercased() })
+            newID: { requestID })
+        let credentialSent = headers.authorization != nil || headers.serverKey != nil || headers.adminKey != nil
         let requestObject: JSONValue
         switch built {
         case .success(let object):
@@ -131,15 +135,16 @@ public struct GatewayHTTPFront: Service {
             logger.warning(
                 "request rejected",
                 metadata: ["error.code": "\(error.code)", "error.message": "\(error.message)", "peer": "\(context.peer ?? "-")"])
-            return Self.problem(HTTPProblem(error, requestID: headers.idempotencyKey))
+            return Self.problem(HTTPProblem(error, requestID: requestID, credentialSent: credentialSent))
         }
-        let requestID = requestObject["id"]?.stringValue
-        let reply = await gateway.call(try JSONWriter.data(requestObject), from: context.connectionKey, peer: context.peer)
-        return Self.response(reply, requestID: requestID)
+        let reply = await gateway.call(
+            try JSONWriter.data(requestObject), from: context.connectionKey, peer: context.peer,
+            extraBytes: HTTPRequestBuilder.envelopeAllowance)
+        return Self.response(reply, requestID: requestID, credentialSent: credentialSent)
     }
 
     /// The reply envelope as a response: its payload with 200, or its error as a problem.
-    static func response(_ reply: Data, requestID: String?) -> Response {
+    static func response(_ reply: Data, requestID: String?, credentialSent: Bool) -> Response {
         guard let envelope = try? WireCodec.decode(RawEnvelope.self, from: reply) else {
             return problem(
                 HTTPProblem(ErrorReply(code: .internalError, message: "the gateway sent an unreadable reply"), requestID: requestID))
@@ -148,7 +153,7 @@ public struct GatewayHTTPFront: Service {
         if envelope.type == .error {
             let error = (try? envelope.decodePayload(as: ErrorReply.self))
                 ?? ErrorReply(code: .internalError, message: "the gateway sent an unreadable error")
-            return problem(HTTPProblem(error, requestID: id))
+            return problem(HTTPProblem(error, requestID: id, credentialSent: credentialSent))
         }
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
@@ -161,11 +166,7 @@ public struct GatewayHTTPFront: Service {
         var headers = HTTPFields()
         headers[.contentType] = "application/problem+json"
         if let seconds = problem.retryAfterSeconds { headers[.retryAfter] = String(seconds) }
-        if problem.status == 401 {
-            // RFC 6750: say which scheme, and for a token that was refused, why.
-            headers[.wwwAuthenticate] =
-                problem.error.code == .unauthenticated ? "Bearer realm=\"podium\"" : "Bearer realm=\"podium\", error=\"invalid_token\""
-        }
+        if let challenge = problem.wwwAuthenticate { headers[.wwwAuthenticate] = challenge }
         if let id = problem.requestID { headers[requestIDField] = id }
         let body = (try? JSONWriter.data(problem.body)) ?? Data("{}".utf8)
         return Response(
@@ -232,7 +233,8 @@ struct ProblemMiddleware: RouterMiddleware {
             default:
                 reply = ErrorReply(code: .internalError, message: "the gateway could not complete the request")
             }
-            return GatewayHTTPFront.problem(HTTPProblem(reply, requestID: nil))
+            let requestID = request.headers[GatewayHTTPFront.idempotencyKeyField] ?? UUID().uuidString.lowercased()
+            return GatewayHTTPFront.problem(HTTPProblem(reply, requestID: requestID))
         }
     }
 }

@@ -11,11 +11,28 @@ struct HTTPProblem: Sendable, Equatable {
     let status: Int
     let error: ErrorReply
     let requestID: String?
+    /// Whether the request carried a credential (for `WWW-Authenticate`).
+    let credentialSent: Bool
 
-    init(_ error: ErrorReply, requestID: String?) {
+    init(_ error: ErrorReply, requestID: String?, credentialSent: Bool = false) {
         self.status = Self.status(for: error.code)
         self.error = error
         self.requestID = requestID
+        self.credentialSent = credentialSent
+    }
+
+    /// RFC 6750 3.1: the scheme on every 401, and `error="invalid_token"` when a token was
+    /// refused (a session or refresh token), or a key sent in a header was wrong; not for a
+    /// missing credential or a wrong username and password.
+    var wwwAuthenticate: String? {
+        guard status == 401 else { return nil }
+        let refused: Bool
+        switch error.code {
+        case .invalidToken, .tokenExpired, .sessionRevoked: refused = true
+        case .unauthenticated: refused = false
+        default: refused = credentialSent
+        }
+        return refused ? "Bearer realm=\"podium\", error=\"invalid_token\"" : "Bearer realm=\"podium\""
     }
 
     /// Whole seconds for a `Retry-After` header: the error's own wait rounded up, or one second

@@ -73,7 +73,7 @@ extension HTTPRoute {
                     "scope": .string, "limit": .integer, "offset": .integer, "cursor": .string, "friendsOnly": .boolean,
                     "period": .integer,
                 ]),
-            .get("\(board)/around", "leaderboard.around", query: ["scope": .string, "radius": .integer, "friendsOnly": .boolean]),
+            .get("\(board)/around", "leaderboard.around", query: ["scope": .string, "radius": .integer]),
             .get("\(board)/entry", "leaderboard.entry", query: ["scope": .string]),
             .get("\(board)/history", "leaderboard.history"),
             // Achievements.

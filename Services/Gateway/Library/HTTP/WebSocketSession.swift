@@ -93,7 +93,8 @@ struct WebSocketSession: Sendable {
             case .object(let credential)? = shared.credential.value
         {
             request.merge(credential) { current, _ in current }
-            await gateway.handle((try? JSONWriter.data(.object(request))) ?? body, from: connection)
+            await gateway.handle(
+                (try? JSONWriter.data(.object(request))) ?? body, from: connection, extraBytes: HTTPRequestBuilder.envelopeAllowance)
             return
         }
         await gateway.handle(body, from: connection)
