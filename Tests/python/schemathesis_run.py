@@ -23,7 +23,7 @@ Settings (environment, all optional):
     PODIUM_SCHEMATHESIS_MAX_EXAMPLES  examples per operation and phase (default 15)
     PODIUM_SCHEMATHESIS_WORKERS       concurrent workers (default 1; see WORKERS_NOTE)
     PODIUM_SCHEMATHESIS_SEED          a seed, to repeat a run exactly (default: random)
-    PODIUM_SCHEMATHESIS_REPORT_DIR    where schemathesis writes a JUnit report (default: none)
+    PODIUM_SCHEMATHESIS_REPORT_DIR    where schemathesis writes JUnit and HAR reports (default: none)
 
 Exits 0 when every check passed, 1 on any failure or error, 2 when it cannot start (no
 PODIUM_TEST_HTTP, schemathesis missing, the stack not ready or registration refused). Not a pytest
@@ -35,6 +35,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -49,6 +50,8 @@ PHASES = "examples,coverage,fuzzing"
 READY_WAIT_SECONDS = 30.0
 REQUEST_TIMEOUT_SECONDS = 15.0  # above the default 5 s service timeout: every request is answered by then
 LOGOUT_OPERATION = "authLogout"
+# How often a bound parameter takes an id that exists (write_config) rather than a generated value.
+DICTIONARY_PROBABILITY = 0.6
 
 # Operations or checks left out because of a server bug, each with the finding it works around.
 # Empty: the whole document passes every check.
@@ -60,10 +63,13 @@ def fail_to_start(message):
     sys.exit(2)
 
 
-def http_json(base, method, path, body=None):
-    """(status, decoded JSON body) of one request; network errors end the run."""
+def http_json(base, method, path, body=None, token=None):
+    """(status, decoded JSON body) of one request."""
     data = None if body is None else json.dumps(body).encode("utf-8")
-    request = urllib.request.Request(base + path, data=data, method=method, headers={"Content-Type": "application/json"})
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(base + path, data=data, method=method, headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=REQUEST_TIMEOUT_SECONDS) as response:
             return response.status, json.loads(response.read() or b"{}")
@@ -91,20 +97,99 @@ def wait_until_ready(base):
 
 
 def register(base):
-    """A fresh account's session token (PROTOCOL.md 8.1: username 3-32 letters, digits, . _ -)."""
+    """A fresh account's session grant (PROTOCOL.md 8.1: username 3-32 letters, digits, . _ -;
+    password 8-256 characters)."""
     username = "st_" + uuid.uuid4().hex[:20]
     password = "pw " + uuid.uuid4().hex
     status, body = http_json(base, "POST", "/v1/accounts", {"username": username, "password": password})
     if status != 200 or "sessionToken" not in body:
         fail_to_start(f"POST /v1/accounts for {username} answered {status} {body}")
-    return body["sessionToken"]
+    return body
 
 
 def device_login(base):
     status, body = http_json(base, "POST", "/v1/sessions/device", {"deviceId": str(uuid.uuid4())})
     if status != 200 or "sessionToken" not in body:
         fail_to_start(f"POST /v1/sessions/device answered {status} {body}")
-    return body["sessionToken"]
+    return body
+
+
+def example_games():
+    """Game, board and achievement ids of docs/examples/games (the games a test stack runs)."""
+    games, boards, achievements = [], [], []
+    for path in sorted((REPO / "docs" / "examples" / "games").glob("*.json")):
+        config = json.loads(path.read_text())
+        games.append(config["gameId"])
+        boards += [board["id"] for board in config.get("leaderboards", [])]
+        achievements += [achievement["id"] for achievement in config.get("achievements", [])]
+    return games, boards, achievements
+
+
+def prepare_world(base, player):
+    """Gives the player something to find, so that generated requests reach more than the error
+    paths: a friend, a score on the dash high-score board, a challenge received from the friend.
+    Returns the friend's player id and the challenge's id (None where a step was refused; the run
+    goes on with less)."""
+    token = player["sessionToken"]
+    friend = device_login(base)
+    steps = [
+        (friend["sessionToken"], "POST", f"/v1/friends/{player['playerId']}/request", {}),
+        (token, "POST", f"/v1/friends/{friend['playerId']}/accept", {}),
+        (token, "POST", "/v1/games/dash/leaderboards/com.example.dash.highscore/scores", {"value": 100}),
+        (friend["sessionToken"], "POST", "/v1/games/dash/leaderboards/com.example.dash.highscore/scores", {"value": 200}),
+    ]
+    for step_token, method, path, body in steps:
+        status, reply = http_json(base, method, path, body, step_token)
+        if status != 200:
+            print(f"schemathesis_run: setup {method} {path} answered {status} {reply}", file=sys.stderr)
+    status, challenge = http_json(
+        base,
+        "POST",
+        "/v1/games/dash/challenges",
+        {"kind": "score", "boardId": "com.example.dash.highscore", "receivers": [player["playerId"]]},
+        friend["sessionToken"],
+    )
+    if status != 200:
+        print(f"schemathesis_run: setup challenge answered {status} {challenge}", file=sys.stderr)
+    return friend["playerId"], challenge.get("challengeId") if status == 200 else None
+
+
+def write_config(path, player_id, friend_id, challenge_id):
+    """A schemathesis.toml that often (not always) fills ids with ones that exist: the player's own
+    playerId (another is only ever 403), the example games, boards and achievements, the friend
+    as receiver and friends-route player, the challenge. The rest stays generated."""
+    games, boards, achievements = example_games()
+    dictionaries = {
+        "me": [player_id],
+        "friend": [friend_id] if friend_id else [],
+        "games": games,
+        "boards": boards,
+        "achievements": achievements,
+        "challenges": [challenge_id] if challenge_id else [],
+    }
+    bindings = {
+        "query.playerId": "me",
+        "path.gameId": "games",
+        "path.boardId": "boards",
+        "path.playerId": "friend",
+        "path.challengeId": "challenges",
+        "query.boardId": "boards",
+        "query.achievementId": "achievements",
+        "body.boardId": "boards",
+        "body.achievementId": "achievements",
+        "body.gameId": "games",
+        "body.receivers[*]": "friend",
+        "body.reports[*].achievementId": "achievements",
+    }
+    lines = []
+    for name, values in dictionaries.items():
+        if values:
+            lines += [f"[dictionaries.{name}]", f"values = {json.dumps(values)}", ""]
+    lines.append("[parameters]")
+    for key, name in bindings.items():
+        if dictionaries[name]:
+            lines.append(f"{json.dumps(key)} = {{ dictionary = {json.dumps(name)}, probability = {DICTIONARY_PROBABILITY} }}")
+    Path(path).write_text("\n".join(lines) + "\n")
 
 
 def schemathesis_command():
@@ -118,8 +203,9 @@ def schemathesis_command():
     return [sys.executable, "-m", "schemathesis.cli"]
 
 
-def run_schemathesis(label, base, token, selection, max_examples, report_dir):
+def run_schemathesis(label, base, token, selection, max_examples, report_dir, config_file):
     command = schemathesis_command() + [
+        "--config-file", str(config_file),
         "run",
         str(SPEC),
         "--url", base,
@@ -139,7 +225,9 @@ def run_schemathesis(label, base, token, selection, max_examples, report_dir):
     if seed:
         command += ["--seed", seed]
     if report_dir:
-        command += ["--report", "junit", "--report-dir", report_dir, "--report-junit-path", str(Path(report_dir) / f"{label}.xml")]
+        report = Path(report_dir)
+        command += ["--report", "junit,har", "--report-dir", report_dir]
+        command += ["--report-junit-path", str(report / f"{label}.xml"), "--report-har-path", str(report / f"{label}.har.json")]
     shown = [part if not part.startswith("Authorization: Bearer ") else "Authorization: Bearer <token>" for part in command]
     print(f"\n=== schemathesis run: {label}\n$ {' '.join(shown)}", flush=True)
     started = time.monotonic()
@@ -159,23 +247,34 @@ def main():
 
     started = time.monotonic()
     wait_until_ready(base)
-    token = register(base)
+    player = register(base)
+    friend_id, challenge_id = prepare_world(base, player)
 
-    excluded = [LOGOUT_OPERATION] + list(EXCLUDED_OPERATIONS)
-    selection = []
-    for operation_id in excluded:
-        selection += ["--exclude-operation-id", operation_id]
-    runs = [("all operations but logout", *run_schemathesis("main", base, token, selection, max_examples, report_dir))]
-    if LOGOUT_OPERATION not in EXCLUDED_OPERATIONS:
-        logout_token = device_login(base)
-        runs.append(
+    with tempfile.TemporaryDirectory(prefix="podium-schemathesis-") as scratch:
+        config_file = Path(scratch) / "schemathesis.toml"
+        write_config(config_file, player["playerId"], friend_id, challenge_id)
+        selection = []
+        for operation_id in [LOGOUT_OPERATION] + list(EXCLUDED_OPERATIONS):
+            selection += ["--exclude-operation-id", operation_id]
+        runs = [
             (
-                "logout",
-                *run_schemathesis(
-                    "logout", base, logout_token, ["--include-operation-id", LOGOUT_OPERATION], max_examples, report_dir
-                ),
+                "all operations but logout",
+                *run_schemathesis("main", base, player["sessionToken"], selection, max_examples, report_dir, config_file),
             )
-        )
+        ]
+        if LOGOUT_OPERATION not in EXCLUDED_OPERATIONS:
+            # Its own session: the first logout ends it, later ones are 401 session_revoked.
+            logout_player = device_login(base)
+            write_config(config_file, logout_player["playerId"], friend_id, challenge_id)
+            selection = ["--include-operation-id", LOGOUT_OPERATION]
+            runs.append(
+                (
+                    "logout",
+                    *run_schemathesis(
+                        "logout", base, logout_player["sessionToken"], selection, max_examples, report_dir, config_file
+                    ),
+                )
+            )
 
     print("\n=== summary")
     print(f"document: {SPEC.relative_to(REPO)}; server: {base}; checks: {CHECKS}")
