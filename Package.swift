@@ -89,6 +89,7 @@ let package = Package(
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ],
             path: "Services/Gateway/Library"
         ),

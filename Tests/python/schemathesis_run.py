@@ -20,8 +20,12 @@ own (a device login); otherwise every later request of the first run would only 
 
 Settings (environment, all optional):
 
-    PODIUM_SCHEMATHESIS_MAX_EXAMPLES  examples per operation and phase (default 15)
-    PODIUM_SCHEMATHESIS_WORKERS       concurrent workers (default 1; see WORKERS_NOTE)
+    PODIUM_SCHEMATHESIS_MAX_EXAMPLES  examples per operation and phase (default 25: about 45 s on
+                                      2 cores, ~2400 requests)
+    PODIUM_SCHEMATHESIS_WORKERS       concurrent workers (default 1: with more, schemathesis 4.32's
+                                      coverage phase can die with "SystemError: AST constructor
+                                      recursion depth mismatch", Hypothesis parsing lambda sources
+                                      in several threads at once on CPython 3.11)
     PODIUM_SCHEMATHESIS_SEED          a seed, to repeat a run exactly (default: random)
     PODIUM_SCHEMATHESIS_REPORT_DIR    where schemathesis writes JUnit and HAR reports (default: none)
 
@@ -127,14 +131,18 @@ def example_games():
 
 def prepare_world(base, player):
     """Gives the player something to find, so that generated requests reach more than the error
-    paths: a friend, a score on the dash high-score board, a challenge received from the friend.
-    Returns the friend's player id and the challenge's id (None where a step was refused; the run
-    goes on with less)."""
+    paths: a friend to challenge, a score on the dash high-score board, a challenge received from
+    the friend, and a friend request from another player (the friends routes get that one, so that
+    blocking or removing does not end the friendship the challenges need). Returns the friend's
+    and the other player's ids and the challenge's id (None where a step was refused: the run goes
+    on with less)."""
     token = player["sessionToken"]
     friend = device_login(base)
+    other = device_login(base)
     steps = [
         (friend["sessionToken"], "POST", f"/v1/friends/{player['playerId']}/request", {}),
         (token, "POST", f"/v1/friends/{friend['playerId']}/accept", {}),
+        (other["sessionToken"], "POST", f"/v1/friends/{player['playerId']}/request", {}),
         (token, "POST", "/v1/games/dash/leaderboards/com.example.dash.highscore/scores", {"value": 100}),
         (friend["sessionToken"], "POST", "/v1/games/dash/leaderboards/com.example.dash.highscore/scores", {"value": 200}),
     ]
@@ -151,17 +159,19 @@ def prepare_world(base, player):
     )
     if status != 200:
         print(f"schemathesis_run: setup challenge answered {status} {challenge}", file=sys.stderr)
-    return friend["playerId"], challenge.get("challengeId") if status == 200 else None
+    return friend["playerId"], other["playerId"], challenge.get("challengeId") if status == 200 else None
 
 
-def write_config(path, player_id, friend_id, challenge_id):
+def write_config(path, player_id, friend_id, other_id, challenge_id):
     """A schemathesis.toml that often (not always) fills ids with ones that exist: the player's own
     playerId (another is only ever 403), the example games, boards and achievements, the friend
-    as receiver and friends-route player, the challenge. The rest stays generated."""
+    as a challenge receiver, the other player in the friends routes, the challenge. The rest stays
+    generated."""
     games, boards, achievements = example_games()
     dictionaries = {
         "me": [player_id],
         "friend": [friend_id] if friend_id else [],
+        "other": [other_id] if other_id else [],
         "games": games,
         "boards": boards,
         "achievements": achievements,
@@ -171,7 +181,7 @@ def write_config(path, player_id, friend_id, challenge_id):
         "query.playerId": "me",
         "path.gameId": "games",
         "path.boardId": "boards",
-        "path.playerId": "friend",
+        "path.playerId": "other",
         "path.challengeId": "challenges",
         "query.boardId": "boards",
         "query.achievementId": "achievements",
@@ -242,17 +252,17 @@ def main():
     if not SPEC.is_file():
         fail_to_start(f"{SPEC} does not exist")
     schemathesis_command()
-    max_examples = int(os.environ.get("PODIUM_SCHEMATHESIS_MAX_EXAMPLES", "15"))
+    max_examples = int(os.environ.get("PODIUM_SCHEMATHESIS_MAX_EXAMPLES", "25"))
     report_dir = os.environ.get("PODIUM_SCHEMATHESIS_REPORT_DIR")
 
     started = time.monotonic()
     wait_until_ready(base)
     player = register(base)
-    friend_id, challenge_id = prepare_world(base, player)
+    friend_id, other_id, challenge_id = prepare_world(base, player)
 
     with tempfile.TemporaryDirectory(prefix="podium-schemathesis-") as scratch:
         config_file = Path(scratch) / "schemathesis.toml"
-        write_config(config_file, player["playerId"], friend_id, challenge_id)
+        write_config(config_file, player["playerId"], friend_id, other_id, challenge_id)
         selection = []
         for operation_id in [LOGOUT_OPERATION] + list(EXCLUDED_OPERATIONS):
             selection += ["--exclude-operation-id", operation_id]
@@ -265,7 +275,7 @@ def main():
         if LOGOUT_OPERATION not in EXCLUDED_OPERATIONS:
             # Its own session: the first logout ends it, later ones are 401 session_revoked.
             logout_player = device_login(base)
-            write_config(config_file, logout_player["playerId"], friend_id, challenge_id)
+            write_config(config_file, logout_player["playerId"], friend_id, other_id, challenge_id)
             selection = ["--include-operation-id", LOGOUT_OPERATION]
             runs.append(
                 (

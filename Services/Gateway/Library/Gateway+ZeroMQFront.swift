@@ -7,25 +7,56 @@ import ZeroMQ
 /// alone, and hands the body to the request pipeline with a connection whose replies go back on
 /// the ROUTER with the frames the client expects (a REQ socket's empty delimiter mirrored).
 extension Gateway {
-    /// Reads client requests until cancelled; each gets exactly one reply.
+    /// One request the ROUTER read, waiting in its connection's lane.
+    struct ZeroMQWork: Sendable {
+        let frames: ClientFrames
+        let peer: String?
+    }
+
+    /// Requests waiting in all lanes before the front stops reading (the socket's own inbox and
+    /// high-water mark then hold the rest back).
+    static let laneCapacity = 4096
+
+    /// Reads client requests until cancelled; each gets exactly one reply. A connection's
+    /// requests enter the pipeline in order; different connections' side by side (ClientLanes).
     func serveClients() async {
-        while true {
-            let message: ZMQMessage
-            do {
-                guard let next = try await clientSocket.receiveMessage() else { return }
-                message = next
-            } catch {
-                return
+        await withDiscardingTaskGroup { group in
+            while true {
+                while !lanes.value.hasRoom {
+                    try? await Task.sleep(for: .milliseconds(1))
+                    if Task.isCancelled { return }
+                }
+                let message: ZMQMessage
+                do {
+                    guard let next = try await clientSocket.receiveMessage() else { return }
+                    message = next
+                } catch {
+                    return
+                }
+                guard let work = await accept(message) else { continue }
+                if lanes.withLock({ $0.enqueue(work, on: work.frames.routingID) }) {
+                    group.addTask { await self.runLane(work) }
+                }
             }
-            await handleClientMessage(message)
         }
     }
 
-    func handleClientMessage(_ message: ZMQMessage) async {
+    /// Handles a lane's requests one after the other until it has none left.
+    private func runLane(_ first: ZeroMQWork) async {
+        let lane = first.frames.routingID
+        var next: ZeroMQWork? = first
+        while let work = next {
+            await handle(work.frames.body, from: zeroMQConnection(work.frames, peer: work.peer))
+            next = lanes.withLock { $0.next(on: lane) }
+        }
+    }
+
+    /// The request a message holds, or nil after answering a message that holds none.
+    private func accept(_ message: ZMQMessage) async -> ZeroMQWork? {
         let peer = message.peerAddress
         switch ClientFrames.parse(message, maxBytes: settings.maxWholeMessageBytes) {
         case .success(let frames):
-            await handle(frames.body, from: zeroMQConnection(frames, peer: peer))
+            return ZeroMQWork(frames: frames, peer: peer)
         case .failure(let rejection):
             // Messages that cannot be read pay the connection's rate too, so that a flood of
             // garbage is refused like any other flood.
@@ -40,6 +71,7 @@ extension Gateway {
             if let reply = rejection.reply(encode(errorEnvelope(error, correlationId: nil))) {
                 await sendToClient(reply)
             }
+            return nil
         }
     }
 

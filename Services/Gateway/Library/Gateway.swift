@@ -38,6 +38,8 @@ public final class Gateway: Service, Sendable {
     let directory = Locked(ServiceDirectory())
     let pending = Locked(PendingRequests())
     let sessions = Locked(SessionCache())
+    /// The ZeroMQ front's requests waiting for their connection's turn.
+    let lanes = Locked(ClientLanes<ZeroMQWork>(capacity: Gateway.laneCapacity))
     /// WebSocket connections listening to private notification topics.
     let socketSubscribers = Locked(SocketSubscribers())
     let rateLimits: Locked<ClientRateLimits>
