@@ -61,7 +61,6 @@ OTHER_GAME = "whackacac"
 HIGHSCORE = "com.example.dash.highscore"
 
 # RFC 6455 close codes
-NORMAL_CLOSURE = 1000
 INVALID_PAYLOAD = 1007
 POLICY_VIOLATION = 1008
 MESSAGE_TOO_BIG = 1009
