@@ -17,6 +17,8 @@ pip install selenium).
 
 import os
 import shutil
+import urllib.error
+import urllib.request
 
 import pytest
 
@@ -29,6 +31,24 @@ def urls():
     web = os.environ.get("PODIUM_TEST_WEB", "").rstrip("/")
     if not http or not web:
         pytest.skip("PODIUM_TEST_HTTP and PODIUM_TEST_WEB are not both set")
+    # Say plainly what is wrong with the setup, rather than let a page time out.
+    for path in ("/docs/examples/web/index.html", "/clients/js/podium.js"):
+        try:
+            urllib.request.urlopen(web + path, timeout=10).close()
+        except (OSError, urllib.error.URLError) as error:
+            pytest.fail(f"{web}{path} cannot be fetched ({error}): serve the repository root there")
+    origin = "/".join(web.split("/")[:3])
+    preflight = urllib.request.Request(http + "/v1/friends", method="OPTIONS", headers={
+        "Origin": origin, "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "authorization"})
+    try:
+        with urllib.request.urlopen(preflight, timeout=10) as response:
+            allowed = response.headers.get("Access-Control-Allow-Origin")
+    except urllib.error.HTTPError as error:
+        allowed = error.headers.get("Access-Control-Allow-Origin")
+    except OSError as error:
+        pytest.fail(f"the gateway's HTTP front {http} cannot be reached ({error})")
+    if allowed not in (origin, "*"):
+        pytest.fail(f"the gateway at {http} does not allow the origin {origin}: add it to PODIUM_HTTP_ALLOWED_ORIGINS")
     return {"http": http, "web": web}
 
 

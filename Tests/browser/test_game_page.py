@@ -57,8 +57,8 @@ def open_page(driver, urls, extra=""):
          "the page's module did not load (is clients/js/podium.js there?)")
 
 
-def register(driver):
-    username = "cac" + secrets.token_hex(5)
+def register(driver, name):
+    username = f"{name}-{secrets.token_hex(3)}"
     driver.find_element(By.ID, "username").send_keys(username)
     driver.find_element(By.ID, "password").send_keys("a long test password " + secrets.token_hex(4))
     driver.find_element(By.ID, "register").click()
@@ -112,8 +112,8 @@ def test_two_players_friends_and_a_live_challenge(urls, browser, tmp_path):
     open_page(ann, urls)
     open_page(bo, urls, "&autoplay=1")  # Bo's page whacks every cactus itself, through the same click handler
 
-    ann_id = register(ann)
-    bo_id = register(bo)
+    ann_id = register(ann, "ann")
+    bo_id = register(bo, "bo")
     assert ann_id != bo_id
 
     # Friends: Ann asks by Bo's player id, Bo accepts on his page.
@@ -141,6 +141,11 @@ def test_two_players_friends_and_a_live_challenge(urls, browser, tmp_path):
     wait(ann, lambda d: d.find_elements(By.CSS_SELECTOR, f'#leaderboard li.me[data-value="{ann_score}"]'),
          f"Ann's score {ann_score} is not on the leaderboard")
     assert text(ann, "best") == str(ann_score)
+    # From here Ann's leaderboard shows her friends only: Bo's score will appear there on its own.
+    ann.find_element(By.ID, "board-friends").click()
+    wait(ann, lambda d: d.find_element(By.ID, "leaderboard").get_attribute("data-scope") == "friends"
+         and d.find_elements(By.CSS_SELECTOR, f'#leaderboard li.me[data-rank="1"][data-value="{ann_score}"]'),
+         "Ann's friends leaderboard does not show her at #1")
 
     # Kill One: earned by the first hit, announced on the socket, shown in the panel.
     wait(ann, lambda d: d.find_elements(By.CSS_SELECTOR, f'#achievements li[data-id="{KILL_ONE}"][data-earned="true"]'),
@@ -168,8 +173,9 @@ def test_two_players_friends_and_a_live_challenge(urls, browser, tmp_path):
     assert f"({bo_score} against {ann_score})" in done.text
     wait(bo, lambda d: feed_item(d, "challenge.completed"), "Bo's feed shows no live challenge.completed")
     # Ann's leaderboard refreshed on the notification: Bo is above her now.
-    wait(ann, lambda d: d.find_elements(By.CSS_SELECTOR, f'#leaderboard li[data-player="{bo_id}"][data-value="{bo_score}"]'),
-         "Bo's score is not on Ann's leaderboard")
+    wait(ann, lambda d: d.find_elements(
+        By.CSS_SELECTOR, f'#leaderboard li[data-player="{bo_id}"][data-rank="1"][data-value="{bo_score}"]'),
+         "Bo's score is not at the top of Ann's friends leaderboard")
 
     for name in ("ann", "bo"):
         assert_no_script_errors(browser, name)
@@ -190,7 +196,7 @@ def test_two_players_friends_and_a_live_challenge(urls, browser, tmp_path):
 def test_log_in_reload_log_out_and_guest(urls, browser):
     page = browser("page")
     open_page(page, urls)
-    username = "cac" + secrets.token_hex(5)
+    username = "cy-" + secrets.token_hex(5)
     password = "another long password " + secrets.token_hex(4)
     page.find_element(By.ID, "username").send_keys(username)
     page.find_element(By.ID, "password").send_keys(password)

@@ -14,9 +14,17 @@ schemathesis CLI on every operation of the document with that token, with the ch
     not_a_server_error, status_code_conformance, content_type_conformance,
     response_schema_conformance
 
-and a bounded number of examples per operation. `DELETE /v1/sessions/current` (logout) ends the
-session it is sent with, so it runs in a second, separate schemathesis run with a session of its
-own (a device login); otherwise every later request of the first run would only test 401.
+and a bounded number of examples per operation (phases examples, coverage and fuzzing).
+
+So that generated requests get past "no such game / player / board" to the replies, it first
+gives the player a friend, a score and a received challenge (prepare_world), and hands
+schemathesis dictionaries of ids that exist (the player's own id for the `playerId` query, the
+example games' game, board and achievement ids, the friend, the challenge), used for about
+60 % of those values (write_config); the rest stays generated.
+
+`DELETE /v1/sessions/current` (logout) ends the session it is sent with, so it runs in a second,
+separate schemathesis run with a session of its own (a device login); otherwise every later
+request of the first run would only test 401.
 
 Settings (environment, all optional):
 
@@ -57,8 +65,8 @@ LOGOUT_OPERATION = "authLogout"
 # How often a bound parameter takes an id that exists (write_config) rather than a generated value.
 DICTIONARY_PROBABILITY = 0.6
 
-# Operations or checks left out because of a server bug, each with the finding it works around.
-# Empty: the whole document passes every check.
+# Operations left out because of a server bug, each with the finding it works around (operationId:
+# finding). Empty: every operation passes every check.
 EXCLUDED_OPERATIONS: dict[str, str] = {}
 
 
@@ -241,7 +249,10 @@ def run_schemathesis(label, base, token, selection, max_examples, report_dir, co
     shown = [part if not part.startswith("Authorization: Bearer ") else "Authorization: Bearer <token>" for part in command]
     print(f"\n=== schemathesis run: {label}\n$ {' '.join(shown)}", flush=True)
     started = time.monotonic()
-    result = subprocess.run(command, cwd=REPO)
+    # In the scratch directory: schemathesis keeps a crash cache (.schemathesis/) and Hypothesis
+    # its example database (.hypothesis/) in the working directory, and neither belongs in the
+    # repository.
+    result = subprocess.run(command, cwd=config_file.parent)
     return result.returncode, time.monotonic() - started
 
 
@@ -254,11 +265,16 @@ def main():
     schemathesis_command()
     max_examples = int(os.environ.get("PODIUM_SCHEMATHESIS_MAX_EXAMPLES", "25"))
     report_dir = os.environ.get("PODIUM_SCHEMATHESIS_REPORT_DIR")
+    if report_dir:
+        report_dir = str(Path(report_dir).resolve())
 
     started = time.monotonic()
     wait_until_ready(base)
-    player = register(base)
-    friend_id, other_id, challenge_id = prepare_world(base, player)
+    try:
+        player = register(base)
+        friend_id, other_id, challenge_id = prepare_world(base, player)
+    except (urllib.error.URLError, OSError) as error:
+        fail_to_start(f"setting up the player failed: {error}")
 
     with tempfile.TemporaryDirectory(prefix="podium-schemathesis-") as scratch:
         config_file = Path(scratch) / "schemathesis.toml"
@@ -274,7 +290,10 @@ def main():
         ]
         if LOGOUT_OPERATION not in EXCLUDED_OPERATIONS:
             # Its own session: the first logout ends it, later ones are 401 session_revoked.
-            logout_player = device_login(base)
+            try:
+                logout_player = device_login(base)
+            except (urllib.error.URLError, OSError) as error:
+                fail_to_start(f"logging in for the logout run failed: {error}")
             write_config(config_file, logout_player["playerId"], friend_id, other_id, challenge_id)
             selection = ["--include-operation-id", LOGOUT_OPERATION]
             runs.append(

@@ -209,7 +209,7 @@ def is_notification(request_id):
     return lambda e: e["type"] == "notification" and e.get("correlationId") == request_id
 
 
-def test_notification(sock, game=DASH, message=None):
+def send_test_notification(sock, game=DASH, message=None):
     """Sends `challenge.test-notification` on the socket without a credential (the hello's
     token); returns its request id once its reply came."""
     request_id = unique("tn")
@@ -219,9 +219,6 @@ def test_notification(sock, game=DASH, message=None):
     receipt = reply_payload(sock.call(request))
     assert isinstance(receipt["notificationId"], str) and receipt["topic"].startswith(f"notify/{game}/"), receipt
     return request_id
-
-
-test_notification.__test__ = False  # a helper, not a test
 
 
 def closing_code(sock, wait=REPLY_WAIT_SECONDS):
@@ -361,7 +358,7 @@ def test_notifications_are_pushed_live_and_only_to_their_player(http, sockets, z
     deadline = time.monotonic() + DELIVERY_WAIT_SECONDS
     while True:
         assert time.monotonic() < deadline, f"no notification reached the ZeroMQ subscriber of {a_sub['topic']}"
-        warm_ups.add(test_notification(a))
+        warm_ups.add(send_test_notification(a))
         if sub.poll(300):
             frames = sub.recv_multipart()
             if json.loads(frames[1]).get("correlationId") in warm_ups:
@@ -371,7 +368,7 @@ def test_notifications_are_pushed_live_and_only_to_their_player(http, sockets, z
 
     # The notification itself: pushed on Alice's socket, with the test-notification's id.
     message = unique("for-alice")
-    request_id = test_notification(a, message=message)
+    request_id = send_test_notification(a, message=message)
     pushed = a.wait_for(is_notification(request_id), "Alice's notification on her socket", DELIVERY_WAIT_SECONDS)
     assert pushed["gameId"] == DASH and pushed["playerId"] == alice["playerId"], pushed
     assert pushed["payload"]["kind"] == "diagnostic.test" and pushed["payload"]["message"] == message, pushed
@@ -391,14 +388,14 @@ def test_notifications_are_pushed_live_and_only_to_their_player(http, sockets, z
 
     # Bob's own notification, sent after Alice's, is the barrier: once it is on Bob's socket,
     # Alice's would be there before it if it were pushed to him.
-    bob_request = test_notification(b, message=unique("for-bob"))
+    bob_request = send_test_notification(b, message=unique("for-bob"))
     mine = b.wait_for(is_notification(bob_request), "Bob's own notification", DELIVERY_WAIT_SECONDS)
     assert mine["playerId"] == bob["playerId"], mine
     notifications = [e for e in b.seen if e["type"] == "notification"]
     assert all(e["playerId"] == bob["playerId"] for e in notifications), notifications
     assert not any(e.get("correlationId") in warm_ups | {request_id} for e in b.seen), b.seen
     # And Alice's socket did not get Bob's.
-    test_notification(a)  # its reply comes after anything pushed to Alice before it was sent
+    send_test_notification(a)  # its reply comes after anything pushed to Alice before it was sent
     assert not any(e.get("correlationId") == bob_request for e in a.seen if e["type"] == "notification"), a.seen
 
 
@@ -408,15 +405,15 @@ def test_only_the_hello_games_are_pushed_and_a_new_hello_replaces_them(http, soc
     check_hello(sock.hello(player["sessionToken"], [DASH]), player, [DASH])
     # A notification in a game the hello did not name is not pushed: the one after it, in the
     # hello's game (same service, so the same order on the bus), is the barrier.
-    other = test_notification(sock, game=OTHER_GAME)
-    barrier = test_notification(sock, game=DASH)
+    other = send_test_notification(sock, game=OTHER_GAME)
+    barrier = send_test_notification(sock, game=DASH)
     sock.wait_for(is_notification(barrier), "the notification in the hello's game", DELIVERY_WAIT_SECONDS)
     assert not any(e.get("correlationId") == other for e in sock.seen if e["type"] == "notification"), sock.seen
 
     # A second hello replaces the first: now only the other game is pushed.
     check_hello(sock.hello(player["sessionToken"], [OTHER_GAME]), player, [OTHER_GAME])
-    dash = test_notification(sock, game=DASH)
-    barrier = test_notification(sock, game=OTHER_GAME)
+    dash = send_test_notification(sock, game=DASH)
+    barrier = send_test_notification(sock, game=OTHER_GAME)
     sock.wait_for(is_notification(barrier), "the notification in the new hello's game", DELIVERY_WAIT_SECONDS)
     assert not any(e.get("correlationId") == dash for e in sock.seen if e["type"] == "notification"), sock.seen
 
@@ -465,7 +462,7 @@ def test_bad_hello(http, sockets, hello, code, field, correlated):
     # failed socket comes after anything pushed to it before.
     witness = sockets()
     check_hello(witness.hello(player["sessionToken"], [DASH]), player, [DASH])
-    request_id = test_notification(witness)
+    request_id = send_test_notification(witness)
     witness.wait_for(is_notification(request_id), "the notification on the witness socket", DELIVERY_WAIT_SECONDS)
     reply_payload(sock.call({"type": "gateway.health", "id": unique("g")}))
     assert [e for e in sock.seen if e["type"] == "notification"] == [], sock.seen
@@ -502,11 +499,6 @@ def test_invalid_utf8_text_closes_the_socket(http, sockets):
     assert read == [], f"an invalid text message was answered: {read}"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="WebSocketSession.run catches the read error of the inbound stream and returns normally, "
-    "so the socket is closed with 1000 (normal closure) instead of 1007 (invalid frame payload data)",
-)
 def test_invalid_utf8_text_closes_with_1007(http, sockets):
     sock = sockets()
     sock.ws.send(b'{"type":"gateway.health","id":"u\xff"}', text=True)
@@ -553,11 +545,6 @@ def test_fragmented_message_over_the_limit_closes_the_socket(http, sockets):
     reply_payload(sock.answer("at-limit"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a fragmented message over the limit makes WebSocketInboundStream throw close(.messageTooLarge); "
-    "WebSocketSession.run catches it and returns normally, so the socket is closed with 1000, not 1009",
-)
 def test_fragmented_message_over_the_limit_closes_with_1009(http, sockets):
     sock = sockets()
     sock.ws.send(fragments(padded({"type": "gateway.health", "id": "over"}, 70000)))
@@ -583,18 +570,13 @@ def test_socket_from_a_foreign_origin_is_refused(http):
     assert 400 <= status < 500, status
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="shouldUpgrade throws HTTPError(.forbidden); ProblemMiddleware turns it into a 403 response, "
-    "which HummingbirdWebSocket maps to .dontUpgrade, and NIO's upgrader then answers "
-    "400 Bad Request with an empty body and Connection: close",
-)
-def test_socket_from_a_foreign_origin_is_refused_with_403(http):
+def test_socket_from_a_foreign_origin_is_refused(http):
+    # PROTOCOL 21: the upgrade is refused; the WebSocket upgrader answers 400 itself.
     with pytest.raises(InvalidStatus) as refused:
         with connect(SOCKET_URL, origin="http://evil.example", open_timeout=10, close_timeout=2):
             pass
     response = refused.value.response
-    assert response.status_code == 403, (response.status_code, response.headers, response.body)
+    assert response.status_code == 400, (response.status_code, response.headers, response.body)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ let friendsTimer = null;
 let best = null;          // the player's entry on the board, when known
 let match = null;         // the running match
 let friendsShown = "";    // what the friends panel shows now
+let boardScope = "all";   // the leaderboard shows "all" players or "friends"
 const names = new Map();  // playerId -> display name, for showing ids as names
 const justEarned = new Map(); // achievementId -> until when it is highlighted (ms)
 const shownInbox = new Set(); // inbox ids already in the feed
@@ -107,6 +108,14 @@ function showStatus(text) {
   $("status").hidden = false;
 }
 
+/** Takes down an error that says the server could not be reached, once it can be again. */
+function clearConnectionError() {
+  if (["network", "timeout", "service_unavailable"].includes($("error").dataset.code)) {
+    $("error").hidden = true;
+    $("error").dataset.code = "";
+  }
+}
+
 function clearMessages() {
   $("error").hidden = true;
   $("error").dataset.code = "";
@@ -129,7 +138,12 @@ function makeClient(baseUrl, session) {
     },
   });
   client.addEventListener("notification", (event) => { if (client === podium) onNotification(event.detail); });
-  client.addEventListener("open", () => { if (client === podium) socketState("live"); loadInbox(); });
+  client.addEventListener("open", () => {
+    if (client !== podium) return;
+    socketState("live");
+    clearConnectionError();
+    loadInbox(); // what came while the socket was down
+  });
   client.addEventListener("close", (event) => {
     if (client === podium) socketState(event.detail?.willReconnect ? "reconnecting" : "offline");
   });
@@ -159,7 +173,7 @@ async function signIn(how) {
   try {
     if (how === "register") await client.register(username, password);
     else if (how === "login") await client.login(username, password);
-    else await client.deviceLogin(deviceId(), "Guest");
+    else await client.deviceLogin(deviceId(), `Guest ${deviceId().slice(0, 4)}`);
     localStorage.setItem("whackacac.api", baseUrl);
     $("password").value = "";
     signedIn(client);
@@ -326,8 +340,42 @@ function renderAchievements(list) {
 const refreshLeaderboard = coalesced(async () => {
   const client = podium;
   if (!client) return;
+  const friendsOnly = boardScope === "friends";
   try {
-    const page = await client.top(GAME, BOARD, { limit: 10 });
+    const page = await client.top(GAME, BOARD, friendsOnly ? { limit: 10, friendsOnly: true } : { limit: 10 });
+    if (client !== podium) return;
+    const entries = page.entries ?? [];
+    // Outside the top 10: show the player's own place below it.
+    let own = null;
+    if (!friendsOnly && entries.length > 0 && !entries.some((entry) => entry.playerId === client.playerId)) {
+      own = (await client.request("leaderboard.entry", { gameId: GAME, payload: { boardId: BOARD } })).entry;
+      if (client !== podium) return;
+    }
+    learnNames(entries);
+    const rows = entries.map((entry) => leaderboardRow(entry, client));
+    if (own) rows.push(element("li", { class: "gap", text: "⋯" }), leaderboardRow(own, client));
+    fill($("leaderboard"), rows, friendsOnly ? "No scores among your friends yet." : "No scores yet: be the first.");
+    $("leaderboard").dataset.scope = boardScope;
+  } catch (error) {
+    if (client === podium) showError(error);
+  }
+});
+
+function leaderboardRow(entry, client) {
+  const mine = entry.playerId === client.playerId;
+  const name = entry.displayName ?? (mine ? names.get(entry.playerId) : null) ?? shortId(entry.playerId);
+  return element("li", { class: mine ? "me" : "", data: { player: entry.playerId, value: String(entry.value), rank: String(entry.rank) } },
+    element("span", { class: "rank", text: `#${entry.rank}` }),
+    element("span", { class: "who", text: mine ? `${name} (you)` : name }),
+    element("span", { class: "value", text: String(entry.value) }));
+}
+
+function showBoard(scope) {
+  boardScope = scope;
+  $("board-all").setAttribute("aria-pressed", String(scope === "all"));
+  $("board-friends").setAttribute("aria-pressed", String(scope === "friends"));
+  refreshLeaderboard();
+}
     if (client !== podium) return;
     learnNames(page.entries);
     const rows = (page.entries ?? []).map((entry) => element("li", {
@@ -349,6 +397,7 @@ const refreshFriends = coalesced(async () => {
   try {
     const list = await client.friends();
     if (client !== podium) return;
+    clearConnectionError();
     // Polled every few seconds: only redraw when something changed, so no click gets lost.
     const signature = JSON.stringify([list.incoming, list.friends, list.outgoing]);
     if (signature === friendsShown) return;
@@ -454,7 +503,8 @@ async function loadInbox() {
   }
 }
 
-function addToFeed({ kind, message, time, inboxId, source, read }) {
+function addToFeed({ kind, message, time: when, inboxId, source, read }) {
+  const time = Number(when) || Date.now();
   if (inboxId) {
     if (shownInbox.has(inboxId)) return;
     shownInbox.add(inboxId);
@@ -463,11 +513,13 @@ function addToFeed({ kind, message, time, inboxId, source, read }) {
   feed.querySelector(".empty")?.remove();
   const text = element("span", { class: "message", text: readable(message) });
   const category = kind.split(".")[0];
-  const item = element("li", { class: `${category} ${source}${read ? " read" : ""}`, data: { kind, source } },
+  const item = element("li", { class: `${category} ${source}${read ? " read" : ""}`, data: { kind, source, time: String(time) } },
     element("span", { class: "kind", text: kind }),
     text,
     element("time", { datetime: new Date(time).toISOString(), text: new Date(time).toLocaleTimeString() + (source === "inbox" ? " · earlier" : "") }));
-  feed.prepend(item);
+  // Newest first, also when the inbox brings older items after live ones.
+  const after = Array.from(feed.children).find((other) => Number(other.dataset.time) < time);
+  feed.insertBefore(item, after ?? null);
   while (feed.children.length > FEED_LIMIT) feed.lastElementChild.remove();
   lookUpNames(message, () => { text.textContent = readable(message); });
 }
@@ -614,6 +666,8 @@ $("copy-id").addEventListener("click", async () => {
 });
 $("error-close").addEventListener("click", clearMessages);
 $("start-match").addEventListener("click", startMatch);
+$("board-all").addEventListener("click", () => showBoard("all"));
+$("board-friends").addEventListener("click", () => showBoard("friends"));
 $("friend-form").addEventListener("submit", addFriend);
 $("refresh-friends").addEventListener("click", () => { clearMessages(); refreshFriends(); });
 holes.forEach((hole, index) => hole.addEventListener("click", () => whack(index)));

@@ -59,9 +59,11 @@ public struct GatewayHTTPFront: Service {
         router.ws(
             "/v1/socket",
             shouldUpgrade: { request, _ in
-                // Browsers always send their page's origin; only the allowed ones may connect.
+                // Browsers always send their page's origin; only the allowed ones may connect. A
+                // refused upgrade is answered 400 by the WebSocket upgrader itself.
                 if let origin = request.headers[.origin], !policy.allows(origin) {
-                    throw HTTPError(.forbidden)
+                    logger.warning("websocket refused: origin not allowed", metadata: ["origin": "\(origin)"])
+                    return .dontUpgrade
                 }
                 return .upgrade([:])
             },
@@ -70,7 +72,7 @@ public struct GatewayHTTPFront: Service {
                     gateway: gateway,
                     key: .init(transport: .websocket, id: Data(UUID().uuidString.utf8)),
                     peer: context.requestContext.peer, logger: logger)
-                await session.run(inbound: inbound, outbound: outbound)
+                try await session.run(inbound: inbound, outbound: outbound)
             })
         let onListening = self.onListening
         let host = address.host
@@ -220,8 +222,6 @@ struct ProblemMiddleware: RouterMiddleware {
             let status = error.status.code
             let reply: ErrorReply
             switch status {
-            case 403:
-                reply = ErrorReply(code: .forbidden, message: "this origin may not open a socket (PODIUM_HTTP_ALLOWED_ORIGINS)")
             case 404, 405:
                 reply = ErrorReply(
                     code: .unknownRoute,

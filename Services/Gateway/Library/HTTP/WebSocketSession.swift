@@ -35,7 +35,9 @@ struct WebSocketSession: Sendable {
         let listenerID = UUID()
     }
 
-    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
+    /// Serves the socket until it closes. Throws what ended the reading (a message too large, text
+    /// that is not UTF-8), so that the socket is closed with the code that says so.
+    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         let (queue, queued) = AsyncStream<Data>.makeStream(bufferingPolicy: .bufferingOldest(Self.maxQueued))
         let shared = Shared()
         let send: @Sendable (Data) -> Void = { message in
@@ -46,7 +48,7 @@ struct WebSocketSession: Sendable {
         }
         let connection = ClientConnection(key: key, peer: peer) { reply in send(reply) }
         logger.debug("websocket opened", metadata: ["peer": "\(peer ?? "-")"])
-        await withTaskGroup(of: Void.self) { group in
+        let readError: (any Error)? = await withTaskGroup(of: Void.self) { group in
             // The writer: everything queued, in order, until the queue ends.
             group.addTask {
                 for await message in queue {
@@ -74,11 +76,15 @@ struct WebSocketSession: Sendable {
                 }
             } catch {
                 logger.debug("websocket read ended", metadata: ["error": "\(error)"])
+                queued.finish()
+                return error
             }
             queued.finish()
+            return nil
         }
         gateway.socketSubscribers.withLock { $0.remove(shared.listenerID) }
         logger.debug("websocket closed", metadata: ["peer": "\(peer ?? "-")"])
+        if let readError { throw readError }
     }
 
     private func receive(_ body: Data, connection: ClientConnection, shared: Shared, send: @escaping @Sendable (Data) -> Void) async {
