@@ -376,20 +376,6 @@ function showBoard(scope) {
   $("board-friends").setAttribute("aria-pressed", String(scope === "friends"));
   refreshLeaderboard();
 }
-    if (client !== podium) return;
-    learnNames(page.entries);
-    const rows = (page.entries ?? []).map((entry) => element("li", {
-      class: entry.playerId === client.playerId ? "me" : "",
-      data: { player: entry.playerId, value: String(entry.value) },
-    },
-    element("span", { class: "rank", text: `#${entry.rank}` }),
-    element("span", { class: "who", text: entry.playerId === client.playerId ? `${entry.displayName ?? "you"} (you)` : (entry.displayName ?? shortId(entry.playerId)) }),
-    element("span", { class: "value", text: String(entry.value) })));
-    fill($("leaderboard"), rows, "No scores yet: be the first.");
-  } catch (error) {
-    if (client === podium) showError(error);
-  }
-});
 
 const refreshFriends = coalesced(async () => {
   const client = podium;
