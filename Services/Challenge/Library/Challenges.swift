@@ -408,7 +408,10 @@ final class Challenges: Sendable {
     static func message(_ text: String?) throws -> String? {
         guard let text else { return nil }
         guard text.count <= maximumMessageLength, !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw ErrorReply(code: .invalidField, message: "messages are at most \(maximumMessageLength) characters", field: "payload.message")
+            throw ErrorReply(
+                code: .invalidField,
+                message: "a message is at most \(maximumMessageLength) characters, without control characters",
+                field: "payload.message")
         }
         return text
     }
