@@ -12,6 +12,11 @@ import secrets
 import shutil
 from urllib.parse import quote
 
+import pytest
+
+if not (os.environ.get("PODIUM_TEST_HTTP") and os.environ.get("PODIUM_TEST_WEB")):
+    pytest.skip("PODIUM_TEST_HTTP and PODIUM_TEST_WEB are not both set", allow_module_level=True)
+
 from selenium.common.exceptions import (ElementClickInterceptedException, NoSuchElementException,
                                         StaleElementReferenceException)
 from selenium.webdriver.common.by import By
