@@ -1401,3 +1401,24 @@ def test_game_server_key_header(http):
         "invalid_credentials",
         "serverKey",
     )
+
+
+def test_inbox_catch_up_after_a_position(http):
+    # A reconnecting client reads what it missed: the items after the highest position it saw,
+    # oldest first (PROTOCOL 12.8).
+    ann, bo = device_player(http), device_player(http)
+    befriend(http, ann, bo)
+    submit(http, ann, HIGHSCORE, 500)
+    challenges = f"/v1/games/{DASH}/challenges"
+    for message in ["first", "second", "third"]:
+        ok(http.post(challenges, headers=bearer(ann), json={"kind": "score", "boardId": HIGHSCORE,
+                                                             "receivers": [bo["playerId"]], "message": message}))
+    newest_first = ok(http.get(f"{challenges}/inbox", headers=bearer(bo)))["items"]
+    positions = [item["position"] for item in newest_first]
+    assert len(positions) == 3 and positions == sorted(positions, reverse=True), positions
+    assert [item["message"].split(": ", 1)[1] for item in newest_first] == ["third", "second", "first"]
+    later = ok(http.get(f"{challenges}/inbox", headers=bearer(bo), params={"after": positions[-1]}))["items"]
+    assert [item["position"] for item in later] == sorted(positions)[1:]
+    assert [item["message"].split(": ", 1)[1] for item in later] == ["second", "third"]
+    assert ok(http.get(f"{challenges}/inbox", headers=bearer(bo), params={"after": positions[0]}))["items"] == []
+    problem(http.get(f"{challenges}/inbox", headers=bearer(bo), params={"after": -1}), 400, "invalid_field", "payload.after")

@@ -95,7 +95,8 @@ export class Podium extends EventTarget {
   requestFriend(playerId: string): Promise<any>;
   acceptFriend(playerId: string): Promise<any>;
   challenge(gameId: string, boardId: string, receivers: string[], message?: string): Promise<any>;
-  inbox(gameId: string, unreadOnly?: boolean): Promise<any>;
+  /** The challenge inbox, newest first; with `after` (an item's `position`), the later items oldest first. */
+  inbox(gameId: string, options?: boolean | { unreadOnly?: boolean; after?: number }): Promise<any>;
 
   /** Opens the WebSocket, says hello with the session, reconnects with backoff until `disconnect`. */
   connect(options: ConnectOptions): Promise<void>;

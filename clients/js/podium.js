@@ -197,8 +197,10 @@ export class Podium extends EventTarget {
     return this._http("POST", `/v1/games/${encodeURIComponent(gameId)}/challenges`, { body });
   }
 
-  inbox(gameId, unreadOnly = false) {
-    return this._http("GET", `/v1/games/${encodeURIComponent(gameId)}/challenges/inbox`, { query: { unreadOnly } });
+  /** The challenge inbox; `{ after: position }` gives the items missed since, oldest first. */
+  inbox(gameId, options = {}) {
+    const query = typeof options === "boolean" ? { unreadOnly: options } : { unreadOnly: options.unreadOnly, after: options.after };
+    return this._http("GET", `/v1/games/${encodeURIComponent(gameId)}/challenges/inbox`, { query });
   }
 
   // ---- WebSocket ---------------------------------------------------------------------------------

@@ -65,8 +65,18 @@ public enum ChallengeService {
                 },
                 "challenge.inbox": { request, _ in
                     let (gameId, playerId) = try Challenges.player(request)
+                    var after: Int64?
+                    switch request.payload["after"] {
+                    case nil, .null?: after = nil
+                    case .integer(let position)? where position >= 0: after = position
+                    default:
+                        throw ErrorReply(
+                            code: .invalidField, message: "after is an item's position: an integer, 0 or more",
+                            field: "payload.after")
+                    }
                     let items = try await challenges.store.inbox(
-                        gameId: gameId, playerId: playerId, unreadOnly: request.payload["unreadOnly"] == .bool(true))
+                        gameId: gameId, playerId: playerId, unreadOnly: request.payload["unreadOnly"] == .bool(true),
+                        after: after)
                     return try WireCodec.jsonValue(["items": items])
                 },
                 "challenge.inbox.read": { request, _ in

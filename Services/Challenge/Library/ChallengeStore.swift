@@ -281,19 +281,28 @@ final class ChallengeStore: Sendable {
             sql: "INSERT INTO inbox (id, game_id, player_id, kind, message, details, created_at, read) VALUES (?, ?, ?, ?, ?, ?, ?, 0)").execute(arguments: [item.id, gameId, playerId, item.kind, item.message, details, item.createdAt])
     }
 
-    func inbox(gameId: String, playerId: String, unreadOnly: Bool) async throws -> [InboxItem] {
+    /// The player's items in a game: newest first, or, `after` a position, the later ones oldest
+    /// first (a reconnecting client's catch-up); at most 200 either way. The position is the
+    /// row's rowid: items are never deleted, so positions only grow.
+    func inbox(gameId: String, playerId: String, unreadOnly: Bool, after: Int64? = nil) async throws -> [InboxItem] {
         try await database.read { db in
-            try Row.fetchAll(
-                try db.cachedStatement(sql: """
-                    SELECT * FROM inbox WHERE game_id = ? AND player_id = ? AND (? = 0 OR read = 0) ORDER BY created_at DESC, id LIMIT 200
-                    """),
-                arguments: [gameId, playerId, unreadOnly]
-            ).map { row in
+            let sql = after == nil
+                ? """
+                SELECT rowid AS position, * FROM inbox WHERE game_id = ? AND player_id = ? AND (? = 0 OR read = 0)
+                ORDER BY created_at DESC, id LIMIT 200
+                """
+                : """
+                SELECT rowid AS position, * FROM inbox WHERE game_id = ? AND player_id = ? AND (? = 0 OR read = 0)
+                AND rowid > ? ORDER BY rowid LIMIT 200
+                """
+            var arguments: StatementArguments = [gameId, playerId, unreadOnly]
+            if let after { arguments += [after] }
+            return try Row.fetchAll(try db.cachedStatement(sql: sql), arguments: arguments).map { row in
                 let details: String = row["details"]
                 return InboxItem(
                     id: row["id"], kind: row["kind"], message: row["message"],
                     details: (try? WireCodec.decode([String: JSONValue].self, from: Data(details.utf8))) ?? [:],
-                    createdAt: row["created_at"], read: row["read"])
+                    createdAt: row["created_at"], read: row["read"], position: row["position"])
             }
         }
     }

@@ -122,13 +122,21 @@ public struct InboxItem: Codable, Sendable, Equatable {
     public var details: [String: JSONValue]
     public var createdAt: Int64
     public var read: Bool
+    /// The item's place in the player's inbox: later items have higher positions, so a client
+    /// that reconnects asks for the items `after` the highest position it has seen. Set on
+    /// items read from the inbox, absent on notifications.
+    public var position: Int64?
 
-    public init(id: String, kind: String, message: String, details: [String: JSONValue], createdAt: Int64, read: Bool) {
+    public init(
+        id: String, kind: String, message: String, details: [String: JSONValue], createdAt: Int64, read: Bool,
+        position: Int64? = nil
+    ) {
         self.id = id
         self.kind = kind
         self.message = message
         self.details = details
         self.createdAt = createdAt
         self.read = read
+        self.position = position
     }
 }

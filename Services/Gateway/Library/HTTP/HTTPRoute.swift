@@ -88,7 +88,7 @@ extension HTTPRoute {
             .get(
                 "\(challenges)/candidates", "challenge.candidates",
                 query: ["boardId": .string, "score": .integer, "achievementId": .string]),
-            .get("\(challenges)/inbox", "challenge.inbox", query: ["unreadOnly": .boolean]),
+            .get("\(challenges)/inbox", "challenge.inbox", query: ["unreadOnly": .boolean, "after": .integer]),
             .post("\(challenges)/inbox/read", "challenge.inbox.read"),
             .get("\(challenges)/:challengeId", "challenge.detail"),
             .post("\(challenges)/:challengeId/decline", "challenge.decline"),
