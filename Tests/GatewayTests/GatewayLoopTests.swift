@@ -23,12 +23,17 @@ struct GatewayLoopTests {
         return try await Gateway(settings: settings, logger: logger)
     }
 
+    /// A service group with only the gateway in it, as the executable runs it.
+    static func group(running gateway: Gateway) -> ServiceGroup {
+        var logger = Logger(label: "test.gateway-loops.group")
+        logger.logLevel = .critical
+        return ServiceGroup(configuration: .init(services: [.init(service: gateway)], logger: logger))
+    }
+
     @Test("the request socket failing stops the gateway's service group with GatewayLoopEnded")
     func deadLoopStopsTheGroup() async throws {
         let gateway = try await gateway()
-        var logger = Logger(label: "test.gateway-loops.group")
-        logger.logLevel = .critical
-        let group = ServiceGroup(configuration: .init(services: [.init(service: gateway)], logger: logger))
+        let group = Self.group(running: gateway)
         let running = Task { try await group.run() }
         // Let run() start its loops (closing earlier ends the loop just the same), then take the
         // request socket away under it.
@@ -55,9 +60,7 @@ struct GatewayLoopTests {
     @Test("a graceful shutdown is not a failure")
     func gracefulShutdownIsClean() async throws {
         let gateway = try await gateway()
-        var logger = Logger(label: "test.gateway-loops.group")
-        logger.logLevel = .critical
-        let group = ServiceGroup(configuration: .init(services: [.init(service: gateway)], logger: logger))
+        let group = Self.group(running: gateway)
         let running = Task { try await group.run() }
         try await Task.sleep(for: .milliseconds(200))
         await group.triggerGracefulShutdown()

@@ -104,3 +104,29 @@ def ready_stack(context, endpoints):
     finally:
         dealer.close(linger=0)
     pytest.fail(f"the stack did not report ready within {READY_WAIT_SECONDS} s; last health answer: {last}")
+
+
+@pytest.fixture(scope="module")
+def http():
+    """An HTTP client of the front at PODIUM_TEST_HTTP (test_http.py, test_websocket.py), once
+    `GET /v1/health` says the whole stack is ready."""
+    import httpx
+
+    base_url = os.environ["PODIUM_TEST_HTTP"]
+    client = httpx.Client(base_url=base_url, timeout=15.0)  # above the 5 s service timeout
+    last = None
+    deadline = time.monotonic() + READY_WAIT_SECONDS
+    while True:
+        try:
+            response = client.get("/v1/health")
+            last = f"{response.status_code} {response.text[:300]}"
+            if response.status_code == 200 and response.json().get("ready") is True:
+                break
+        except httpx.HTTPError as failure:
+            last = repr(failure)
+        if time.monotonic() > deadline:
+            client.close()
+            pytest.fail(f"the HTTP front at {base_url} did not report ready within {READY_WAIT_SECONDS} s: {last}")
+        time.sleep(0.25)
+    yield client
+    client.close()

@@ -52,7 +52,6 @@ HTTP_HOST, HTTP_PORT = _parts.hostname, _parts.port or (443 if _parts.scheme == 
 
 MAX_MESSAGE_BYTES = 65536  # PODIUM_MAX_MESSAGE_BYTES, the default
 MAX_QUEUED = 1000  # WebSocketSession.maxQueued
-READY_WAIT_SECONDS = 20.0
 REPLY_WAIT_SECONDS = 15.0  # above the default 5 s service timeout: every request is answered by then
 DELIVERY_WAIT_SECONDS = 15.0
 
@@ -68,28 +67,6 @@ MESSAGE_TOO_BIG = 1009
 
 # ---------------------------------------------------------------------------------------------
 # Fixtures and helpers
-
-
-@pytest.fixture(scope="module")
-def http():
-    """An HTTP client of the front, once `GET /v1/health` says the whole stack is ready."""
-    client = httpx.Client(base_url=BASE_URL, timeout=REPLY_WAIT_SECONDS)
-    last = None
-    deadline = time.monotonic() + READY_WAIT_SECONDS
-    while True:
-        try:
-            response = client.get("/v1/health")
-            last = f"{response.status_code} {response.text[:300]}"
-            if response.status_code == 200 and response.json().get("ready") is True:
-                break
-        except httpx.HTTPError as failure:
-            last = repr(failure)
-        if time.monotonic() > deadline:
-            client.close()
-            pytest.fail(f"the HTTP front at {BASE_URL} did not report ready within {READY_WAIT_SECONDS} s: {last}")
-        time.sleep(0.25)
-    yield client
-    client.close()
 
 
 def device_player(http):
