@@ -178,7 +178,7 @@ public final class PodiumTestStack: Sendable {
             runtimes.append(try ServiceRuntime(definition: definition, settings: settings, clock: options.clock, logger: logger))
         }
         services = runtimes
-        let all: [any Service] = [gateway] + services
+        let all: [any Service] = gateway.services + services
         group = ServiceGroup(configuration: ServiceGroupConfiguration(services: all.map { .init(service: $0) }, logger: logger))
         let group = self.group
         running = Task { try await group.run() }

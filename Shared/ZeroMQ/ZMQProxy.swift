@@ -43,6 +43,11 @@ public final class ZMQProxy: Sendable {
         }
     }
 
+    /// Returns when the proxy has ended: after ``stop()``, or earlier if forwarding failed.
+    public func waitUntilFinished() async {
+        await finished.wait()
+    }
+
     /// Stops forwarding, closes both sockets and returns when the thread has ended.
     public func stop() async {
         control.withLock { socket in

@@ -23,22 +23,38 @@ struct GatewayLoopTests {
         return try await Gateway(settings: settings, logger: logger)
     }
 
-    /// A service group with only the gateway in it, as the executable runs it.
+    /// A service group with the gateway's parts in it, as the executable runs them.
     static func group(running gateway: Gateway) -> ServiceGroup {
         var logger = Logger(label: "test.gateway-loops.group")
         logger.logLevel = .critical
-        return ServiceGroup(configuration: .init(services: [.init(service: gateway)], logger: logger))
+        return ServiceGroup(configuration: .init(services: gateway.services.map { .init(service: $0) }, logger: logger))
     }
 
-    @Test("the request socket failing stops the gateway's service group with GatewayLoopEnded")
-    func deadLoopStopsTheGroup() async throws {
+    /// Each part's socket, and the name the failure carries when it dies under the part.
+    enum FailingPart: String, CaseIterable, CustomTestStringConvertible {
+        case requests, services, notifications
+        case busHub = "bus hub"
+        var testDescription: String { rawValue }
+
+        func kill(_ gateway: Gateway) async {
+            switch self {
+            case .requests: await gateway.clientSocket.close()
+            case .services: await gateway.serviceSocket.close()
+            case .notifications: await gateway.notificationFeed.close()
+            case .busHub: await gateway.busHub.stop()
+            }
+        }
+    }
+
+    @Test("a part whose socket fails stops the gateway's service group with GatewayLoopEnded", arguments: FailingPart.allCases)
+    func deadPartStopsTheGroup(part: FailingPart) async throws {
         let gateway = try await gateway()
         let group = Self.group(running: gateway)
         let running = Task { try await group.run() }
-        // Let run() start its loops (closing earlier ends the loop just the same), then take the
-        // request socket away under it.
+        // Let the parts start (closing earlier ends the part just the same), then take the
+        // part's socket away under it.
         try await Task.sleep(for: .milliseconds(200))
-        await gateway.clientSocket.close()
+        await part.kill(gateway)
         // Without the failure, the group would run on: give up after 20 s rather than hang.
         let watchdog = Task {
             try await Task.sleep(for: .seconds(20))
@@ -54,7 +70,7 @@ struct GatewayLoopTests {
             outcome = "\(error)"
         }
         watchdog.cancel()
-        #expect(outcome == "requests")
+        #expect(outcome == part.rawValue)
     }
 
     @Test("a graceful shutdown is not a failure")

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumMessages
 
 /// The transport a client's request arrived by. The request pipeline never looks at it except to
 /// keep connections of different transports apart and to say in logs where a request came from.
@@ -27,6 +28,7 @@ struct ClientConnection: Sendable {
     let key: Key
     /// The client's address, when the transport knows it.
     let peer: String?
-    /// Sends one encoded reply envelope back to the client. Called exactly once per request.
-    let deliver: @Sendable (Data) async -> Void
+    /// Sends one reply envelope (a reply or an error) back to the client, written as its
+    /// transport needs it. Called exactly once per request.
+    let deliver: @Sendable (RawEnvelope) async -> Void
 }

@@ -39,8 +39,12 @@ final class EventLog: Sendable {
     private struct State {
         var queue: [Entry] = []
         var writing = false
+        var closed = false
         var head: UInt64
     }
+    /// Wakes the writer (``serve(publish:)``) when events are queued; several wake-ups coalesce.
+    private let work: AsyncStream<Void>
+    private let wake: AsyncStream<Void>.Continuation
 
     init(path: URL) throws {
         database = try DurableDatabase.open(at: path)
@@ -63,21 +67,47 @@ final class EventLog: Sendable {
         try migrator.migrate(database)
         let head = try database.read { db in try Int64.fetchOne(try db.cachedStatement(sql: "SELECT IFNULL(MAX(seq), 0) FROM event")) ?? 0 }
         state = Locked(State(head: UInt64(head)))
+        (work, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
     /// The last sequence logged.
     var head: UInt64 { state.value.head }
 
-    /// Queues an event; `entry.done` is called after its transaction. `publish` is called with
-    /// each batch's new events, in sequence order, before their acknowledgements go out.
-    func append(_ entry: Entry, publish: @escaping @Sendable ([Committed]) async -> Void) {
-        let startWriter = state.withLock { state -> Bool in
+    /// Whether nothing is queued or being written.
+    var isIdle: Bool { state.withLock { $0.queue.isEmpty && !$0.writing } }
+
+    /// Queues an event for the writer; `entry.done` is called after its transaction. Once the
+    /// writer was told to stop (``finish()``), the event is refused at once, unlogged.
+    func append(_ entry: Entry) {
+        let accepted = state.withLock { state -> Bool in
+            guard !state.closed else { return false }
             state.queue.append(entry)
-            if state.writing { return false }
-            state.writing = true
             return true
         }
-        if startWriter { Task { await self.writeQueued(publish: publish) } }
+        if accepted {
+            wake.yield()
+        } else {
+            Task {
+                await entry.done(
+                    .failure(ErrorReply(code: .serviceUnavailable, message: "the gateway is shutting down; retry with the same id")))
+            }
+        }
+    }
+
+    /// The writer: writes what is queued, in batches of up to ``maximumBatch`` events per
+    /// transaction, until ``finish()``; then writes what is still queued and returns. `publish`
+    /// gets each batch's new events, in sequence order, before their acknowledgements go out.
+    func serve(publish: @escaping @Sendable ([Committed]) async -> Void) async {
+        for await _ in work {
+            await writeQueued(publish: publish)
+        }
+        await writeQueued(publish: publish)
+    }
+
+    /// Refuses further events and lets the writer end once the queue is written.
+    func finish() {
+        state.withLock { $0.closed = true }
+        wake.finish()
     }
 
     private func writeQueued(publish: @escaping @Sendable ([Committed]) async -> Void) async {
@@ -85,7 +115,7 @@ final class EventLog: Sendable {
             let (batch, head) = state.withLock { state -> ([Entry], UInt64) in
                 let batch = Array(state.queue.prefix(Self.maximumBatch))
                 state.queue.removeFirst(batch.count)
-                if batch.isEmpty { state.writing = false }
+                state.writing = !batch.isEmpty
                 return (batch, state.head)
             }
             if batch.isEmpty { return }

@@ -8,15 +8,22 @@ import PodiumTokens
 /// It does not know which transport a request came by; the fronts (`Gateway+ZeroMQFront`) turn
 /// their messages into a body and a ``ClientConnection``.
 extension Gateway {
-    /// Handles one request body from a client; its reply (or error) goes to `connection.deliver`.
-    /// `extraBytes` lets a front that built the request around what the client sent (HTTP adds the
-    /// id, type, game and credential to a body already held to `PODIUM_MAX_MESSAGE_BYTES`) pass
-    /// a request that is that much larger.
-    func handle(_ body: Data, from connection: ClientConnection, extraBytes: Int = 0) async {
+    /// Handles one request frame from a client; its reply (or error) goes to `connection.deliver`.
+    func handle(_ body: Data, from connection: ClientConnection) async {
+        await handle(RequestDecoder.decode(body, maxBytes: settings.maxMessageBytes), from: connection)
+    }
+
+    /// Handles a request a front already holds as a JSON object (HTTP builds one from its route,
+    /// a WebSocket adds its credential to one): no second writing and parsing of it.
+    func handle(_ object: JSONValue, from connection: ClientConnection) async {
+        await handle(RequestDecoder.decode(object), from: connection)
+    }
+
+    private func handle(_ decoded: Result<ClientRequest, RequestRejection>, from connection: ClientConnection) async {
         let request: ClientRequest
-        switch RequestDecoder.decode(body, maxBytes: settings.maxMessageBytes + extraBytes) {
-        case .success(let decoded):
-            request = decoded
+        switch decoded {
+        case .success(let valid):
+            request = valid
         case .failure(let rejection):
             await reject(connection, requestID: rejection.requestID, connectionRateRefusal(connection.key) ?? rejection.error, type: nil)
             return
@@ -44,19 +51,18 @@ extension Gateway {
         }
     }
 
-    /// Runs one request for a front that waits for each reply (HTTP) and returns the encoded
-    /// reply envelope: the pipeline with a connection whose one reply ends the wait.
-    func call(_ body: Data, from key: ClientConnection.Key, peer: String?, extraBytes: Int = 0) async -> Data {
-        let (replies, continuation) = AsyncStream<Data>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    /// Runs one request for a front that waits for each reply (HTTP, a WebSocket's hello) and
+    /// returns the reply envelope: the pipeline with a connection whose one reply ends the wait.
+    func call(_ object: JSONValue, from key: ClientConnection.Key, peer: String?) async -> RawEnvelope {
+        let (replies, continuation) = AsyncStream<RawEnvelope>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let connection = ClientConnection(key: key, peer: peer) { reply in
             continuation.yield(reply)
             continuation.finish()
         }
-        await handle(body, from: connection, extraBytes: extraBytes)
+        await handle(object, from: connection)
         for await reply in replies { return reply }
         // Only when the waiting task was cancelled (the client went away): nobody reads this.
-        return encode(
-            errorEnvelope(ErrorReply(code: .serviceUnavailable, message: "the request was abandoned"), correlationId: nil))
+        return errorEnvelope(ErrorReply(code: .serviceUnavailable, message: "the request was abandoned"), correlationId: nil)
     }
 
     /// Who the request acts for. A session token is verified, then checked once with the auth
@@ -189,21 +195,13 @@ extension Gateway {
                 await reject(client, requestID: request.id, error, type: request.type)
             }
         }
-        eventLog.append(entry) { [publisher, logger] committed in
-            for event in committed {
-                do {
-                    try await publisher.publishRaw(topic: event.topic, body: event.body)
-                } catch {
-                    logger.warning("logged event not published (services read it from the log)", metadata: ["error": "\(error)"])
-                }
-            }
-        }
+        eventLog.append(entry)
     }
 
     func reply(to client: ClientConnection, requestID: String, payload: JSONValue) async {
         let envelope = RawEnvelope(
             type: .reply, correlationId: requestID, timestamp: clock.nowMilliseconds, payload: payload)
-        await client.deliver(encode(envelope))
+        await client.deliver(envelope)
     }
 
     func reject(_ client: ClientConnection, requestID: String?, _ error: ErrorReply, type: MessageType?) async {
@@ -214,7 +212,7 @@ extension Gateway {
                 "request.id": "\(requestID ?? "-")", "request.type": "\(type?.rawValue ?? "-")",
                 "transport": "\(client.key.transport.rawValue)", "peer": "\(client.peer ?? "-")",
             ])
-        await client.deliver(encode(errorEnvelope(error, correlationId: requestID)))
+        await client.deliver(errorEnvelope(error, correlationId: requestID))
     }
 
     func encode(_ envelope: RawEnvelope) -> Data {

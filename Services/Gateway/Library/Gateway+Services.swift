@@ -126,7 +126,7 @@ extension Gateway {
                     ErrorReply(code: .internalError, message: "\(entry.service) sent an unexpected answer"),
                     correlationId: requestID)
             }
-            await client.deliver(encode(answer))
+            await client.deliver(answer)
         case .gateway(let continuation):
             continuation.resume(returning: envelope)
         case .service(let routingID, let requestID):

@@ -77,8 +77,8 @@ extension Gateway {
 
     /// The pipeline's view of the ROUTER connection a message came from.
     func zeroMQConnection(_ frames: ClientFrames, peer: String?) -> ClientConnection {
-        ClientConnection(key: .init(transport: .zeromq, id: frames.routingID), peer: peer) { [self] body in
-            await sendToClient(frames.reply(body))
+        ClientConnection(key: .init(transport: .zeromq, id: frames.routingID), peer: peer) { [self] envelope in
+            await sendToClient(frames.reply(encode(envelope)))
         }
     }
 

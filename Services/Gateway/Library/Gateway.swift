@@ -15,8 +15,8 @@ import ZeroMQ
 ///   bus message to that player's private topic only.
 /// - The bus hub: XSUB (publishers connect) ⇄ XPUB (subscribers connect), and the service ROUTER.
 ///
-/// All sockets are bound in `init`, so ``endpoints`` is known before ``run()``.
-public final class Gateway: Service, Sendable {
+/// All sockets are bound in `init`, so ``endpoints`` is known before the parts (``services``) run.
+public final class Gateway: Sendable {
     public let settings: GatewaySettings
     /// Where the gateway listens.
     public let endpoints: GatewayEndpoints
@@ -121,8 +121,68 @@ public final class Gateway: Service, Sendable {
             busPublish: busPublish, busSubscribe: busSubscribe, busServices: serviceSocket.boundEndpoints[0])
     }
 
-    public func run() async throws {
-        await publisher.start()
+    /// The gateway's parts, each a `Service`, for one service group (the executable adds the
+    /// HTTP front after them). Started in this order and stopped in the reverse one: the
+    /// ZeroMQ front stops reading and answers what it has in hand before the notification
+    /// relay, housekeeping, the service router, the event log's writer and last the bus hub
+    /// stop. Any part that ends by itself stops the group (``GatewayPart``).
+    public var services: [any Service] {
+        [
+            GatewayPart(
+                name: "bus hub",
+                serve: { [self] in
+                    await publisher.start()
+                    await busHub.waitUntilFinished()
+                },
+                stop: { [self] in
+                    await publisher.close()
+                    await busHub.stop()
+                }),
+            GatewayPart(
+                name: "event log",
+                serve: { [self] in
+                    await eventLog.serve { [publisher, logger] committed in
+                        for event in committed {
+                            do {
+                                try await publisher.publishRaw(topic: event.topic, body: event.body)
+                            } catch {
+                                logger.warning(
+                                    "logged event not published (services read it from the log)", metadata: ["error": "\(error)"])
+                            }
+                        }
+                    }
+                },
+                stop: { [self] in eventLog.finish() }),
+            GatewayPart(
+                name: "services",
+                serve: { [self] in await serveServices() },
+                stop: { [self] in
+                    await finishInFlight(within: .seconds(1))
+                    await serviceSocket.close()
+                }),
+            GatewayPart(name: "housekeeping", cancelsServe: true, serve: { [self] in await keepHouse() }, stop: {}),
+            GatewayPart(
+                name: "notifications",
+                serve: { [self] in await forwardNotifications() },
+                stop: { [self] in
+                    await notificationFeed.close()
+                    await notificationSocket.close()
+                }),
+            GatewayPart(
+                name: "requests", cancelsServe: true,
+                serve: { [self] in
+                    logStart()
+                    await serveClients()
+                },
+                stop: { [self] in
+                    logger.info("gateway stopping", metadata: ["requests.in_flight": "\(pending.value.count)"])
+                    await finishInFlight(within: .seconds(2))
+                    await clientSocket.close()
+                }),
+        ]
+    }
+
+    private func logStart() {
         if let curve = settings.curveKeyPair {
             logger.info("public endpoints use CURVE", metadata: ["curve.public_key": "\(curve.publicKey.z85)"])
         }
@@ -133,57 +193,6 @@ public final class Gateway: Service, Sendable {
                 "endpoint.bus.publish": "\(endpoints.busPublish)", "endpoint.bus.subscribe": "\(endpoints.busSubscribe)",
                 "endpoint.bus.services": "\(endpoints.busServices)",
             ])
-        // Each loop runs until the gateway stops. One that ends before that (its socket failed)
-        // leaves a gateway that cannot do its job: it stops the gateway, and run() throws so
-        // that the service group, and with it the process, stops instead of reporting ready.
-        let (ended, endedLoop) = AsyncStream<String>.makeStream()
-        func loop(_ name: String, _ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
-            Task {
-                await body()
-                endedLoop.yield(name)
-            }
-        }
-        let clients = loop("requests") { await self.serveClients() }
-        let services = loop("services") { await self.serveServices() }
-        let notifications = loop("notifications") { await self.forwardNotifications() }
-        let housekeeping = loop("housekeeping") { await self.keepHouse() }
-
-        let failedLoop = await withTaskGroup(of: String?.self) { group in
-            group.addTask {
-                try? await gracefulShutdown()
-                return nil
-            }
-            group.addTask {
-                for await name in ended { return name }
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
-        if let failedLoop {
-            logger.critical("gateway loop ended unexpectedly: stopping", metadata: ["loop": "\(failedLoop)"])
-        }
-        logger.info("gateway stopping", metadata: ["requests.in_flight": "\(pending.value.count)"])
-        clients.cancel()
-        await clients.value
-        await finishInFlight(within: .seconds(2))
-        housekeeping.cancel()
-        await housekeeping.value
-        await clientSocket.close()
-        await serviceSocket.close()
-        await notificationFeed.close()
-        await notificationSocket.close()
-        await publisher.close()
-        await busHub.stop()
-        await services.value
-        await notifications.value
-        endedLoop.finish()
-        if let failedLoop {
-            logger.info("gateway stopped")
-            throw GatewayLoopEnded(loop: failedLoop)
-        }
-        logger.info("gateway stopped")
     }
 
     /// A loop of the gateway ended while it should have been running.
@@ -192,10 +201,11 @@ public final class Gateway: Service, Sendable {
         public var description: String { "the gateway's \(loop) loop ended unexpectedly" }
     }
 
-    /// Lets requests already forwarded get their replies, then answers the rest with an error.
+    /// Lets requests already forwarded get their replies and queued events their commit, then
+    /// answers the rest with an error.
     private func finishInFlight(within limit: Duration) async {
         let deadline = clock.monotonicMilliseconds + Int64(limit.components.seconds * 1000)
-        while pending.value.count > 0 && clock.monotonicMilliseconds < deadline {
+        while (pending.value.count > 0 || !eventLog.isIdle) && clock.monotonicMilliseconds < deadline {
             try? await clock.sleep(for: .milliseconds(20))
         }
         for entry in pending.withLock({ $0.drain() }) {

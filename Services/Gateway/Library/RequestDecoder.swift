@@ -30,6 +30,14 @@ enum RequestDecoder {
             return .failure(RequestRejection(
                 requestID: nil, error: ErrorReply(code: .malformedJSON, message: "request is not valid UTF-8 JSON")))
         }
+        return decode(json)
+    }
+
+    /// Checks a request a front already holds as a JSON value (the HTTP front builds one from a
+    /// route; a WebSocket message adds the socket's credential to one): the same rules as for a
+    /// request frame, without writing the value out and parsing it again. The front has held
+    /// what the client sent to its own size limit.
+    static func decode(_ json: JSONValue) -> Result<ClientRequest, RequestRejection> {
         guard let object = json.objectValue else {
             return .failure(RequestRejection(
                 requestID: nil, error: ErrorReply(code: .invalidShape, message: "request must be a JSON object")))

@@ -7,6 +7,6 @@ await ServiceMain.run(label: "gateway") { logger in
         logger.warning("development mode: generated secrets, not for production")
     }
     let gateway = try await Gateway(settings: settings, logger: logger)
-    guard let http = settings.httpAddress else { return [gateway] }
-    return [gateway, GatewayHTTPFront(gateway: gateway, address: http)]
+    guard let http = settings.httpAddress else { return gateway.services }
+    return gateway.services + [GatewayHTTPFront(gateway: gateway, address: http)]
 }

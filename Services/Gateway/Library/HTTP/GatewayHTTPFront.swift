@@ -139,18 +139,12 @@ public struct GatewayHTTPFront: Service {
                 metadata: ["error.code": "\(error.code)", "error.message": "\(error.message)", "peer": "\(context.peer ?? "-")"])
             return Self.problem(HTTPProblem(error, requestID: requestID, credentialSent: credentialSent))
         }
-        let reply = await gateway.call(
-            try JSONWriter.data(requestObject), from: context.connectionKey, peer: context.peer,
-            extraBytes: HTTPRequestBuilder.envelopeAllowance)
+        let reply = await gateway.call(requestObject, from: context.connectionKey, peer: context.peer)
         return Self.response(reply, requestID: requestID, credentialSent: credentialSent)
     }
 
     /// The reply envelope as a response: its payload with 200, or its error as a problem.
-    static func response(_ reply: Data, requestID: String?, credentialSent: Bool) -> Response {
-        guard let envelope = try? WireCodec.decode(RawEnvelope.self, from: reply) else {
-            return problem(
-                HTTPProblem(ErrorReply(code: .internalError, message: "the gateway sent an unreadable reply"), requestID: requestID))
-        }
+    static func response(_ envelope: RawEnvelope, requestID: String?, credentialSent: Bool) -> Response {
         let id = envelope.correlationId ?? requestID
         if envelope.type == .error {
             let error = (try? envelope.decodePayload(as: ErrorReply.self))

@@ -23,9 +23,6 @@ struct HTTPRequestBuilder: Sendable {
     static let serverKeyHeader = "X-Podium-Server-Key"
     static let adminKeyHeader = "X-Podium-Admin-Key"
     static let requestIDHeader = "Podium-Request-Id"
-    /// What the request object may add to a body: an id (128), a type (128), a game and a player
-    /// (64 each), a credential (4096), member names and punctuation.
-    static let envelopeAllowance = 8192
 
     /// Body members `/v1/call/:type` takes; the others have their own place in HTTP.
     private static let callMembers: Set<String> = ["gameId", "playerId", "version", "payload"]

@@ -46,7 +46,7 @@ struct WebSocketSession: Sendable {
                 queued.finish()
             }
         }
-        let connection = ClientConnection(key: key, peer: peer) { reply in send(reply) }
+        let connection = ClientConnection(key: key, peer: peer) { [gateway] reply in send(gateway.encode(reply)) }
         logger.debug("websocket opened", metadata: ["peer": "\(peer ?? "-")"])
         let readError: (any Error)? = await withTaskGroup(of: Void.self) { group in
             // The writer: everything queued, in order, until the queue ends.
@@ -95,15 +95,16 @@ struct WebSocketSession: Sendable {
             await hello(request, shared: shared, send: send)
             return
         }
-        if var request, request["token"] == nil, request["serverKey"] == nil, request["adminKey"] == nil,
+        guard var request else {
+            await gateway.handle(body, from: connection)
+            return
+        }
+        if request["token"] == nil, request["serverKey"] == nil, request["adminKey"] == nil,
             case .object(let credential)? = shared.credential.value
         {
             request.merge(credential) { current, _ in current }
-            await gateway.handle(
-                (try? JSONWriter.data(.object(request))) ?? body, from: connection, extraBytes: HTTPRequestBuilder.envelopeAllowance)
-            return
         }
-        await gateway.handle(body, from: connection)
+        await gateway.handle(.object(request), from: connection)
     }
 
     /// Checks the credential for every game with `notifications.subscribe`, then listens to the
@@ -143,9 +144,7 @@ struct WebSocketSession: Sendable {
             subscribe["type"] = .string("notifications.subscribe")
             subscribe["id"] = .string("\(id.prefix(100))/\(index)")
             subscribe["gameId"] = game
-            let reply = await gateway.call(
-                (try? JSONWriter.data(.object(subscribe))) ?? Data(), from: key, peer: peer)
-            guard let envelope = try? WireCodec.decode(RawEnvelope.self, from: reply) else { return }
+            let envelope = await gateway.call(.object(subscribe), from: key, peer: peer)
             if envelope.type == .error {
                 var error = (try? envelope.decodePayload(as: ErrorReply.self))
                     ?? ErrorReply(code: .internalError, message: "the subscription could not be checked")
