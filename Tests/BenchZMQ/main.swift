@@ -9,6 +9,8 @@ import ZeroMQ
 ///
 /// Usage: podium-bench-zmq [--runs 3] [--messages 1000000] [--samples 20000] [--clients 4]
 ///                         [--window 64] [--bytes 200] [--output zmq.json]
+///        podium-bench-zmq --drive <endpoint> --request <file> [--connections 4] [--window 16] [--seconds 10]
+///                         (a load generator for Podium's ZeroMQ front: Drive.swift)
 let settings: [String: String] = {
     var settings: [String: String] = [:]
     var arguments = CommandLine.arguments.dropFirst().makeIterator()
@@ -19,6 +21,23 @@ let settings: [String: String] = {
     return settings
 }()
 func setting(_ key: String, _ fallback: Int) -> Int { settings[key].flatMap(Int.init) ?? fallback }
+if let endpoint = settings["drive"] {
+    guard let path = settings["request"], let template = try? String(contentsOfFile: path, encoding: .utf8) else {
+        fatalError("podium-bench-zmq --drive needs --request <file>")
+    }
+    let drive = Drive(
+        endpoint: endpoint, template: template.trimmingCharacters(in: .whitespacesAndNewlines),
+        connections: setting("connections", 4), window: setting("window", 16),
+        seconds: settings["seconds"].flatMap(Double.init) ?? 10)
+    let result = try drive.run(context: try ZMQContext(ioThreads: 1))
+    let rate = Double(result.answered) / result.seconds
+    print(#"{"requests": \#(result.answered), "errors": \#(result.errors), "seconds": \#(result.seconds), "rate": \#(rate)}"#)
+    if let first = result.firstError, result.errors > 0 {
+        FileHandle.standardError.write(Data("podium-bench-zmq: first error: \(first)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
 let runs = setting("runs", 3)
 let messages = setting("messages", 1_000_000)
 let samples = setting("samples", 20_000)

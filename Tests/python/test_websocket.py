@@ -63,6 +63,9 @@ HIGHSCORE = "com.example.dash.highscore"
 INVALID_PAYLOAD = 1007
 POLICY_VIOLATION = 1008
 MESSAGE_TOO_BIG = 1009
+# Podium's own close codes (docs/PROTOCOL.md section 21)
+SESSION_EXPIRED = 4001
+SESSION_REVOKED = 4003
 
 
 # ---------------------------------------------------------------------------------------------
@@ -374,6 +377,30 @@ def test_notifications_are_pushed_live_and_only_to_their_player(http, sockets, z
     # And Alice's socket did not get Bob's.
     send_test_notification(a)  # its reply comes after anything pushed to Alice before it was sent
     assert not any(e.get("correlationId") == bob_request for e in a.seen if e["type"] == "notification"), a.seen
+
+
+def test_logging_out_closes_that_sessions_socket_with_4003_and_only_it(http, sockets):
+    device = f"device-{uuid.uuid4()}"
+    first = http.post("/v1/sessions/device", json={"deviceId": device}).json()
+    second = http.post("/v1/sessions/device", json={"deviceId": device}).json()
+    assert first["playerId"] == second["playerId"], (first, second)
+    assert first["sessionId"] != second["sessionId"], (first, second)
+    a, b = sockets(), sockets()
+    check_hello(a.hello(first["sessionToken"], [DASH]), first, [DASH])
+    check_hello(b.hello(second["sessionToken"], [DASH]), second, [DASH])
+
+    response = http.delete("/v1/sessions/current", headers={"Authorization": f"Bearer {first['sessionToken']}"})
+    assert response.status_code == 200, response.text
+    code, _ = closing_code(a)
+    assert code == SESSION_REVOKED
+
+    # The same player's other session keeps its socket, and its notifications.
+    request_id = send_test_notification(b)
+    pushed = b.wait_for(is_notification(request_id), "the other session's notification", DELIVERY_WAIT_SECONDS)
+    assert pushed["playerId"] == second["playerId"], pushed
+    # A new socket of the logged-out session is refused at hello.
+    c = sockets()
+    error_of(c.hello(first["sessionToken"], [DASH]), "session_revoked")
 
 
 def test_only_the_hello_games_are_pushed_and_a_new_hello_replaces_them(http, sockets):

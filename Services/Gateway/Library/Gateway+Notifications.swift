@@ -64,8 +64,24 @@ extension Gateway {
         let payload = envelope
         let until = clock.nowMilliseconds + Self.revocationMemoryMilliseconds
         sessions.withLock { $0.revoke(sessionIds: payload.sessionIds, until: until) }
+        endSockets(of: payload.sessionIds, .sessionRevoked)
         logger.info(
             "sessions revoked", metadata: ["player.id": "\(payload.playerId)", "sessions": "\(payload.sessionIds.count)"])
+    }
+
+    /// Closes the WebSockets that listen for these sessions (their subscriptions go first, so
+    /// nothing more is pushed to them).
+    func endSockets(of sessionIds: [String], _ reason: SocketEnd) {
+        for listener in socketSubscribers.withLock({ $0.remove(sessionIds: sessionIds) }) {
+            listener.end(reason)
+        }
+    }
+
+    /// Closes the WebSockets whose hello's session token has expired.
+    func endExpiredSockets() {
+        for listener in socketSubscribers.withLock({ $0.removeExpired(now: clock.nowMilliseconds) }) {
+            listener.end(.sessionExpired)
+        }
     }
 
     /// How long a revoked session is remembered: longer than any session token lives.

@@ -198,12 +198,14 @@ extension Gateway {
         case "auth.logout"?, "auth.revoke"?:
             guard answer.type == .reply, let receipt = try? answer.decodePayload(as: RevocationReceipt.self) else { return }
             sessions.withLock { $0.revoke(sessionIds: receipt.sessionIds, until: until) }
+            endSockets(of: receipt.sessionIds, .sessionRevoked)
         case "auth.refresh"?:
             guard answer.type == .error, let token = entry.refreshToken,
                 (try? answer.decodePayload(as: ErrorReply.self))?.code == .sessionRevoked,
                 let claims = try? await authorizer.tokens.verify(token, as: .refresh, now: clock.nowMilliseconds)
             else { return }
             sessions.withLock { $0.revoke(sessionIds: [claims.sid], until: until) }
+            endSockets(of: [claims.sid], .sessionRevoked)
         default:
             return
         }

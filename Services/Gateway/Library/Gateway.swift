@@ -216,10 +216,12 @@ public final class Gateway: Sendable {
         }
     }
 
-    /// Publishes bus ticks and expires late requests and silent services.
+    /// Publishes bus ticks, expires late requests and silent services, and closes WebSockets
+    /// whose session token expired.
     private func keepHouse() async {
         var lastTick: Int64 = 0
         var lastEviction: Int64 = 0
+        var lastSocketCheck: Int64 = 0
         let heartbeat = Int64(settings.runtime.heartbeatInterval.components.seconds * 1000)
             + settings.runtime.heartbeatInterval.components.attoseconds / 1_000_000_000_000_000
         while !Task.isCancelled {
@@ -246,6 +248,10 @@ public final class Gateway: Sendable {
                 await notifyOperators(
                     kind: "operator.service-lost", message: "\(gone.announcement.service) stopped answering",
                     details: ["service": .string(gone.announcement.service), "instance": .string(gone.announcement.instance)])
+            }
+            if now - lastSocketCheck >= 1000 {
+                lastSocketCheck = now
+                endExpiredSockets()
             }
             if now - lastEviction >= 60_000 {
                 lastEviction = now

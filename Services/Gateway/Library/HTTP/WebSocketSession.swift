@@ -32,6 +32,8 @@ struct WebSocketSession: Sendable {
     private final class Shared: Sendable {
         let credential = Locked<JSONValue?>(nil)
         let overflowed = Locked(false)
+        /// Set when the gateway ends the socket (its session expired or was revoked).
+        let ending = Locked<SocketEnd?>(nil)
         let listenerID = UUID()
     }
 
@@ -45,6 +47,10 @@ struct WebSocketSession: Sendable {
                 shared.overflowed.withLock { $0 = true }
                 queued.finish()
             }
+        }
+        let end: @Sendable (SocketEnd) -> Void = { reason in
+            shared.ending.withLock { $0 = $0 ?? reason }
+            queued.finish()
         }
         let connection = ClientConnection(key: key, peer: peer) { [gateway] reply in send(gateway.encode(reply)) }
         logger.debug("websocket opened", metadata: ["peer": "\(peer ?? "-")"])
@@ -62,6 +68,9 @@ struct WebSocketSession: Sendable {
                     logger.warning("websocket closed: the client does not read", metadata: ["peer": "\(peer ?? "-")"])
                     try? await outbound.close(
                         .policyViolation, reason: "more than \(Self.maxQueued) messages waiting: read faster")
+                } else if let ending = shared.ending.value {
+                    logger.info("websocket closed by the gateway", metadata: ["reason": "\(ending)", "peer": "\(peer ?? "-")"])
+                    try? await outbound.close(.unknown(ending.code), reason: ending.reason)
                 }
             }
             // The reader: one message at a time, so a socket's requests enter the pipeline in order.
@@ -69,7 +78,7 @@ struct WebSocketSession: Sendable {
                 for try await message in inbound.messages(maxSize: gateway.settings.maxMessageBytes) {
                     switch message {
                     case .text(let text):
-                        await receive(Data(text.utf8), connection: connection, shared: shared, send: send)
+                        await receive(Data(text.utf8), connection: connection, shared: shared, send: send, end: end)
                     case .binary:
                         send(errorEnvelope(ErrorReply(code: .invalidShape, message: "send requests as text messages of JSON"), id: nil))
                     }
@@ -87,12 +96,15 @@ struct WebSocketSession: Sendable {
         if let readError { throw readError }
     }
 
-    private func receive(_ body: Data, connection: ClientConnection, shared: Shared, send: @escaping @Sendable (Data) -> Void) async {
+    private func receive(
+        _ body: Data, connection: ClientConnection, shared: Shared, send: @escaping @Sendable (Data) -> Void,
+        end: @escaping @Sendable (SocketEnd) -> Void
+    ) async {
         // A hello is the socket's own; a request without a credential gets the hello's. Anything
         // else goes to the pipeline as it came, which answers every problem with it.
         let request = Self.object(body)
         if let request, request["type"]?.stringValue == Self.helloType {
-            await hello(request, shared: shared, send: send)
+            await hello(request, shared: shared, send: send, end: end)
             return
         }
         guard var request else {
@@ -109,7 +121,10 @@ struct WebSocketSession: Sendable {
 
     /// Checks the credential for every game with `notifications.subscribe`, then listens to the
     /// topics the gateway gave and keeps the credential for later requests.
-    private func hello(_ request: [String: JSONValue], shared: Shared, send: @escaping @Sendable (Data) -> Void) async {
+    private func hello(
+        _ request: [String: JSONValue], shared: Shared, send: @escaping @Sendable (Data) -> Void,
+        end: @escaping @Sendable (SocketEnd) -> Void
+    ) async {
         let id = request["id"]?.stringValue
         guard let id, Identifiers.isValidRequestID(id) else {
             send(errorEnvelope(ErrorReply(code: .invalidField, message: "socket.hello needs a valid id", field: "id"), id: nil))
@@ -156,10 +171,17 @@ struct WebSocketSession: Sendable {
             topics.append(topic)
             subscriptions.append(envelope.payload)
         }
+        // The socket listens while the hello's session lasts (the pipeline has just accepted its token).
+        var session: (id: String, expiresAt: Int64)?
+        if let token = credential["token"]?.stringValue,
+            let claims = try? await gateway.authorizer.tokens.verify(token, as: .session, now: gateway.clock.nowMilliseconds)
+        {
+            session = (claims.sid, claims.expiresAtMilliseconds)
+        }
         gateway.socketSubscribers.withLock { subscribers in
             subscribers.remove(shared.listenerID)
             for topic in topics {
-                subscribers.add(.init(id: shared.listenerID, deliver: send), topic: topic)
+                subscribers.add(.init(id: shared.listenerID, session: session, deliver: send, end: end), topic: topic)
             }
         }
         shared.credential.withLock { $0 = .object(credential) }
