@@ -18,6 +18,7 @@ Usage: fronts.py --bin DIR --out DIR [--runs 3] [--seconds 10] [--entries 2000]
 """
 
 import argparse
+import functools
 import json
 import os
 import re
@@ -31,6 +32,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+print = functools.partial(print, flush=True)  # progress shows at once, also into a log
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "dash"
 BOARD = "com.example.dash.highscore"
@@ -122,7 +124,8 @@ def wrk(url, connections, seconds, headers, script=None):
 
 def drive(bench_zmq, endpoint, request, connections, window, seconds):
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
-        json.dump(request, file)
+        # "__VALUE__" stands for a number: the driver puts one in without quotes.
+        file.write(json.dumps(request).replace('"__VALUE__"', "__VALUE__"))
     try:
         result = subprocess.run(
             [bench_zmq, "--drive", endpoint, "--request", file.name, "--connections", str(connections),
@@ -150,7 +153,7 @@ def main():
         # by the game server key.
         name = f"bench{int(time.time())}"
         http("POST", stack.base + "/v1/accounts", {"username": name, "password": "bench-password-1"})
-        token = http("POST", stack.base + "/v1/sessions", {"username": name, "password": "bench-password-1"})["token"]
+        token = http("POST", stack.base + "/v1/sessions", {"username": name, "password": "bench-password-1"})["sessionToken"]
         for index in range(options.entries):
             http("POST", f"{stack.base}/v1/games/{GAME}/leaderboards/{BOARD}/scores?playerId=bench-{index}",
                  {"value": (index * 7919) % 1_000_000}, {"X-Podium-Server-Key": SERVER_KEY})

@@ -68,7 +68,9 @@ export interface ConnectOptions {
  * The client. Events (an EventTarget):
  * - "notification": CustomEvent<PodiumNotification>, each notification pushed on the socket;
  * - "open": the socket is connected and its hello was answered (after every reconnect too);
- * - "close": CustomEvent<{ code: number; reason: string; willReconnect: boolean }>;
+ * - "close": CustomEvent<{ code: number; reason: string; willReconnect: boolean }>; code 4001
+ *   (the session token expired: the client refreshes it and reconnects at once) or 4003 (the
+ *   session was logged out or revoked: no reconnection; log in again);
  * - "session": CustomEvent<SessionGrant | null>, as onSession.
  */
 export class Podium extends EventTarget {

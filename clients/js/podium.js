@@ -255,10 +255,17 @@ export class Podium extends EventTarget {
           waiter.reject(new PodiumError("network", "the socket closed before the reply"));
         }
         this._pending.clear();
+        // 4003: the session was logged out or revoked; a new socket would be refused too.
+        if (event.code === 4003 && this._socketWanted === wanted) this._socketWanted = null;
         const willReconnect = this._socketWanted === wanted && this._socket === socket;
         this.dispatchEvent(new CustomEvent("close", { detail: { code: event.code, reason: event.reason, willReconnect } }));
         if (!settled) { settled = true; reject(new PodiumError("network", `the socket closed (${event.code})`)); }
-        if (willReconnect) {
+        if (willReconnect && event.code === 4001) {
+          // 4001: the session token expired. Renew it, then say hello again at once.
+          this.refresh().then(
+            () => { if (this._socketWanted === wanted) this._open().catch(() => {}); },
+            () => { this._socketWanted = null; });
+        } else if (willReconnect) {
           this._backoff = Math.min(wanted.maxBackoffMs, this._backoff ? this._backoff * 2 : 500);
           const wait = this._backoff / 2 + Math.random() * (this._backoff / 2);
           setTimeout(() => {

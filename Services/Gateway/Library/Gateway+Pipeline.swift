@@ -54,15 +54,9 @@ extension Gateway {
     /// Runs one request for a front that waits for each reply (HTTP, a WebSocket's hello) and
     /// returns the reply envelope: the pipeline with a connection whose one reply ends the wait.
     func call(_ object: JSONValue, from key: ClientConnection.Key, peer: String?) async -> RawEnvelope {
-        let (replies, continuation) = AsyncStream<RawEnvelope>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let connection = ClientConnection(key: key, peer: peer) { reply in
-            continuation.yield(reply)
-            continuation.finish()
-        }
-        await handle(object, from: connection)
-        for await reply in replies { return reply }
-        // Only when the waiting task was cancelled (the client went away): nobody reads this.
-        return errorEnvelope(ErrorReply(code: .serviceUnavailable, message: "the request was abandoned"), correlationId: nil)
+        let slot = ReplySlot()
+        await handle(object, from: ClientConnection(key: key, peer: peer, deliver: slot.fill))
+        return await slot.reply()
     }
 
     /// Who the request acts for. A session token is verified, then checked once with the auth

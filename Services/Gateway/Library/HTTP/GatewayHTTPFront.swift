@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOPosix
 import PodiumMessages
 import ServiceLifecycle
 
@@ -19,6 +20,11 @@ public struct GatewayHTTPFront: Service {
     let address: HTTPListenAddress
     let logger: Logger
     let onListening: @Sendable (Int) async -> Void
+
+    /// One event loop thread for every HTTP connection: the front only parses and writes, the
+    /// work happens on the pipeline's tasks, and a second thread measured slower (more context
+    /// switches between the loop threads, the task pool and the ZeroMQ threads; BENCHMARKS.md).
+    static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
     /// How often a WebSocket is pinged; one that does not answer is closed.
     static let pingInterval = Duration.seconds(30)
@@ -95,6 +101,7 @@ public struct GatewayHTTPFront: Service {
                 logger.info("HTTP front listening", metadata: ["endpoint.http": "http://\(host):\(port)"])
                 await onListening(port)
             },
+            eventLoopGroupProvider: .shared(Self.eventLoops),
             logger: logger)
         try await app.run()
     }
@@ -115,7 +122,7 @@ public struct GatewayHTTPFront: Service {
         }
         var pathParameters: [String: String] = [:]
         for name in Self.parameterNames(route.path) {
-            if let value = context.parameters.get(name) { pathParameters[name] = value.removingPercentEncoding ?? value }
+            if let value = context.parameters.get(name) { pathParameters[name] = Self.decoded(value) }
         }
         let query = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
         let headers = HTTPRequestBuilder.Headers(
@@ -125,7 +132,7 @@ public struct GatewayHTTPFront: Service {
             idempotencyKey: request.headers[Self.idempotencyKeyField])
         let built = HTTPRequestBuilder.request(
             route: route,
-            typeParameter: route.type == nil ? context.parameters.get("type").map { $0.removingPercentEncoding ?? $0 } : nil,
+            typeParameter: route.type == nil ? context.parameters.get("type").map(Self.decoded) : nil,
             pathParameters: pathParameters, query: query, body: Data(buffer: body), headers: headers,
             newID: { requestID })
         let credentialSent = headers.authorization != nil || headers.serverKey != nil || headers.adminKey != nil
@@ -168,6 +175,12 @@ public struct GatewayHTTPFront: Service {
         return Response(
             status: HTTPResponse.Status(code: problem.status), headers: headers,
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// A path segment with its percent-escapes decoded (as it came when it has none or a broken
+    /// one). Foundation's decoding is costly, and almost no segment has an escape.
+    static func decoded(_ segment: String) -> String {
+        segment.utf8.contains(UInt8(ascii: "%")) ? (segment.removingPercentEncoding ?? segment) : segment
     }
 
     /// `:name` segments of a route's path.
