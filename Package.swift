@@ -32,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // The C surface of libzmq. Only the ZeroMQ module imports it.
@@ -66,8 +68,25 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ],
             path: "Shared/Runtime"
+        ),
+        // Every process's operations listener (PODIUM_METRICS: /metrics, /health/live,
+        // /health/ready) and `ServiceMain`, which runs a process's services beside it.
+        .target(
+            name: "PodiumOperations",
+            dependencies: [
+                "PodiumRuntime",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Shared/Operations"
         ),
         // Session and refresh tokens (JWT via jwt-kit), shared by the auth service and the gateway.
         .target(
@@ -91,6 +110,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ],
             path: "Services/Gateway/Library"
         ),
@@ -118,11 +138,11 @@ let package = Package(
             dependencies: ["PodiumRuntime", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Services/Challenge/Library"
         ),
-        .executableTarget(name: "GatewayMain", dependencies: ["Gateway"], path: "Services/Gateway/Main"),
-        .executableTarget(name: "AuthMain", dependencies: ["Auth"], path: "Services/Auth/Main"),
-        .executableTarget(name: "LeaderboardMain", dependencies: ["Leaderboard"], path: "Services/Leaderboard/Main"),
-        .executableTarget(name: "AchievementMain", dependencies: ["Achievement"], path: "Services/Achievement/Main"),
-        .executableTarget(name: "ChallengeMain", dependencies: ["Challenge"], path: "Services/Challenge/Main"),
+        .executableTarget(name: "GatewayMain", dependencies: ["Gateway", "PodiumOperations"], path: "Services/Gateway/Main"),
+        .executableTarget(name: "AuthMain", dependencies: ["Auth", "PodiumOperations"], path: "Services/Auth/Main"),
+        .executableTarget(name: "LeaderboardMain", dependencies: ["Leaderboard", "PodiumOperations"], path: "Services/Leaderboard/Main"),
+        .executableTarget(name: "AchievementMain", dependencies: ["Achievement", "PodiumOperations"], path: "Services/Achievement/Main"),
+        .executableTarget(name: "ChallengeMain", dependencies: ["Challenge", "PodiumOperations"], path: "Services/Challenge/Main"),
         // The `podium` command-line client.
         .executableTarget(
             name: "PodiumCLI",

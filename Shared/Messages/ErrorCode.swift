@@ -65,6 +65,8 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, CustomSt
     public static let unknownAchievement = ErrorCode(rawValue: "unknown_achievement")
     /// The player has no challenge with this id (or it is not theirs).
     public static let unknownChallenge = ErrorCode(rawValue: "unknown_challenge")
+    /// The player is banned by an operator (docs/PROTOCOL.md 22.1).
+    public static let playerBanned = ErrorCode(rawValue: "player_banned")
     /// A destructive request was not confirmed in the request.
     public static let confirmationRequired = ErrorCode(rawValue: "confirmation_required")
     /// The data could not be written to disk (full, read-only, failing): nothing was acknowledged

@@ -35,6 +35,8 @@ public struct MessageType: RawRepresentable, Codable, Sendable, Hashable, Custom
     public static let eventsRead: MessageType = "events.read"
     /// Asks for the topic that carries a player's private notifications.
     public static let notificationsSubscribe: MessageType = "notifications.subscribe"
+    /// Reads the gateway's audit log of operator requests (admin key).
+    public static let adminAudit: MessageType = "admin.audit"
 
     // Published on the bus.
     /// A game event, as fanned out by the gateway.

@@ -1,4 +1,5 @@
 import DequeModule
+import Metrics
 
 /// Group commit: callers queue items and wait; one writer at a time takes everything queued (up
 /// to ``maximumBatch``) and handles it as one batch, typically one transaction and one fsync.
@@ -25,11 +26,18 @@ public final class GroupCommit<Item: Sendable, Outcome: Sendable>: Sendable {
     private let write: Writer
     private let state = Locked(State())
 
-    /// `write` must return one outcome per item, in order.
-    public init(maximumBatch: Int, write: @escaping Writer) {
+    private let batchSizes: Recorder
+    private let durations: Metrics.Timer
+
+    /// `write` must return one outcome per item, in order. `service` and `queue` name the batches
+    /// in the metrics (`podium_group_commit_batch_size`, `podium_group_commit_duration_seconds`).
+    public init(maximumBatch: Int, service: String, queue: String, write: @escaping Writer) {
         precondition(maximumBatch > 0, "a batch holds at least one item")
         self.maximumBatch = maximumBatch
         self.write = write
+        let dimensions = [("service", service), ("queue", queue)]
+        batchSizes = Recorder(label: MetricNames.groupCommitBatchSize, dimensions: dimensions, aggregate: true)
+        durations = Metrics.Timer(label: MetricNames.groupCommitDuration, dimensions: dimensions)
     }
 
     /// Items queued and not yet taken by the writer.
@@ -57,7 +65,10 @@ public final class GroupCommit<Item: Sendable, Outcome: Sendable>: Sendable {
                 return batch
             }
             if batch.isEmpty { return }
+            let started = ContinuousClock.now
             let outcomes = await write(batch.map(\.item))
+            batchSizes.record(batch.count)
+            durations.record(duration: ContinuousClock.now - started)
             precondition(outcomes.count == batch.count, "a group commit writer returns one outcome per item")
             for (waiting, outcome) in zip(batch, outcomes) { waiting.continuation.resume(returning: outcome) }
         }

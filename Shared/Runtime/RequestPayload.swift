@@ -38,6 +38,13 @@ extension Envelope where Payload == JSONValue {
         }
     }
 
+    /// Operator actions: the admin key only (the gateway checks it before; services check again).
+    public func requireOperator() throws(ErrorReply) {
+        guard actor?.kind == .admin else {
+            throw ErrorReply(code: .forbidden, message: "'\(type)' is for operators only")
+        }
+    }
+
     private static func path(_ keys: [any CodingKey]) -> String {
         (["payload"] + keys.map { $0.intValue.map(String.init) ?? $0.stringValue }).joined(separator: ".")
     }

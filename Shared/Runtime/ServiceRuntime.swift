@@ -1,6 +1,7 @@
 import DequeModule
 import Foundation
 import Logging
+import Metrics
 import PodiumMessages
 import ServiceLifecycle
 import Synchronization
@@ -20,6 +21,9 @@ public final class ServiceRuntime: Service, Sendable {
     private let startedAt: Int64
     private let status = Locked(Status())
     private let streams = StreamControl()
+    /// The bus publisher while the service runs (its readiness needs it).
+    private let runningPublisher = Locked<BusPublisher?>(nil)
+    private let sampled = SampledMetrics()
     private var followers: Locked<[String: StreamFollower]> { streams.followers }
 
     private struct Status {
@@ -64,6 +68,7 @@ public final class ServiceRuntime: Service, Sendable {
             settings: settings, publisher: publisher, clock: clock, logger: logger, asker: asker, outbox: definition.outbox,
             streams: streams)
         await publisher.start()
+        runningPublisher.withLock { $0 = publisher }
         logger.info(
             "service starting",
             metadata: ["bus.subscribe": "\(settings.busSubscribeEndpoint)", "storage": "\(definition.storage ?? "-")"])
@@ -198,7 +203,24 @@ public final class ServiceRuntime: Service, Sendable {
         }
     }
 
+    /// The answer to a request, counted and timed (`podium_service_requests_total`,
+    /// `podium_service_request_duration_seconds`).
     private func answer(
+        _ request: RawEnvelope, handlers: [MessageType: RequestHandler], context: ServiceContext
+    ) async -> RawEnvelope {
+        let started = ContinuousClock.now
+        let reply = await handle(request, handlers: handlers, context: context)
+        let type = MetricNames.typeLabel(request.type.rawValue, known: handlers[request.type] != nil)
+        let code = reply.type == .error ? (reply.payload["code"]?.stringValue ?? "internal_error") : "ok"
+        Counter(
+            label: MetricNames.serviceRequests, dimensions: [("service", definition.name), ("type", type), ("code", code)]
+        ).increment()
+        Metrics.Timer(label: MetricNames.serviceRequestDuration, dimensions: [("service", definition.name), ("type", type)])
+            .record(duration: ContinuousClock.now - started)
+        return reply
+    }
+
+    private func handle(
         _ request: RawEnvelope, handlers: [MessageType: RequestHandler], context: ServiceContext
     ) async -> RawEnvelope {
         let now = clock.nowMilliseconds
@@ -304,5 +326,33 @@ public final class ServiceRuntime: Service, Sendable {
             gameId: gameId, playerId: playerId, correlationId: request.correlationId ?? request.id)
         logger.info("test notification published", metadata: ["player.id": "\(playerId)", "message.id": "\(published.id)"])
         return try WireCodec.jsonValue(TestNotificationReceipt(notificationId: published.id, topic: topic.rawValue))
+    }
+}
+
+extension ServiceRuntime: OperationsProbe {
+    /// Ready as `health` says: the bus delivers (a tick arrived) and the publisher's subscription
+    /// reached the hub.
+    public var isReady: Bool {
+        get async { status.value.busReady && (runningPublisher.value?.hasSubscribers ?? false) }
+    }
+
+    /// The service's SQLite file, from its storage description (`sqlite:<path>`).
+    public var databaseFiles: [String] {
+        guard let storage = definition.storage, storage.hasPrefix("sqlite:") else { return [] }
+        return [String(storage.dropFirst("sqlite:".count))]
+    }
+
+    public func sampleMetrics() async {
+        let snapshot = status.value
+        sampled.counter(MetricNames.busMessagesReceived, [("service", definition.name)]).update(to: snapshot.eventsReceived)
+        sampled.counter(MetricNames.busGapsDetected, [("service", definition.name)]).update(to: snapshot.gapsDetected)
+        for (stream, follower) in followers.value {
+            let status = follower.status
+            let dimensions = [("service", definition.name), ("stream", stream)]
+            Gauge(label: MetricNames.streamPosition, dimensions: dimensions).record(status.position)
+            Gauge(label: MetricNames.streamHead, dimensions: dimensions).record(status.head)
+            Gauge(label: MetricNames.streamLag, dimensions: dimensions).record(status.head - min(status.head, status.position))
+            sampled.counter(MetricNames.busGapsRepaired, dimensions).update(to: status.refetched)
+        }
     }
 }

@@ -90,6 +90,9 @@ public final class AsyncSocket: Sendable {
         core.requestClose()
     }
 
+    /// Messages read from the socket and not yet received (at most the inbox capacity).
+    public var inboxDepth: Int { core.inboxDepth }
+
     /// Queues a multipart message and returns once libzmq has accepted it.
     ///
     /// While libzmq cannot accept it (high-water mark reached, no peer yet), the call waits:

@@ -37,6 +37,9 @@ final class AsyncSocketCore: Sendable {
     // lock; the lock's barriers are what libzmq asks for when a socket changes threads.
     private let wakeSender: Mutex<ZMQSocket?>
 
+    /// Messages read from the socket and waiting for a receiver.
+    var inboxDepth: Int { state.withLock { $0.inbox.count } }
+
     /// Messages read per wake-up before the thread looks at its queue again.
     private static let readBatch = 256
     /// How often a ROUTER retries a message refused because its one peer is full.

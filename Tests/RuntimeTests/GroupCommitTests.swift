@@ -13,7 +13,7 @@ struct GroupCommitTests {
         let log = Log()
         let (gate, opener) = AsyncStream<Void>.makeStream()
         let (started, starter) = AsyncStream<Void>.makeStream()
-        let commit = GroupCommit<Int, String>(maximumBatch: 64) { batch in
+        let commit = GroupCommit<Int, String>(maximumBatch: 64, service: "test", queue: "numbers") { batch in
             log.batches.withLock { $0.append(batch) }
             if batch == [0] {
                 starter.yield()

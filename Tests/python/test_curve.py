@@ -64,6 +64,7 @@ def gateway_env(tmp_path, requests, notifications, secret):
         PODIUM_GATEWAY_REQUESTS=requests,
         PODIUM_GATEWAY_NOTIFICATIONS=notifications,
         PODIUM_HTTP="127.0.0.1:0",
+        PODIUM_METRICS="127.0.0.1:0",
         PODIUM_BUS_PUBLISH="tcp://127.0.0.1:*",
         PODIUM_BUS_SUBSCRIBE="tcp://127.0.0.1:*",
         PODIUM_BUS_SERVICES="tcp://127.0.0.1:*",

@@ -1,4 +1,5 @@
 import Achievement
+import PodiumOperations
 import PodiumRuntime
 
 await ServiceMain.run(AchievementService.blueprint())

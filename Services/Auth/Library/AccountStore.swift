@@ -45,6 +45,22 @@ public protocol AccountStore: Sendable {
     func revokeSessions(playerId: String, sessionId: String?, now: Int64) async throws -> [String]
     /// Whether the session exists, belongs to the player and is not revoked.
     func isSessionActive(sessionId: String, playerId: String) async throws -> Bool
+    /// The player a session belongs to.
+    func sessionOwner(sessionId: String) async throws -> String?
+    /// The player's sessions that are neither revoked nor past their refresh expiry, newest first.
+    func activeSessions(playerId: String, now: Int64) async throws -> [PlayerRecord.Session]
+    /// The devices linked to the player.
+    func devices(playerId: String) async throws -> [PlayerRecord.Device]
+    /// The player a device belongs to.
+    func devicePlayer(deviceId: String) async throws -> String?
+
+    /// Bans the player (replacing an earlier ban) and revokes every active session of theirs, in
+    /// one transaction; returns the ids revoked.
+    func ban(playerId: String, reason: String, until: Int64?, now: Int64) async throws -> [String]
+    /// Ends the player's ban; false when there was none.
+    func unban(playerId: String) async throws -> Bool
+    /// The player's ban as stored, whether or not its end has passed (``BanRules`` decides).
+    func ban(playerId: String) async throws -> PlayerRecord.Ban?
 
     /// The relation from `playerId`'s side.
     func friendState(playerId: String, otherPlayerId: String) async throws -> FriendState

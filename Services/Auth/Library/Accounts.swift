@@ -100,6 +100,7 @@ final class Accounts: Sendable {
             located.field = "payload.refreshToken"
             throw located
         }
+        try await refuseIfBanned(claims.playerId, now: now)
         let newTokenID = Self.newID()
         let refreshExpires = SessionTokens.wholeSeconds(now + configuration.refreshLifetimeMilliseconds)
         switch try await store.rotateRefreshToken(
@@ -160,9 +161,74 @@ final class Accounts: Sendable {
     }
 
     func check(_ check: SessionCheck) async throws -> SessionStatus {
-        SessionStatus(
+        let ban = try await store.ban(playerId: check.playerId)
+        if BanRules.holds(ban, now: clock.nowMilliseconds) {
+            return SessionStatus(sessionId: check.sessionId, valid: false, ban: ban)
+        }
+        return SessionStatus(
             sessionId: check.sessionId,
             valid: try await store.isSessionActive(sessionId: check.sessionId, playerId: check.playerId))
+    }
+
+    // MARK: - Operators
+
+    func ban(_ request: BanRequest, context: ServiceContext) async throws -> PlayerBan {
+        let now = clock.nowMilliseconds
+        let reason = try BanRules.validReason(request.reason)
+        let until = try BanRules.validEnd(request.until, now: now)
+        let revoked = try await store.ban(playerId: request.playerId, reason: reason, until: until, now: now)
+        let ban = PlayerRecord.Ban(reason: reason, bannedAt: now, until: until)
+        context.logger.notice("player banned", metadata: ["player.id": "\(request.playerId)", "sessions": "\(revoked.count)"])
+        await announce(playerId: request.playerId, sessionIds: revoked, ban: ban, context: context)
+        return PlayerBan(
+            playerId: request.playerId, reason: reason, bannedAt: now, until: until, revokedSessions: revoked.count, sessionIds: revoked)
+    }
+
+    func unban(_ target: PlayerTarget, context: ServiceContext) async throws -> UnbanReceipt {
+        let unbanned = try await store.unban(playerId: target.playerId)
+        if unbanned { context.logger.notice("player unbanned", metadata: ["player.id": "\(target.playerId)"]) }
+        return UnbanReceipt(playerId: target.playerId, unbanned: unbanned)
+    }
+
+    /// Any player's session, by id (no error for an unknown one: nothing is revoked).
+    func revokeSession(_ target: SessionTarget, context: ServiceContext) async throws -> RevocationReceipt {
+        guard let owner = try await store.sessionOwner(sessionId: target.sessionId) else {
+            return RevocationReceipt(revokedSessions: 0)
+        }
+        return try await revoke(playerId: owner, sessionId: target.sessionId, context: context)
+    }
+
+    func lookup(_ lookup: PlayerLookup) async throws -> PlayerRecord {
+        let given = [lookup.playerId, lookup.username, lookup.deviceId].compactMap { $0 }
+        guard given.count == 1 else {
+            throw ErrorReply(code: .invalidField, message: "give exactly one of playerId, username and deviceId", field: "payload")
+        }
+        let notFound = ErrorReply(code: .unknownPlayer, message: "no player matches", field: "payload")
+        let account: AccountRecord?
+        if let playerId = lookup.playerId {
+            account = try await store.account(playerId: playerId)
+        } else if let username = lookup.username {
+            let key = (try? AccountRules.validUsername(username).key) ?? username.lowercased()
+            account = try await store.account(usernameKey: key)
+        } else if let deviceId = lookup.deviceId, let owner = try await store.devicePlayer(deviceId: deviceId) {
+            account = try await store.account(playerId: owner)
+        } else {
+            account = nil
+        }
+        guard let account else { throw notFound }
+        let now = clock.nowMilliseconds
+        let ban = try await store.ban(playerId: account.playerId)
+        return PlayerRecord(
+            playerId: account.playerId, displayName: account.displayName, username: account.username, createdAt: account.createdAt,
+            devices: try await store.devices(playerId: account.playerId),
+            sessions: try await store.activeSessions(playerId: account.playerId, now: now),
+            friends: try await store.friendIDs(playerId: account.playerId).count,
+            ban: BanRules.holds(ban, now: now) ? ban : nil)
+    }
+
+    private func refuseIfBanned(_ playerId: String, now: Int64) async throws {
+        let ban = try await store.ban(playerId: playerId)
+        if let ban, BanRules.holds(ban, now: now) { throw BanRules.refusal(ban) }
     }
 
     // MARK: - Friends
@@ -207,6 +273,7 @@ final class Accounts: Sendable {
 
     private func startSession(for account: AccountRecord, created: Bool) async throws -> SessionGrant {
         let now = clock.nowMilliseconds
+        try await refuseIfBanned(account.playerId, now: now)
         let sessionId = Self.newID()
         let refreshTokenId = Self.newID()
         let refreshExpires = SessionTokens.wholeSeconds(now + configuration.refreshLifetimeMilliseconds)
@@ -233,11 +300,11 @@ final class Accounts: Sendable {
             refreshExpiresAt: refreshExpiresAt, created: created)
     }
 
-    private func announce(playerId: String, sessionIds: [String], context: ServiceContext) async {
+    private func announce(playerId: String, sessionIds: [String], ban: PlayerRecord.Ban? = nil, context: ServiceContext) async {
         do {
             try await context.publisher.publish(
                 type: "auth.sessions-revoked", topic: AuthService.revocationTopic,
-                payload: SessionsRevoked(playerId: playerId, sessionIds: sessionIds), playerId: playerId)
+                payload: SessionsRevoked(playerId: playerId, sessionIds: sessionIds, ban: ban), playerId: playerId)
         } catch {
             context.logger.error("revocation not announced", metadata: ["error": "\(error)"])
         }

@@ -65,6 +65,22 @@ public enum AuthService {
                 let target = revocation.allSessions == true ? nil : (revocation.sessionId ?? current)
                 return try encode(await accounts.revoke(playerId: playerId, sessionId: target, context: context))
             },
+            "auth.admin.ban": { request, context in
+                try request.requireOperator()
+                return try encode(await accounts.ban(try payload(request, as: BanRequest.self), context: context))
+            },
+            "auth.admin.unban": { request, context in
+                try request.requireOperator()
+                return try encode(await accounts.unban(try payload(request, as: PlayerTarget.self), context: context))
+            },
+            "auth.admin.revoke-session": { request, context in
+                try request.requireOperator()
+                return try encode(await accounts.revokeSession(try payload(request, as: SessionTarget.self), context: context))
+            },
+            "auth.admin.lookup": { request, _ in
+                try request.requireOperator()
+                return try encode(await accounts.lookup(try payload(request, as: PlayerLookup.self)))
+            },
             "auth.profile": { request, _ in try encode(await accounts.profile(try player(request))) },
             "auth.display-name": { request, _ in
                 try encode(await accounts.rename(try player(request), try payload(request, as: DisplayNameChange.self)))

@@ -45,6 +45,14 @@ public final class SQLiteAccountStore: AccountStore {
                 t.primaryKey(["player_id", "other_id"])
             }
         }
+        migrator.registerMigration("v2-bans") { db in
+            try db.create(table: "ban") { t in
+                t.primaryKey("player_id", .text).references("player")
+                t.column("reason", .text).notNull()
+                t.column("banned_at", .integer).notNull()
+                t.column("until", .integer)
+            }
+        }
         return migrator
     }
 
@@ -194,6 +202,77 @@ public final class SQLiteAccountStore: AccountStore {
             try Bool.fetchOne(
                 try db.cachedStatement(sql: "SELECT revoked_at IS NULL FROM session WHERE id = ? AND player_id = ?"),
                 arguments: [sessionId, playerId]) ?? false
+        }
+    }
+
+    public func sessionOwner(sessionId: String) async throws -> String? {
+        try await database.read { db in
+            try String.fetchOne(try db.cachedStatement(sql: "SELECT player_id FROM session WHERE id = ?"), arguments: [sessionId])
+        }
+    }
+
+    public func activeSessions(playerId: String, now: Int64) async throws -> [PlayerRecord.Session] {
+        try await database.read { db in
+            try Row.fetchAll(
+                try db.cachedStatement(
+                    sql: """
+                        SELECT id, created_at, refresh_expires_at FROM session
+                        WHERE player_id = ? AND revoked_at IS NULL AND refresh_expires_at > ?
+                        ORDER BY created_at DESC, id
+                        """),
+                arguments: [playerId, now]
+            ).map { PlayerRecord.Session(sessionId: $0["id"], createdAt: $0["created_at"], expiresAt: $0["refresh_expires_at"]) }
+        }
+    }
+
+    public func devices(playerId: String) async throws -> [PlayerRecord.Device] {
+        try await database.read { db in
+            try Row.fetchAll(
+                try db.cachedStatement(sql: "SELECT device_id, created_at FROM device WHERE player_id = ? ORDER BY created_at, device_id"),
+                arguments: [playerId]
+            ).map { PlayerRecord.Device(deviceId: $0["device_id"], linkedAt: $0["created_at"]) }
+        }
+    }
+
+    public func devicePlayer(deviceId: String) async throws -> String? {
+        try await database.read { db in
+            try String.fetchOne(try db.cachedStatement(sql: "SELECT player_id FROM device WHERE device_id = ?"), arguments: [deviceId])
+        }
+    }
+
+    // MARK: Bans
+
+    public func ban(playerId: String, reason: String, until: Int64?, now: Int64) async throws -> [String] {
+        try await database.write { db in
+            guard try Bool.fetchOne(try db.cachedStatement(sql: "SELECT 1 FROM player WHERE id = ?"), arguments: [playerId]) != nil
+            else { throw Self.unknownPlayer }
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO ban (player_id, reason, banned_at, until) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(player_id) DO UPDATE SET reason = excluded.reason, banned_at = excluded.banned_at, until = excluded.until
+                    """
+            ).execute(arguments: [playerId, reason, now, until])
+            let ids = try String.fetchAll(
+                try db.cachedStatement(sql: "SELECT id FROM session WHERE player_id = ? AND revoked_at IS NULL"), arguments: [playerId])
+            for id in ids {
+                try db.cachedStatement(sql: "UPDATE session SET revoked_at = ? WHERE id = ?").execute(arguments: [now, id])
+            }
+            return ids
+        }
+    }
+
+    public func unban(playerId: String) async throws -> Bool {
+        try await database.write { db in
+            try db.cachedStatement(sql: "DELETE FROM ban WHERE player_id = ?").execute(arguments: [playerId])
+            return db.changesCount > 0
+        }
+    }
+
+    public func ban(playerId: String) async throws -> PlayerRecord.Ban? {
+        try await database.read { db in
+            try Row.fetchOne(
+                try db.cachedStatement(sql: "SELECT reason, banned_at, until FROM ban WHERE player_id = ?"), arguments: [playerId]
+            ).map { PlayerRecord.Ban(reason: $0["reason"], bannedAt: $0["banned_at"], until: $0["until"]) }
         }
     }
 

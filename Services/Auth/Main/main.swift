@@ -1,4 +1,5 @@
 import Auth
+import PodiumOperations
 import PodiumRuntime
 
 await ServiceMain.run(AuthService.blueprint())

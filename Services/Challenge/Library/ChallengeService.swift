@@ -53,6 +53,13 @@ public enum ChallengeService {
                     try WireCodec.jsonValue(
                         await challenges.start(request, try request.requestPayload(as: TimedChallengeStart.self), context: context))
                 },
+                "challenge.admin.end": { request, _ in
+                    try request.requireOperator()
+                    guard let gameId = request.gameId else {
+                        throw ErrorReply(code: .missingField, message: "give the gameId", field: "gameId")
+                    }
+                    return try WireCodec.jsonValue(await challenges.endEarly(gameId: gameId, challengeId: try id(request)))
+                },
                 "challenge.rematch": { request, context in
                     try WireCodec.jsonValue(await challenges.rematch(request, challengeId: try id(request), context: context))
                 },

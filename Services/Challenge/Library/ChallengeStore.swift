@@ -247,6 +247,17 @@ final class ChallengeStore: Sendable {
     }
 
     /// Running time-boxed challenges whose window closed by `now`.
+    /// Moves a running time-boxed challenge's end to `now` (an operator ends it early); false
+    /// when it is not running or its time has already run out.
+    func endTimedEarly(_ challengeId: String, now: Int64) async throws -> Bool {
+        try await database.write { db in
+            try db.cachedStatement(
+                sql: "UPDATE challenge SET ends_at = ? WHERE id = ? AND kind = 'timed' AND state = 'running' AND ends_at > ?"
+            ).execute(arguments: [now, challengeId, now])
+            return db.changesCount > 0
+        }
+    }
+
     func closedTimed(now: Int64) async throws -> [String] {
         try await database.read { db in
             try String.fetchAll(try db.cachedStatement(sql: "SELECT id FROM challenge WHERE kind = 'timed' AND state = 'running' AND ends_at <= ?"), arguments: [now])

@@ -340,6 +340,23 @@ final class Challenges: Sendable {
         return challenge
     }
 
+    /// An operator ends a running time-boxed challenge now: decided as if its time had run out
+    /// (later scores do not count; the sweep closes it after the grace for scores in flight).
+    func endEarly(gameId: String, challengeId: String) async throws -> ChallengeDetail {
+        guard let challenge = try await store.challenge(challengeId), challenge.gameId == gameId else {
+            throw ErrorReply(code: .unknownChallenge, message: "this game has no such challenge", field: "payload.challengeId")
+        }
+        guard challenge.kind == .timed else {
+            throw ErrorReply(code: .conflict, message: "only a time-boxed challenge can be ended early", field: "payload.challengeId")
+        }
+        guard try await store.endTimedEarly(challengeId, now: clock.nowMilliseconds),
+            let ended = try await store.challenge(challengeId)
+        else {
+            throw ErrorReply(code: .conflict, message: "the challenge is no longer running", field: "payload.challengeId")
+        }
+        return ended
+    }
+
     // MARK: - Helpers
 
     private func checkReceivers(_ receivers: [String], issuer: String, gameId: String, context: ServiceContext) async throws -> [String] {

@@ -1,4 +1,5 @@
 import Challenge
+import PodiumOperations
 import PodiumRuntime
 
 await ServiceMain.run(ChallengeService.blueprint())

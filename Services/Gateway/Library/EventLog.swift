@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Metrics
 import PodiumMessages
 import PodiumRuntime
 
@@ -43,6 +44,11 @@ final class EventLog: Sendable {
         var head: UInt64
     }
     /// Wakes the writer (``serve(publish:)``) when events are queued; several wake-ups coalesce.
+    private let batchSizes = Recorder(
+        label: MetricNames.groupCommitBatchSize, dimensions: [("service", "gateway"), ("queue", "events")], aggregate: true)
+    private let commitDurations = Metrics.Timer(
+        label: MetricNames.groupCommitDuration, dimensions: [("service", "gateway"), ("queue", "events")])
+    private let accepted = Counter(label: MetricNames.eventsAccepted)
     private let work: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
 
@@ -122,10 +128,14 @@ final class EventLog: Sendable {
             let outcomes: [Result<EventAcknowledgement, ErrorReply>]
             var committed: [Committed] = []
             do {
+                let started = ContinuousClock.now
                 let written = try await database.write { db in try Self.write(batch, after: head, in: db) }
+                commitDurations.record(duration: ContinuousClock.now - started)
+                batchSizes.record(batch.count)
                 outcomes = written.outcomes
                 committed = written.committed
                 state.withLock { $0.head = written.head }
+                if !committed.isEmpty { accepted.increment(by: committed.count) }
             } catch let error as ErrorReply {
                 outcomes = batch.map { _ in .failure(error) }
             } catch {

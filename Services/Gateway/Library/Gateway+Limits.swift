@@ -1,5 +1,7 @@
 import Foundation
+import Metrics
 import PodiumMessages
+import PodiumRuntime
 
 /// The request rate limits the gateway keeps: one token bucket per connection and one per player.
 struct ClientRateLimits: Sendable {
@@ -20,6 +22,7 @@ extension Gateway {
         if let refusal = connectionRateRefusal(connection.key) { throw refusal }
         let waiting = pending.withLock { $0.inFlight(fromConnection: connection.key) }
         if waiting >= settings.maxInFlightPerConnection {
+            Self.countRefusal(.inFlight)
             throw ErrorReply(
                 code: .overloaded,
                 message: "this connection has \(waiting) requests waiting for answers, the most allowed; wait for some replies")
@@ -31,6 +34,7 @@ extension Gateway {
     func connectionRateRefusal(_ connection: ClientConnection.Key) -> ErrorReply? {
         let decision = rateLimits.withLock { $0.connections.admit(connection, now: clock.monotonicMilliseconds) }
         guard case .limited(let retryAfter) = decision else { return nil }
+        Self.countRefusal(.connectionRate)
         return ErrorReply(
             code: .rateLimited,
             message: "this connection sends more than \(Self.format(settings.connectionRateLimit)); retry after \(retryAfter) ms",
@@ -49,6 +53,7 @@ extension Gateway {
         guard let player else { return }
         let decision = rateLimits.withLock { $0.players.admit(player, now: clock.monotonicMilliseconds) }
         if case .limited(let retryAfter) = decision {
+            Self.countRefusal(.playerRate)
             throw ErrorReply(
                 code: .rateLimited,
                 message: "requests for this player exceed \(Self.format(settings.playerRateLimit)); retry after \(retryAfter) ms",
@@ -62,5 +67,20 @@ extension Gateway {
 
     private static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}
+
+/// A limit that refused a request or message (the `limit` label of `podium_limit_refusals_total`).
+enum RefusingLimit: String, Sendable {
+    case connectionRate = "connection_rate"
+    case playerRate = "player_rate"
+    case inFlight = "in_flight"
+    case messageTooLarge = "message_too_large"
+    case websocketBacklog = "websocket_backlog"
+}
+
+extension Gateway {
+    static func countRefusal(_ limit: RefusingLimit) {
+        Counter(label: MetricNames.limitRefusals, dimensions: [("limit", limit.rawValue)]).increment()
     }
 }

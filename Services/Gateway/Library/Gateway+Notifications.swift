@@ -1,6 +1,8 @@
 import Foundation
 import Logging
+import Metrics
 import PodiumMessages
+import PodiumRuntime
 import ZeroMQ
 
 extension Gateway {
@@ -11,6 +13,7 @@ extension Gateway {
     ///   have been missed (a gap in the auth service's sequence), every cached token is.
     func forwardNotifications() async {
         var tracker = SequenceTracker()
+        let forwarded = Counter(label: MetricNames.notificationsForwarded)
         while true {
             let frames: [Data]
             do {
@@ -44,6 +47,7 @@ extension Gateway {
             } catch {
                 return
             }
+            forwarded.increment()
         }
     }
 
@@ -63,7 +67,7 @@ extension Gateway {
         guard isRevocation, let envelope = try? header.decodePayload(as: SessionsRevoked.self) else { return }
         let payload = envelope
         let until = clock.nowMilliseconds + Self.revocationMemoryMilliseconds
-        sessions.withLock { $0.revoke(sessionIds: payload.sessionIds, until: until) }
+        sessions.withLock { $0.revoke(sessionIds: payload.sessionIds, until: until, ban: payload.ban, playerId: payload.playerId) }
         endSockets(of: payload.sessionIds, .sessionRevoked)
         logger.info(
             "sessions revoked", metadata: ["player.id": "\(payload.playerId)", "sessions": "\(payload.sessionIds.count)"])

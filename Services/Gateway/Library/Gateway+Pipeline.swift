@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import PodiumMessages
 import PodiumRuntime
 import PodiumTokens
@@ -19,7 +20,8 @@ extension Gateway {
         await handle(RequestDecoder.decode(object), from: connection)
     }
 
-    private func handle(_ decoded: Result<ClientRequest, RequestRejection>, from connection: ClientConnection) async {
+    private func handle(_ decoded: Result<ClientRequest, RequestRejection>, from client: ClientConnection) async {
+        let connection = audited(measured(client, type: (try? decoded.get())?.type), request: try? decoded.get())
         let request: ClientRequest
         switch decoded {
         case .success(let valid):
@@ -51,6 +53,59 @@ extension Gateway {
         }
     }
 
+    /// The connection, with its one reply counted and timed on the way out
+    /// (`podium_gateway_requests_total`, `podium_gateway_request_duration_seconds`).
+    private func measured(_ connection: ClientConnection, type: MessageType?) -> ClientConnection {
+        let started = ContinuousClock.now
+        let label: String
+        if let type {
+            let known = Self.gatewayTypes.contains(type) || directory.withLock { $0.announcedTypes.contains(type.rawValue) }
+            label = MetricNames.typeLabel(type.rawValue, known: known)
+        } else {
+            label = "invalid"
+        }
+        let transport = connection.key.transport.rawValue
+        return ClientConnection(key: connection.key, peer: connection.peer) { reply in
+            await connection.deliver(reply)
+            let code = reply.type == .error ? (reply.payload["code"]?.stringValue ?? "internal_error") : "ok"
+            Counter(label: MetricNames.gatewayRequests, dimensions: [("type", label), ("transport", transport), ("code", code)])
+                .increment()
+            Metrics.Timer(label: MetricNames.gatewayRequestDuration, dimensions: [("type", label), ("transport", transport)])
+                .record(duration: ContinuousClock.now - started)
+        }
+    }
+
+    /// The request types the gateway answers itself.
+    static let gatewayTypes: Set<MessageType> = [
+        .eventPublish, .receipt, .eventsRead, .notificationsSubscribe, .gatewayHealth, .health, .adminAudit,
+    ]
+
+    /// The connection, with its one reply written to the audit log before it goes out, when the
+    /// request is an operator's: an operator-only type, or any type sent with the admin key
+    /// (docs/PROTOCOL.md 22.7). Reading the audit log is not audited.
+    private func audited(_ connection: ClientConnection, request: ClientRequest?) -> ClientConnection {
+        guard let request, request.type != .adminAudit,
+            request.adminKey != nil || Authorizer.isAdminType(request.type)
+        else { return connection }
+        let at = clock.nowMilliseconds
+        let payload = AuditLog.redacted(request.payload ?? .object([:]))
+        let target = request.playerId ?? request.payload?["playerId"]?.stringValue
+        return ClientConnection(key: connection.key, peer: connection.peer) { [auditLog, logger] reply in
+            let outcome = reply.type == .error ? (reply.payload["code"]?.stringValue ?? "internal_error") : "ok"
+            let entry = AuditEntry(
+                seq: 0, at: at, actor: AuditLog.actor(of: request), transport: connection.key.transport.rawValue,
+                peer: connection.peer, type: request.type.rawValue, gameId: request.gameId, playerId: target, payload: payload,
+                requestId: request.id, outcome: outcome)
+            do {
+                try await auditLog.append(entry)
+            } catch {
+                logger.error(
+                    "operator request not audited", metadata: ["request.type": "\(request.type)", "error": "\(error)"])
+            }
+            await connection.deliver(reply)
+        }
+    }
+
     /// Runs one request for a front that waits for each reply (HTTP, a WebSocket's hello) and
     /// returns the reply envelope: the pipeline with a connection whose one reply ends the wait.
     func call(_ object: JSONValue, from key: ClientConnection.Key, peer: String?) async -> RawEnvelope {
@@ -68,7 +123,10 @@ extension Gateway {
         }
         let (actor, claims) = try await authorizer.identify(request, peer: peer, now: now)
         guard let claims, let token = request.token else { return actor }
-        if sessions.withLock({ $0.isRevoked(claims.sid) }) { throw Self.sessionRevoked }
+        if let revocation = sessions.withLock({ $0.revocation(claims.sid) }) {
+            if let ban = revocation.ban, ban.holds(at: now) { throw ban.refusal }
+            throw Self.sessionRevoked
+        }
         let answer = await ask(
             "auth.session-check", payload: try WireCodec.jsonValue(SessionCheck(sessionId: claims.sid, playerId: claims.playerId)),
             timeout: min(settings.requestTimeout, .seconds(2)))
@@ -79,7 +137,10 @@ extension Gateway {
         guard let status = try? answer.decodePayload(as: SessionStatus.self) else {
             throw ErrorReply(code: .internalError, message: "the auth service sent an unreadable answer")
         }
-        guard status.valid else { throw Self.sessionRevoked }
+        guard status.valid else {
+            if let ban = status.ban, ban.holds(at: now) { throw ban.refusal }
+            throw Self.sessionRevoked
+        }
         sessions.withLock {
             $0.store(
                 token, SessionCache.Entry(playerId: claims.playerId, sessionId: claims.sid, expiresAt: claims.expiresAtMilliseconds),
@@ -119,6 +180,12 @@ extension Gateway {
         case .notificationsSubscribe:
             let subscription = try notificationSubscription(request, actor: actor, playerId: playerId)
             await reply(to: client, requestID: request.id, payload: try WireCodec.jsonValue(subscription))
+        case .adminAudit:
+            guard actor.kind == .admin else {
+                throw ErrorReply(code: .forbidden, message: "the audit log is read with the admin key")
+            }
+            let query = try RequestDecoder.payload(request.payload, as: AuditQuery.self)
+            await reply(to: client, requestID: request.id, payload: try WireCodec.jsonValue(try await auditLog.page(query)))
         case .gatewayHealth:
             await reply(to: client, requestID: request.id, payload: try WireCodec.jsonValue(gatewayHealth()))
         case .health:
@@ -199,6 +266,7 @@ extension Gateway {
     }
 
     func reject(_ client: ClientConnection, requestID: String?, _ error: ErrorReply, type: MessageType?) async {
+        if error.code == .messageTooLarge { Self.countRefusal(.messageTooLarge) }
         logger.warning(
             "request rejected",
             metadata: [

@@ -195,10 +195,18 @@ extension Gateway {
     private func applySessionChanges(_ entry: PendingRequests.Entry, answer: RawEnvelope) async {
         let until = clock.nowMilliseconds + Self.revocationMemoryMilliseconds
         switch entry.requestType {
-        case "auth.logout"?, "auth.revoke"?:
+        case "auth.logout"?, "auth.revoke"?, "auth.admin.revoke-session"?:
             guard answer.type == .reply, let receipt = try? answer.decodePayload(as: RevocationReceipt.self) else { return }
             sessions.withLock { $0.revoke(sessionIds: receipt.sessionIds, until: until) }
             endSockets(of: receipt.sessionIds, .sessionRevoked)
+        case "auth.admin.ban"?:
+            guard answer.type == .reply, let ban = try? answer.decodePayload(as: PlayerBan.self) else { return }
+            let record = PlayerRecord.Ban(reason: ban.reason, bannedAt: ban.bannedAt, until: ban.until)
+            sessions.withLock { $0.revoke(sessionIds: ban.sessionIds, until: until, ban: record, playerId: ban.playerId) }
+            endSockets(of: ban.sessionIds, .sessionRevoked)
+        case "auth.admin.unban"?:
+            guard answer.type == .reply, let receipt = try? answer.decodePayload(as: UnbanReceipt.self), receipt.unbanned else { return }
+            sessions.withLock { $0.liftBan(playerId: receipt.playerId) }
         case "auth.refresh"?:
             guard answer.type == .error, let token = entry.refreshToken,
                 (try? answer.decodePayload(as: ErrorReply.self))?.code == .sessionRevoked,

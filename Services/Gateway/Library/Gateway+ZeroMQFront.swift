@@ -62,6 +62,7 @@ extension Gateway {
             // garbage is refused like any other flood.
             let error = message.frames.first.flatMap { connectionRateRefusal(.init(transport: .zeromq, id: $0)) }
                 ?? rejection.error
+            if error.code == .messageTooLarge { Self.countRefusal(.messageTooLarge) }
             logger.warning(
                 "request rejected",
                 metadata: [

@@ -1,9 +1,11 @@
 import Foundation
 import Logging
+import Metrics
 import PodiumMessages
 import PodiumRuntime
 import PodiumTokens
 import ServiceLifecycle
+import Synchronization
 import ZeroMQ
 
 /// `podium-gateway`: the one public entry point.
@@ -28,6 +30,8 @@ public final class Gateway: Sendable {
     let publisher: BusPublisher
     /// Every acknowledged event, on disk before its acknowledgement.
     let eventLog: EventLog
+    /// Every operator request, on disk before its reply.
+    let auditLog: AuditLog
     let clientSocket: AsyncSocket
     let serviceSocket: AsyncSocket
     let notificationSocket: AsyncSocket
@@ -43,6 +47,10 @@ public final class Gateway: Sendable {
     /// WebSocket connections listening to private notification topics.
     let socketSubscribers = Locked(SocketSubscribers())
     let rateLimits: Locked<ClientRateLimits>
+    /// Open WebSockets.
+    let openSockets = Atomic<Int>(0)
+    /// The parts (``services``) running now; the gateway is ready when all are.
+    let runningParts = Locked<Set<String>>([])
 
     public init(settings: GatewaySettings, clock: any PodiumClock = SystemClock(), logger: Logger? = nil) async throws {
         self.settings = settings
@@ -58,6 +66,7 @@ public final class Gateway: Sendable {
         self.authorizer = Authorizer(settings: settings, tokens: await SessionTokens(key: settings.tokenKey))
         self.eventLog = try EventLog(
             path: StorageLocation.database(for: "gateway-events", in: settings.runtime.dataDirectory))
+        self.auditLog = try AuditLog(path: StorageLocation.database(for: "gateway-audit", in: settings.runtime.dataDirectory))
         self.rateLimits = Locked(ClientRateLimits(settings: settings))
         // CURVE options must be on the public sockets before they bind.
         let curve = settings.curveKeyPair?.serverOptions ?? []
@@ -128,7 +137,7 @@ public final class Gateway: Sendable {
     /// stop. Any part that ends by itself stops the group (``GatewayPart``).
     public var services: [any Service] {
         [
-            GatewayPart(
+            part(
                 name: "bus hub",
                 serve: { [self] in
                     await publisher.start()
@@ -138,7 +147,7 @@ public final class Gateway: Sendable {
                     await publisher.close()
                     await busHub.stop()
                 }),
-            GatewayPart(
+            part(
                 name: "event log",
                 serve: { [self] in
                     await eventLog.serve { [publisher, logger] committed in
@@ -153,22 +162,22 @@ public final class Gateway: Sendable {
                     }
                 },
                 stop: { [self] in eventLog.finish() }),
-            GatewayPart(
+            part(
                 name: "services",
                 serve: { [self] in await serveServices() },
                 stop: { [self] in
                     await finishInFlight(within: .seconds(1))
                     await serviceSocket.close()
                 }),
-            GatewayPart(name: "housekeeping", cancelsServe: true, serve: { [self] in await keepHouse() }, stop: {}),
-            GatewayPart(
+            part(name: "housekeeping", cancelsServe: true, serve: { [self] in await keepHouse() }, stop: {}),
+            part(
                 name: "notifications",
                 serve: { [self] in await forwardNotifications() },
                 stop: { [self] in
                     await notificationFeed.close()
                     await notificationSocket.close()
                 }),
-            GatewayPart(
+            part(
                 name: "requests", cancelsServe: true,
                 serve: { [self] in
                     logStart()
@@ -181,6 +190,24 @@ public final class Gateway: Sendable {
                 }),
         ]
     }
+
+    /// A part whose running is tracked for readiness.
+    private func part(
+        name: String, cancelsServe: Bool = false, serve: @escaping @Sendable () async -> Void,
+        stop: @escaping @Sendable () async -> Void
+    ) -> GatewayPart {
+        GatewayPart(
+            name: name, cancelsServe: cancelsServe,
+            serve: { [runningParts] in
+                runningParts.withLock { _ = $0.insert(name) }
+                defer { runningParts.withLock { _ = $0.remove(name) } }
+                await serve()
+            },
+            stop: stop)
+    }
+
+    /// How many parts ``services`` has.
+    static let partCount = 6
 
     private func logStart() {
         if let curve = settings.curveKeyPair {
@@ -270,5 +297,24 @@ public final class Gateway: Sendable {
         RawEnvelope(
             type: .error, correlationId: correlationId, timestamp: clock.nowMilliseconds,
             payload: (try? WireCodec.jsonValue(error)) ?? .null)
+    }
+}
+
+extension Gateway: OperationsProbe {
+    /// Ready when every part runs (its listeners are bound in `init`). It does not wait for the
+    /// services: one of them down must not take the gateway out of a load balancer.
+    public var isReady: Bool {
+        get async { runningParts.value.count == Self.partCount }
+    }
+
+    public var databaseFiles: [String] { [eventLog.location.path, auditLog.location.path] }
+
+    public func sampleMetrics() async {
+        Gauge(label: MetricNames.sessionsCached).record(sessions.withLock { $0.count })
+        Gauge(label: MetricNames.requestsInFlight).record(pending.value.count)
+        Gauge(label: MetricNames.websocketConnections).record(openSockets.load(ordering: .relaxed))
+        Gauge(label: MetricNames.eventLogHead).record(eventLog.head)
+        Gauge(label: MetricNames.socketInboxDepth, dimensions: [("socket", "requests")]).record(clientSocket.inboxDepth)
+        Gauge(label: MetricNames.socketInboxDepth, dimensions: [("socket", "services")]).record(serviceSocket.inboxDepth)
     }
 }

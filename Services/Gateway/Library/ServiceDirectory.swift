@@ -17,11 +17,15 @@ struct ServiceDirectory: Sendable {
 
     private(set) var instances: [Data: Instance] = [:]
     private var rotation: [String: Int] = [:]
+    /// Every request type a service has announced since the gateway started (the metrics' bounded
+    /// set of type labels).
+    private(set) var announcedTypes: Set<String> = []
 
     /// Records an announcement; returns true if the instance is new.
     @discardableResult
     mutating func register(_ announcement: ServiceAnnouncement, routingID: Data, now: Int64) -> Bool {
         let isNew = instances[routingID] == nil
+        if isNew { announcedTypes.formUnion(announcement.requestTypes) }
         instances[routingID] = Instance(routingID: routingID, announcement: announcement, lastSeen: now)
         return isNew
     }

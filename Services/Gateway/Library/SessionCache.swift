@@ -1,3 +1,5 @@
+import PodiumMessages
+
 /// Session tokens the gateway has verified, so that verification is not paid on every event,
 /// and the sessions it knows were revoked.
 ///
@@ -15,8 +17,15 @@ struct SessionCache: Sendable {
     var capacity = 100_000
     private var tokens: [String: Entry] = [:]
     private var tokensBySession: [String: Set<String>] = [:]
-    /// Revoked sessions, with the time until which to remember them (the longest a token lives).
-    private var revoked: [String: Int64] = [:]
+    /// Why a session was revoked, and until when to remember it (the longest a token lives).
+    struct Revocation: Sendable, Equatable {
+        let until: Int64
+        /// Set when the session ended because its player was banned.
+        var ban: PlayerRecord.Ban?
+        var playerId: String?
+    }
+
+    private var revoked: [String: Revocation] = [:]
 
     var count: Int { tokens.count }
 
@@ -26,6 +35,9 @@ struct SessionCache: Sendable {
     }
 
     func isRevoked(_ sessionId: String) -> Bool { revoked[sessionId] != nil }
+
+    /// The session's revocation, if it was revoked.
+    func revocation(_ sessionId: String) -> Revocation? { revoked[sessionId] }
 
     /// Caches a verified token unless its session was revoked meanwhile.
     mutating func store(_ token: String, _ entry: Entry, now: Int64) {
@@ -37,10 +49,17 @@ struct SessionCache: Sendable {
     }
 
     /// Forgets a session's tokens and remembers it as revoked until `until`.
-    mutating func revoke(sessionIds: [String], until: Int64) {
+    mutating func revoke(sessionIds: [String], until: Int64, ban: PlayerRecord.Ban? = nil, playerId: String? = nil) {
         for sessionId in sessionIds {
-            revoked[sessionId] = until
+            revoked[sessionId] = Revocation(until: until, ban: ban, playerId: ban == nil ? nil : playerId)
             for token in tokensBySession.removeValue(forKey: sessionId) ?? [] { tokens.removeValue(forKey: token) }
+        }
+    }
+
+    /// After an unban: the player's revoked sessions stay revoked, no longer for the ban.
+    mutating func liftBan(playerId: String) {
+        for (sessionId, revocation) in revoked where revocation.playerId == playerId {
+            revoked[sessionId] = Revocation(until: revocation.until, ban: nil, playerId: nil)
         }
     }
 
@@ -56,6 +75,6 @@ struct SessionCache: Sendable {
             tokensBySession[entry.sessionId]?.remove(token)
             if tokensBySession[entry.sessionId]?.isEmpty == true { tokensBySession.removeValue(forKey: entry.sessionId) }
         }
-        revoked = revoked.filter { $0.value > now }
+        revoked = revoked.filter { $0.value.until > now }
     }
 }

@@ -1,4 +1,5 @@
 import Gateway
+import PodiumOperations
 import PodiumRuntime
 
 await ServiceMain.run(label: "gateway") { logger in
@@ -7,6 +8,7 @@ await ServiceMain.run(label: "gateway") { logger in
         logger.warning("development mode: generated secrets, not for production")
     }
     let gateway = try await Gateway(settings: settings, logger: logger)
-    guard let http = settings.httpAddress else { return gateway.services }
-    return gateway.services + [GatewayHTTPFront(gateway: gateway, address: http)]
+    var services = gateway.services
+    if let http = settings.httpAddress { services.append(GatewayHTTPFront(gateway: gateway, address: http)) }
+    return ServiceMain.Process(services: services, probe: gateway)
 }

@@ -50,6 +50,17 @@ public enum LeaderboardService {
                     try await scoreboard.remove(boardId: query.boardId, gameId: try gameId(request))
                     return ["removed": .string(query.boardId)]
                 },
+                "leaderboard.admin.remove-score": { request, _ in
+                    try request.requireOperator()
+                    return try WireCodec.jsonValue(await scoreboard.removeScore(try payload(request, as: ScoreRemoval.self), gameId: try gameId(request)))
+                },
+                "leaderboard.admin.reset": { request, _ in
+                    try request.requireOperator()
+                    return try WireCodec.jsonValue(await scoreboard.reset(try payload(request, as: BoardTarget.self), gameId: try gameId(request)))
+                },
+                "leaderboard.archives": { request, _ in
+                    try WireCodec.jsonValue(await scoreboard.archives(try payload(request, as: BoardTarget.self), gameId: try gameId(request)))
+                },
                 "leaderboard.submit": { request, context in
                     let submission = try payload(request, as: ScoreSubmission.self)
                     return try WireCodec.jsonValue(await scoreboard.submit(request, submission, context: context))

@@ -98,6 +98,17 @@ public protocol LeaderboardStore: Sendable {
     func deleteDefinition(boardId: String, gameId: String) async throws
     /// Boards operators removed.
     func removedDefinitions() async throws -> [(gameId: String, boardId: String)]
+
+    /// Deletes a player's entry on a board (a storage id) and their scores there, in one
+    /// transaction; false when there was no entry.
+    func removeEntry(gameId: String, boardId: String, playerId: String) async throws -> Bool
+    /// Moves every entry of a board's standings (`storageID`) into a new archive of the board
+    /// (`boardId`, numbered 1, 2, 3…) and records the reset, in one transaction.
+    func archive(gameId: String, boardId: String, storageID: String, resetAt: Int64) async throws -> LeaderboardArchive
+    /// A board's archives, newest first, with where each one's entries are stored.
+    func archives(gameId: String, boardId: String) async throws -> [(archive: LeaderboardArchive, storageID: String)]
+    /// When the standings stored under `storageID` were last reset, if ever.
+    func lastReset(gameId: String, storageID: String) async throws -> Int64?
 }
 
 extension LeaderboardDefinition {

@@ -46,6 +46,18 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
                 t.primaryKey(["game_id", "board_id"])
             }
         }
+        migrator.registerMigration("v3-archives") { db in
+            try db.create(table: "archive") { t in
+                t.column("game_id", .text).notNull()
+                t.column("board_id", .text).notNull()
+                t.column("archive", .integer).notNull()
+                t.column("storage_id", .text).notNull()
+                t.column("source_id", .text).notNull()
+                t.column("reset_at", .integer).notNull()
+                t.column("entries", .integer).notNull()
+                t.primaryKey(["game_id", "board_id", "archive"])
+            }
+        }
         DurableTables.register(in: &migrator)
         try migrator.migrate(database)
         outbox = OutboxRelay(stream: "leaderboard", reader: database)
@@ -230,5 +242,54 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
 
     private static func entry(_ row: Row) -> StoredEntry {
         StoredEntry(value: row["value"], context: row["context"], metadata: row["metadata"], submittedAt: row["submitted_at"])
+    }
+
+    // MARK: Operators
+
+    public func removeEntry(gameId: String, boardId: String, playerId: String) async throws -> Bool {
+        try await database.write { db in
+            try db.cachedStatement(sql: "DELETE FROM entry WHERE game_id = ? AND board_id = ? AND player_id = ?")
+                .execute(arguments: [gameId, boardId, playerId])
+            let removed = db.changesCount > 0
+            try db.cachedStatement(sql: "DELETE FROM score WHERE game_id = ? AND board_id = ? AND player_id = ?")
+                .execute(arguments: [gameId, boardId, playerId])
+            return removed
+        }
+    }
+
+    public func archive(gameId: String, boardId: String, storageID: String, resetAt: Int64) async throws -> LeaderboardArchive {
+        try await database.write { db in
+            let number = (try Int64.fetchOne(
+                try db.cachedStatement(sql: "SELECT MAX(archive) FROM archive WHERE game_id = ? AND board_id = ?"),
+                arguments: [gameId, boardId]) ?? 0) + 1
+            let archiveID = "\(storageID)@archive-\(number)"
+            try db.cachedStatement(sql: "UPDATE entry SET board_id = ? WHERE game_id = ? AND board_id = ?")
+                .execute(arguments: [archiveID, gameId, storageID])
+            let entries = db.changesCount
+            try db.cachedStatement(
+                sql: "INSERT INTO archive (game_id, board_id, archive, storage_id, source_id, reset_at, entries) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            ).execute(arguments: [gameId, boardId, number, archiveID, storageID, resetAt, entries])
+            return LeaderboardArchive(boardId: boardId, archive: number, resetAt: resetAt, entries: entries)
+        }
+    }
+
+    public func archives(gameId: String, boardId: String) async throws -> [(archive: LeaderboardArchive, storageID: String)] {
+        try await database.read { db in
+            try Row.fetchAll(
+                try db.cachedStatement(
+                    sql: "SELECT archive, storage_id, reset_at, entries FROM archive WHERE game_id = ? AND board_id = ? ORDER BY archive DESC"),
+                arguments: [gameId, boardId]
+            ).map { row in
+                (LeaderboardArchive(boardId: boardId, archive: row["archive"], resetAt: row["reset_at"], entries: row["entries"]), row["storage_id"])
+            }
+        }
+    }
+
+    public func lastReset(gameId: String, storageID: String) async throws -> Int64? {
+        try await database.read { db in
+            try Int64.fetchOne(
+                try db.cachedStatement(sql: "SELECT MAX(reset_at) FROM archive WHERE game_id = ? AND source_id = ?"),
+                arguments: [gameId, storageID])
+        }
     }
 }

@@ -47,7 +47,7 @@ final class Scoreboard: Sendable {
         self.store = store
         self.clock = clock
         let writing = writing
-        submissions = GroupCommit(maximumBatch: Self.maximumBatch) { [standings] batch in
+        submissions = GroupCommit(maximumBatch: Self.maximumBatch, service: "leaderboard", queue: "scores") { [standings] batch in
             await writing.withLock { await Self.write(batch, store: store, standings: standings, clock: clock) }
         }
     }
@@ -196,6 +196,7 @@ final class Scoreboard: Sendable {
     func top(_ request: RawEnvelope, query: BoardQuery, context: ServiceContext) async throws -> LeaderboardPage {
         let limit = try Self.limit(query.limit, default: 10)
         if let period = query.period { return try await archived(request, query: query, period: period, limit: limit, context: context) }
+        if let archive = query.archive { return try await archived(request, query: query, archive: archive, limit: limit, context: context) }
         let (board, scope) = try target(request, query)
         let gameId = request.gameId ?? ""
         if query.friendsOnly == true { return try await friends(request, board: board, scope: scope, context: context) }
@@ -292,12 +293,34 @@ final class Scoreboard: Sendable {
             throw ErrorReply(
                 code: .invalidField, message: "period must be an ended period, 0 to \(max(0, current - 1))", field: "payload.period")
         }
+        return try await frozen(
+            request, board: board, storageID: board.storageID(period: period), scope: "period:\(period)", query: query, limit: limit,
+            context: context)
+    }
+
+    /// The final standings a reset archived.
+    private func archived(_ request: RawEnvelope, query: BoardQuery, archive: Int64, limit: Int, context: ServiceContext) async throws
+        -> LeaderboardPage
+    {
+        let board = try catalog.value.board(gameId: request.gameId, boardId: query.boardId)
+        guard let stored = try await store.archives(gameId: request.gameId ?? "", boardId: board.id).first(where: { $0.archive.archive == archive })
+        else {
+            throw ErrorReply(code: .invalidField, message: "'\(board.id)' has no archive \(archive)", field: "payload.archive")
+        }
+        return try await frozen(
+            request, board: board, storageID: stored.storageID, scope: "archive:\(archive)", query: query, limit: limit, context: context)
+    }
+
+    /// Standings that no longer change (an ended period, an archive), ranked from storage.
+    private func frozen(
+        _ request: RawEnvelope, board: LeaderboardDefinition, storageID: String, scope: String, query: BoardQuery, limit: Int,
+        context: ServiceContext
+    ) async throws -> LeaderboardPage {
         let offset = query.offset ?? 0
         guard (0...1_000_000_000).contains(offset) else {
             throw ErrorReply(code: .invalidField, message: "offset must be between 0 and 1000000000", field: "payload.offset")
         }
         let gameId = request.gameId ?? ""
-        let storageID = board.storageID(period: period)
         let rows = try await store.ranked(
             gameId: gameId, boardId: storageID, descending: board.sortOrder == .higherIsBetter, offset: offset, limit: limit)
         let names = await displayNames.names(for: rows.map(\.playerId), context: context)
@@ -307,7 +330,7 @@ final class Scoreboard: Sendable {
             return entry
         }
         return LeaderboardPage(
-            boardId: board.id, scope: "period:\(period)", entries: entries,
+            boardId: board.id, scope: scope, entries: entries,
             total: try await store.entryCount(gameId: gameId, boardId: storageID, includingPeriods: false), nextCursor: nil)
     }
 
@@ -338,6 +361,37 @@ final class Scoreboard: Sendable {
         return definition
     }
 
+    /// Removes a player's entry from the board's current standings and their scores there.
+    func removeScore(_ removal: ScoreRemoval, gameId: String) async throws -> ScoreRemovalReceipt {
+        let board = try catalog.value.board(gameId: gameId, boardId: removal.boardId)
+        return try await writing.withLock {
+            let now = clock.nowMilliseconds
+            let removed = try await store.removeEntry(
+                gameId: gameId, boardId: board.storageID(period: board.period(at: now)), playerId: removal.playerId)
+            if removed { try await standings.load(board, gameId: gameId, store: store, now: now) }
+            return ScoreRemovalReceipt(boardId: board.id, playerId: removal.playerId, removed: removed)
+        }
+    }
+
+    /// Ends the board's current standings now: they move to a new archive and start empty.
+    func reset(_ target: BoardTarget, gameId: String) async throws -> LeaderboardArchive {
+        let board = try catalog.value.board(gameId: gameId, boardId: target.boardId)
+        return try await writing.withLock {
+            let now = clock.nowMilliseconds
+            let archive = try await store.archive(
+                gameId: gameId, boardId: board.id, storageID: board.storageID(period: board.period(at: now)), resetAt: now)
+            try await standings.load(board, gameId: gameId, store: store, now: now)
+            return archive
+        }
+    }
+
+    /// The board's archives, newest first.
+    func archives(_ target: BoardTarget, gameId: String) async throws -> LeaderboardArchiveList {
+        let board = try catalog.value.board(gameId: gameId, boardId: target.boardId)
+        return LeaderboardArchiveList(
+            boardId: board.id, archives: try await store.archives(gameId: gameId, boardId: board.id).map(\.archive))
+    }
+
     /// Removes a board; its scores stay stored.
     func remove(boardId: String, gameId: String) async throws {
         _ = try catalog.value.board(gameId: gameId, boardId: boardId)
@@ -360,6 +414,8 @@ final class Scoreboard: Sendable {
         var friendsOnly: Bool?
         /// A recurring board's period (0, 1, 2…) to read its final standings.
         var period: Int64?
+        /// An archive (1, 2, 3…) of the board to read: the standings a reset ended.
+        var archive: Int64?
     }
 
     private func target(_ request: RawEnvelope, _ query: BoardQuery) throws -> (LeaderboardDefinition, TimeScope) {

@@ -52,7 +52,8 @@ final class Standings: Sendable {
         let period = definition.period(at: now)
         let storageID = definition.storageID(period: period)
         var stored = try await store.entryKeys(gameId: gameId, boardId: storageID)
-        let weekStart = TimeScope.week.start(containing: now) ?? now
+        // The day and week standings hold scores since their start, and never from before a reset.
+        let weekStart = max(TimeScope.week.start(containing: now) ?? now, try await store.lastReset(gameId: gameId, storageID: storageID) ?? 0)
         let recent = try await store.scores(gameId: gameId, boardId: storageID, since: weekStart)
         let (players, slots, recentPlayers) = state.withLock { state in
             state.players.reserve(players: stored.count, bytes: stored.reduce(0) { $0 + $1.playerId.utf8.count })

@@ -1,4 +1,5 @@
 import Leaderboard
+import PodiumOperations
 import PodiumRuntime
 
 await ServiceMain.run(LeaderboardService.blueprint())

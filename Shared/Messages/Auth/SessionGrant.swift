@@ -105,10 +105,13 @@ public struct SessionCheck: Codable, Sendable, Equatable {
 public struct SessionStatus: Codable, Sendable, Equatable {
     public var sessionId: String
     public var valid: Bool
+    /// Set when the session is not valid because its player is banned.
+    public var ban: PlayerRecord.Ban?
 
-    public init(sessionId: String, valid: Bool) {
+    public init(sessionId: String, valid: Bool, ban: PlayerRecord.Ban? = nil) {
         self.sessionId = sessionId
         self.valid = valid
+        self.ban = ban
     }
 }
 
@@ -116,9 +119,12 @@ public struct SessionStatus: Codable, Sendable, Equatable {
 public struct SessionsRevoked: Codable, Sendable, Equatable {
     public var playerId: String
     public var sessionIds: [String]
+    /// Set when the sessions ended because an operator banned the player.
+    public var ban: PlayerRecord.Ban?
 
-    public init(playerId: String, sessionIds: [String]) {
+    public init(playerId: String, sessionIds: [String], ban: PlayerRecord.Ban? = nil) {
         self.playerId = playerId
         self.sessionIds = sessionIds
+        self.ban = ban
     }
 }

@@ -140,3 +140,9 @@ public struct InboxItem: Codable, Sendable, Equatable {
         self.position = position
     }
 }
+
+/// `challenge.admin.end`: a running time-boxed challenge to end now (docs/PROTOCOL.md 22.5).
+public struct ChallengeTarget: Codable, Sendable, Equatable {
+    public var challengeId: String
+    public init(challengeId: String) { self.challengeId = challengeId }
+}

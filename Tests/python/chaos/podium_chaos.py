@@ -105,6 +105,7 @@ class Stack:
             "PODIUM_BUS_SUBSCRIBE": f"tcp://127.0.0.1:{ports[3]}",
             "PODIUM_BUS_SERVICES": f"tcp://127.0.0.1:{ports[4]}",
             "PODIUM_HTTP": "127.0.0.1:0",
+            "PODIUM_METRICS": "127.0.0.1:0",
             "PODIUM_GAMES_DIR": games_dir,
             "PODIUM_SESSION_TTL_S": "86400",
         })

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import PodiumMessages
+import PodiumRuntime
 import ServiceLifecycle
 
 /// The HTTP/JSON front of the gateway (`PODIUM_HTTP`, Hummingbird): every route of
@@ -115,6 +116,7 @@ public struct GatewayHTTPFront: Service {
         do {
             body = try await request.body.collect(upTo: maxBytes)
         } catch {
+            Gateway.countRefusal(.messageTooLarge)
             return Self.problem(
                 HTTPProblem(
                     ErrorReply(code: .messageTooLarge, message: "the body is larger than \(maxBytes) bytes (PODIUM_MAX_MESSAGE_BYTES)"),

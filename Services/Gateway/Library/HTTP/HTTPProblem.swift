@@ -67,7 +67,7 @@ struct HTTPProblem: Sendable, Equatable {
             return 400
         case .unauthenticated, .invalidToken, .tokenExpired, .sessionRevoked, .invalidCredentials:
             return 401
-        case .forbidden:
+        case .forbidden, .playerBanned:
             return 403
         case .unknownType, .unknownRoute, .unknownPlayer, .unknownGame, .unknownBoard, .unknownAchievement, .unknownChallenge:
             return 404

@@ -99,7 +99,9 @@ struct HTTPRequestBuilder: Sendable {
             }
         }
         for (name, value) in query {
-            if name == "playerId" {
+            // `playerId` names the player a request acts for, except on routes that look a
+            // player up (they list it among their query parameters: it goes in the payload).
+            if name == "playerId" && route.query["playerId"] == nil {
                 request["playerId"] = .string(value)
                 continue
             }

@@ -46,6 +46,8 @@ extension HTTPRoute {
         let game = "/v1/games/:gameId"
         let board = "\(game)/leaderboards/:boardId"
         let challenges = "\(game)/challenges"
+        let adminGame = "/v1/admin/games/:gameId"
+        let adminBoard = "\(adminGame)/leaderboards/:boardId"
         var routes: [HTTPRoute] = [
             HTTPRoute(method: .post, path: "/v1/call/:type", type: nil, body: .request),
             .get("/v1/health", "health"),
@@ -71,7 +73,7 @@ extension HTTPRoute {
                 "\(board)/top", "leaderboard.top",
                 query: [
                     "scope": .string, "limit": .integer, "offset": .integer, "cursor": .string, "friendsOnly": .boolean,
-                    "period": .integer,
+                    "period": .integer, "archive": .integer,
                 ]),
             .get("\(board)/around", "leaderboard.around", query: ["scope": .string, "radius": .integer]),
             .get("\(board)/entry", "leaderboard.entry", query: ["scope": .string]),
@@ -97,6 +99,16 @@ extension HTTPRoute {
             .get("\(game)/notifications/subscription", "notifications.subscribe"),
             // Receipts: what became of a request id.
             .get("\(game)/receipts/:id", "receipt.get"),
+            .get("\(board)/archives", "leaderboard.archives"),
+            // Operators (admin key; docs/PROTOCOL.md section 22).
+            .post("/v1/admin/players/:playerId/ban", "auth.admin.ban"),
+            .post("/v1/admin/players/:playerId/unban", "auth.admin.unban"),
+            .get("/v1/admin/players", "auth.admin.lookup", query: ["playerId": .string, "username": .string, "deviceId": .string]),
+            .post("/v1/admin/sessions/:sessionId/revoke", "auth.admin.revoke-session"),
+            .delete("\(adminBoard)/scores/:playerId", "leaderboard.admin.remove-score"),
+            .post("\(adminBoard)/reset", "leaderboard.admin.reset"),
+            .post("\(adminGame)/challenges/:challengeId/end", "challenge.admin.end"),
+            .get("/v1/admin/audit", "admin.audit", query: ["before": .integer, "limit": .integer, "type": .string, "playerId": .string]),
         ]
         for action in ["request", "accept", "decline", "remove", "block", "unblock"] {
             routes.append(.post("/v1/friends/:playerId/\(action)", MessageType(rawValue: "auth.friends.\(action)")))

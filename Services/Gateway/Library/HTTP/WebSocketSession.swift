@@ -54,6 +54,8 @@ struct WebSocketSession: Sendable {
         }
         let connection = ClientConnection(key: key, peer: peer) { [gateway] reply in send(gateway.encode(reply)) }
         logger.debug("websocket opened", metadata: ["peer": "\(peer ?? "-")"])
+        gateway.openSockets.add(1, ordering: .relaxed)
+        defer { gateway.openSockets.subtract(1, ordering: .relaxed) }
         let readError: (any Error)? = await withTaskGroup(of: Void.self) { group in
             // The writer: everything queued, in order, until the queue ends.
             group.addTask {
@@ -65,6 +67,7 @@ struct WebSocketSession: Sendable {
                     }
                 }
                 if shared.overflowed.value {
+                    Gateway.countRefusal(.websocketBacklog)
                     logger.warning("websocket closed: the client does not read", metadata: ["peer": "\(peer ?? "-")"])
                     try? await outbound.close(
                         .policyViolation, reason: "more than \(Self.maxQueued) messages waiting: read faster")
