@@ -21,7 +21,9 @@ extension Gateway {
     }
 
     private func handle(_ decoded: Result<ClientRequest, RequestRejection>, from client: ClientConnection) async {
-        let connection = audited(measured(client, type: (try? decoded.get())?.type), request: try? decoded.get())
+        let operatorRequest = Locked(false)
+        let connection = audited(
+            measured(client, type: (try? decoded.get())?.type), request: try? decoded.get(), when: operatorRequest)
         let request: ClientRequest
         switch decoded {
         case .success(let valid):
@@ -39,6 +41,7 @@ extension Gateway {
             } else {
                 actor = try await authenticate(request, peer: connection.peer)
             }
+            if actor.kind == .admin { operatorRequest.withLock { $0 = true } }
             let playerId = try authorizer.authorize(request, as: actor)
             try checkPlayerLimit(actor: actor, playerId: playerId)
             try await dispatch(request, actor: actor, playerId: playerId, from: connection)
@@ -80,17 +83,20 @@ extension Gateway {
         .eventPublish, .receipt, .eventsRead, .notificationsSubscribe, .gatewayHealth, .health, .adminAudit,
     ]
 
-    /// The connection, with its one reply written to the audit log before it goes out, when the
-    /// request is an operator's: an operator-only type, or any type sent with the admin key
-    /// (docs/PROTOCOL.md 22.7). Reading the audit log is not audited.
-    private func audited(_ connection: ClientConnection, request: ClientRequest?) -> ClientConnection {
-        guard let request, request.type != .adminAudit,
-            request.adminKey != nil || Authorizer.isAdminType(request.type)
-        else { return connection }
+    /// The connection, with its one reply written to the audit log before it goes out when the
+    /// request turns out to be an operator's (`isOperator` is set once the admin key checked out;
+    /// docs/PROTOCOL.md 22.7). Anything else, a wrong admin key included, is refused and changes
+    /// nothing: the refusal is in the log, not the audit log. Reading the audit log is not audited.
+    private func audited(_ connection: ClientConnection, request: ClientRequest?, when isOperator: Locked<Bool>) -> ClientConnection {
+        guard let request, request.type != .adminAudit, request.adminKey != nil else { return connection }
         let at = clock.nowMilliseconds
         let payload = AuditLog.redacted(request.payload ?? .object([:]))
         let target = request.playerId ?? request.payload?["playerId"]?.stringValue
         return ClientConnection(key: connection.key, peer: connection.peer) { [auditLog, logger] reply in
+            guard isOperator.value else {
+                await connection.deliver(reply)
+                return
+            }
             let outcome = reply.type == .error ? (reply.payload["code"]?.stringValue ?? "internal_error") : "ok"
             let entry = AuditEntry(
                 seq: 0, at: at, actor: AuditLog.actor(of: request), transport: connection.key.transport.rawValue,
