@@ -303,3 +303,18 @@ def test_prometheus_scrapes_all_five_and_sees_the_counters_move(prometheus, http
     assert lag and lag[0]["metric"]["process"] == "achievement", lag
     ready = query(prometheus, "min(podium_ready)")
     assert ready and ready[0]["value"][1] == "1", ready
+
+
+def test_every_query_of_the_grafana_dashboard_runs(prometheus):
+    """docs/grafana/podium.json: each panel's PromQL is accepted by Prometheus, and the panels
+    about requests find series (the stack has answered requests by now)."""
+    import json
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "grafana", "podium.json")
+    with open(path) as file:
+        dashboard = json.load(file)
+    assert dashboard["uid"] == "podium-overview"
+    expressions = [target["expr"] for panel in dashboard["panels"] for target in panel["targets"]]
+    assert len(expressions) >= 15, expressions
+    for expression in expressions:
+        query(prometheus, expression)  # fails on a query Prometheus refuses
+    assert query(prometheus, 'sum by (code) (rate(podium_gateway_requests_total[1m]))'), "no request series"
