@@ -14,6 +14,6 @@ struct PodiumCommand: ParsableCommand {
         subcommands: [
             RegisterCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, RefreshCommand.self,
             FriendsCommand.self, AchievementsCommand.self, ChallengesCommand.self, PublishCommand.self, SubscribeCommand.self, RequestCommand.self,
-            HealthCommand.self, KeygenCommand.self,
+            HealthCommand.self, KeygenCommand.self, AdminCommand.self,
         ])
 }

@@ -1,0 +1,77 @@
+import ArgumentParser
+import PodiumMessages
+
+/// `podium admin remove-score`: one player's entry and history on a board.
+struct AdminRemoveScoreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove-score", abstract: "Remove a player's score from a board and its history (leaderboard.admin.remove-score).")
+
+    @OptionGroup var options: AdminOptions
+    @OptionGroup var board: AdminBoardOptions
+
+    @Argument(help: "The player's id.")
+    var playerId: String
+
+    func run() throws {
+        let receipt = try options.expect(
+            "leaderboard.admin.remove-score", gameId: board.gameId,
+            payload: ["boardId": .string(board.boardId), "playerId": .string(playerId)], as: ScoreRemovalReceipt.self)
+        if options.json { return }
+        emit(receipt.removed ? "removed \(playerId)'s score from \(receipt.boardId)" : "\(playerId) had no score on \(receipt.boardId)")
+    }
+}
+
+/// `podium admin reset-board`: the board's standings into a new archive; it starts empty.
+struct AdminResetBoardCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reset-board", abstract: "Reset a board now; its standings become a numbered archive (leaderboard.admin.reset).")
+
+    @OptionGroup var options: AdminOptions
+    @OptionGroup var board: AdminBoardOptions
+
+    func run() throws {
+        let archive = try options.expect(
+            "leaderboard.admin.reset", gameId: board.gameId, payload: ["boardId": .string(board.boardId)], as: LeaderboardArchive.self)
+        if options.json { return }
+        emit("reset \(archive.boardId): \(archive.entries) entries archived as archive \(archive.archive) (read it with leaderboard.top and \"archive\": \(archive.archive))")
+    }
+}
+
+/// `podium admin archives`: a board's archives, newest first.
+struct AdminArchivesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "archives", abstract: "List a board's archives (leaderboard.archives).")
+
+    @OptionGroup var options: AdminOptions
+    @OptionGroup var board: AdminBoardOptions
+
+    func run() throws {
+        let list = try options.expect(
+            "leaderboard.archives", gameId: board.gameId, payload: ["boardId": .string(board.boardId)], as: LeaderboardArchiveList.self)
+        if options.json { return }
+        guard !list.archives.isEmpty else { return emit("\(list.boardId) has no archives") }
+        for archive in list.archives {
+            emit("archive \(archive.archive)  reset \(Timestamp.text(archive.resetAt))  \(archive.entries) entries")
+        }
+    }
+}
+
+/// `podium admin end-challenge`: a running time-boxed challenge ends now.
+struct AdminEndChallengeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "end-challenge", abstract: "End a running time-boxed challenge now (challenge.admin.end).")
+
+    @OptionGroup var options: AdminOptions
+
+    @Option(name: .customLong("game"), help: "The game id.")
+    var gameId: String
+
+    @Argument(help: "The challenge's id.")
+    var challengeId: String
+
+    func run() throws {
+        let detail = try options.expect(
+            "challenge.admin.end", gameId: gameId, payload: ["challengeId": .string(challengeId)], as: ChallengeDetail.self)
+        if options.json { return }
+        emit("challenge \(detail.challengeId) ends at \(detail.endsAt.map(Timestamp.text) ?? "now"); its standings follow")
+    }
+}

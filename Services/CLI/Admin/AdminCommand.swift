@@ -1,0 +1,17 @@
+import ArgumentParser
+
+/// `podium admin`: operator actions with the admin key (docs/PROTOCOL.md section 22).
+struct AdminCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "admin",
+        abstract: "Operator actions (admin key): bans, sessions, player lookup, scores, board resets, challenges, the audit log.",
+        discussion: """
+            Every subcommand sends the admin key: --admin-key or $PODIUM_ADMIN_KEY. Each request is \
+            written to the gateway's audit log (podium admin audit).
+            """,
+        subcommands: [
+            AdminBanCommand.self, AdminUnbanCommand.self, AdminLookupCommand.self, AdminRevokeSessionCommand.self,
+            AdminRemoveScoreCommand.self, AdminResetBoardCommand.self, AdminArchivesCommand.self, AdminEndChallengeCommand.self,
+            AdminAuditCommand.self,
+        ])
+}
