@@ -88,6 +88,12 @@ struct Authorizer: Sendable {
         type.rawValue.hasPrefix("admin.") || type.rawValue.contains(".admin.")
     }
 
+    /// Whether `key` is the configured admin key (compared in constant time).
+    func isAdminKey(_ key: String) -> Bool {
+        guard let adminKey else { return false }
+        return Self.matches(key, adminKey)
+    }
+
     private static func matches(_ presented: String, _ expectedDigest: [UInt8]) -> Bool {
         let digest = Array(SHA256.hash(data: Data(presented.utf8)))
         return zip(digest, expectedDigest).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0

@@ -1,5 +1,6 @@
 import Foundation
 import Metrics
+import Synchronization
 import PodiumMessages
 import PodiumRuntime
 import PodiumTokens
@@ -71,6 +72,8 @@ extension Gateway {
         return ClientConnection(key: connection.key, peer: connection.peer) { reply in
             await connection.deliver(reply)
             let code = reply.type == .error ? (reply.payload["code"]?.stringValue ?? "internal_error") : "ok"
+            self.consoleCounts.requests.add(1, ordering: .relaxed)
+            if reply.type == .error { self.consoleCounts.errors.add(1, ordering: .relaxed) }
             Counter(label: MetricNames.gatewayRequests, dimensions: [("type", label), ("transport", transport), ("code", code)])
                 .increment()
             Metrics.Timer(label: MetricNames.gatewayRequestDuration, dimensions: [("type", label), ("transport", transport)])

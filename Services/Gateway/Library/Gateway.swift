@@ -51,6 +51,10 @@ public final class Gateway: Sendable {
     let openSockets = Atomic<Int>(0)
     /// The parts (``services``) running now; the gateway is ready when all are.
     let runningParts = Locked<Set<String>>([])
+    /// The web console's sessions (`/console`).
+    let consoleSessions = Locked(ConsoleSessions())
+    /// Requests answered and errors among them, for the console's live chart.
+    let consoleCounts = ConsoleCounts()
 
     public init(settings: GatewaySettings, clock: any PodiumClock = SystemClock(), logger: Logger? = nil) async throws {
         self.settings = settings
@@ -317,4 +321,11 @@ extension Gateway: OperationsProbe {
         Gauge(label: MetricNames.socketInboxDepth, dimensions: [("socket", "requests")]).record(clientSocket.inboxDepth)
         Gauge(label: MetricNames.socketInboxDepth, dimensions: [("socket", "services")]).record(serviceSocket.inboxDepth)
     }
+}
+
+/// Requests the gateway answered, and errors among them, since it started: the console's
+/// overview turns them into rates.
+final class ConsoleCounts: Sendable {
+    let requests = Atomic<Int>(0)
+    let errors = Atomic<Int>(0)
 }

@@ -60,6 +60,7 @@ public struct GatewayHTTPFront: Service {
                 try await respond(route: route, request: request, context: context)
             }
         }
+        try GatewayConsole(gateway: gateway, logger: logger).register(on: router)
         let policy = gateway.settings.corsPolicy
         let gateway = self.gateway
         let logger = self.logger

@@ -1,0 +1,173 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import Mustache
+import NIOCore
+import PodiumMessages
+import PodiumRuntime
+
+/// The operators' web console at `/console` on the HTTP front (docs/OPERATIONS.md section 5):
+/// pages rendered on the server from Mustache templates, a little script for the live chart.
+///
+/// Operators log in with the admin key; the console then holds a session cookie (HttpOnly,
+/// SameSite=Strict, Secure behind TLS). Every change is a form POST that must carry the session's
+/// CSRF token and come from the console's own origin. Everything it reads or changes goes
+/// through the gateway's request pipeline with the admin key, so the usual rules, limits and the
+/// audit log apply to it as to any operator request.
+struct GatewayConsole: Sendable {
+    let gateway: Gateway
+    let library: MustacheLibrary
+    let logger: Logger
+
+    init(gateway: Gateway, logger: Logger) throws {
+        self.gateway = gateway
+        var library = MustacheLibrary()
+        for (name, template) in ConsoleTemplates.all { try library.register(template, named: name) }
+        self.library = library
+        var logger = logger
+        logger[metadataKey: "front"] = "console"
+        self.logger = logger
+    }
+
+    static let pages: [(path: String, label: String)] = [
+        ("/console/overview", "Overview"), ("/console/games", "Games"), ("/console/leaderboards", "Leaderboards"),
+        ("/console/players", "Players"), ("/console/challenges", "Challenges"), ("/console/events", "Event log"),
+        ("/console/audit", "Audit log"),
+    ]
+
+    func register(on router: Router<HTTPFrontContext>) {
+        router.get("/console") { _, _ in ConsoleHTTP.redirect("/console/overview") }
+        router.get("/console/static/console.css") { _, _ in ConsoleHTTP.asset(ConsoleAssets.css, contentType: "text/css; charset=utf-8") }
+        router.get("/console/static/console.js") { _, _ in
+            ConsoleHTTP.asset(ConsoleAssets.javascript, contentType: "text/javascript; charset=utf-8")
+        }
+        router.get("/console/login") { _, _ in login(error: nil) }
+        router.post("/console/login") { request, context in try await logIn(request, context: context) }
+        router.post("/console/logout") { request, context in
+            try await form(request, context: context) { session, _ in
+                _ = gateway.consoleSessions.withLock { $0.revoke(session.id) }
+                return ConsoleHTTP.redirect("/console/login", cookie: ConsoleHTTP.clearedCookie(request: request))
+            }
+        }
+        router.get("/console/api/overview") { request, _ in
+            guard session(request) != nil else { return ConsoleHTTP.html("log in first", status: .unauthorized) }
+            return ConsoleHTTP.json(try JSONWriter.data(await ConsolePages(console: self, context: nil).overviewNumbers()))
+        }
+        let pages = ConsolePages.self
+        page("/console/overview", title: "Overview", on: router) { pages, _, session in await pages.overview(session: session) }
+        page("/console/games", title: "Games", on: router) { pages, query, _ in await pages.games(query) }
+        page("/console/leaderboards", title: "Leaderboards", on: router) { pages, query, _ in await pages.leaderboards(query) }
+        page("/console/players", title: "Players", on: router) { pages, query, _ in await pages.players(query) }
+        page("/console/challenges", title: "Challenges", on: router) { pages, query, _ in await pages.challenges(query) }
+        page("/console/events", title: "Event log", on: router) { pages, query, _ in await pages.events(query) }
+        page("/console/audit", title: "Audit log", on: router) { pages, query, _ in await pages.audit(query) }
+        _ = pages
+        action("/console/players/ban", on: router) { pages, fields in await pages.ban(fields) }
+        action("/console/players/unban", on: router) { pages, fields in await pages.unban(fields) }
+        action("/console/players/revoke-session", on: router) { pages, fields in await pages.revokeSession(fields) }
+        action("/console/leaderboards/remove-score", on: router) { pages, fields in await pages.removeScore(fields) }
+        action("/console/leaderboards/reset", on: router) { pages, fields in await pages.reset(fields) }
+        action("/console/challenges/end", on: router) { pages, fields in await pages.endChallenge(fields) }
+        router.post("/console/sessions/revoke") { request, context in
+            try await form(request, context: context) { _, fields in
+                let revoked = gateway.consoleSessions.withLock { $0.revoke(fields["session"] ?? "") }
+                logger.notice("console session revoked", metadata: ["console.session": "\(fields["session"] ?? "-")"])
+                return ConsoleHTTP.redirect(
+                    "/console/overview" + ConsoleHTTP.query([("flash", revoked ? "console session revoked" : "no such console session")]))
+            }
+        }
+    }
+
+    // MARK: - Sessions
+
+    /// The live console session of the request, if any.
+    func session(_ request: Request) -> ConsoleSessions.Session? {
+        guard let id = ConsoleHTTP.sessionID(request) else { return nil }
+        let now = gateway.clock.nowMilliseconds
+        return gateway.consoleSessions.withLock { $0.touch(id, now: now) }
+    }
+
+    private func login(error: String?, status: HTTPResponse.Status = .ok) -> Response {
+        ConsoleHTTP.html(library.render(error.map { ["error": $0] } ?? [String: String](), withTemplate: "login") ?? "", status: status)
+    }
+
+    private func logIn(_ request: Request, context: HTTPFrontContext) async throws -> Response {
+        guard ConsoleHTTP.isSameOrigin(request) else { return refused("a login from another site", request: request, peer: context.peer) }
+        var request = request
+        let fields = ConsoleHTTP.form(try await request.body.collect(upTo: 16 * 1024))
+        guard gateway.settings.adminKey != nil else {
+            return login(error: "This gateway has no admin key (PODIUM_ADMIN_KEY): the console is off.", status: .forbidden)
+        }
+        guard let key = fields["key"], gateway.authorizer.isAdminKey(key) else {
+            logger.warning("console login refused: wrong admin key", metadata: ["peer": "\(context.peer ?? "-")"])
+            return login(error: "That is not the admin key.", status: .unauthorized)
+        }
+        let now = gateway.clock.nowMilliseconds
+        let session = gateway.consoleSessions.withLock { $0.create(now: now, peer: context.peer) }
+        logger.notice("console login", metadata: ["console.session": "\(session.label)", "peer": "\(context.peer ?? "-")"])
+        return ConsoleHTTP.redirect("/console/overview", cookie: ConsoleHTTP.sessionCookie(session.id, request: request))
+    }
+
+    private func refused(_ reason: String, request: Request, peer: String?, status: HTTPResponse.Status = .forbidden) -> Response {
+        logger.warning("console request refused", metadata: ["reason": "\(reason)", "path": "\(request.uri.path)", "peer": "\(peer ?? "-")"])
+        return ConsoleHTTP.html(library.render(["reason": "Refused: \(reason)."], withTemplate: "refused") ?? "", status: status)
+    }
+
+    // MARK: - Pages and actions
+
+    /// A GET page: the session is required (else to the login page), then the page's body is
+    /// rendered into the layout.
+    private func page(
+        _ path: String, title: String, on router: Router<HTTPFrontContext>,
+        body: @escaping @Sendable (ConsolePages, [String: String], ConsoleSessions.Session) async -> (template: String, data: [String: Any])
+    ) {
+        router.get(RouterPath(path)) { request, context in
+            guard let session = session(request) else { return ConsoleHTTP.redirect("/console/login") }
+            var query: [String: String] = [:]
+            for (name, value) in request.uri.queryParameters { query[String(name)] = String(value) }
+            let pages = ConsolePages(console: self, context: context)
+            var (template, data) = await body(pages, query, session)
+            data["csrf"] = session.csrf
+            let inner = library.render(data, withTemplate: template) ?? ""
+            var layout: [String: Any] = [
+                "title": title, "csrf": session.csrf, "body": inner,
+                "nav": Self.pages.map { ["href": $0.path, "label": $0.label, "current": $0.path == path] as [String: Any] },
+            ]
+            if let flash = query["flash"], !flash.isEmpty { layout["flash"] = flash }
+            return ConsoleHTTP.html(library.render(layout, withTemplate: "layout") ?? "")
+        }
+    }
+
+    /// A form POST that changes something: session, CSRF token and origin checked, then the
+    /// action runs and the browser is sent to where it says, with a message.
+    private func action(
+        _ path: String, on router: Router<HTTPFrontContext>,
+        run: @escaping @Sendable (ConsolePages, [String: String]) async -> (location: String, flash: String)
+    ) {
+        router.post(RouterPath(path)) { request, context in
+            try await form(request, context: context) { _, fields in
+                let (location, flash) = await run(ConsolePages(console: self, context: context), fields)
+                let separator = location.contains("?") ? "&" : "?"
+                return ConsoleHTTP.redirect(location + separator + (ConsoleHTTP.query([("flash", flash)]).dropFirst()))
+            }
+        }
+    }
+
+    /// Checks a form POST (a live session, the same origin, the session's CSRF token) before `body`.
+    private func form(
+        _ request: Request, context: HTTPFrontContext,
+        _ body: (ConsoleSessions.Session, [String: String]) async throws -> Response
+    ) async throws -> Response {
+        guard ConsoleHTTP.isSameOrigin(request) else { return refused("a form posted from another site", request: request, peer: context.peer) }
+        guard let session = session(request) else {
+            return refused("no console session (log in again)", request: request, peer: context.peer, status: .unauthorized)
+        }
+        var request = request
+        let fields = ConsoleHTTP.form(try await request.body.collect(upTo: 64 * 1024))
+        guard ConsoleSessions.csrfMatches(fields["csrf"], session) else {
+            return refused("the form's CSRF token is missing or wrong", request: request, peer: context.peer)
+        }
+        return try await body(session, fields)
+    }
+}

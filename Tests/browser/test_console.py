@@ -1,0 +1,188 @@
+"""The operators' web console (/console on the gateway's HTTP front) in a real browser.
+
+Headless Chromium through selenium: a wrong admin key is refused; the right one logs in and
+lands on the overview, whose live chart draws from polled numbers; every page opens; an operator
+bans a player from the Players page and that player's very next request is refused
+(`player_banned`); resets a board from the leaderboard viewer and finds the archived standings;
+reads both actions in the audit log. A form posted without the session's CSRF token, or from
+another site, is refused; a console session revoked from another one is logged out.
+
+Reads PODIUM_TEST_HTTP and PODIUM_TEST_ADMIN_KEY (skipped without them) and, through the
+`browser` fixture of conftest.py, PODIUM_TEST_WEB. With PODIUM_TEST_CONSOLE_SCREENSHOTS set to a
+directory, a screenshot of every page is written there (docs/console/ holds the committed ones).
+"""
+
+import os
+import re
+import uuid
+
+import httpx
+import pytest
+
+ADMIN_KEY = os.environ.get("PODIUM_TEST_ADMIN_KEY")
+BASE = os.environ.get("PODIUM_TEST_HTTP", "").rstrip("/")
+SCREENSHOTS = os.environ.get("PODIUM_TEST_CONSOLE_SCREENSHOTS")
+GAME, BOARD = "dash", "com.example.dash.highscore"
+WAIT = 20
+
+if not ADMIN_KEY or not BASE:
+    pytest.skip("PODIUM_TEST_ADMIN_KEY and PODIUM_TEST_HTTP are needed for the console", allow_module_level=True)
+
+PAGES = [("Overview", "overview"), ("Games", "games"), ("Leaderboards", "leaderboards"), ("Players", "players"),
+         ("Challenges", "challenges"), ("Event log", "events"), ("Audit log", "audit")]
+
+
+def wait(driver, condition, what):
+    from selenium.webdriver.support.ui import WebDriverWait
+    try:
+        return WebDriverWait(driver, WAIT).until(lambda d: condition(d))
+    except Exception:
+        pytest.fail(f"{what}: not within {WAIT} s; page {driver.current_url}: {driver.find_element('tag name', 'body').text[:800]}")
+
+
+def shot(driver, name):
+    if SCREENSHOTS:
+        os.makedirs(SCREENSHOTS, exist_ok=True)
+        driver.save_screenshot(os.path.join(SCREENSHOTS, f"{name}.png"))
+
+
+def log_in(driver, key=ADMIN_KEY):
+    driver.get(f"{BASE}/console/login")
+    driver.find_element("id", "key").send_keys(key)
+    driver.find_element("id", "login").click()
+
+
+def heading(driver):
+    return driver.find_element("tag name", "h1").text
+
+
+def device_player(http):
+    response = http.post("/v1/sessions/device", json={"deviceId": f"console-{uuid.uuid4()}"})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_the_console_end_to_end(browser):
+    from selenium.webdriver.support.ui import Select
+
+    http = httpx.Client(base_url=BASE, timeout=20)
+    driver = browser("operator")
+
+    # A wrong key is refused, and the login page says so.
+    log_in(driver, "not-the-admin-key-" + "x" * 30)
+    wait(driver, lambda d: "not the admin key" in d.find_element("tag name", "body").text, "the wrong key refused")
+    assert "/console/login" in driver.current_url
+    shot(driver, "login")
+
+    # The right key: the overview, every process ready, the live chart drawing.
+    log_in(driver)
+    wait(driver, lambda d: d.current_url.endswith("/console/overview"), "the overview after login")
+    cards = driver.find_elements("css selector", ".card")
+    assert sorted(c.find_element("tag name", "h2").text for c in cards) == ["achievement", "auth", "challenge", "gateway", "leaderboard"]
+    assert all("ok" in c.get_attribute("class").split() for c in cards), [c.text for c in cards]
+    samples = 12 if SCREENSHOTS else 2  # a fuller chart for the committed screenshot
+    wait(driver, lambda d: int(d.find_element("id", "traffic").get_attribute("data-samples") or 0) >= samples,
+         f"{samples} samples in the live chart")
+    cookie = driver.get_cookie("podium_console")
+    assert cookie and cookie["httpOnly"] and cookie["sameSite"] == "Strict", cookie
+    shot(driver, "overview")
+
+    # Every page opens from the navigation.
+    for label, path in PAGES:
+        driver.find_element("link text", label).click()
+        wait(driver, lambda d: heading(d) == label, f"the {label} page")
+        assert driver.current_url.startswith(f"{BASE}/console/{path}")
+
+    # Games: the example game's boards and achievements with rarity bars.
+    driver.get(f"{BASE}/console/games?game=whackacac")
+    wait(driver, lambda d: d.find_elements("css selector", ".bar .fill"), "achievements with rarity bars")
+    shot(driver, "games")
+
+    # A player to act on, with a score.
+    victim = device_player(http)
+    token = {"Authorization": f"Bearer {victim['sessionToken']}"}
+    score = http.post(f"/v1/games/{GAME}/leaderboards/{BOARD}/scores", json={"value": 777_001}, headers=token)
+    assert score.status_code == 200, score.text
+    http.post(f"/v1/games/{GAME}/events", json={"name": "run.finished", "value": 3}, headers=token)
+
+    # Players: find them, ban them; their very next request is refused.
+    driver.get(f"{BASE}/console/players")
+    driver.find_element("name", "playerId").send_keys(victim["playerId"])
+    driver.find_element("id", "search").click()
+    wait(driver, lambda d: d.find_elements("id", "player-id"), "the player's record")
+    assert driver.find_element("id", "player-id").text == victim["playerId"]
+    assert driver.find_element("id", "ban-state").text == "not banned"
+    shot(driver, "players")
+    driver.find_element("id", "ban-reason").send_keys("console test: boosting")
+    driver.find_element("id", "ban").click()
+    wait(driver, lambda d: "banned since" in d.find_element("id", "ban-state").text, "the ban on the player's page")
+    refused = http.get("/v1/me", headers=token)
+    assert refused.status_code == 403 and refused.json()["code"] == "player_banned", refused.text
+    assert "boosting" in refused.json()["detail"]
+
+    # Leaderboards: the player is on the board; a reset archives the standings.
+    driver.get(f"{BASE}/console/leaderboards?game={GAME}&board={BOARD}")
+    wait(driver, lambda d: victim["playerId"] in d.find_element("id", "standings").text, "the player on the board")
+    shot(driver, "leaderboards")
+    driver.find_element("name", "confirm").click()
+    driver.find_element("id", "reset").click()
+    wait(driver, lambda d: "reset:" in d.find_element("tag name", "body").text, "the reset's message")
+    archive = int(re.search(r"archive=(\d+)", driver.current_url).group(1))
+    assert Select(driver.find_element("name", "archive")).first_selected_option.get_attribute("value") == str(archive)
+    assert f"Archive {archive}" in driver.find_element("tag name", "main").text
+    assert victim["playerId"] in driver.find_element("id", "standings").text
+    current = http.get(f"/v1/games/{GAME}/leaderboards/{BOARD}/top", params={"limit": 200},
+                       headers={"X-Podium-Admin-Key": ADMIN_KEY}).json()
+    assert victim["playerId"] not in [e["playerId"] for e in current["entries"]]
+
+    # The audit log shows both, done from the console.
+    driver.get(f"{BASE}/console/audit?type=auth.admin.ban&player={victim['playerId']}")
+    rows = wait(driver, lambda d: d.find_elements("css selector", "#audit-log tbody tr td"), "the ban in the audit log")
+    text = driver.find_element("id", "audit-log").text
+    assert "auth.admin.ban" in text and "ok" in text and "boosting" in text, text
+    driver.get(f"{BASE}/console/audit?type=leaderboard.admin.reset")
+    assert "leaderboard.admin.reset" in driver.find_element("id", "audit-log").text
+    driver.get(f"{BASE}/console/audit")
+    shot(driver, "audit")
+    driver.get(f"{BASE}/console/events?game={GAME}&player={victim['playerId']}")
+    wait(driver, lambda d: "run.finished" in d.find_element("id", "event-log").text, "the player's event in the event log")
+    shot(driver, "events")
+    driver.get(f"{BASE}/console/challenges?game={GAME}")
+    shot(driver, "challenges")
+
+    # Forms need the session's CSRF token and the console's own origin.
+    jar = {"podium_console": driver.get_cookie("podium_console")["value"]}
+    csrf = driver.find_element("name", "csrf").get_attribute("value")
+    form = {"player": victim["playerId"]}
+    no_token = httpx.post(f"{BASE}/console/players/unban", data=form, cookies=jar, headers={"Origin": BASE})
+    assert no_token.status_code == 403 and "CSRF" in no_token.text, no_token.text
+    cross_site = httpx.post(f"{BASE}/console/players/unban", data={**form, "csrf": csrf}, cookies=jar,
+                            headers={"Origin": "http://evil.example"})
+    assert cross_site.status_code == 403, cross_site.text
+    no_session = httpx.post(f"{BASE}/console/players/unban", data={**form, "csrf": csrf}, headers={"Origin": BASE})
+    assert no_session.status_code == 401, no_session.text
+    assert http.get("/v1/me", headers=token).json()["code"] == "player_banned", "a refused form changed something"
+    for path in ("/console/overview", "/console/api/overview"):
+        anonymous = httpx.get(f"{BASE}{path}", follow_redirects=False)
+        assert anonymous.status_code in (303, 401), (path, anonymous.status_code)
+    headers = httpx.get(f"{BASE}/console/overview", cookies=jar).headers
+    assert "script-src 'self'" in headers["content-security-policy"] and "unsafe-inline" not in headers["content-security-policy"]
+    assert headers["x-frame-options"] == "DENY"
+
+    # A second operator's session, revoked from the first: it is logged out.
+    other = browser("second")
+    log_in(other)
+    wait(other, lambda d: d.current_url.endswith("/console/overview"), "the second operator's overview")
+    other_label = other.get_cookie("podium_console")["value"][:8]
+    driver.get(f"{BASE}/console/overview")
+    row = next(r for r in driver.find_elements("css selector", "table tr") if other_label in r.text)
+    row.find_element("tag name", "button").click()
+    wait(driver, lambda d: "console session revoked" in d.find_element("tag name", "body").text, "the revocation's message")
+    other.get(f"{BASE}/console/players")
+    wait(other, lambda d: "/console/login" in d.current_url, "the revoked session sent to the login page")
+
+    # Log out.
+    driver.find_element("css selector", "form.logout button").click()
+    wait(driver, lambda d: "/console/login" in d.current_url, "the login page after logging out")
+    driver.get(f"{BASE}/console/overview")
+    wait(driver, lambda d: "/console/login" in d.current_url, "no way back in without logging in")
