@@ -69,7 +69,7 @@ public struct OperationsServer: Service {
         let ready = Metrics.Gauge(label: MetricNames.ready)
         router.get("/metrics") { _, _ -> Response in
             process.sample()
-            for (path, gauge) in databases { gauge.record(ProcessMetrics.databaseBytes(path)) }
+            for (path, gauge) in databases { gauge.record(StorageLocation.bytesOnDisk(path)) }
             ready.record(await probe.isReady ? 1 : 0)
             await probe.sampleMetrics()
             var buffer: [UInt8] = []

@@ -36,11 +36,4 @@ final class ProcessMetrics: Sendable {
             }
         }
     }
-
-    /// Bytes of a SQLite database: the main file and its write-ahead log.
-    static func databaseBytes(_ path: String) -> Int {
-        [path, path + "-wal"].reduce(0) { total, file in
-            total + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0)
-        }
-    }
 }

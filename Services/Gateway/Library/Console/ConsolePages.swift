@@ -79,7 +79,7 @@ struct ConsolePages: Sendable {
         let sessions = gateway.consoleSessions.value.active(now: now).map { other -> [String: Any] in
             ["label": other.label, "peer": other.peer ?? "-", "since": ConsoleHTTP.time(other.createdAt), "current": other.id == session.id]
         }
-        let size = ProcessInfoSize.bytes(of: gateway.eventLog.location.path)
+        let size = StorageLocation.bytesOnDisk(gateway.eventLog.location.path)
         return ("overview", [
             "processes": processes, "streams": streams, "sessions": sessions,
             "requests": gateway.consoleCounts.requests.load(ordering: .relaxed),
@@ -352,14 +352,5 @@ struct ConsolePages: Sendable {
             data["next"] = page.next.map { "/console/audit" + ConsoleHTTP.query([("type", type), ("player", player), ("before", String($0))]) }
         }
         return ("audit", data)
-    }
-}
-
-/// The size of a SQLite database on disk: the file and its write-ahead log.
-enum ProcessInfoSize {
-    static func bytes(of path: String) -> Int {
-        [path, path + "-wal"].reduce(0) { total, file in
-            total + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0)
-        }
     }
 }
