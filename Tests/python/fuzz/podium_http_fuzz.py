@@ -324,6 +324,33 @@ def main():
                     verdict.fail(f"{method} {path}: problem {problem} does not match status {response.status_code}")
         if index % 500 == 0:
             probe_sync(f"after {index} requests")
+    # The operators' console: without a valid session nothing is shown or done. Pages send the
+    # browser to the login page, forms are refused (HTML pages, not problems: it is a web UI).
+    console_paths = ["/console", "/console/overview", "/console/players", "/console/leaderboards", "/console/audit",
+                     "/console/events", "/console/games", "/console/challenges", "/console/api/overview", "/console/login",
+                     "/console/logout", "/console/players/ban", "/console/players/unban", "/console/leaderboards/reset",
+                     "/console/leaderboards/remove-score", "/console/challenges/end", "/console/sessions/revoke",
+                     "/console/static/console.js", "/console/nope"]
+    for _ in range(max(100, args.requests // 10)):
+        method = rng.choice(["GET", "POST", "POST", "DELETE"])
+        path = rng.choice(console_paths)
+        cookie = rng.choice(["", "x", "0" * 64, "'; DROP", "%C3%A9" * 10, "a" * 5000]) if rng.random() < 0.7 else None
+        body = rng.choice([b"", b"csrf=" + b"0" * 64 + b"&player=p", b"key=wrong", b"key=", b"\xff\xfe", b"%%%", hostile_body(rng, 4096)])
+        headers = dict(rng.choice([{}, {"Origin": "http://evil.example"}, {"Sec-Fetch-Site": "cross-site"},
+                                   {"Content-Type": "application/x-www-form-urlencoded"}]))
+        if cookie is not None:
+            headers["Cookie"] = f"podium_console={cookie}"
+        try:
+            response = client.request(method, path, content=body if method != "GET" else b"", headers=headers)
+        except httpx.HTTPError as error:
+            verdict.fail(f"console {method} {path}: no response: {type(error).__name__} {error}")
+            continue
+        verdict.count(f"console status {response.status_code}")
+        if response.status_code >= 500:
+            verdict.fail(f"console {method} {path}: status {response.status_code}: {response.text[:200]}")
+        private = path not in ("/console/login", "/console/static/console.js", "/console")
+        if private and response.status_code == 200:
+            verdict.fail(f"console {method} {path} answered 200 without a session")
     client.close()
 
     # 3 and 4.
