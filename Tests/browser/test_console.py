@@ -23,7 +23,7 @@ ADMIN_KEY = os.environ.get("PODIUM_TEST_ADMIN_KEY")
 BASE = os.environ.get("PODIUM_TEST_HTTP", "").rstrip("/")
 SCREENSHOTS = os.environ.get("PODIUM_TEST_CONSOLE_SCREENSHOTS")
 GAME, BOARD = "dash", "com.example.dash.highscore"
-WAIT = 20
+WAIT = 30
 
 if not ADMIN_KEY or not BASE:
     pytest.skip("PODIUM_TEST_ADMIN_KEY and PODIUM_TEST_HTTP are needed for the console", allow_module_level=True)
@@ -33,9 +33,19 @@ PAGES = [("Overview", "overview"), ("Games", "games"), ("Leaderboards", "leaderb
 
 
 def wait(driver, condition, what):
+    """The condition's first truthy value, polled until WAIT seconds have passed. A page that is
+    being replaced (a form's redirect) makes an element lookup fail for a moment: that counts as
+    not yet, not as a failure."""
     from selenium.webdriver.support.ui import WebDriverWait
+
+    def attempt(d):
+        try:
+            return condition(d)
+        except Exception:
+            return False
+
     try:
-        return WebDriverWait(driver, WAIT).until(lambda d: condition(d))
+        return WebDriverWait(driver, WAIT).until(attempt)
     except Exception:
         pytest.fail(f"{what}: not within {WAIT} s; page {driver.current_url}: {driver.find_element('tag name', 'body').text[:800]}")
 
@@ -147,8 +157,28 @@ def test_the_console_end_to_end(browser):
     driver.get(f"{BASE}/console/events?game={GAME}&player={victim['playerId']}")
     wait(driver, lambda d: "run.finished" in d.find_element("id", "event-log").text, "the player's event in the event log")
     shot(driver, "events")
-    driver.get(f"{BASE}/console/challenges?game={GAME}")
+    # Challenges: a running time-boxed challenge is listed as open and ended from the list.
+    issuer, receiver = device_player(http), device_player(http)
+    assert http.post(f"/v1/friends/{receiver['playerId']}/request", headers={"Authorization": f"Bearer {issuer['sessionToken']}"}).status_code == 200
+    assert http.post(f"/v1/friends/{issuer['playerId']}/accept", headers={"Authorization": f"Bearer {receiver['sessionToken']}"}).status_code == 200
+    timed = http.post(f"/v1/games/{GAME}/challenges/timed", headers={"Authorization": f"Bearer {issuer['sessionToken']}"},
+                      json={"boardId": BOARD, "durationMilliseconds": 3_600_000, "receivers": [receiver["playerId"]]})
+    assert timed.status_code == 200, timed.text
+    challenge_id = timed.json()["challengeId"]
+    driver.get(f"{BASE}/console/challenges?game={GAME}&open=1")
+    row = wait(driver, lambda d: next((r for r in d.find_elements("css selector", "#challenge-list tbody tr")
+                                       if issuer["playerId"] in r.text), None), "the open challenge in the list")
     shot(driver, "challenges")
+    row.find_element("tag name", "button").click()
+    wait(driver, lambda d: "ended at" in d.find_element("tag name", "body").text, "the challenge ended from the console")
+    detail = http.get(f"/v1/games/{GAME}/challenges/{challenge_id}", headers={"Authorization": f"Bearer {issuer['sessionToken']}"}).json()
+    assert detail["endsAt"] < timed.json()["endsAt"], detail
+
+    # A player's achievements and challenges in a game.
+    driver.get(f"{BASE}/console/players?playerId={issuer['playerId']}&game={GAME}")
+    wait(driver, lambda d: d.find_elements("id", "player-challenges"), "the player's challenges")
+    assert "timed" in driver.find_element("id", "player-challenges").text
+    assert driver.find_elements("id", "player-achievements")
 
     # Forms need the session's CSRF token and the console's own origin.
     jar = {"podium_console": driver.get_cookie("podium_console")["value"]}

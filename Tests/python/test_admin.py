@@ -429,3 +429,55 @@ def test_secrets_are_redacted_in_the_audit_log(http, dealer):
     assert logged["payload"]["password"] == "***" and logged["payload"]["refreshToken"] == "***", logged
     assert logged["payload"]["playerId"] == player["playerId"]
     assert "hunter2-secret" not in str(entries) and "rt-secret" not in str(entries)
+
+
+def test_listing_a_games_challenges(http, operator):
+    issuer, receiver = device_player(http), device_player(http)
+    befriend(http, issuer, receiver)
+    started = http.post(f"/v1/games/{GAME}/challenges/timed", headers=bearer(issuer),
+                        json={"boardId": BOARD, "durationMilliseconds": 3_600_000, "receivers": [receiver["playerId"]]})
+    assert started.status_code == 200, started.text
+    challenge_id = started.json()["challengeId"]
+    if operator.transport == "http":
+        response = http.get(f"/v1/admin/games/{GAME}/challenges", params={"openOnly": "true", "limit": 200},
+                            headers={"X-Podium-Admin-Key": ADMIN_KEY})
+        assert response.status_code == 200, response.text
+        listed = response.json()["challenges"]
+    else:
+        listed = call(operator.dealer, {"type": "challenge.admin.list", "gameId": GAME, "adminKey": ADMIN_KEY,
+                                        "payload": {"openOnly": True, "limit": 200}})["payload"]["challenges"]
+    mine = [c for c in listed if c["challengeId"] == challenge_id]
+    assert mine and mine[0]["issuerId"] == issuer["playerId"] and mine[0]["kind"] == "timed", listed[:3]
+    created = [c["createdAt"] for c in listed]
+    assert created == sorted(created, reverse=True), "not newest first"
+    dealer_operator = Operator("zeromq", http, operator.dealer)
+    dealer_operator.error("challenge.admin.list", {"limit": 0}, "invalid_field", "payload.limit", game=GAME)
+    dealer_operator.error("challenge.admin.list", {}, "missing_field", "gameId")
+
+
+def test_each_operator_action_is_in_the_audit_log(http, dealer):
+    operator = Operator("zeromq", http, dealer)
+    player = device_player(http, f"admin-each-{uuid.uuid4()}")
+    submit(http, player, 1234)
+    issuer, receiver = device_player(http), device_player(http)
+    befriend(http, issuer, receiver)
+    timed = http.post(f"/v1/games/{GAME}/challenges/timed", headers=bearer(issuer),
+                      json={"boardId": BOARD, "durationMilliseconds": 3_600_000, "receivers": [receiver["playerId"]]}).json()
+    actions = [
+        ("auth.admin.lookup", {"playerId": player["playerId"]}, None),
+        ("auth.admin.revoke-session", {"sessionId": player["sessionId"]}, None),
+        ("auth.admin.ban", {"playerId": player["playerId"], "reason": "each"}, None),
+        ("auth.admin.unban", {"playerId": player["playerId"]}, None),
+        ("leaderboard.admin.remove-score", {"boardId": BOARD, "playerId": player["playerId"]}, GAME),
+        ("leaderboard.admin.reset", {"boardId": BOARD}, GAME),
+        ("challenge.admin.list", {"limit": 5}, GAME),
+        ("challenge.admin.end", {"challengeId": timed["challengeId"]}, GAME),
+    ]
+    ids = {}
+    for type_, payload, game in actions:
+        ids[type_] = unique("each")
+        operator.ok(type_, payload, game=game, request_id=ids[type_])
+    logged = {e.get("requestId"): e for e in audit(operator, limit=200)["entries"]}
+    for type_, request_id in ids.items():
+        assert request_id in logged, f"{type_} ({request_id}) is not in the audit log"
+        assert logged[request_id]["type"] == type_ and logged[request_id]["outcome"] == "ok", logged[request_id]

@@ -11,7 +11,7 @@ struct AdminCommand: ParsableCommand {
             """,
         subcommands: [
             AdminBanCommand.self, AdminUnbanCommand.self, AdminLookupCommand.self, AdminRevokeSessionCommand.self,
-            AdminRemoveScoreCommand.self, AdminResetBoardCommand.self, AdminArchivesCommand.self, AdminEndChallengeCommand.self,
-            AdminAuditCommand.self,
+            AdminRemoveScoreCommand.self, AdminResetBoardCommand.self, AdminArchivesCommand.self, AdminDefineBoardCommand.self,
+            AdminDefineAchievementCommand.self, AdminChallengesCommand.self, AdminEndChallengeCommand.self, AdminAuditCommand.self,
         ])
 }

@@ -53,6 +53,20 @@ public enum ChallengeService {
                     try WireCodec.jsonValue(
                         await challenges.start(request, try request.requestPayload(as: TimedChallengeStart.self), context: context))
                 },
+                "challenge.admin.list": { request, _ in
+                    try request.requireOperator()
+                    guard let gameId = request.gameId else {
+                        throw ErrorReply(code: .missingField, message: "give the gameId", field: "gameId")
+                    }
+                    let query = try request.requestPayload(as: ChallengeListing.self)
+                    let limit = query.limit ?? 50
+                    guard (1...200).contains(limit) else {
+                        throw ErrorReply(code: .invalidField, message: "limit is 1-200", field: "payload.limit")
+                    }
+                    return try WireCodec.jsonValue([
+                        "challenges": await challenges.store.recent(gameId: gameId, openOnly: query.openOnly ?? false, limit: limit)
+                    ])
+                },
                 "challenge.admin.end": { request, _ in
                     try request.requireOperator()
                     guard let gameId = request.gameId else {

@@ -142,6 +142,21 @@ final class ChallengeStore: Sendable {
         try await database.read { db in try Self.load(db, id) }
     }
 
+    /// A game's challenges for operators, newest first: only the open ones (a running time-boxed
+    /// challenge, or one with a receiver still pending), or all.
+    func recent(gameId: String, openOnly: Bool, limit: Int) async throws -> [ChallengeDetail] {
+        try await database.read { db in
+            let ids = try String.fetchAll(
+                try db.cachedStatement(sql: """
+                    SELECT c.id FROM challenge c WHERE c.game_id = ? AND (? = 0 OR c.state = 'running'
+                        OR EXISTS (SELECT 1 FROM receiver r WHERE r.challenge_id = c.id AND r.state = 'pending'))
+                    ORDER BY c.created_at DESC, c.id LIMIT ?
+                    """),
+                arguments: [gameId, openOnly ? 1 : 0, limit])
+            return try ids.compactMap { try Self.load(db, $0) }
+        }
+    }
+
     /// Challenges a player received (optionally in one state) or issued, newest first.
     func challenges(gameId: String, playerId: String, issued: Bool, state: ChallengeState?) async throws -> [ChallengeDetail] {
         try await database.read { db in

@@ -146,3 +146,15 @@ public struct ChallengeTarget: Codable, Sendable, Equatable {
     public var challengeId: String
     public init(challengeId: String) { self.challengeId = challengeId }
 }
+
+/// `challenge.admin.list`: a game's challenges for operators, newest first.
+public struct ChallengeListing: Codable, Sendable, Equatable {
+    /// Only running time-boxed challenges and those with a receiver still pending.
+    public var openOnly: Bool?
+    /// 1-200, default 50.
+    public var limit: Int?
+    public init(openOnly: Bool? = nil, limit: Int? = nil) {
+        self.openOnly = openOnly
+        self.limit = limit
+    }
+}

@@ -132,9 +132,10 @@ struct ConsolePages: Sendable {
         let game = query["game"] ?? "", board = query["board"] ?? ""
         let scope = query["scope"].flatMap { $0.isEmpty ? nil : $0 } ?? "allTime"
         let archive = query["archive"].flatMap { Int64($0) }
+        let period = query["period"].flatMap { Int64($0) }
         let offset = max(0, query["offset"].flatMap { Int($0) } ?? 0)
         var data: [String: Any] = [
-            "game": game, "board": board, "offset": offset, "find": query["find"] ?? "",
+            "game": game, "board": board, "offset": offset, "find": query["find"] ?? "", "period": period.map(String.init) ?? "",
             "scopes": ["allTime", "week", "today"].map { ["value": $0, "selected": $0 == scope] as [String: Any] },
         ]
         guard !game.isEmpty, !board.isEmpty else { return ("leaderboards", data) }
@@ -158,23 +159,30 @@ struct ConsolePages: Sendable {
             }
         }
         var payload: [String: JSONValue] = ["boardId": .string(board), "limit": 50, "offset": .integer(Int64(offset))]
-        if let archive { payload["archive"] = .integer(archive) } else { payload["scope"] = .string(scope) }
+        if let archive {
+            payload["archive"] = .integer(archive)
+        } else if let period {
+            payload["period"] = .integer(period)
+        } else {
+            payload["scope"] = .string(scope)
+        }
         switch decode(await admin("leaderboard.top", game: game, payload: payload), as: LeaderboardPage.self) {
         case .failure(let error):
             data["error"] = Self.describe(error)
         case .success(let page):
             data["loaded"] = true
             data["total"] = page.total ?? page.entries.count
-            data["scopeLabel"] = archive.map { "Archive \($0)" } ?? "Current standings (\(scope))"
+            data["scopeLabel"] = archive.map { "Archive \($0)" } ?? period.map { "Ended period \($0)" } ?? "Current standings (\(scope))"
             data["entries"] = page.entries.map { entry -> [String: Any] in
                 [
                     "rank": entry.rank, "playerId": entry.playerId, "displayName": entry.displayName ?? "", "value": entry.value,
-                    "submittedAt": ConsoleHTTP.time(entry.submittedAt), "archived": archive != nil, "game": game, "board": board,
+                    "submittedAt": ConsoleHTTP.time(entry.submittedAt), "archived": archive != nil || period != nil, "game": game,
+                    "board": board,
                 ]
             }
             if offset + page.entries.count < (page.total ?? 0) {
                 data["next"] = "/console/leaderboards" + ConsoleHTTP.query([
-                    ("game", game), ("board", board), ("scope", scope), ("archive", archive.map(String.init)),
+                    ("game", game), ("board", board), ("scope", scope), ("archive", archive.map(String.init)), ("period", period.map(String.init)),
                     ("offset", String(offset + 50)),
                 ])
             }
@@ -208,9 +216,11 @@ struct ConsolePages: Sendable {
     // MARK: - Players
 
     func players(_ query: [String: String]) async -> (template: String, data: [String: Any]) {
+        let game = query["game"] ?? ""
         var data: [String: Any] = [
             "username": query["username"] ?? "", "playerId": query["playerId"] ?? "", "deviceId": query["deviceId"] ?? "",
         ]
+        if !game.isEmpty { data["game"] = game }
         var lookup: [String: JSONValue] = [:]
         for name in ["username", "playerId", "deviceId"] {
             if let value = query[name], !value.isEmpty { lookup[name] = .string(value) }
@@ -236,6 +246,25 @@ struct ConsolePages: Sendable {
                 ]
             }
             data["player"] = player
+            if !game.isEmpty {
+                if case .success(let list) = decode(await admin("achievement.list", game: game, player: record.playerId), as: AchievementList.self) {
+                    data["achievements"] = list.achievements.map { status -> [String: Any] in
+                        [
+                            "title": status.title ?? status.id, "percent": status.percentComplete.map { String(format: "%.0f %%", $0) } ?? "-",
+                            "earned": status.earned ? (status.earnedAt.map(ConsoleHTTP.time) ?? "yes") : "-",
+                        ]
+                    }
+                }
+                var challenges: [[String: Any]] = []
+                for (type, role) in [("challenge.received", "received"), ("challenge.issued", "issued")] {
+                    if case .success(let envelope) = await admin(type, game: game, player: record.playerId),
+                        let list = try? envelope.decodePayload(as: [String: [ChallengeDetail]].self)["challenges"]
+                    {
+                        challenges += list.map { ["createdAt": ConsoleHTTP.time($0.createdAt), "kind": $0.kind.rawValue, "role": role, "state": $0.state?.rawValue ?? ($0.receivers.first { $0.playerId == record.playerId }?.state.rawValue ?? "-")] }
+                    }
+                }
+                data["challenges"] = challenges
+            }
         }
         return ("players", data)
     }
@@ -275,7 +304,28 @@ struct ConsolePages: Sendable {
     // MARK: - Challenges
 
     func challenges(_ query: [String: String]) async -> (template: String, data: [String: Any]) {
-        var data: [String: Any] = ["game": query["game"] ?? ""]
+        let openOnly = query["open"] == "1"
+        var data: [String: Any] = ["game": query["game"] ?? "", "openOnly": openOnly]
+        if let game = query["game"], !game.isEmpty {
+            switch await admin("challenge.admin.list", game: game, payload: ["openOnly": .bool(openOnly), "limit": 100]) {
+            case .failure(let error): data["error"] = Self.describe(error)
+            case .success(let envelope):
+                let list = (try? envelope.decodePayload(as: [String: [ChallengeDetail]].self))?["challenges"] ?? []
+                let now = gateway.clock.nowMilliseconds
+                data["listed"] = true
+                data["list"] = list.map { challenge -> [String: Any] in
+                    [
+                        "challengeId": challenge.challengeId, "createdAt": ConsoleHTTP.time(challenge.createdAt), "kind": challenge.kind.rawValue,
+                        "issuerId": challenge.issuerId, "target": challenge.boardId ?? challenge.achievementId ?? "-",
+                        "state": challenge.state?.rawValue
+                            ?? challenge.receivers.map { "\($0.state.rawValue)" }.joined(separator: ", "),
+                        "endsAt": ConsoleHTTP.time(challenge.endsAt ?? challenge.expiresAt),
+                        "endable": challenge.kind == .timed && challenge.state == .running && (challenge.endsAt ?? 0) > now,
+                        "game": game,
+                    ]
+                }
+            }
+        }
         if let id = query["ended"], !id.isEmpty, let game = query["game"] {
             // Shown after an end: the challenge as the end left it (its detail, read as the issuer).
             if case .success(let list) = decode(

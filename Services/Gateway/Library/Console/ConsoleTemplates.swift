@@ -103,6 +103,7 @@ enum ConsoleTemplates {
         <label>Game <input name="game" value="{{game}}" required></label>
         <label>Board <input name="board" value="{{board}}" required></label>
         <label>Scope <select name="scope">{{#scopes}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/scopes}}</select></label>
+        <label>Ended period <input name="period" type="number" min="0" value="{{period}}" placeholder="recurring boards"></label>
         <label>Archive <select name="archive"><option value="">current standings</option>{{#archives}}<option value="{{archive}}"{{#selected}} selected{{/selected}}>archive {{archive}} ({{entries}} entries, reset {{resetAt}})</option>{{/archives}}</select></label>
         <label>Offset <input name="offset" type="number" min="0" value="{{offset}}"></label>
         <button type="submit">Show</button>
@@ -129,6 +130,7 @@ enum ConsoleTemplates {
         <label>Username <input name="username" value="{{username}}"></label>
         <label>Player id <input name="playerId" value="{{playerId}}"></label>
         <label>Device id <input name="deviceId" value="{{deviceId}}"></label>
+        <label>Game (achievements, challenges) <input name="game" value="{{game}}"></label>
         <button type="submit" id="search">Search</button>
         </form>
         {{#error}}<p class="flash error">{{error}}</p>{{/error}}
@@ -142,6 +144,16 @@ enum ConsoleTemplates {
         <dt>friends</dt><dd>{{friends}}</dd>
         <dt>ban</dt><dd id="ban-state">{{#ban}}banned since {{bannedAt}} {{until}}: {{reason}}{{/ban}}{{^ban}}not banned{{/ban}}</dd>
         </dl>
+        {{#game}}<h3>Achievements in {{game}}</h3>
+        <table id="player-achievements"><thead><tr><th>achievement</th><th>progress</th><th>earned</th></tr></thead><tbody>
+        {{#achievements}}<tr><td>{{title}}</td><td>{{percent}}</td><td>{{earned}}</td></tr>{{/achievements}}
+        {{^achievements}}<tr><td colspan="3">none</td></tr>{{/achievements}}
+        </tbody></table>
+        <h3>Challenges in {{game}}</h3>
+        <table id="player-challenges"><thead><tr><th>created</th><th>kind</th><th>role</th><th>state</th></tr></thead><tbody>
+        {{#challenges}}<tr><td>{{createdAt}}</td><td>{{kind}}</td><td>{{role}}</td><td>{{state}}</td></tr>{{/challenges}}
+        {{^challenges}}<tr><td colspan="4">none</td></tr>{{/challenges}}
+        </tbody></table>{{/game}}
         <h3>Devices</h3>
         <ul>{{#devices}}<li><code>{{deviceId}}</code>, linked {{linkedAt}}</li>{{/devices}}{{^devices}}<li>none</li>{{/devices}}</ul>
         <h3>Active sessions</h3>
@@ -159,14 +171,24 @@ enum ConsoleTemplates {
         """
 
     static let challenges = """
+        <form method="get" class="filters"><label>Game <input name="game" value="{{game}}" required></label>
+        <label><input type="checkbox" name="open" value="1"{{#openOnly}} checked{{/openOnly}}> open only</label><button type="submit">Show</button></form>
+        {{#error}}<p class="flash error">{{error}}</p>{{/error}}
+        {{#listed}}
+        <table id="challenge-list"><thead><tr><th>created</th><th>kind</th><th>issuer</th><th>board / achievement</th><th>state</th><th>ends</th><th></th></tr></thead><tbody>
+        {{#list}}<tr><td>{{createdAt}}</td><td>{{kind}}</td><td><a href="/console/players?playerId={{issuerId}}"><code>{{issuerId}}</code></a></td><td>{{target}}</td><td>{{state}}</td><td>{{endsAt}}</td><td>{{#endable}}<form method="post" action="/console/challenges/end"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="game" value="{{game}}"><input type="hidden" name="challenge" value="{{challengeId}}"><button type="submit" class="danger">End now</button></form>{{/endable}}</td></tr>{{/list}}
+        {{^list}}<tr><td colspan="7">no challenges</td></tr>{{/list}}
+        </tbody></table>
+        {{/listed}}
+        <h2>End by id</h2>
         <p>End a running time-boxed challenge now: it is decided as if its time had run out.</p>
         <form method="post" action="/console/challenges/end" class="danger-zone"><input type="hidden" name="csrf" value="{{csrf}}">
         <label>Game <input name="game" value="{{game}}" required></label>
         <label>Challenge id <input name="challenge" required></label>
         <button type="submit" class="danger">End now</button></form>
         {{#ended}}<h2>Ended</h2><dl><dt>challenge</dt><dd><code>{{challengeId}}</code></dd><dt>board</dt><dd>{{boardId}}</dd><dt>ends at</dt><dd>{{endsAt}}</dd><dt>participants</dt><dd>{{participants}}</dd></dl>{{/ended}}
-        <h2>Recent challenge events</h2>
-        <table><thead><tr><th>when</th><th>what</th><th>game</th><th>player</th></tr></thead><tbody>
+        <h2>Recently ended by operators</h2>
+        <table><thead><tr><th>when</th><th>what</th><th>game</th><th>challenge</th></tr></thead><tbody>
         {{#recent}}<tr><td>{{at}}</td><td>{{type}}</td><td>{{gameId}}</td><td>{{playerId}}</td></tr>{{/recent}}
         {{^recent}}<tr><td colspan="4">none in the audit log</td></tr>{{/recent}}
         </tbody></table>

@@ -108,6 +108,7 @@ extension HTTPRoute {
             .delete("\(adminBoard)/scores/:playerId", "leaderboard.admin.remove-score"),
             .post("\(adminBoard)/reset", "leaderboard.admin.reset"),
             .post("\(adminGame)/challenges/:challengeId/end", "challenge.admin.end"),
+            .get("\(adminGame)/challenges", "challenge.admin.list", query: ["openOnly": .boolean, "limit": .integer]),
             .get("/v1/admin/audit", "admin.audit", query: ["before": .integer, "limit": .integer, "type": .string, "playerId": .string]),
         ]
         for action in ["request", "accept", "decline", "remove", "block", "unblock"] {
