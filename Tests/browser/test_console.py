@@ -178,6 +178,7 @@ def test_the_console_end_to_end(browser):
     driver.get(f"{BASE}/console/players?playerId={issuer['playerId']}&game={GAME}")
     wait(driver, lambda d: d.find_elements("id", "player-challenges"), "the player's challenges")
     assert "timed" in driver.find_element("id", "player-challenges").text
+    assert receiver["playerId"] in driver.find_element("id", "friends").text
     assert driver.find_elements("id", "player-achievements")
 
     # Forms need the session's CSRF token and the console's own origin.

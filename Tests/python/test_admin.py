@@ -271,6 +271,7 @@ def test_lookup_by_id_username_and_device(http, operator):
     befriend(http, player, friend)
     by_id = operator.ok("auth.admin.lookup", {"playerId": player["playerId"]})
     assert by_id["username"] == username and by_id["friends"] == 1 and by_id["ban"] is None, by_id
+    assert by_id["friendIds"] == [friend["playerId"]], by_id
     assert [s["sessionId"] for s in by_id["sessions"]] == [player["sessionId"]], by_id
     assert operator.ok("auth.admin.lookup", {"username": username.upper()})["playerId"] == player["playerId"]
     device_record = operator.ok("auth.admin.lookup", {"deviceId": device})

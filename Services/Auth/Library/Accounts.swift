@@ -218,11 +218,12 @@ final class Accounts: Sendable {
         guard let account else { throw notFound }
         let now = clock.nowMilliseconds
         let ban = try await store.ban(playerId: account.playerId)
+        let friendIds = try await store.friendIDs(playerId: account.playerId).sorted()
         return PlayerRecord(
             playerId: account.playerId, displayName: account.displayName, username: account.username, createdAt: account.createdAt,
             devices: try await store.devices(playerId: account.playerId),
             sessions: try await store.activeSessions(playerId: account.playerId, now: now),
-            friends: try await store.friendIDs(playerId: account.playerId).count,
+            friends: friendIds.count, friendIds: Array(friendIds.prefix(200)),
             ban: BanRules.holds(ban, now: now) ? ban : nil)
     }
 

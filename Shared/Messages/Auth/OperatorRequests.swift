@@ -144,11 +144,13 @@ public struct PlayerRecord: Codable, Sendable, Equatable {
     public var devices: [Device]
     public var sessions: [Session]
     public var friends: Int
+    /// The friends' ids (at most 200 of them).
+    public var friendIds: [String]
     public var ban: Ban?
 
     public init(
         playerId: String, displayName: String, username: String?, createdAt: Int64, devices: [Device], sessions: [Session],
-        friends: Int, ban: Ban?
+        friends: Int, friendIds: [String] = [], ban: Ban?
     ) {
         self.playerId = playerId
         self.displayName = displayName
@@ -157,10 +159,24 @@ public struct PlayerRecord: Codable, Sendable, Equatable {
         self.devices = devices
         self.sessions = sessions
         self.friends = friends
+        self.friendIds = friendIds
         self.ban = ban
     }
 
-    enum CodingKeys: String, CodingKey { case playerId, displayName, username, createdAt, devices, sessions, friends, ban }
+    enum CodingKeys: String, CodingKey { case playerId, displayName, username, createdAt, devices, sessions, friends, friendIds, ban }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        playerId = try container.decode(String.self, forKey: .playerId)
+        displayName = try container.decode(String.self, forKey: .displayName)
+        username = try container.decodeIfPresent(String.self, forKey: .username)
+        createdAt = try container.decode(Int64.self, forKey: .createdAt)
+        devices = try container.decode([Device].self, forKey: .devices)
+        sessions = try container.decode([Session].self, forKey: .sessions)
+        friends = try container.decode(Int.self, forKey: .friends)
+        friendIds = try container.decodeIfPresent([String].self, forKey: .friendIds) ?? []
+        ban = try container.decodeIfPresent(Ban.self, forKey: .ban)
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -171,6 +187,7 @@ public struct PlayerRecord: Codable, Sendable, Equatable {
         try container.encode(devices, forKey: .devices)
         try container.encode(sessions, forKey: .sessions)
         try container.encode(friends, forKey: .friends)
+        try container.encode(friendIds, forKey: .friendIds)
         try container.encode(ban, forKey: .ban)
     }
 }

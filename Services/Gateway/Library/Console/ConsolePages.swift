@@ -233,6 +233,7 @@ struct ConsolePages: Sendable {
             var player: [String: Any] = [
                 "playerId": record.playerId, "displayName": record.displayName, "username": record.username ?? "-",
                 "createdAt": ConsoleHTTP.time(record.createdAt), "friends": record.friends,
+                "friendIds": record.friendIds.map { ["id": $0] },
                 "devices": record.devices.map { ["deviceId": $0.deviceId, "linkedAt": ConsoleHTTP.time($0.linkedAt)] },
                 "sessions": record.sessions.map {
                     ["sessionId": $0.sessionId, "createdAt": ConsoleHTTP.time($0.createdAt), "expiresAt": ConsoleHTTP.time($0.expiresAt),

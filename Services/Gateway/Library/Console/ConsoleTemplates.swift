@@ -154,6 +154,8 @@ enum ConsoleTemplates {
         {{#challenges}}<tr><td>{{createdAt}}</td><td>{{kind}}</td><td>{{role}}</td><td>{{state}}</td></tr>{{/challenges}}
         {{^challenges}}<tr><td colspan="4">none</td></tr>{{/challenges}}
         </tbody></table>{{/game}}
+        <h3>Friends</h3>
+        <ul id="friends">{{#friendIds}}<li><a href="/console/players?playerId={{id}}"><code>{{id}}</code></a></li>{{/friendIds}}{{^friendIds}}<li>none</li>{{/friendIds}}</ul>
         <h3>Devices</h3>
         <ul>{{#devices}}<li><code>{{deviceId}}</code>, linked {{linkedAt}}</li>{{/devices}}{{^devices}}<li>none</li>{{/devices}}</ul>
         <h3>Active sessions</h3>
