@@ -67,11 +67,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             path: "Shared/Runtime"
+        ),
+        // The SQLite side of the storage seam (GRDB): opening a durable database, the durable
+        // tables (receipts, outbox, stream positions) and their readers for the runtime.
+        .target(
+            name: "PodiumSQLite",
+            dependencies: ["PodiumRuntime", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Shared/SQLite"
         ),
         // Every process's operations listener (PODIUM_METRICS: /metrics, /health/live,
         // /health/ready) and `ServiceMain`, which runs a process's services beside it.
@@ -104,7 +110,6 @@ let package = Package(
             name: "Gateway",
             dependencies: [
                 "PodiumRuntime", "PodiumTokens", .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -117,34 +122,43 @@ let package = Package(
             path: "Services/Gateway/Library"
         ),
         .target(
+            name: "GatewaySQLite",
+            dependencies: ["Gateway", "PodiumSQLite", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Services/Gateway/SQLite"
+        ),
+        .target(
             name: "Auth",
-            dependencies: [
-                "PodiumRuntime", "PodiumTokens",
-                .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ],
+            dependencies: ["PodiumRuntime", "PodiumTokens", .product(name: "CryptoExtras", package: "swift-crypto")],
             path: "Services/Auth/Library"
         ),
         .target(
-            name: "Leaderboard",
-            dependencies: ["PodiumRuntime", .product(name: "GRDB", package: "GRDB.swift")],
-            path: "Services/Leaderboard/Library"
+            name: "AuthSQLite",
+            dependencies: ["Auth", "PodiumSQLite", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Services/Auth/SQLite"
         ),
+        .target(name: "Leaderboard", dependencies: ["PodiumRuntime"], path: "Services/Leaderboard/Library"),
         .target(
-            name: "Achievement",
-            dependencies: ["PodiumRuntime", .product(name: "GRDB", package: "GRDB.swift")],
-            path: "Services/Achievement/Library"
+            name: "LeaderboardSQLite",
+            dependencies: ["Leaderboard", "PodiumSQLite", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Services/Leaderboard/SQLite"
         ),
+        .target(name: "Achievement", dependencies: ["PodiumRuntime"], path: "Services/Achievement/Library"),
         .target(
-            name: "Challenge",
-            dependencies: ["PodiumRuntime", .product(name: "GRDB", package: "GRDB.swift")],
-            path: "Services/Challenge/Library"
+            name: "AchievementSQLite",
+            dependencies: ["Achievement", "PodiumSQLite", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Services/Achievement/SQLite"
         ),
-        .executableTarget(name: "GatewayMain", dependencies: ["Gateway", "PodiumOperations"], path: "Services/Gateway/Main"),
-        .executableTarget(name: "AuthMain", dependencies: ["Auth", "PodiumOperations"], path: "Services/Auth/Main"),
-        .executableTarget(name: "LeaderboardMain", dependencies: ["Leaderboard", "PodiumOperations"], path: "Services/Leaderboard/Main"),
-        .executableTarget(name: "AchievementMain", dependencies: ["Achievement", "PodiumOperations"], path: "Services/Achievement/Main"),
-        .executableTarget(name: "ChallengeMain", dependencies: ["Challenge", "PodiumOperations"], path: "Services/Challenge/Main"),
+        .target(name: "Challenge", dependencies: ["PodiumRuntime"], path: "Services/Challenge/Library"),
+        .target(
+            name: "ChallengeSQLite",
+            dependencies: ["Challenge", "PodiumSQLite", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Services/Challenge/SQLite"
+        ),
+        .executableTarget(name: "GatewayMain", dependencies: ["Gateway", "GatewaySQLite", "PodiumOperations"], path: "Services/Gateway/Main"),
+        .executableTarget(name: "AuthMain", dependencies: ["Auth", "AuthSQLite", "PodiumOperations"], path: "Services/Auth/Main"),
+        .executableTarget(name: "LeaderboardMain", dependencies: ["Leaderboard", "LeaderboardSQLite", "PodiumOperations"], path: "Services/Leaderboard/Main"),
+        .executableTarget(name: "AchievementMain", dependencies: ["Achievement", "AchievementSQLite", "PodiumOperations"], path: "Services/Achievement/Main"),
+        .executableTarget(name: "ChallengeMain", dependencies: ["Challenge", "ChallengeSQLite", "PodiumOperations"], path: "Services/Challenge/Main"),
         // The `podium` command-line client.
         .executableTarget(
             name: "PodiumCLI",
@@ -159,14 +173,14 @@ let package = Package(
         .target(
             name: "PodiumTesting",
             dependencies: [
-                "Gateway", "Auth", "Leaderboard", "Achievement", "Challenge",
+                "Gateway", "GatewaySQLite", "Auth", "AuthSQLite", "Leaderboard", "LeaderboardSQLite", "Achievement", "AchievementSQLite", "Challenge", "ChallengeSQLite",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Shared/Testing"
         ),
         // Benchmarks (scripts/bench): the leaderboard at scale, in-process and through the gateway.
         .executableTarget(
-            name: "PodiumBench", dependencies: ["PodiumTesting", .product(name: "GRDB", package: "GRDB.swift")], path: "Tests/Bench"),
+            name: "PodiumBench", dependencies: ["PodiumTesting", "PodiumSQLite", .product(name: "GRDB", package: "GRDB.swift")], path: "Tests/Bench"),
         // The raw-libzmq reference for scripts/bench: PUB/SUB and DEALER/ROUTER without Podium on top.
         .executableTarget(name: "PodiumBenchZMQ", dependencies: ["ZeroMQ"], path: "Tests/BenchZMQ"),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], path: "Tests/ZeroMQTests"),
@@ -186,7 +200,7 @@ let package = Package(
         .testTarget(name: "LeaderboardTests", dependencies: ["PodiumTesting"], path: "Tests/LeaderboardTests"),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["PodiumTesting", .product(name: "Configuration", package: "swift-configuration")],
+            dependencies: ["PodiumTesting", "GatewaySQLite", .product(name: "Configuration", package: "swift-configuration")],
             path: "Tests/GatewayTests"
         ),
     ]

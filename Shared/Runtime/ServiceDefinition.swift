@@ -1,4 +1,3 @@
-import GRDB
 import Logging
 import PodiumMessages
 
@@ -26,9 +25,9 @@ public struct ServiceDefinition: Sendable {
     public var consumer: (any DurableConsumer)?
     /// The service's outbox: relayed to the bus and readable with `<name>.outbox.read`.
     public var outbox: OutboxRelay?
-    /// The database holding the service's request receipts (``RequestReceipts``): the runtime
-    /// answers `<name>.receipt` (asked by the gateway for `receipt.get`) from it.
-    public var receipts: (any DatabaseReader)?
+    /// Where the service's request receipts (``RequestReceipts``) are read: the runtime answers
+    /// `<name>.receipt` (asked by the gateway for `receipt.get`) from it.
+    public var receipts: (any ReceiptReader)?
     /// Where the service keeps its data, for health (`sqlite:/path`).
     public var storage: String?
 

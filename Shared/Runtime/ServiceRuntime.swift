@@ -279,7 +279,7 @@ public final class ServiceRuntime: Service, Sendable {
                 let lookup = try request.requestPayload(as: ReceiptLookup.self)
                 guard let id = lookup.id else { throw ErrorReply(code: .missingField, message: "give the id", field: "payload.id") }
                 let scope = RequestReceipts.scope(gameId: lookup.gameId, playerId: lookup.playerId)
-                return try WireCodec.jsonValue(try await receipts.read { db in try RequestReceipts.find(db, scope: scope, requestId: id) })
+                return try WireCodec.jsonValue(try await receipts.storedReply(scope: scope, requestId: id))
             }
         }
         if let outbox = definition.outbox {

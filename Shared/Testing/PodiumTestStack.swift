@@ -1,9 +1,14 @@
 import Achievement
+import AchievementSQLite
 import Auth
+import AuthSQLite
 import Challenge
+import ChallengeSQLite
 import Foundation
 import Gateway
+import GatewaySQLite
 import Leaderboard
+import LeaderboardSQLite
 import Logging
 import PodiumMessages
 import PodiumRuntime
@@ -82,8 +87,8 @@ public final class PodiumTestStack: Sendable {
         achievements: AchievementCatalog = testAchievements
     ) -> [ServiceBlueprint] {
         [
-            AuthService.blueprint(configuration: auth), LeaderboardService.blueprint(catalog: games),
-            AchievementService.blueprint(catalog: achievements), ChallengeService.blueprint(openGames: []),
+            AuthService.blueprint(configuration: auth, openStore: SQLiteAccountStore.opener), LeaderboardService.blueprint(catalog: games, openStore: SQLiteLeaderboardStore.opener),
+            AchievementService.blueprint(catalog: achievements, openStore: SQLiteAchievementStore.opener), ChallengeService.blueprint(openGames: [], openStore: SQLiteChallengeStore.opener),
         ]
     }
 
@@ -166,7 +171,7 @@ public final class PodiumTestStack: Sendable {
             playerRateLimit: options.playerRateLimit, curveKeyPair: options.curveKeyPair,
             expectedServices: options.expectedServices ?? options.services.map(\.name),
             tokenKey: options.auth.tokenKey, serverKeys: options.serverKeys, adminKey: options.adminKey)
-        gateway = try await Gateway(settings: gatewaySettings, clock: options.clock, logger: logger)
+        gateway = try await Gateway(settings: gatewaySettings, clock: options.clock, logger: logger, openStorage: GatewayStorage.sqlite)
         let endpoints = gateway.endpoints
         var runtimes: [ServiceRuntime] = []
         for blueprint in options.services {

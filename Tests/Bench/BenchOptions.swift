@@ -1,5 +1,6 @@
 import Foundation
 import Leaderboard
+import LeaderboardSQLite
 import PodiumMessages
 import PodiumRuntime
 import PodiumTesting

@@ -1,3 +1,4 @@
+import PodiumSQLite
 import Foundation
 import GRDB
 import PodiumMessages

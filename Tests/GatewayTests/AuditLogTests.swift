@@ -3,13 +3,14 @@ import PodiumMessages
 import Testing
 
 @testable import Gateway
+import GatewaySQLite
 
 /// The audit log on a real SQLite file: appended in order, read newest first with filters and
 /// pages, secrets never stored, the admin key never named.
 @Suite("Audit log")
 struct AuditLogTests {
     static func log() throws -> AuditLog {
-        try AuditLog(path: FileManager.default.temporaryDirectory.appendingPathComponent("podium-audit-\(UUID().uuidString).sqlite"))
+        AuditLog(store: try SQLiteAuditStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("podium-audit-\(UUID().uuidString).sqlite")))
     }
 
     static func entry(_ type: String, player: String? = nil, payload: JSONValue = .object([:]), outcome: String = "ok") -> AuditEntry {

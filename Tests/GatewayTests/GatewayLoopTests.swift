@@ -5,6 +5,7 @@ import ServiceLifecycle
 import Testing
 
 @testable import Gateway
+import GatewaySQLite
 
 /// A gateway whose loop dies must not stay up reporting ready: its service group, and so the
 /// process, stops with an error.
@@ -20,7 +21,7 @@ struct GatewayLoopTests {
             notificationSecret: Array(repeating: 7, count: 32))
         var logger = Logger(label: "test.gateway-loops")
         logger.logLevel = .critical
-        return try await Gateway(settings: settings, logger: logger)
+        return try await Gateway(settings: settings, logger: logger, openStorage: GatewayStorage.sqlite)
     }
 
     /// A service group with the gateway's parts in it, as the executable runs them.

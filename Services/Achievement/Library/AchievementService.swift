@@ -13,17 +13,18 @@ public enum AchievementService {
     /// Bus topic prefixes the service subscribes to.
     public static let subscriptions = [Topic.allGameEvents]
 
-    /// Builds the service; `catalog` nil reads the game configurations from `PODIUM_GAMES_DIR`.
-    public static func blueprint(catalog: AchievementCatalog? = nil) -> ServiceBlueprint {
+    /// Builds the service on the store `openStore` opens; `catalog` nil reads the game
+    /// configurations from `PODIUM_GAMES_DIR`.
+    public static func blueprint(catalog: AchievementCatalog? = nil, openStore: @escaping AchievementStoreOpener) -> ServiceBlueprint {
         ServiceBlueprint(name: name) { settings, clock in
             let catalog = try catalog ?? AchievementCatalog(directory: GameFiles.configuredDirectory())
-            let store = try AchievementStore(path: StorageLocation.database(for: "\(name)-progress", in: settings.dataDirectory))
+            let store = try await openStore(settings)
             let achievements = Achievements(catalog: catalog, store: store, clock: clock)
             try await achievements.loadOperatorChanges(logger: Logger(label: "podium.achievement"))
             var service = definition(achievements)
-            service.outbox = store.outbox
+            service.outbox = OutboxRelay(stream: name, reader: store.durable)
             service.storage = store.location
-            service.receipts = store.database
+            service.receipts = store.durable
             return service
         }
     }

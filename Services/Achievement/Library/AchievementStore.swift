@@ -1,17 +1,23 @@
-import Foundation
-import GRDB
 import PodiumMessages
 import PodiumRuntime
 
 /// A player's standing on one achievement.
-struct ProgressRecord: Sendable, Equatable {
-    var steps: Int64 = 0
+public struct ProgressRecord: Sendable, Equatable {
+    public var steps: Int64 = 0
     /// The highest percent reported directly (percent reports are kept as given).
-    var percent: Double = 0
-    var timesEarned: Int = 0
-    var earnedAt: Int64?
-    /// The rule's memory (JSON of ``RuleState``), for rule-based achievements.
-    var ruleState: RuleState?
+    public var percent: Double = 0
+    public var timesEarned: Int = 0
+    public var earnedAt: Int64?
+    /// The rule's memory, for rule-based achievements.
+    public var ruleState: RuleState?
+
+    public init(steps: Int64 = 0, percent: Double = 0, timesEarned: Int = 0, earnedAt: Int64? = nil, ruleState: RuleState? = nil) {
+        self.steps = steps
+        self.percent = percent
+        self.timesEarned = timesEarned
+        self.earnedAt = earnedAt
+        self.ruleState = ruleState
+    }
 
     /// Percent complete, 0-100.
     func percentComplete(target: Int64) -> Double {
@@ -21,264 +27,77 @@ struct ProgressRecord: Sendable, Equatable {
     var hasProgress: Bool { steps > 0 || percent > 0 || timesEarned > 0 }
 }
 
+/// One report's receipt, by its `reportId`: the outcome it had (JSON of a ``ReportOutcome``).
+public struct ReportReceipt: Sendable, Equatable {
+    public var achievementId: String
+    public var reportId: String
+    public var outcome: String
+}
+
 /// What a change to achievements stores beside the progress records, in the same transaction.
-struct AchievementJournal: Sendable {
+public struct AchievementJournal: Sendable {
     /// Per-report receipts of `reportId`s.
-    var reportReceipts: [(achievementId: String, reportId: String, outcome: String)] = []
-    /// The request's receipt, by its request id.
-    var request: (key: RequestKey, reply: JSONValue, at: Int64)?
-    /// `achievement.earned` messages for other services (the outbox).
-    var earned: [(topic: Topic, envelope: Envelope<AchievementEarned>)] = []
-    /// The event log position this change applies (and what the event did, if anything).
-    var event: (sequence: UInt64, outcomes: [ReportOutcome])?
+    public var reportReceipts: [ReportReceipt] = []
+    /// What a logged event did (kept for `receipt.get` of the event), by its sequence.
+    public var eventEffects: (sequence: UInt64, outcomes: [ReportOutcome])?
+    /// The request's receipt, the `achievement.earned` messages and the event log position.
+    public var durable = DurableWrites()
+
+    public init() {}
 }
 
-/// The achievement service's storage (SQLite via GRDB, `achievement-progress.sqlite`).
-final class AchievementStore: Sendable {
-    let database: DatabasePool
-    /// The outbox relay for `achievement.earned` (stream `achievement`).
-    let outbox: OutboxRelay
-    let location: String
+/// One player's changed records and what the change journals.
+public struct AchievementChange: Sendable {
+    public let gameId: String
+    public let playerId: String
+    public let records: [String: ProgressRecord]
+    public let journal: AchievementJournal
+}
 
-    init(path: URL) throws {
-        database = try DurableDatabase.open(at: path)
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1-progress") { db in
-            try db.create(table: "progress") { t in
-                t.column("game_id", .text).notNull()
-                t.column("player_id", .text).notNull()
-                t.column("achievement_id", .text).notNull()
-                t.column("steps", .integer).notNull()
-                t.column("percent", .double).notNull()
-                t.column("times_earned", .integer).notNull()
-                t.column("earned_at", .integer)
-                t.column("rule_state", .text)
-                t.primaryKey(["game_id", "player_id", "achievement_id"])
-            }
-            try db.create(index: "progress_earned", on: "progress", columns: ["game_id", "achievement_id", "times_earned"])
-            try db.create(table: "report_receipt") { t in
-                t.column("game_id", .text).notNull()
-                t.column("player_id", .text).notNull()
-                t.column("achievement_id", .text).notNull()
-                t.column("report_id", .text).notNull()
-                t.column("outcome", .text).notNull()
-                t.primaryKey(["game_id", "player_id", "achievement_id", "report_id"])
-            }
-            try db.create(table: "definition") { t in
-                t.column("game_id", .text).notNull()
-                t.column("achievement_id", .text).notNull()
-                t.column("json", .text).notNull()
-                t.primaryKey(["game_id", "achievement_id"])
-            }
-        }
-        migrator.registerMigration("v2-event-effects") { db in
-            try db.create(table: "event_effect") { t in
-                t.primaryKey("sequence", .integer)
-                t.column("game_id", .text).notNull()
-                t.column("player_id", .text).notNull()
-                t.column("outcomes", .text).notNull()
-            }
-        }
-        DurableTables.register(in: &migrator)
-        try migrator.migrate(database)
-        outbox = OutboxRelay(stream: "achievement", reader: database)
-        location = "sqlite:\(path.path)"
-    }
+/// Every stored record of some games, by game, player and achievement.
+public typealias ProgressByGame = [String: [String: [String: ProgressRecord]]]
 
-    func progress(gameId: String, playerId: String) async throws -> [String: ProgressRecord] {
-        try await database.read { db in
-            var result: [String: ProgressRecord] = [:]
-            for row in try Row.fetchAll(
-                try db.cachedStatement(sql: "SELECT * FROM progress WHERE game_id = ? AND player_id = ?"), arguments: [gameId, playerId])
-            {
-                result[row["achievement_id"]] = Self.record(row)
-            }
-            return result
-        }
-    }
+/// The achievement service's storage: progress records, report receipts, what logged events
+/// did, operator-made definitions, and the durable tables (receipts, outbox, event log position).
+public protocol AchievementStore: Sendable {
+    /// Where the data is, for health and logs (`sqlite:/path`, `postgresql://host/db`).
+    var location: String { get }
+    /// The service's receipts and outbox, for the runtime.
+    var durable: any ReceiptReader & OutboxReader { get }
 
-    /// One player's changed records and what the change journals.
-    struct Change: Sendable {
-        let gameId: String
-        let playerId: String
-        let records: [String: ProgressRecord]
-        let journal: AchievementJournal
-    }
-
-    /// Writes changed records and everything the change journals, in one transaction.
-    func save(gameId: String, playerId: String, records: [String: ProgressRecord], journal: AchievementJournal) async throws {
-        try await save([Change(gameId: gameId, playerId: playerId, records: records, journal: journal)])
-    }
-
-    /// Writes several changes, in order, in one transaction.
-    func save(_ changes: [Change]) async throws {
-        guard !changes.isEmpty else { return }
-        let encoded = try changes.map { change in
-            let states = try change.records.mapValues { record in
-                try record.ruleState.map { String(decoding: try WireCodec.encode($0), as: UTF8.self) }
-            }
-            let effects = try change.journal.event.flatMap { event in
-                event.outcomes.isEmpty ? nil : String(decoding: try WireCodec.encode(event.outcomes), as: UTF8.self)
-            }
-            return (states: states, effects: effects)
-        }
-        try await database.write { db in
-            for (change, encoded) in zip(changes, encoded) {
-                try Self.write(db, change, encoded: encoded.states, effects: encoded.effects)
-            }
-        }
-    }
-
-    private static func write(_ db: Database, _ change: Change, encoded: [String: String?], effects: String?) throws {
-        let (gameId, playerId, journal) = (change.gameId, change.playerId, change.journal)
-        try Self.write(db, gameId: gameId, playerId: playerId, records: change.records, encoded: encoded)
-        for receipt in journal.reportReceipts {
-            try db.cachedStatement(sql:
-                "INSERT OR IGNORE INTO report_receipt (game_id, player_id, achievement_id, report_id, outcome) VALUES (?, ?, ?, ?, ?)").execute(arguments: [gameId, playerId, receipt.achievementId, receipt.reportId, receipt.outcome])
-        }
-        if let (key, reply, time) = journal.request {
-            try RequestReceipts.record(db, key, reply: reply, at: time)
-        }
-        for message in journal.earned { try Outbox.append(db, message.envelope, on: message.topic) }
-        if let event = journal.event {
-            if let effects {
-                try db.cachedStatement(sql:
-                    "INSERT OR REPLACE INTO event_effect (sequence, game_id, player_id, outcomes) VALUES (?, ?, ?, ?)").execute(arguments: [Int64(event.sequence), gameId, playerId, effects])
-            }
-            try StreamPositions.advance(db, stream: StreamName.events, to: event.sequence)
-        }
-    }
-
-    private static func write(
-        _ db: Database, gameId: String, playerId: String, records: [String: ProgressRecord], encoded: [String: String?]
-    ) throws {
-        for (achievementId, record) in records {
-            try db.cachedStatement(sql: """
-                    INSERT INTO progress (game_id, player_id, achievement_id, steps, percent, times_earned, earned_at, rule_state)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT(game_id, player_id, achievement_id) DO UPDATE SET steps = excluded.steps,
-                        percent = excluded.percent, times_earned = excluded.times_earned, earned_at = excluded.earned_at,
-                        rule_state = excluded.rule_state
-                    """).execute(arguments: [
-                    gameId, playerId, achievementId, record.steps, record.percent, record.timesEarned, record.earnedAt,
-                    encoded[achievementId] ?? nil,
-                ])
-        }
-    }
-
-    /// Every stored record of some games, by game, player and achievement.
-    func progress(gameIds: [String]) async throws -> [String: [String: [String: ProgressRecord]]] {
-        try await database.read { db in
-            var result: [String: [String: [String: ProgressRecord]]] = [:]
-            for gameId in gameIds {
-                for row in try Row.fetchAll(try db.cachedStatement(sql: "SELECT * FROM progress WHERE game_id = ?"), arguments: [gameId]) {
-                    result[gameId, default: [:]][row["player_id"], default: [:]][row["achievement_id"]] = Self.record(row)
-                }
-            }
-            return result
-        }
-    }
-
-    /// Replaces records (a rebuild), with the unlocks' messages and the event log position, in one transaction.
-    func replace(
-        _ records: [String: [String: [String: ProgressRecord]]], earned: [(topic: Topic, envelope: Envelope<AchievementEarned>)],
-        position: UInt64
-    ) async throws {
-        var states: [String: [String: [String: String?]]] = [:]
-        for (gameId, players) in records {
-            for (playerId, changed) in players {
-                states[gameId, default: [:]][playerId] = try changed.mapValues { record in
-                    try record.ruleState.map { String(decoding: try WireCodec.encode($0), as: UTF8.self) }
-                }
-            }
-        }
-        let encoded = states
-        try await database.write { db in
-            for (gameId, players) in records {
-                for (playerId, changed) in players {
-                    try Self.write(db, gameId: gameId, playerId: playerId, records: changed, encoded: encoded[gameId]?[playerId] ?? [:])
-                }
-            }
-            for message in earned { try Outbox.append(db, message.envelope, on: message.topic) }
-            try StreamPositions.advance(db, stream: StreamName.events, to: position)
-        }
-    }
-
-    private static func record(_ row: Row) -> ProgressRecord {
-        let stateText: String? = row["rule_state"]
-        return ProgressRecord(
-            steps: row["steps"], percent: row["percent"], timesEarned: row["times_earned"], earnedAt: row["earned_at"],
-            ruleState: stateText.flatMap { try? WireCodec.decode(RuleState.self, from: Data($0.utf8)) })
-    }
-
+    /// One player's records in one game, by achievement.
+    func progress(gameId: String, playerId: String) async throws -> [String: ProgressRecord]
+    /// Every stored record of some games.
+    func progress(gameIds: [String]) async throws -> ProgressByGame
+    /// Writes several changes, in order, in one transaction (records, report receipts, event
+    /// effects and each journal's durable writes).
+    func save(_ changes: [AchievementChange]) async throws
+    /// Replaces records (a rebuild) with `durable` (the unlocks' messages, the event log
+    /// position), in one transaction.
+    func replace(_ records: ProgressByGame, durable: DurableWrites) async throws
     /// The event log position applied.
-    func eventPosition() async throws -> UInt64 {
-        try await database.read { db in try StreamPositions.get(db, stream: StreamName.events) }
-    }
-
+    func eventPosition() async throws -> UInt64
     /// What a logged event did (nil: nothing, or not applied yet).
-    func effects(sequence: UInt64) async throws -> [ReportOutcome]? {
-        try await database.read { db in
-            try String.fetchOne(try db.cachedStatement(sql: "SELECT outcomes FROM event_effect WHERE sequence = ?"), arguments: [Int64(sequence)])
-                .map { try WireCodec.decode([ReportOutcome].self, from: Data($0.utf8)) }
-        }
-    }
-
+    func effects(sequence: UInt64) async throws -> [ReportOutcome]?
     /// The stored reply of a request id, checked against its payload (throws `id_reused`).
-    func replay(_ key: RequestKey) async throws -> JSONValue? {
-        try await database.read { db in
-            try RequestReceipts.replay(db, key)
-        }
-    }
-
-    func receipt(gameId: String, playerId: String, achievementId: String, reportId: String) async throws -> String? {
-        try await database.read { db in
-            try String.fetchOne(
-                try db.cachedStatement(sql: "SELECT outcome FROM report_receipt WHERE game_id = ? AND player_id = ? AND achievement_id = ? AND report_id = ?"),
-                arguments: [gameId, playerId, achievementId, reportId])
-        }
-    }
-
+    func replay(_ key: RequestKey) async throws -> JSONValue?
+    /// The stored outcome of a report id.
+    func receipt(gameId: String, playerId: String, achievementId: String, reportId: String) async throws -> String?
     /// How many players earned each achievement, and how many players have any record in the game.
-    func earnedShares(gameId: String) async throws -> (earned: [String: Int], players: Int) {
-        try await database.read { db in
-            let players = try Int.fetchOne(try db.cachedStatement(sql: "SELECT COUNT(DISTINCT player_id) FROM progress WHERE game_id = ?"), arguments: [gameId]) ?? 0
-            var earned: [String: Int] = [:]
-            for row in try Row.fetchAll(
-                try db.cachedStatement(sql: "SELECT achievement_id, COUNT(*) AS n FROM progress WHERE game_id = ? AND times_earned > 0 GROUP BY achievement_id"),
-                arguments: [gameId])
-            {
-                earned[row["achievement_id"]] = row["n"]
-            }
-            return (earned, players)
-        }
-    }
-
+    func earnedShares(gameId: String) async throws -> (earned: [String: Int], players: Int)
     /// Deletes one player's achievements in one game; returns how many records went.
-    func reset(gameId: String, playerId: String) async throws -> Int {
-        try await database.write { db in
-            try db.cachedStatement(sql: "DELETE FROM progress WHERE game_id = ? AND player_id = ?").execute(arguments: [gameId, playerId])
-            let removed = db.changesCount
-            try db.cachedStatement(sql: "DELETE FROM report_receipt WHERE game_id = ? AND player_id = ?").execute(arguments: [gameId, playerId])
-            return removed
-        }
-    }
+    func reset(gameId: String, playerId: String) async throws -> Int
+    /// Definitions operators created or changed, in game and id order.
+    func savedDefinitions() async throws -> [(gameId: String, definition: AchievementDefinition)]
+    func saveDefinition(_ definition: AchievementDefinition, gameId: String) async throws
+}
 
-    func savedDefinitions() async throws -> [(gameId: String, definition: AchievementDefinition)] {
-        try await database.read { db in
-            try Row.fetchAll(try db.cachedStatement(sql: "SELECT game_id, json FROM definition ORDER BY game_id, achievement_id")).compactMap { row in
-                let json: String = row["json"]
-                guard let definition = try? WireCodec.decode(AchievementDefinition.self, from: Data(json.utf8)) else { return nil }
-                return (row["game_id"], definition)
-            }
-        }
-    }
-
-    func saveDefinition(_ definition: AchievementDefinition, gameId: String) async throws {
-        let json = String(decoding: try WireCodec.encode(definition), as: UTF8.self)
-        try await database.write { db in
-            try db.cachedStatement(
-                sql: "INSERT OR REPLACE INTO definition (game_id, achievement_id, json) VALUES (?, ?, ?)").execute(arguments: [gameId, definition.id, json])
-        }
+extension AchievementStore {
+    /// Writes one player's changed records and what the change journals, in one transaction.
+    func save(gameId: String, playerId: String, records: [String: ProgressRecord], journal: AchievementJournal) async throws {
+        try await save([AchievementChange(gameId: gameId, playerId: playerId, records: records, journal: journal)])
     }
 }
+
+/// Opens a service's achievement store once its settings are known.
+public typealias AchievementStoreOpener = @Sendable (RuntimeSettings) async throws -> any AchievementStore

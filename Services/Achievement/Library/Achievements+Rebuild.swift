@@ -55,10 +55,14 @@ extension Achievements {
                 }
                 let now = clock.nowMilliseconds
                 if !dryRun {
-                    let messages = earned.map {
-                        Self.earnedMessage($0.2, $0.3, gameId: $0.0, playerId: $0.1, cause: "rebuild", at: $0.3.earnedAt ?? now)
+                    var durable = DurableWrites()
+                    for (gameId, playerId, definition, record) in earned {
+                        let message = Self.earnedMessage(
+                            definition, record, gameId: gameId, playerId: playerId, cause: "rebuild", at: record.earnedAt ?? now)
+                        try durable.appendToOutbox(message.envelope, on: message.topic)
                     }
-                    try await store.replace(writes, earned: messages, position: position)
+                    durable.advance(StreamName.events, to: position)
+                    try await store.replace(writes, durable: durable)
                 }
                 let report = RebuildReport(
                     eventsReplayed: count, position: position, changes: changes, newlyEarned: earned.count, keptEarned: kept,

@@ -7,7 +7,7 @@ import PodiumRuntime
 /// Every change to a player's progress runs under one lock, so reports and events apply in order.
 final class Achievements: Sendable {
     let catalog: Locked<AchievementCatalog>
-    let store: AchievementStore
+    let store: any AchievementStore
     let clock: any PodiumClock
     let changes = AsyncLock()
     /// Set while a rebuild runs: progress reports are refused with `rebuilding`.
@@ -17,7 +17,7 @@ final class Achievements: Sendable {
 
     static let maximumBatch = 100
 
-    init(catalog: AchievementCatalog, store: AchievementStore, clock: any PodiumClock) {
+    init(catalog: AchievementCatalog, store: any AchievementStore, clock: any PodiumClock) {
         self.catalog = Locked(catalog)
         self.store = store
         self.clock = clock
@@ -98,7 +98,7 @@ final class Achievements: Sendable {
             }
             var records = try await store.progress(gameId: game, playerId: playerId)
             var changed: [String: ProgressRecord] = [:]
-            var receipts: [(achievementId: String, reportId: String, outcome: String)] = []
+            var receipts: [ReportReceipt] = []
             var outcomes: [ReportOutcome] = []
             for (definition, report) in plan {
                 if let reportId = report.reportId,
@@ -138,13 +138,20 @@ final class Achievements: Sendable {
                 let outcome = Self.outcome(status, definition, record)
                 outcomes.append(outcome)
                 if let reportId = report.reportId {
-                    receipts.append((definition.id, reportId, String(decoding: try WireCodec.encode(outcome), as: UTF8.self)))
+                    receipts.append(
+                        ReportReceipt(
+                            achievementId: definition.id, reportId: reportId,
+                            outcome: String(decoding: try WireCodec.encode(outcome), as: UTF8.self)))
                 }
             }
-            var journal = AchievementJournal(reportReceipts: receipts)
+            var journal = AchievementJournal()
+            journal.reportReceipts = receipts
             let now = clock.nowMilliseconds
-            if let key { journal.request = (key, ["outcomes": try WireCodec.jsonValue(outcomes)], now) }
-            journal.earned = earnedNow.map { Self.earnedMessage($0.0, $0.1, gameId: game, playerId: playerId, cause: cause, at: now) }
+            journal.durable.recordReceipt(key, reply: ["outcomes": try WireCodec.jsonValue(outcomes)], at: now)
+            for (definition, record) in earnedNow {
+                let message = Self.earnedMessage(definition, record, gameId: game, playerId: playerId, cause: cause, at: now)
+                try journal.durable.appendToOutbox(message.envelope, on: message.topic)
+            }
             try await store.save(gameId: game, playerId: playerId, records: changed, journal: journal)
             return (outcomes, false)
         }
@@ -178,7 +185,7 @@ final class Achievements: Sendable {
         }
         let earnedNow = try await changes.withLock { () async throws -> [Earned] in
             var progress: [String: [String: ProgressRecord]] = [:]
-            var saves: [AchievementStore.Change] = []
+            var saves: [AchievementChange] = []
             var earned: [Earned] = []
             for (envelope, sequence) in events {
                 guard envelope.type == .gameEvent, let gameId = envelope.gameId, let playerId = envelope.playerId,
@@ -194,11 +201,14 @@ final class Achievements: Sendable {
                 progress[key] = records
                 guard !step.changed.isEmpty else { continue }
                 var journal = AchievementJournal()
-                journal.event = (sequence, step.outcomes)
-                journal.earned = step.earned.map {
-                    Self.earnedMessage($0.0, $0.1, gameId: gameId, playerId: playerId, cause: envelope.id, at: envelope.timestamp)
+                journal.eventEffects = (sequence, step.outcomes)
+                journal.durable.advance(StreamName.events, to: sequence)
+                for (definition, record) in step.earned {
+                    let message = Self.earnedMessage(
+                        definition, record, gameId: gameId, playerId: playerId, cause: envelope.id, at: envelope.timestamp)
+                    try journal.durable.appendToOutbox(message.envelope, on: message.topic)
                 }
-                saves.append(AchievementStore.Change(gameId: gameId, playerId: playerId, records: step.changed, journal: journal))
+                saves.append(AchievementChange(gameId: gameId, playerId: playerId, records: step.changed, journal: journal))
                 earned += step.earned.map { Earned(definition: $0.0, record: $0.1, gameId: gameId, playerId: playerId, cause: envelope.id) }
             }
             try await store.save(saves)

@@ -2,7 +2,7 @@ import PodiumMessages
 
 /// What a rule remembers for one player, stored as JSON next to the player's progress.
 /// Counts are integers, so progress is exact.
-struct RuleState: Codable, Sendable, Equatable {
+public struct RuleState: Codable, Sendable, Equatable {
     /// counter: the running total.
     var total: Int64 = 0
     /// threshold: the measure per match or session; sequence: 1 once the value fell below.

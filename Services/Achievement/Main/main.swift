@@ -1,5 +1,6 @@
 import Achievement
+import AchievementSQLite
 import PodiumOperations
 import PodiumRuntime
 
-await ServiceMain.run(AchievementService.blueprint())
+await ServiceMain.run(AchievementService.blueprint(openStore: SQLiteAchievementStore.opener))

@@ -1,4 +1,5 @@
 import PodiumMessages
+import PodiumRuntime
 
 /// A stored account.
 public struct AccountRecord: Sendable, Equatable {
@@ -7,6 +8,14 @@ public struct AccountRecord: Sendable, Equatable {
     public var username: String?
     public var passwordHash: String?
     public var createdAt: Int64
+
+    public init(playerId: String, displayName: String, username: String? = nil, passwordHash: String? = nil, createdAt: Int64) {
+        self.playerId = playerId
+        self.displayName = displayName
+        self.username = username
+        self.passwordHash = passwordHash
+        self.createdAt = createdAt
+    }
 }
 
 /// What rotating a refresh token found.
@@ -19,11 +28,12 @@ public enum RefreshOutcome: Sendable, Equatable {
     case revoked
 }
 
-/// The auth service's storage: accounts, devices, sessions, friends. Behind a protocol so that
-/// PostgreSQL can back it later; ``SQLiteAccountStore`` is the default.
+/// The auth service's storage: accounts, devices, sessions, friends.
 ///
 /// Every method is one atomic transaction.
 public protocol AccountStore: Sendable {
+    /// Where the data is, for health and logs (`sqlite:/path`, `postgresql://host/db`).
+    var location: String { get }
     /// Creates a username/password account; throws `username_taken` if the key is in use.
     func createAccount(playerId: String, username: String, usernameKey: String, passwordHash: String, displayName: String, now: Int64) async throws -> AccountRecord
     /// The account with this username key.
@@ -75,4 +85,13 @@ public protocol AccountStore: Sendable {
     func friendIDs(playerId: String) async throws -> [String]
     /// Whether either player blocked the other.
     func isBlocked(_ playerId: String, _ otherPlayerId: String) async throws -> Bool
+}
+
+/// Opens a service's account store once its settings are known.
+public typealias AccountStoreOpener = @Sendable (RuntimeSettings) async throws -> any AccountStore
+
+/// Refusals every account store gives in the same words.
+public enum AccountErrors {
+    public static let usernameTaken = ErrorReply(code: .usernameTaken, message: "that username is taken", field: "payload.username")
+    public static let unknownPlayer = ErrorReply(code: .unknownPlayer, message: "no player has this id", field: "payload.playerId")
 }

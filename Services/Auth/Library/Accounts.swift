@@ -37,7 +37,7 @@ final class Accounts: Sendable {
         try AccountRules.checkPassword(registration.password)
         let displayName = try AccountRules.validDisplayName(registration.displayName ?? username)
         // Fail fast on an obvious duplicate before paying for the hash; the unique index decides races.
-        if try await store.account(usernameKey: key) != nil { throw SQLiteAccountStore.usernameTaken }
+        if try await store.account(usernameKey: key) != nil { throw AccountErrors.usernameTaken }
         let hash = try await hasher.hash(registration.password)
         let account = try await store.createAccount(
             playerId: Self.newID(), username: username, usernameKey: key, passwordHash: hash, displayName: displayName,
@@ -126,7 +126,7 @@ final class Accounts: Sendable {
     func link(_ playerId: String, _ link: AccountLink) async throws -> PlayerProfile {
         let (username, key) = try AccountRules.validUsername(link.username)
         try AccountRules.checkPassword(link.password)
-        if try await store.account(usernameKey: key) != nil { throw SQLiteAccountStore.usernameTaken }
+        if try await store.account(usernameKey: key) != nil { throw AccountErrors.usernameTaken }
         let hash = try await hasher.hash(link.password)
         _ = try await store.linkCredentials(playerId: playerId, username: username, usernameKey: key, passwordHash: hash)
         return try await profile(playerId)
@@ -142,7 +142,7 @@ final class Accounts: Sendable {
     }
 
     func profile(_ playerId: String) async throws -> PlayerProfile {
-        guard let account = try await store.account(playerId: playerId) else { throw SQLiteAccountStore.unknownPlayer }
+        guard let account = try await store.account(playerId: playerId) else { throw AccountErrors.unknownPlayer }
         return PlayerProfile(
             playerId: account.playerId, displayName: account.displayName, username: account.username,
             linkedDevices: try await store.linkedDeviceCount(playerId: playerId), createdAt: account.createdAt)

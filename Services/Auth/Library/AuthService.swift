@@ -17,18 +17,18 @@ public enum AuthService {
     public static let heartbeatTopic = Topic(rawValue: "auth/heartbeat")
     static let heartbeatInterval = Duration.seconds(2)
 
-    /// Builds the service; `configuration` nil reads it from the environment.
-    public static func blueprint(configuration: AuthConfiguration? = nil) -> ServiceBlueprint {
+    /// Builds the service on the store `openStore` opens; `configuration` nil reads it from the
+    /// environment.
+    public static func blueprint(configuration: AuthConfiguration? = nil, openStore: @escaping AccountStoreOpener) -> ServiceBlueprint {
         ServiceBlueprint(name: name) { settings, clock in
             let configuration = try configuration
                 ?? AuthConfiguration(reader: RuntimeSettings.environmentReader(), developmentMode: settings.developmentMode)
-            let path = StorageLocation.database(for: "\(name)-accounts", in: settings.dataDirectory)
-            let store = try SQLiteAccountStore(path: path)
+            let store = try await openStore(settings)
             let accounts = Accounts(
                 store: store, tokens: await SessionTokens(key: configuration.tokenKey),
                 hasher: PasswordHasher(cost: configuration.passwordCost), configuration: configuration, clock: clock)
             var service = definition(accounts: accounts)
-            service.storage = "sqlite:\(path.path)"
+            service.storage = store.location
             return service
         }
     }

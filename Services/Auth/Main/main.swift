@@ -1,5 +1,6 @@
 import Auth
+import AuthSQLite
 import PodiumOperations
 import PodiumRuntime
 
-await ServiceMain.run(AuthService.blueprint())
+await ServiceMain.run(AuthService.blueprint(openStore: SQLiteAccountStore.opener))

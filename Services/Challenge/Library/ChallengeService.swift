@@ -18,15 +18,17 @@ public enum ChallengeService {
     /// How often expiries and the ends of time-boxed challenges are checked.
     static let sweepInterval = Duration.milliseconds(500)
 
-    public static func blueprint(openGames: Set<String>? = nil) -> ServiceBlueprint {
+    /// Builds the service on the store `openStore` opens; `openGames` nil reads
+    /// `PODIUM_CHALLENGE_OPEN_GAMES`.
+    public static func blueprint(openGames: Set<String>? = nil, openStore: @escaping ChallengeStoreOpener) -> ServiceBlueprint {
         ServiceBlueprint(name: name) { settings, clock in
             let open = openGames ?? Set(
                 RuntimeSettings.environmentReader().string(forKey: "podium.challenge.open.games", default: "")
                     .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
-            let store = try ChallengeStore(path: StorageLocation.database(for: "\(name)-challenges", in: settings.dataDirectory))
+            let store = try await openStore(settings)
             var service = definition(Challenges(store: store, clock: clock, openGames: open))
             service.storage = store.location
-            service.receipts = store.database
+            service.receipts = store.durable
             return service
         }
     }

@@ -6,7 +6,7 @@ import PodiumRuntime
 /// The challenge service's logic: issuing, completing from other services' messages,
 /// declining, expiring, time-boxed challenges, notifications with an inbox, and the views.
 final class Challenges: Sendable {
-    let store: ChallengeStore
+    let store: any ChallengeStore
     let clock: any PodiumClock
     /// Games whose challenges may go to non-friends (`PODIUM_CHALLENGE_OPEN_GAMES`).
     let openGames: Set<String>
@@ -23,7 +23,7 @@ final class Challenges: Sendable {
     static let maximumMessageLength = 280
     static let maximumDuration: Int64 = 30 * 86_400_000
 
-    init(store: ChallengeStore, clock: any PodiumClock, openGames: Set<String>) {
+    init(store: any ChallengeStore, clock: any PodiumClock, openGames: Set<String>) {
         self.store = store
         self.clock = clock
         self.openGames = openGames
@@ -156,7 +156,7 @@ final class Challenges: Sendable {
     /// timed scores in order, then the stream position.
     func apply(batch: [(envelope: RawEnvelope, sequence: UInt64)], stream: String, context: ServiceContext) async throws {
         guard let last = batch.last?.sequence else { return }
-        var plans: [ChallengeStore.TriggerPlan] = []
+        var plans: [ChallengeTriggerPlan] = []
         for (envelope, _) in batch { plans.append(try await plan(for: envelope, context: context)) }
         let now = clock.nowMilliseconds
         let written = try await store.apply(plans, stream: stream, through: last) { challenge, receiver, value in
@@ -174,8 +174,8 @@ final class Challenges: Sendable {
     }
 
     /// What one message would complete or count.
-    private func plan(for envelope: RawEnvelope, context: ServiceContext) async throws -> ChallengeStore.TriggerPlan {
-        var plan = ChallengeStore.TriggerPlan(playerId: envelope.playerId ?? "", time: envelope.timestamp)
+    private func plan(for envelope: RawEnvelope, context: ServiceContext) async throws -> ChallengeTriggerPlan {
+        var plan = ChallengeTriggerPlan(playerId: envelope.playerId ?? "", time: envelope.timestamp)
         if let gameId = envelope.gameId, let playerId = envelope.playerId {
             if envelope.type == "leaderboard.score-accepted", let receipt = try? envelope.decodePayload(as: ScoreReceipt.self) {
                 // The score this submission carried must beat the issuer's (not an older best).

@@ -1,5 +1,6 @@
 import Challenge
+import ChallengeSQLite
 import PodiumOperations
 import PodiumRuntime
 
-await ServiceMain.run(ChallengeService.blueprint())
+await ServiceMain.run(ChallengeService.blueprint(openStore: SQLiteChallengeStore.opener))

@@ -1,54 +1,22 @@
 import Crypto
 import Foundation
-import GRDB
 import PodiumMessages
 import PodiumRuntime
 
-/// The gateway's append-only audit log (`gateway-audit.sqlite`): one entry for every operator
+/// The gateway's append-only audit log (kept by an ``AuditStore``): one entry for every operator
 /// request it answers, written before the reply goes out (docs/PROTOCOL.md 22.7). Entries are
 /// never changed or removed; `admin.audit` reads them, newest first.
 final class AuditLog: Sendable {
-    let location: URL
-    private let database: DatabasePool
+    let store: any AuditStore
 
-    init(path: URL) throws {
-        database = try DurableDatabase.open(at: path)
-        location = path
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1-audit") { db in
-            try db.create(table: "audit") { table in
-                table.primaryKey("seq", .integer)
-                table.column("at", .integer).notNull()
-                table.column("actor", .text).notNull()
-                table.column("transport", .text).notNull()
-                table.column("peer", .text)
-                table.column("type", .text).notNull().indexed()
-                table.column("game_id", .text)
-                table.column("player_id", .text).indexed()
-                table.column("payload", .blob).notNull()
-                table.column("request_id", .text)
-                table.column("outcome", .text).notNull()
-            }
-        }
-        try migrator.migrate(database)
+    init(store: any AuditStore) {
+        self.store = store
     }
 
-    /// Appends an entry (its `seq` is assigned here) and returns its sequence number.
+    /// Appends an entry (its `seq` is assigned by the store) and returns its sequence number.
     @discardableResult
     func append(_ entry: AuditEntry) async throws -> Int64 {
-        let payload = try WireCodec.encode(entry.payload)
-        return try await database.write { db in
-            try db.cachedStatement(
-                sql: """
-                    INSERT INTO audit (at, actor, transport, peer, type, game_id, player_id, payload, request_id, outcome)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """
-            ).execute(arguments: [
-                entry.at, entry.actor, entry.transport, entry.peer, entry.type, entry.gameId, entry.playerId, payload,
-                entry.requestId, entry.outcome,
-            ])
-            return db.lastInsertedRowID
-        }
+        try await store.append(entry)
     }
 
     /// A page of entries, newest first.
@@ -60,28 +28,8 @@ final class AuditLog: Sendable {
         if let before = query.before, before < 1 {
             throw ErrorReply(code: .invalidField, message: "before is a sequence number, 1 or more", field: "payload.before")
         }
-        var conditions = ["seq < ?"]
-        var arguments: [(any DatabaseValueConvertible)?] = [query.before ?? Int64.max]
-        if let type = query.type {
-            conditions.append("type = ?")
-            arguments.append(type)
-        }
-        if let playerId = query.playerId {
-            conditions.append("player_id = ?")
-            arguments.append(playerId)
-        }
-        arguments.append(limit + 1)
-        let sql = "SELECT * FROM audit WHERE \(conditions.joined(separator: " AND ")) ORDER BY seq DESC LIMIT ?"
-        let rows = try await database.read { [arguments] db in
-            try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments) ?? [])
-        }
-        let entries = try rows.prefix(limit).map { row in
-            AuditEntry(
-                seq: row["seq"], at: row["at"], actor: row["actor"], transport: row["transport"], peer: row["peer"], type: row["type"],
-                gameId: row["game_id"], playerId: row["player_id"],
-                payload: try WireCodec.decode(JSONValue.self, from: row["payload"] as Data), requestId: row["request_id"],
-                outcome: row["outcome"])
-        }
+        let rows = try await store.entries(before: query.before ?? Int64.max, type: query.type, playerId: query.playerId, limit: limit + 1)
+        let entries = Array(rows.prefix(limit))
         return AuditPage(entries: entries, next: rows.count > limit ? entries.last?.seq : nil)
     }
 

@@ -247,11 +247,11 @@ extension Gateway {
         let envelope = Envelope(
             type: .gameEvent, correlationId: request.id, gameId: gameId, playerId: playerId,
             timestamp: clock.nowMilliseconds, actor: actor, payload: event)
-        let entry = EventLog.Entry(
+        let logged = EventLogEntry(
             gameId: gameId, playerId: playerId, requestId: request.id,
             fingerprint: RequestReceipts.fingerprint(of: (try? WireCodec.jsonValue(event)) ?? .null), topic: topic,
-            envelope: envelope
-        ) { [self] outcome in
+            envelope: envelope)
+        let entry = EventLog.Entry(event: logged) { [self] outcome in
             switch outcome {
             case .success(let acknowledgement):
                 logger.debug(

@@ -56,7 +56,9 @@ public final class Gateway: Sendable {
     /// Requests answered and errors among them, for the console's live chart.
     let consoleCounts = ConsoleCounts()
 
-    public init(settings: GatewaySettings, clock: any PodiumClock = SystemClock(), logger: Logger? = nil) async throws {
+    public init(
+        settings: GatewaySettings, clock: any PodiumClock = SystemClock(), logger: Logger? = nil, openStorage: GatewayStorageOpener
+    ) async throws {
         self.settings = settings
         self.clock = clock
         var logger = logger ?? Logger(label: "podium.gateway")
@@ -68,9 +70,9 @@ public final class Gateway: Sendable {
         self.startedAt = clock.nowMilliseconds
         self.topics = NotificationTopics(secret: settings.notificationSecret)
         self.authorizer = Authorizer(settings: settings, tokens: await SessionTokens(key: settings.tokenKey))
-        self.eventLog = try EventLog(
-            path: StorageLocation.database(for: "gateway-events", in: settings.runtime.dataDirectory))
-        self.auditLog = try AuditLog(path: StorageLocation.database(for: "gateway-audit", in: settings.runtime.dataDirectory))
+        let storage = try await openStorage(settings.runtime)
+        self.eventLog = try await EventLog(store: storage.eventLog)
+        self.auditLog = AuditLog(store: storage.audit)
         self.rateLimits = Locked(ClientRateLimits(settings: settings))
         // CURVE options must be on the public sockets before they bind.
         let curve = settings.curveKeyPair?.serverOptions ?? []
@@ -311,7 +313,7 @@ extension Gateway: OperationsProbe {
         get async { runningParts.value.count == Self.partCount }
     }
 
-    public var databaseFiles: [String] { [eventLog.location.path, auditLog.location.path] }
+    public var databaseFiles: [String] { eventLog.store.files + auditLog.store.files }
 
     public func sampleMetrics() async {
         Gauge(label: MetricNames.sessionsCached).record(sessions.withLock { $0.count })

@@ -1,4 +1,5 @@
 import Gateway
+import GatewaySQLite
 import PodiumOperations
 import PodiumRuntime
 
@@ -7,7 +8,7 @@ await ServiceMain.run(label: "gateway") { logger in
     if settings.runtime.developmentMode {
         logger.warning("development mode: generated secrets, not for production")
     }
-    let gateway = try await Gateway(settings: settings, logger: logger)
+    let gateway = try await Gateway(settings: settings, logger: logger, openStorage: GatewayStorage.sqlite)
     var services = gateway.services
     if let http = settings.httpAddress { services.append(GatewayHTTPFront(gateway: gateway, address: http)) }
     return ServiceMain.Process(services: services, probe: gateway)

@@ -14,17 +14,18 @@ public enum LeaderboardService {
     /// Bus topic prefixes the service subscribes to: none (scores arrive as requests).
     public static let subscriptions: [String] = []
 
-    /// Builds the service; `catalog` nil reads the game configurations from the environment.
-    public static func blueprint(catalog: GameCatalog? = nil) -> ServiceBlueprint {
+    /// Builds the service on the store `openStore` opens; `catalog` nil reads the game
+    /// configurations from the environment.
+    public static func blueprint(catalog: GameCatalog? = nil, openStore: @escaping LeaderboardStoreOpener) -> ServiceBlueprint {
         ServiceBlueprint(name: name) { settings, clock in
             let catalog = try catalog ?? GameCatalog(directory: GameFiles.configuredDirectory())
-            let store = try SQLiteLeaderboardStore(path: StorageLocation.database(for: "\(name)-scores", in: settings.dataDirectory))
+            let store = try await openStore(settings)
             let scoreboard = Scoreboard(catalog: catalog, store: store, clock: clock)
             try await scoreboard.load()
             var service = definition(scoreboard)
-            service.outbox = store.outbox
+            service.outbox = OutboxRelay(stream: name, reader: store.durable)
             service.storage = store.location
-            service.receipts = store.database
+            service.receipts = store.durable
             return service
         }
     }

@@ -7,6 +7,13 @@ public struct StoredEntry: Sendable, Equatable {
     public var context: Int64?
     public var metadata: String?
     public var submittedAt: Int64
+
+    public init(value: Int64, context: Int64?, metadata: String?, submittedAt: Int64) {
+        self.value = value
+        self.context = context
+        self.metadata = metadata
+        self.submittedAt = submittedAt
+    }
 }
 
 /// One accepted score, as the history keeps it.
@@ -14,6 +21,12 @@ public struct StoredScore: Sendable, Equatable {
     public var playerId: String
     public var value: Int64
     public var submittedAt: Int64
+
+    public init(playerId: String, value: Int64, submittedAt: Int64) {
+        self.playerId = playerId
+        self.value = value
+        self.submittedAt = submittedAt
+    }
 }
 
 /// What a submission stores beside the entry, in the same transaction.
@@ -65,9 +78,14 @@ public struct PendingSubmission: Sendable {
     }
 }
 
-/// The leaderboard service's storage, behind a protocol so that PostgreSQL can back it later.
-/// The store is the truth; the in-memory standings are rebuilt from it at start.
+/// The leaderboard service's storage. The store is the truth; the in-memory standings are
+/// rebuilt from it at start.
 public protocol LeaderboardStore: Sendable {
+    /// Where the data is, for health and logs (`sqlite:/path`, `postgresql://host/db`).
+    var location: String { get }
+    /// The service's receipts and outbox, for the runtime.
+    var durable: any ReceiptReader & OutboxReader { get }
+
     /// Applies a batch of submissions, in order, in one transaction (one commit: group commit).
     /// For each: reads the current entry, lets `decide` compute the new one, writes it and the
     /// score history row, then the journal (receipt and outbox message).
@@ -111,9 +129,12 @@ public protocol LeaderboardStore: Sendable {
     func lastReset(gameId: String, storageID: String) async throws -> Int64?
 }
 
+/// Opens a service's leaderboard store once its settings are known.
+public typealias LeaderboardStoreOpener = @Sendable (RuntimeSettings) async throws -> any LeaderboardStore
+
 extension LeaderboardDefinition {
     /// Where a board's entries are stored: its id, or for a recurring board `<id>#<period>`.
-    func storageID(period: Int64?) -> String {
+    public func storageID(period: Int64?) -> String {
         period.map { "\(id)#\($0)" } ?? id
     }
 }

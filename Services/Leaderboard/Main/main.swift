@@ -1,5 +1,6 @@
 import Leaderboard
+import LeaderboardSQLite
 import PodiumOperations
 import PodiumRuntime
 
-await ServiceMain.run(LeaderboardService.blueprint())
+await ServiceMain.run(LeaderboardService.blueprint(openStore: SQLiteLeaderboardStore.opener))

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Logging
 import PodiumMessages
 
@@ -8,11 +7,11 @@ import PodiumMessages
 /// messages reads them with `<service>.outbox.read`.
 public final class OutboxRelay: Sendable {
     public let stream: String
-    let reader: any DatabaseReader
+    let reader: any OutboxReader
     private let signal: AsyncStream<Void>
     private let continuation: AsyncStream<Void>.Continuation
 
-    public init(stream: String, reader: any DatabaseReader) {
+    public init(stream: String, reader: any OutboxReader) {
         self.stream = stream
         self.reader = reader
         (signal, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -23,14 +22,14 @@ public final class OutboxRelay: Sendable {
 
     /// A page of the outbox (for `<service>.outbox.read`).
     func page(after: UInt64, limit: Int) async throws -> StreamPage {
-        try await reader.read { db in try Outbox.read(db, stream: self.stream, after: after, limit: limit) }
+        try await reader.outboxPage(stream: stream, after: after, limit: limit)
     }
 
     /// Relays until cancelled.
     func run(publisher: BusPublisher, logger: Logger) async {
         var relayed: UInt64
         do {
-            relayed = try await reader.read { db in try Outbox.head(db) }
+            relayed = try await reader.outboxHead()
         } catch {
             logger.error("outbox unreadable; relaying from the start", metadata: ["error": "\(error)"])
             relayed = 0

@@ -1,13 +1,13 @@
 import Foundation
-import GRDB
 import PodiumMessages
 
 /// Receipts of state-changing requests, keyed by the client's request id: a resend returns the
 /// original answer and applies nothing twice, across restarts (the receipt is written in the
-/// same transaction as the change).
+/// same transaction as the change; see ``DurableWrites``).
 ///
 /// Ids are scoped per game and player (``scope(gameId:playerId:)``); an id sent again with a
-/// different payload is refused with `id_reused`.
+/// different payload is refused with `id_reused`. Each storage adapter keeps the receipts in its
+/// own tables; the rules are here.
 public enum RequestReceipts {
     /// The scope of a request id: one game, one player.
     public static func scope(gameId: String?, playerId: String) -> String {
@@ -25,17 +25,6 @@ public enum RequestReceipts {
         return String(hash, radix: 16) + "-\(bytes.count)"
     }
 
-    /// The stored answer for a resend, nil for a new id; throws `id_reused` if the id came with
-    /// another payload.
-    public static func replay(_ db: Database, _ key: RequestKey) throws -> JSONValue? {
-        guard let row = try Row.fetchOne(
-            try db.cachedStatement(sql: "SELECT fingerprint, reply FROM podium_receipt WHERE scope = ? AND request_id = ?"),
-            arguments: [key.scope, key.requestId])
-        else { return nil }
-        guard row["fingerprint"] as String == key.fingerprint else { throw reused(key.requestId) }
-        return try WireCodec.decode(JSONValue.self, from: Data((row["reply"] as String).utf8))
-    }
-
     /// The refusal of an id already used for a different request.
     public static func reused(_ requestId: String) -> ErrorReply {
         ErrorReply(
@@ -44,21 +33,11 @@ public enum RequestReceipts {
             field: "id")
     }
 
-    /// The stored answer for an id, whatever the payload (for `receipt.get`).
-    public static func find(_ db: Database, scope: String, requestId: String) throws -> StoredReply {
-        guard let row = try Row.fetchOne(
-            try db.cachedStatement(sql: "SELECT request_type, reply FROM podium_receipt WHERE scope = ? AND request_id = ?"), arguments: [scope, requestId])
-        else { return StoredReply(found: false, reply: nil) }
-        let reply = try WireCodec.decode(JSONValue.self, from: Data((row["reply"] as String).utf8))
-        return StoredReply(found: true, type: row["request_type"], reply: reply)
-    }
-
-    /// Stores an answer inside the caller's transaction.
-    public static func record(_ db: Database, _ key: RequestKey, reply: JSONValue, at time: Int64) throws {
-        try db.cachedStatement(
-            sql: "INSERT INTO podium_receipt (scope, request_id, request_type, fingerprint, reply, created_at) VALUES (?, ?, ?, ?, ?, ?)").execute(arguments: [
-                key.scope, key.requestId, key.requestType, key.fingerprint, String(decoding: try WireCodec.encode(reply), as: UTF8.self), time,
-            ])
+    /// What a stored receipt means for a request with `key`: its stored answer for a resend with
+    /// the same payload; `id_reused` for the same id with another payload.
+    public static func replay(_ key: RequestKey, storedFingerprint: String, storedReply: JSONValue) throws -> JSONValue {
+        guard storedFingerprint == key.fingerprint else { throw reused(key.requestId) }
+        return storedReply
     }
 }
 
@@ -69,6 +48,13 @@ public struct RequestKey: Sendable, Equatable {
     public var fingerprint: String
     /// The request's type (`leaderboard.submit`, `challenge.start`, …), kept with its receipt.
     public var requestType: String
+
+    public init(scope: String, requestId: String, fingerprint: String, requestType: String) {
+        self.scope = scope
+        self.requestId = requestId
+        self.fingerprint = fingerprint
+        self.requestType = requestType
+    }
 
     /// The client's request id (the gateway forwards it as `correlationId`), scoped to the game and
     /// the player the request acts for; nil when the request has no client id.

@@ -79,7 +79,7 @@ struct ConsolePages: Sendable {
         let sessions = gateway.consoleSessions.value.active(now: now).map { other -> [String: Any] in
             ["label": other.label, "peer": other.peer ?? "-", "since": ConsoleHTTP.time(other.createdAt), "current": other.id == session.id]
         }
-        let size = StorageLocation.bytesOnDisk(gateway.eventLog.location.path)
+        let size = gateway.eventLog.store.files.reduce(0) { $0 + StorageLocation.bytesOnDisk($1) }
         return ("overview", [
             "processes": processes, "streams": streams, "sessions": sessions,
             "requests": gateway.consoleCounts.requests.load(ordering: .relaxed),

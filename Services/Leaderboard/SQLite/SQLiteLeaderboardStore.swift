@@ -1,15 +1,20 @@
 import Foundation
 import GRDB
+import Leaderboard
 import PodiumMessages
 import PodiumRuntime
+import PodiumSQLite
 
 /// The SQLite (GRDB) ``LeaderboardStore``: `leaderboard-scores.sqlite`, WAL mode.
 public final class SQLiteLeaderboardStore: LeaderboardStore {
-    /// The database (its receipts are read by the runtime's `leaderboard.receipt`).
-    public let database: DatabasePool
-    /// The outbox relay for `leaderboard.score-accepted` messages (stream ``LeaderboardService/name``).
-    public let outbox: OutboxRelay
+    let database: DatabasePool
     public let location: String
+    public var durable: any ReceiptReader & OutboxReader { SQLiteDurableReader(database) }
+
+    /// Opens `<data>/<service>-scores.sqlite`.
+    public static let opener: LeaderboardStoreOpener = { settings in
+        try SQLiteLeaderboardStore(path: StorageLocation.database(for: "\(settings.service)-scores", in: settings.dataDirectory))
+    }
 
     public init(path: URL) throws {
         database = try DurableDatabase.open(at: path)
@@ -60,7 +65,6 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
         }
         DurableTables.register(in: &migrator)
         try migrator.migrate(database)
-        outbox = OutboxRelay(stream: "leaderboard", reader: database)
         location = "sqlite:\(path.path)"
     }
 
@@ -151,7 +155,7 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
 
     /// One submission inside the batch's transaction; `wrote` turns true before its first write.
     private static func apply(_ pending: PendingSubmission, wrote: inout Bool, in db: Database) throws -> SubmissionOutcome {
-        if let request = pending.request, let stored = try RequestReceipts.replay(db, request) {
+        if let request = pending.request, let stored = try SQLiteDurable.replay(db, request) {
             return .replayed(stored)
         }
         let previous = try Row.fetchOne(
@@ -174,9 +178,9 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
         let version = db.lastInsertedRowID
         let journal = try pending.journal(previous, decided ?? previous)
         if let request = pending.request {
-            try RequestReceipts.record(db, request, reply: journal.reply, at: pending.submittedAt)
+            try SQLiteDurable.record(db, request, reply: journal.reply, at: pending.submittedAt)
         }
-        try Outbox.append(db, journal.accepted.envelope, on: journal.accepted.topic)
+        try SQLiteDurable.appendToOutbox(db, journal.accepted.envelope, on: journal.accepted.topic)
         return .applied(previous: previous, current: decided ?? previous, version: version, journal: journal)
     }
 

@@ -1,13 +1,22 @@
+import Auth
 import Foundation
 import GRDB
 import PodiumMessages
 import PodiumRuntime
+import PodiumSQLite
 
 /// The SQLite (GRDB) ``AccountStore``: `auth-accounts.sqlite` under the data directory, WAL mode.
 public final class SQLiteAccountStore: AccountStore {
     private let database: DatabasePool
+    public let location: String
+
+    /// Opens `<data>/<service>-accounts.sqlite`.
+    public static let opener: AccountStoreOpener = { settings in
+        try SQLiteAccountStore(path: StorageLocation.database(for: "\(settings.service)-accounts", in: settings.dataDirectory))
+    }
 
     public init(path: URL) throws {
+        location = "sqlite:\(path.path)"
         database = try DurableDatabase.open(at: path)
         try Self.migrator.migrate(database)
     }
@@ -67,7 +76,7 @@ public final class SQLiteAccountStore: AccountStore {
                     sql: "INSERT INTO player (id, display_name, username, username_key, password_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)").execute(arguments: [playerId, displayName, username, usernameKey, passwordHash, now])
             }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-            throw Self.usernameTaken
+            throw AccountErrors.usernameTaken
         }
         return AccountRecord(
             playerId: playerId, displayName: displayName, username: username, passwordHash: passwordHash, createdAt: now)
@@ -119,7 +128,7 @@ public final class SQLiteAccountStore: AccountStore {
         do {
             return try await database.write { db in
                 guard let row = try Row.fetchOne(try db.cachedStatement(sql: "SELECT * FROM player WHERE id = ?"), arguments: [playerId]) else {
-                    throw Self.unknownPlayer
+                    throw AccountErrors.unknownPlayer
                 }
                 guard (row["username"] as String?) == nil else {
                     throw ErrorReply(code: .conflict, message: "this account already has a username")
@@ -132,7 +141,7 @@ public final class SQLiteAccountStore: AccountStore {
                 return record
             }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
-            throw Self.usernameTaken
+            throw AccountErrors.usernameTaken
         }
     }
 
@@ -140,7 +149,7 @@ public final class SQLiteAccountStore: AccountStore {
         try await database.write { db in
             try db.cachedStatement(sql: "UPDATE player SET display_name = ? WHERE id = ?").execute(arguments: [displayName, playerId])
             guard db.changesCount == 1, let row = try Row.fetchOne(try db.cachedStatement(sql: "SELECT * FROM player WHERE id = ?"), arguments: [playerId])
-            else { throw Self.unknownPlayer }
+            else { throw AccountErrors.unknownPlayer }
             return Self.record(row)
         }
     }
@@ -245,7 +254,7 @@ public final class SQLiteAccountStore: AccountStore {
     public func ban(playerId: String, reason: String, until: Int64?, now: Int64) async throws -> [String] {
         try await database.write { db in
             guard try Bool.fetchOne(try db.cachedStatement(sql: "SELECT 1 FROM player WHERE id = ?"), arguments: [playerId]) != nil
-            else { throw Self.unknownPlayer }
+            else { throw AccountErrors.unknownPlayer }
             try db.cachedStatement(
                 sql: """
                     INSERT INTO ban (player_id, reason, banned_at, until) VALUES (?, ?, ?, ?)
@@ -413,7 +422,7 @@ public final class SQLiteAccountStore: AccountStore {
     private static func requireBoth(_ db: Database, _ playerId: String, _ otherId: String) throws {
         let count = try Int.fetchOne(
             try db.cachedStatement(sql: "SELECT COUNT(*) FROM player WHERE id IN (?, ?)"), arguments: [playerId, otherId]) ?? 0
-        guard count == 2 else { throw unknownPlayer }
+        guard count == 2 else { throw AccountErrors.unknownPlayer }
     }
 
     private static func record(_ row: Row) -> AccountRecord {
@@ -421,8 +430,4 @@ public final class SQLiteAccountStore: AccountStore {
             playerId: row["id"], displayName: row["display_name"], username: row["username"],
             passwordHash: row["password_hash"], createdAt: row["created_at"])
     }
-
-    static let usernameTaken = ErrorReply(
-        code: .usernameTaken, message: "that username is taken", field: "payload.username")
-    static let unknownPlayer = ErrorReply(code: .unknownPlayer, message: "no player has this id", field: "payload.playerId")
 }

@@ -1,4 +1,5 @@
 import GRDB
+import PodiumRuntime
 
 /// The tables every service database with durable state shares: its outbox, its positions in the
 /// streams it follows, and the receipts of the requests it applied. Each is written in the same

@@ -1,0 +1,80 @@
+import Foundation
+import GRDB
+import Gateway
+import PodiumMessages
+import PodiumRuntime
+import PodiumSQLite
+
+/// The audit log in SQLite (`gateway-audit.sqlite`).
+public final class SQLiteAuditStore: AuditStore {
+    private let database: DatabasePool
+    private let path: URL
+    public var location: String { "sqlite:\(path.path)" }
+    public var files: [String] { [path.path] }
+
+    public init(path: URL) throws {
+        self.path = path
+        database = try DurableDatabase.open(at: path)
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-audit") { db in
+            try db.create(table: "audit") { table in
+                table.primaryKey("seq", .integer)
+                table.column("at", .integer).notNull()
+                table.column("actor", .text).notNull()
+                table.column("transport", .text).notNull()
+                table.column("peer", .text)
+                table.column("type", .text).notNull().indexed()
+                table.column("game_id", .text)
+                table.column("player_id", .text).indexed()
+                table.column("payload", .blob).notNull()
+                table.column("request_id", .text)
+                table.column("outcome", .text).notNull()
+            }
+        }
+        try migrator.migrate(database)
+    }
+
+    public func append(_ entry: AuditEntry) async throws -> Int64 {
+        let payload = try WireCodec.encode(entry.payload)
+        return try await database.write { db in
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO audit (at, actor, transport, peer, type, game_id, player_id, payload, request_id, outcome)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """
+            ).execute(arguments: [
+                entry.at, entry.actor, entry.transport, entry.peer, entry.type, entry.gameId, entry.playerId, payload,
+                entry.requestId, entry.outcome,
+            ])
+            return db.lastInsertedRowID
+        }
+    }
+
+    public func entries(before: Int64, type: String?, playerId: String?, limit: Int) async throws -> [AuditEntry] {
+        let rows = try await database.read { db in
+            try Row.fetchAll(
+                try db.cachedStatement(
+                    sql: """
+                        SELECT * FROM audit WHERE seq < ? AND (? IS NULL OR type = ?) AND (? IS NULL OR player_id = ?)
+                        ORDER BY seq DESC LIMIT ?
+                        """),
+                arguments: [before, type, type, playerId, playerId, limit])
+        }
+        return try rows.map { row in
+            AuditEntry(
+                seq: row["seq"], at: row["at"], actor: row["actor"], transport: row["transport"], peer: row["peer"], type: row["type"],
+                gameId: row["game_id"], playerId: row["player_id"],
+                payload: try WireCodec.decode(JSONValue.self, from: row["payload"] as Data), requestId: row["request_id"],
+                outcome: row["outcome"])
+        }
+    }
+}
+
+extension GatewayStorage {
+    /// The gateway's SQLite files under the data directory: `gateway-events.sqlite`, `gateway-audit.sqlite`.
+    public static let sqlite: GatewayStorageOpener = { settings in
+        GatewayStorage(
+            eventLog: try SQLiteEventLogStore(path: StorageLocation.database(for: "gateway-events", in: settings.dataDirectory)),
+            audit: try SQLiteAuditStore(path: StorageLocation.database(for: "gateway-audit", in: settings.dataDirectory)))
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import GRDB
+import PodiumMessages
+import PodiumRuntime
+
+/// The durable tables (``DurableTables``) in SQLite: receipts, outbox and stream positions,
+/// written inside the caller's transaction.
+public enum SQLiteDurable {
+    /// Writes a unit's receipts, outbox messages and stream positions inside the caller's
+    /// transaction (the state change is the caller's).
+    public static func commit(_ writes: DurableWrites, in db: Database) throws {
+        for receipt in writes.receipts { try record(db, receipt.key, reply: receipt.reply, at: receipt.time) }
+        for message in writes.outbox {
+            try db.cachedStatement(sql: "INSERT INTO podium_outbox (topic, envelope) VALUES (?, ?)")
+                .execute(arguments: [message.topic, message.envelope])
+        }
+        for (stream, sequence) in writes.positions { try advance(db, stream: stream, to: sequence) }
+    }
+
+    // MARK: Receipts
+
+    /// The stored answer for a resend, nil for a new id; throws `id_reused` if the id came with
+    /// another payload.
+    public static func replay(_ db: Database, _ key: RequestKey) throws -> JSONValue? {
+        guard let row = try Row.fetchOne(
+            try db.cachedStatement(sql: "SELECT fingerprint, reply FROM podium_receipt WHERE scope = ? AND request_id = ?"),
+            arguments: [key.scope, key.requestId])
+        else { return nil }
+        let reply = try WireCodec.decode(JSONValue.self, from: Data((row["reply"] as String).utf8))
+        return try RequestReceipts.replay(key, storedFingerprint: row["fingerprint"], storedReply: reply)
+    }
+
+    /// The stored answer for an id, whatever the payload (for `receipt.get`).
+    public static func find(_ db: Database, scope: String, requestId: String) throws -> StoredReply {
+        guard let row = try Row.fetchOne(
+            try db.cachedStatement(sql: "SELECT request_type, reply FROM podium_receipt WHERE scope = ? AND request_id = ?"),
+            arguments: [scope, requestId])
+        else { return StoredReply(found: false, reply: nil) }
+        let reply = try WireCodec.decode(JSONValue.self, from: Data((row["reply"] as String).utf8))
+        return StoredReply(found: true, type: row["request_type"], reply: reply)
+    }
+
+    /// Stores an answer inside the caller's transaction.
+    public static func record(_ db: Database, _ key: RequestKey, reply: JSONValue, at time: Int64) throws {
+        try db.cachedStatement(
+            sql: "INSERT INTO podium_receipt (scope, request_id, request_type, fingerprint, reply, created_at) VALUES (?, ?, ?, ?, ?, ?)"
+        ).execute(arguments: [
+            key.scope, key.requestId, key.requestType, key.fingerprint, String(decoding: try WireCodec.encode(reply), as: UTF8.self), time,
+        ])
+    }
+
+    // MARK: Outbox
+
+    /// Appends a message inside the caller's transaction. The stream's publisher id and the
+    /// message's sequence (its row number) are stamped when it is read.
+    public static func appendToOutbox<Payload: Encodable & Sendable>(_ db: Database, _ envelope: Envelope<Payload>, on topic: Topic) throws {
+        try db.cachedStatement(sql: "INSERT INTO podium_outbox (topic, envelope) VALUES (?, ?)")
+            .execute(arguments: [topic.rawValue, try WireCodec.encode(envelope)])
+    }
+
+    /// Messages after a sequence, stamped as the stream's, and the outbox's last sequence.
+    public static func outboxPage(_ db: Database, stream: String, after: UInt64, limit: Int) throws -> StreamPage {
+        let rows = try Row.fetchAll(
+            try db.cachedStatement(sql: "SELECT seq, topic, envelope FROM podium_outbox WHERE seq > ? ORDER BY seq LIMIT ?"),
+            arguments: [Int64(clamping: after), limit])
+        var messages: [StreamMessage] = []
+        messages.reserveCapacity(rows.count)
+        for row in rows {
+            let body: Data = row["envelope"]
+            var envelope = try WireCodec.decode(RawEnvelope.self, from: body)
+            envelope.publisher = stream
+            envelope.sequence = UInt64(row["seq"] as Int64)
+            messages.append(StreamMessage(topic: row["topic"], envelope: envelope))
+        }
+        return StreamPage(messages: messages, head: try outboxHead(db))
+    }
+
+    /// The outbox's last sequence (0 when empty).
+    public static func outboxHead(_ db: Database) throws -> UInt64 {
+        UInt64(try Int64.fetchOne(try db.cachedStatement(sql: "SELECT IFNULL(MAX(seq), 0) FROM podium_outbox")) ?? 0)
+    }
+
+    // MARK: Stream positions
+
+    /// The last sequence applied from a stream (0 when none).
+    public static func position(_ db: Database, stream: String) throws -> UInt64 {
+        UInt64(try Int64.fetchOne(try db.cachedStatement(sql: "SELECT sequence FROM podium_position WHERE stream = ?"), arguments: [stream]) ?? 0)
+    }
+
+    /// Records, inside the caller's transaction, that the stream is applied up to `sequence`.
+    public static func advance(_ db: Database, stream: String, to sequence: UInt64) throws {
+        try db.cachedStatement(sql: """
+                INSERT INTO podium_position (stream, sequence) VALUES (?, ?)
+                ON CONFLICT(stream) DO UPDATE SET sequence = excluded.sequence WHERE excluded.sequence > sequence
+                """).execute(arguments: [stream, Int64(clamping: sequence)])
+    }
+}
+
+/// A service database's receipts and outbox, read for the runtime.
+public struct SQLiteDurableReader: ReceiptReader, OutboxReader {
+    let reader: any DatabaseReader
+
+    public init(_ reader: any DatabaseReader) { self.reader = reader }
+
+    public func storedReply(scope: String, requestId: String) async throws -> StoredReply {
+        try await reader.read { db in try SQLiteDurable.find(db, scope: scope, requestId: requestId) }
+    }
+
+    public func outboxPage(stream: String, after: UInt64, limit: Int) async throws -> StreamPage {
+        try await reader.read { db in try SQLiteDurable.outboxPage(db, stream: stream, after: after, limit: limit) }
+    }
+
+    public func outboxHead() async throws -> UInt64 {
+        try await reader.read { db in try SQLiteDurable.outboxHead(db) }
+    }
+}
