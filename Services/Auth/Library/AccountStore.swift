@@ -49,7 +49,7 @@ public protocol AccountStore: Sendable {
     func linkedDeviceCount(playerId: String) async throws -> Int
 
     func createSession(sessionId: String, playerId: String, refreshTokenId: String, now: Int64, refreshExpiresAt: Int64) async throws
-    /// Replaces the session's current refresh token id if `presentedTokenId` is it.
+    /// Rotates the session's refresh token as ``RefreshRotation`` decides, in one transaction.
     func rotateRefreshToken(sessionId: String, playerId: String, presentedTokenId: String, newTokenId: String, refreshExpiresAt: Int64, now: Int64) async throws -> RefreshOutcome
     /// Revokes one session (or all the player's when nil); returns the ids revoked now.
     func revokeSessions(playerId: String, sessionId: String?, now: Int64) async throws -> [String]
@@ -74,17 +74,45 @@ public protocol AccountStore: Sendable {
 
     /// The relation from `playerId`'s side.
     func friendState(playerId: String, otherPlayerId: String) async throws -> FriendState
-    /// Sends a request, or accepts the other's pending one.
-    func requestFriend(from playerId: String, to otherPlayerId: String, now: Int64) async throws -> FriendState
-    func acceptFriend(playerId: String, from otherPlayerId: String, now: Int64) async throws -> FriendState
-    func declineFriend(playerId: String, from otherPlayerId: String) async throws -> FriendState
-    func removeFriend(playerId: String, otherPlayerId: String) async throws -> FriendState
-    func block(playerId: String, otherPlayerId: String, now: Int64) async throws -> FriendState
-    func unblock(playerId: String, otherPlayerId: String) async throws -> FriendState
+    /// Loads both sides of the relation between two players, lets `change` (one of
+    /// ``FriendRules``'s rules) change them and writes both back, in one transaction; with
+    /// `requireBoth`, throws `unknown_player` unless both players exist. Returns what `change`
+    /// returned. `now` dates the sides written (no side is written for a rule that only removes).
+    func updateRelation(
+        _ playerId: String, _ otherPlayerId: String, requireBoth: Bool, now: Int64,
+        _ change: @Sendable (inout FriendRules) throws -> FriendState
+    ) async throws -> FriendState
     func friendList(playerId: String) async throws -> FriendList
     func friendIDs(playerId: String) async throws -> [String]
     /// Whether either player blocked the other.
     func isBlocked(_ playerId: String, _ otherPlayerId: String) async throws -> Bool
+}
+
+extension AccountStore {
+    /// Sends a request, or accepts the other's pending one.
+    func requestFriend(from playerId: String, to otherPlayerId: String, now: Int64) async throws -> FriendState {
+        try await updateRelation(playerId, otherPlayerId, requireBoth: true, now: now) { try $0.request() }
+    }
+
+    func acceptFriend(playerId: String, from otherPlayerId: String, now: Int64) async throws -> FriendState {
+        try await updateRelation(playerId, otherPlayerId, requireBoth: false, now: now) { try $0.accept() }
+    }
+
+    func declineFriend(playerId: String, from otherPlayerId: String) async throws -> FriendState {
+        try await updateRelation(playerId, otherPlayerId, requireBoth: false, now: 0) { try $0.decline() }
+    }
+
+    func removeFriend(playerId: String, otherPlayerId: String) async throws -> FriendState {
+        try await updateRelation(playerId, otherPlayerId, requireBoth: false, now: 0) { $0.remove() }
+    }
+
+    func block(playerId: String, otherPlayerId: String, now: Int64) async throws -> FriendState {
+        try await updateRelation(playerId, otherPlayerId, requireBoth: true, now: now) { $0.block() }
+    }
+
+    func unblock(playerId: String, otherPlayerId: String) async throws -> FriendState {
+        try await updateRelation(playerId, otherPlayerId, requireBoth: false, now: 0) { $0.unblock() }
+    }
 }
 
 /// Opens a service's account store once its settings are known.

@@ -173,18 +173,21 @@ public final class SQLiteAccountStore: AccountStore {
         sessionId: String, playerId: String, presentedTokenId: String, newTokenId: String, refreshExpiresAt: Int64, now: Int64
     ) async throws -> RefreshOutcome {
         try await database.write { db in
-            guard let row = try Row.fetchOne(
+            let stored = try Row.fetchOne(
                 try db.cachedStatement(sql: "SELECT refresh_token_id, revoked_at FROM session WHERE id = ? AND player_id = ?"),
-                arguments: [sessionId, playerId])
-            else { return .revoked }
-            if (row["revoked_at"] as Int64?) != nil { return .revoked }
-            guard (row["refresh_token_id"] as String) == presentedTokenId else {
+                arguments: [sessionId, playerId]
+            ).map { RefreshRotation.Stored(currentTokenId: $0["refresh_token_id"], revoked: ($0["revoked_at"] as Int64?) != nil) }
+            let decision = RefreshRotation.decide(stored, presentedTokenId: presentedTokenId)
+            switch decision {
+            case .rotate:
+                try db.cachedStatement(sql: "UPDATE session SET refresh_token_id = ?, refresh_expires_at = ? WHERE id = ?")
+                    .execute(arguments: [newTokenId, refreshExpiresAt, sessionId])
+            case .revokeSession:
                 try db.cachedStatement(sql: "UPDATE session SET revoked_at = ? WHERE id = ?").execute(arguments: [now, sessionId])
-                return .reused
+            case .refuse:
+                break
             }
-            try db.cachedStatement(
-                sql: "UPDATE session SET refresh_token_id = ?, refresh_expires_at = ? WHERE id = ?").execute(arguments: [newTokenId, refreshExpiresAt, sessionId])
-            return .rotated
+            return RefreshRotation.outcome(of: decision)
         }
     }
 
@@ -291,81 +294,18 @@ public final class SQLiteAccountStore: AccountStore {
         try await database.read { db in try Self.state(db, playerId, otherPlayerId) }
     }
 
-    public func requestFriend(from playerId: String, to otherPlayerId: String, now: Int64) async throws -> FriendState {
+    public func updateRelation(
+        _ playerId: String, _ otherPlayerId: String, requireBoth: Bool, now: Int64,
+        _ change: @Sendable (inout FriendRules) throws -> FriendState
+    ) async throws -> FriendState {
         try await database.write { db in
-            try Self.requireBoth(db, playerId, otherPlayerId)
-            if try Self.state(db, otherPlayerId, playerId) == .blocked || Self.state(db, playerId, otherPlayerId) == .blocked {
-                throw ErrorReply(code: .forbidden, message: "one of you has blocked the other")
-            }
-            switch try Self.state(db, playerId, otherPlayerId) {
-            case .friends, .outgoingRequest:
-                return try Self.state(db, playerId, otherPlayerId)
-            case .incomingRequest:
-                try Self.set(db, playerId, otherPlayerId, .friends, now)
-                try Self.set(db, otherPlayerId, playerId, .friends, now)
-                return .friends
-            case .none, .blocked:
-                try Self.set(db, playerId, otherPlayerId, .outgoingRequest, now)
-                try Self.set(db, otherPlayerId, playerId, .incomingRequest, now)
-                return .outgoingRequest
-            }
-        }
-    }
-
-    public func acceptFriend(playerId: String, from otherPlayerId: String, now: Int64) async throws -> FriendState {
-        try await database.write { db in
-            switch try Self.state(db, playerId, otherPlayerId) {
-            case .friends: return .friends
-            case .incomingRequest:
-                try Self.set(db, playerId, otherPlayerId, .friends, now)
-                try Self.set(db, otherPlayerId, playerId, .friends, now)
-                return .friends
-            default:
-                throw ErrorReply(code: .conflict, message: "there is no friend request from this player", field: "payload.playerId")
-            }
-        }
-    }
-
-    public func declineFriend(playerId: String, from otherPlayerId: String) async throws -> FriendState {
-        try await database.write { db in
-            guard try Self.state(db, playerId, otherPlayerId) == .incomingRequest else {
-                throw ErrorReply(code: .conflict, message: "there is no friend request from this player", field: "payload.playerId")
-            }
-            try Self.clear(db, playerId, otherPlayerId)
-            try Self.clear(db, otherPlayerId, playerId)
-            return .none
-        }
-    }
-
-    public func removeFriend(playerId: String, otherPlayerId: String) async throws -> FriendState {
-        try await database.write { db in
-            switch try Self.state(db, playerId, otherPlayerId) {
-            case .friends, .outgoingRequest:
-                try Self.clear(db, playerId, otherPlayerId)
-                try Self.clear(db, otherPlayerId, playerId)
-                return .none
-            case .blocked:
-                return .blocked
-            default:
-                return try Self.state(db, playerId, otherPlayerId)
-            }
-        }
-    }
-
-    public func block(playerId: String, otherPlayerId: String, now: Int64) async throws -> FriendState {
-        try await database.write { db in
-            try Self.requireBoth(db, playerId, otherPlayerId)
-            try Self.set(db, playerId, otherPlayerId, .blocked, now)
-            // Blocking ends the friendship and any request between them, from both sides.
-            if try Self.state(db, otherPlayerId, playerId) != .blocked { try Self.clear(db, otherPlayerId, playerId) }
-            return .blocked
-        }
-    }
-
-    public func unblock(playerId: String, otherPlayerId: String) async throws -> FriendState {
-        try await database.write { db in
-            if try Self.state(db, playerId, otherPlayerId) == .blocked { try Self.clear(db, playerId, otherPlayerId) }
-            return try Self.state(db, playerId, otherPlayerId)
+            if requireBoth { try Self.requireBoth(db, playerId, otherPlayerId) }
+            let before = FriendRules(mine: try Self.state(db, playerId, otherPlayerId), theirs: try Self.state(db, otherPlayerId, playerId))
+            var after = before
+            let result = try change(&after)
+            if after.mine != before.mine { try Self.store(db, playerId, otherPlayerId, after.mine, now) }
+            if after.theirs != before.theirs { try Self.store(db, otherPlayerId, playerId, after.theirs, now) }
+            return result
         }
     }
 
@@ -408,15 +348,16 @@ public final class SQLiteAccountStore: AccountStore {
         return raw.flatMap(FriendState.init(rawValue:)) ?? .none
     }
 
-    private static func set(_ db: Database, _ playerId: String, _ otherId: String, _ state: FriendState, _ now: Int64) throws {
+    /// Writes one side (`none` deletes its row).
+    private static func store(_ db: Database, _ playerId: String, _ otherId: String, _ state: FriendState, _ now: Int64) throws {
+        guard state != .none else {
+            try db.cachedStatement(sql: "DELETE FROM relation WHERE player_id = ? AND other_id = ?").execute(arguments: [playerId, otherId])
+            return
+        }
         try db.cachedStatement(sql: """
                 INSERT INTO relation (player_id, other_id, state, since) VALUES (?, ?, ?, ?)
                 ON CONFLICT(player_id, other_id) DO UPDATE SET state = excluded.state, since = excluded.since
                 """).execute(arguments: [playerId, otherId, state.rawValue, now])
-    }
-
-    private static func clear(_ db: Database, _ playerId: String, _ otherId: String) throws {
-        try db.cachedStatement(sql: "DELETE FROM relation WHERE player_id = ? AND other_id = ?").execute(arguments: [playerId, otherId])
     }
 
     private static func requireBoth(_ db: Database, _ playerId: String, _ otherId: String) throws {
