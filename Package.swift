@@ -35,6 +35,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // The C surface of libzmq. Only the ZeroMQ module imports it.
@@ -74,6 +75,17 @@ let package = Package(
         ),
         // The SQLite side of the storage seam (GRDB): opening a durable database, the durable
         // tables (receipts, outbox, stream positions) and their readers for the runtime.
+        // The PostgreSQL side of the storage seam (postgres-nio): a connection pool from
+        // PODIUM_DATABASE_URL, versioned migrations under an advisory lock, the durable tables.
+        .target(
+            name: "PodiumPostgres",
+            dependencies: [
+                "PodiumRuntime",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Shared/Postgres"
+        ),
         .target(
             name: "PodiumSQLite",
             dependencies: ["PodiumRuntime", .product(name: "GRDB", package: "GRDB.swift")],
@@ -122,6 +134,11 @@ let package = Package(
             path: "Services/Gateway/Library"
         ),
         .target(
+            name: "GatewayPostgres",
+            dependencies: ["Gateway", "GatewaySQLite", "PodiumPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
+            path: "Services/Gateway/Postgres"
+        ),
+        .target(
             name: "GatewaySQLite",
             dependencies: ["Gateway", "PodiumSQLite", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Services/Gateway/SQLite"
@@ -137,6 +154,11 @@ let package = Package(
             path: "Services/Auth/SQLite"
         ),
         .target(name: "Leaderboard", dependencies: ["PodiumRuntime"], path: "Services/Leaderboard/Library"),
+        .target(
+            name: "LeaderboardPostgres",
+            dependencies: ["Leaderboard", "LeaderboardSQLite", "PodiumPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
+            path: "Services/Leaderboard/Postgres"
+        ),
         .target(
             name: "LeaderboardSQLite",
             dependencies: ["Leaderboard", "PodiumSQLite", .product(name: "GRDB", package: "GRDB.swift")],
@@ -154,9 +176,9 @@ let package = Package(
             dependencies: ["Challenge", "PodiumSQLite", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Services/Challenge/SQLite"
         ),
-        .executableTarget(name: "GatewayMain", dependencies: ["Gateway", "GatewaySQLite", "PodiumOperations"], path: "Services/Gateway/Main"),
+        .executableTarget(name: "GatewayMain", dependencies: ["Gateway", "GatewaySQLite", "GatewayPostgres", "PodiumOperations"], path: "Services/Gateway/Main"),
         .executableTarget(name: "AuthMain", dependencies: ["Auth", "AuthSQLite", "PodiumOperations"], path: "Services/Auth/Main"),
-        .executableTarget(name: "LeaderboardMain", dependencies: ["Leaderboard", "LeaderboardSQLite", "PodiumOperations"], path: "Services/Leaderboard/Main"),
+        .executableTarget(name: "LeaderboardMain", dependencies: ["Leaderboard", "LeaderboardPostgres", "PodiumOperations"], path: "Services/Leaderboard/Main"),
         .executableTarget(name: "AchievementMain", dependencies: ["Achievement", "AchievementSQLite", "PodiumOperations"], path: "Services/Achievement/Main"),
         .executableTarget(name: "ChallengeMain", dependencies: ["Challenge", "ChallengeSQLite", "PodiumOperations"], path: "Services/Challenge/Main"),
         // The `podium` command-line client.
@@ -173,7 +195,7 @@ let package = Package(
         .target(
             name: "PodiumTesting",
             dependencies: [
-                "Gateway", "GatewaySQLite", "Auth", "AuthSQLite", "Leaderboard", "LeaderboardSQLite", "Achievement", "AchievementSQLite", "Challenge", "ChallengeSQLite",
+                "Gateway", "GatewaySQLite", "GatewayPostgres", "Auth", "AuthSQLite", "Leaderboard", "LeaderboardSQLite", "LeaderboardPostgres", "Achievement", "AchievementSQLite", "Challenge", "ChallengeSQLite",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Shared/Testing"

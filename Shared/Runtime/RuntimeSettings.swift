@@ -14,6 +14,7 @@ import Logging
 /// | `PODIUM_HEARTBEAT_MS` | `1000` | interval of service announcements and bus ticks |
 /// | `PODIUM_LOG_LEVEL` | `info` | trace, debug, info, notice, warning, error, critical |
 /// | `PODIUM_DEVELOPMENT` | `false` | allows generated development secrets; never in production |
+/// | `PODIUM_DATABASE_URL` | unset | PostgreSQL instead of SQLite (``DatabaseSettings``) |
 ///
 /// The gateway binds the three bus endpoints; services connect to them.
 public struct RuntimeSettings: Sendable {
@@ -26,6 +27,8 @@ public struct RuntimeSettings: Sendable {
     public var heartbeatInterval: Duration
     public var logLevel: Logger.Level
     public var developmentMode: Bool
+    /// The PostgreSQL server the service keeps its data in; nil: SQLite files under ``dataDirectory``.
+    public var database: DatabaseSettings?
 
     public init(
         service: String,
@@ -36,7 +39,8 @@ public struct RuntimeSettings: Sendable {
         busServicesEndpoint: String = "tcp://127.0.0.1:5562",
         heartbeatInterval: Duration = .seconds(1),
         logLevel: Logger.Level = .info,
-        developmentMode: Bool = false
+        developmentMode: Bool = false,
+        database: DatabaseSettings? = nil
     ) {
         self.service = service
         self.instanceID = instanceID ?? "\(service)-\(UUID().uuidString.prefix(8).lowercased())"
@@ -47,6 +51,7 @@ public struct RuntimeSettings: Sendable {
         self.heartbeatInterval = heartbeatInterval
         self.logLevel = logLevel
         self.developmentMode = developmentMode
+        self.database = database
     }
 
     /// Reads the settings for one service (see the table above).
@@ -60,6 +65,22 @@ public struct RuntimeSettings: Sendable {
         guard (50...60_000).contains(heartbeat) else {
             throw ConfigurationProblem("PODIUM_HEARTBEAT_MS must be between 50 and 60000")
         }
+        var database: DatabaseSettings?
+        if let url = podium.string(forKey: ["database", "url"], isSecret: true), !url.isEmpty {
+            var settings = try DatabaseSettings(
+                url: url, schema: podium.string(forKey: ["database", "schema"], default: "podium_\(service)"))
+            settings.poolSize = podium.int(forKey: ["database", "pool", "size"], default: 8)
+            settings.statementTimeoutMilliseconds = podium.int(forKey: ["database", "statement", "timeout", "ms"], default: 10_000)
+            settings.connectTimeoutMilliseconds = podium.int(forKey: ["database", "connect", "timeout", "ms"], default: 5000)
+            guard (1...100).contains(settings.poolSize) else { throw ConfigurationProblem("PODIUM_DATABASE_POOL_SIZE must be 1-100") }
+            guard (100...600_000).contains(settings.statementTimeoutMilliseconds) else {
+                throw ConfigurationProblem("PODIUM_DATABASE_STATEMENT_TIMEOUT_MS must be 100-600000")
+            }
+            guard (100...60_000).contains(settings.connectTimeoutMilliseconds) else {
+                throw ConfigurationProblem("PODIUM_DATABASE_CONNECT_TIMEOUT_MS must be 100-60000")
+            }
+            database = settings
+        }
         self.init(
             service: service,
             instanceID: podium.string(forKey: ["instance", "id"]),
@@ -69,7 +90,8 @@ public struct RuntimeSettings: Sendable {
             busServicesEndpoint: podium.string(forKey: ["bus", "services"], default: "tcp://127.0.0.1:5562"),
             heartbeatInterval: .milliseconds(heartbeat),
             logLevel: level,
-            developmentMode: podium.bool(forKey: ["development"], default: false)
+            developmentMode: podium.bool(forKey: ["development"], default: false),
+            database: database
         )
     }
 

@@ -240,6 +240,9 @@ public final class ServiceRuntime: Service, Sendable {
                 "request rejected",
                 metadata: ["request.type": "\(request.type)", "error.code": "\(error.code)", "error.message": "\(error.message)"])
             return Self.errorEnvelope(error, for: request, at: clock.nowMilliseconds)
+        } catch let error as StorageUnavailable {
+            logger.warning("request refused: storage unavailable", metadata: ["request.type": "\(request.type)", "error": "\(error.cause)"])
+            return Self.errorEnvelope(error.reply, for: request, at: clock.nowMilliseconds)
         } catch is CancellationError {
             // Shutting down: whatever the handler did is either committed whole or not at all, and
             // a resend with the same id tells which (state-changing requests are idempotent).

@@ -6,9 +6,9 @@ import Challenge
 import ChallengeSQLite
 import Foundation
 import Gateway
-import GatewaySQLite
+import GatewayPostgres
 import Leaderboard
-import LeaderboardSQLite
+import LeaderboardPostgres
 import Logging
 import PodiumMessages
 import PodiumRuntime
@@ -87,7 +87,7 @@ public final class PodiumTestStack: Sendable {
         achievements: AchievementCatalog = testAchievements
     ) -> [ServiceBlueprint] {
         [
-            AuthService.blueprint(configuration: auth, openStore: SQLiteAccountStore.opener), LeaderboardService.blueprint(catalog: games, openStore: SQLiteLeaderboardStore.opener),
+            AuthService.blueprint(configuration: auth, openStore: SQLiteAccountStore.opener), LeaderboardService.blueprint(catalog: games, openStore: PostgresLeaderboardStore.configured),
             AchievementService.blueprint(catalog: achievements, openStore: SQLiteAchievementStore.opener), ChallengeService.blueprint(openGames: [], openStore: SQLiteChallengeStore.opener),
         ]
     }
@@ -162,7 +162,8 @@ public final class PodiumTestStack: Sendable {
         let gatewayRuntime = RuntimeSettings(
             service: "gateway", dataDirectory: data, busPublishEndpoint: "tcp://127.0.0.1:*",
             busSubscribeEndpoint: "tcp://127.0.0.1:*", busServicesEndpoint: "tcp://127.0.0.1:*",
-            heartbeatInterval: options.heartbeatInterval, developmentMode: true)
+            heartbeatInterval: options.heartbeatInterval, developmentMode: true,
+            database: try Self.testDatabase(service: "gateway", dataDirectory: data))
         let gatewaySettings = GatewaySettings(
             runtime: gatewayRuntime, requestEndpoint: "tcp://127.0.0.1:*", notificationEndpoint: "tcp://127.0.0.1:*",
             notificationSecret: options.notificationSecret ?? (0..<32).map { _ in UInt8.random(in: .min ... .max) },
@@ -171,14 +172,15 @@ public final class PodiumTestStack: Sendable {
             playerRateLimit: options.playerRateLimit, curveKeyPair: options.curveKeyPair,
             expectedServices: options.expectedServices ?? options.services.map(\.name),
             tokenKey: options.auth.tokenKey, serverKeys: options.serverKeys, adminKey: options.adminKey)
-        gateway = try await Gateway(settings: gatewaySettings, clock: options.clock, logger: logger, openStorage: GatewayStorage.sqlite)
+        gateway = try await Gateway(settings: gatewaySettings, clock: options.clock, logger: logger, openStorage: GatewayStorage.configured)
         let endpoints = gateway.endpoints
         var runtimes: [ServiceRuntime] = []
         for blueprint in options.services {
             let settings = RuntimeSettings(
                 service: blueprint.name, dataDirectory: data, busPublishEndpoint: endpoints.busPublish,
                 busSubscribeEndpoint: endpoints.busSubscribe, busServicesEndpoint: endpoints.busServices,
-                heartbeatInterval: options.heartbeatInterval)
+                heartbeatInterval: options.heartbeatInterval,
+                database: try Self.testDatabase(service: blueprint.name, dataDirectory: data))
             let definition = try await blueprint.make(settings, options.clock)
             runtimes.append(try ServiceRuntime(definition: definition, settings: settings, clock: options.clock, logger: logger))
         }
@@ -187,6 +189,27 @@ public final class PodiumTestStack: Sendable {
         group = ServiceGroup(configuration: ServiceGroupConfiguration(services: all.map { .init(service: $0) }, logger: logger))
         let group = self.group
         running = Task { try await group.run() }
+    }
+
+    /// The PostgreSQL database the stacks use when `PODIUM_TEST_DATABASE_URL` is set (scripts/test
+    /// runs the suites once without it, on SQLite, and once with it): each data directory gets
+    /// schemas of its own (`t<digest of the directory>_<service>`), so a stack restarted on the
+    /// same directory finds its data again, like SQLite files.
+    static func testDatabase(service: String, dataDirectory: URL) throws -> DatabaseSettings? {
+        guard let url = ProcessInfo.processInfo.environment["PODIUM_TEST_DATABASE_URL"], !url.isEmpty else { return nil }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in dataDirectory.standardizedFileURL.path.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        var settings = try DatabaseSettings(url: url, schema: "t\(String(hash, radix: 16))_\(service)")
+        settings.poolSize = 4
+        return settings
+    }
+
+    /// Which storage the stacks use: `sqlite` or `postgresql`.
+    public static var storageKind: String {
+        (ProcessInfo.processInfo.environment["PODIUM_TEST_DATABASE_URL"] ?? "").isEmpty ? "sqlite" : "postgresql"
     }
 
     /// The gateway's CURVE public key, when its public endpoints use CURVE.

@@ -1,5 +1,5 @@
 import Gateway
-import GatewaySQLite
+import GatewayPostgres
 import PodiumOperations
 import PodiumRuntime
 
@@ -8,7 +8,7 @@ await ServiceMain.run(label: "gateway") { logger in
     if settings.runtime.developmentMode {
         logger.warning("development mode: generated secrets, not for production")
     }
-    let gateway = try await Gateway(settings: settings, logger: logger, openStorage: GatewayStorage.sqlite)
+    let gateway = try await Gateway(settings: settings, logger: logger, openStorage: GatewayStorage.configured)
     var services = gateway.services
     if let http = settings.httpAddress { services.append(GatewayHTTPFront(gateway: gateway, address: http)) }
     return ServiceMain.Process(services: services, probe: gateway)

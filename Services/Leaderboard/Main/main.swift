@@ -1,6 +1,6 @@
 import Leaderboard
-import LeaderboardSQLite
+import LeaderboardPostgres
 import PodiumOperations
 import PodiumRuntime
 
-await ServiceMain.run(LeaderboardService.blueprint(openStore: SQLiteLeaderboardStore.opener))
+await ServiceMain.run(LeaderboardService.blueprint(openStore: PostgresLeaderboardStore.configured))

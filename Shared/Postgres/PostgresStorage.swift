@@ -1,0 +1,147 @@
+import Foundation
+import Logging
+import NIOCore
+import PodiumRuntime
+import PostgresNIO
+
+/// One service's PostgreSQL database: a connection pool (postgres-nio's `PostgresClient`) whose
+/// connections work in the service's schema, with `synchronous_commit` on (acknowledged means
+/// committed) and the configured statement timeout.
+///
+/// A database that cannot be reached, or a statement cut off by the timeout, surfaces as
+/// ``StorageUnavailable`` (clients are told `storage_unavailable`); the pool reconnects by
+/// itself, so service resumes when the server is back. SQL errors stay what they are.
+public final class PostgresStorage: Sendable {
+    public let settings: DatabaseSettings
+    let client: PostgresClient
+    public let logger: Logger
+    private let runner: Task<Void, Never>
+
+    /// Connects (the pool runs until ``close()``), creates the schema and applies the migrations
+    /// not applied yet, under an advisory lock so that processes starting at once take turns.
+    public static func open(
+        _ settings: DatabaseSettings, migrations: [PostgresMigration], logger: Logger
+    ) async throws -> PostgresStorage {
+        let database = PostgresStorage(settings: settings, logger: logger)
+        do {
+            try await database.migrate(migrations + PostgresDurable.migrations)
+        } catch {
+            database.close()
+            throw error
+        }
+        return database
+    }
+
+    private init(settings: DatabaseSettings, logger: Logger) {
+        self.settings = settings
+        self.logger = logger
+        let tls: PostgresClient.Configuration.TLS =
+            switch settings.tls {
+            case .disable: .disable
+            case .prefer: .prefer(.makeClientConfiguration())
+            case .require: .require(.makeClientConfiguration())
+            }
+        var configuration = PostgresClient.Configuration(
+            host: settings.host, port: settings.port, username: settings.username, password: settings.password,
+            database: settings.database, tls: tls)
+        configuration.options.maximumConnections = settings.poolSize
+        configuration.options.connectTimeout = .milliseconds(Int64(settings.connectTimeoutMilliseconds))
+        configuration.options.additionalStartupParameters = [
+            ("search_path", settings.schema),
+            ("statement_timeout", "\(settings.statementTimeoutMilliseconds)"),
+            ("synchronous_commit", "on"),
+            ("application_name", "podium"),
+        ]
+        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        runner = Task { [client] in await client.run() }
+    }
+
+    /// Ends the pool.
+    public func close() { runner.cancel() }
+
+    /// Runs `body` in one transaction: committed if it returns, rolled back if it throws.
+    public func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        do {
+            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+        } catch let error as PostgresTransactionError {
+            throw Self.mapped(error.closureError ?? error.beginError ?? error.commitError ?? error)
+        } catch {
+            throw Self.mapped(error)
+        }
+    }
+
+    /// Runs `body` on a connection outside a transaction (each statement on its own).
+    public func read<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        do {
+            return try await client.withConnection { connection in try await body(connection) }
+        } catch {
+            throw Self.mapped(error)
+        }
+    }
+
+    /// Errors of the connection (not of the SQL) become ``StorageUnavailable``; so does a
+    /// statement cancelled by the timeout (SQLSTATE 57014) or a server shutting down (57P*).
+    static func mapped(_ error: any Error) -> any Error {
+        guard let error = error as? PSQLError else { return error }
+        switch error.code {
+        case .server:
+            let state = error.serverInfo?[.sqlState] ?? ""
+            if state == "57014" || state.hasPrefix("57P") || state.hasPrefix("08") {
+                return StorageUnavailable(cause: "\(state): \(error.serverInfo?[.message] ?? "")")
+            }
+            return error
+        case .queryCancelled:
+            return StorageUnavailable(cause: "statement cancelled")
+        default:
+            return StorageUnavailable(cause: "\(error.code)")
+        }
+    }
+
+    private func migrate(_ migrations: [PostgresMigration]) async throws {
+        let schema = settings.schema
+        try await transaction { connection in
+            // One process at a time per schema; the lock ends with the transaction.
+            try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(schema)))", logger: logger)
+            try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
+            try await connection.query(
+                PostgresQuery(
+                    unsafeSQL: """
+                        CREATE TABLE IF NOT EXISTS \(schema).podium_migration (
+                            name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
+                        """), logger: logger)
+            var applied = Set<String>()
+            for try await name in try await connection.query(
+                PostgresQuery(unsafeSQL: "SELECT name FROM \(schema).podium_migration"), logger: logger
+            ).decode(String.self) {
+                applied.insert(name)
+            }
+            for migration in migrations where !applied.contains(migration.name) {
+                for statement in migration.statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: "INSERT INTO \(schema).podium_migration (name) VALUES ($1)", binds: Self.binds(migration.name)),
+                    logger: logger)
+                logger.info("database migration applied", metadata: ["migration": "\(migration.name)", "schema": "\(schema)"])
+            }
+        }
+    }
+
+    private static func binds(_ values: String...) -> PostgresBindings {
+        var binds = PostgresBindings()
+        for value in values { binds.append(value) }
+        return binds
+    }
+}
+
+/// One schema change, applied once, in order, in the migration transaction. Statements run with
+/// the service's schema first on the search path.
+public struct PostgresMigration: Sendable {
+    public var name: String
+    public var statements: [String]
+
+    public init(_ name: String, _ statements: [String]) {
+        self.name = name
+        self.statements = statements
+    }
+}
