@@ -166,6 +166,11 @@ let package = Package(
         ),
         .target(name: "Achievement", dependencies: ["PodiumRuntime"], path: "Services/Achievement/Library"),
         .target(
+            name: "AchievementPostgres",
+            dependencies: ["Achievement", "AchievementSQLite", "PodiumPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
+            path: "Services/Achievement/Postgres"
+        ),
+        .target(
             name: "AchievementSQLite",
             dependencies: ["Achievement", "PodiumSQLite", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Services/Achievement/SQLite"
@@ -179,7 +184,7 @@ let package = Package(
         .executableTarget(name: "GatewayMain", dependencies: ["Gateway", "GatewaySQLite", "GatewayPostgres", "PodiumOperations"], path: "Services/Gateway/Main"),
         .executableTarget(name: "AuthMain", dependencies: ["Auth", "AuthSQLite", "PodiumOperations"], path: "Services/Auth/Main"),
         .executableTarget(name: "LeaderboardMain", dependencies: ["Leaderboard", "LeaderboardPostgres", "PodiumOperations"], path: "Services/Leaderboard/Main"),
-        .executableTarget(name: "AchievementMain", dependencies: ["Achievement", "AchievementSQLite", "PodiumOperations"], path: "Services/Achievement/Main"),
+        .executableTarget(name: "AchievementMain", dependencies: ["Achievement", "AchievementPostgres", "PodiumOperations"], path: "Services/Achievement/Main"),
         .executableTarget(name: "ChallengeMain", dependencies: ["Challenge", "ChallengeSQLite", "PodiumOperations"], path: "Services/Challenge/Main"),
         // The `podium` command-line client.
         .executableTarget(
@@ -195,7 +200,7 @@ let package = Package(
         .target(
             name: "PodiumTesting",
             dependencies: [
-                "Gateway", "GatewaySQLite", "GatewayPostgres", "Auth", "AuthSQLite", "Leaderboard", "LeaderboardSQLite", "LeaderboardPostgres", "Achievement", "AchievementSQLite", "Challenge", "ChallengeSQLite",
+                "Gateway", "GatewaySQLite", "GatewayPostgres", "Auth", "AuthSQLite", "Leaderboard", "LeaderboardSQLite", "LeaderboardPostgres", "Achievement", "AchievementSQLite", "AchievementPostgres", "Challenge", "ChallengeSQLite",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Shared/Testing"

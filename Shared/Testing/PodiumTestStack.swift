@@ -1,5 +1,5 @@
 import Achievement
-import AchievementSQLite
+import AchievementPostgres
 import Auth
 import AuthSQLite
 import Challenge
@@ -88,7 +88,7 @@ public final class PodiumTestStack: Sendable {
     ) -> [ServiceBlueprint] {
         [
             AuthService.blueprint(configuration: auth, openStore: SQLiteAccountStore.opener), LeaderboardService.blueprint(catalog: games, openStore: PostgresLeaderboardStore.configured),
-            AchievementService.blueprint(catalog: achievements, openStore: SQLiteAchievementStore.opener), ChallengeService.blueprint(openGames: [], openStore: SQLiteChallengeStore.opener),
+            AchievementService.blueprint(catalog: achievements, openStore: PostgresAchievementStore.configured), ChallengeService.blueprint(openGames: [], openStore: SQLiteChallengeStore.opener),
         ]
     }
 

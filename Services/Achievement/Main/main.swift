@@ -1,6 +1,6 @@
 import Achievement
-import AchievementSQLite
+import AchievementPostgres
 import PodiumOperations
 import PodiumRuntime
 
-await ServiceMain.run(AchievementService.blueprint(openStore: SQLiteAchievementStore.opener))
+await ServiceMain.run(AchievementService.blueprint(openStore: PostgresAchievementStore.configured))

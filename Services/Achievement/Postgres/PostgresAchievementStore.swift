@@ -1,0 +1,250 @@
+import Achievement
+import AchievementSQLite
+import Foundation
+import Logging
+import PodiumMessages
+import PodiumPostgres
+import PodiumRuntime
+import PostgresNIO
+
+/// The achievement service's storage in PostgreSQL (tables `progress`, `report_receipt`,
+/// `definition`, `event_effect` in the service's schema).
+public final class PostgresAchievementStore: AchievementStore {
+    let database: PostgresStorage
+    public var location: String { database.settings.location }
+    public var durable: any ReceiptReader & OutboxReader { PostgresDurableReader(database) }
+    private var logger: Logger { database.logger }
+
+    static let migrations = [
+        PostgresMigration(
+            "v1-progress",
+            [
+                """
+                CREATE TABLE progress (game_id text NOT NULL, player_id text NOT NULL, achievement_id text NOT NULL,
+                    steps bigint NOT NULL, percent double precision NOT NULL, times_earned bigint NOT NULL, earned_at bigint,
+                    rule_state text, PRIMARY KEY (game_id, player_id, achievement_id))
+                """,
+                "CREATE INDEX progress_earned ON progress (game_id, achievement_id, times_earned)",
+                """
+                CREATE TABLE report_receipt (game_id text NOT NULL, player_id text NOT NULL, achievement_id text NOT NULL,
+                    report_id text NOT NULL, outcome text NOT NULL, PRIMARY KEY (game_id, player_id, achievement_id, report_id))
+                """,
+                """
+                CREATE TABLE definition (game_id text NOT NULL, achievement_id text NOT NULL, json text NOT NULL,
+                    PRIMARY KEY (game_id, achievement_id))
+                """,
+                """
+                CREATE TABLE event_effect (sequence bigint PRIMARY KEY, game_id text NOT NULL, player_id text NOT NULL,
+                    outcomes text NOT NULL)
+                """,
+            ])
+    ]
+
+    public init(database: PostgresStorage) { self.database = database }
+
+    public static func open(_ settings: DatabaseSettings) async throws -> PostgresAchievementStore {
+        PostgresAchievementStore(
+            database: try await PostgresStorage.open(settings, migrations: migrations, logger: Logger(label: "podium.achievement")))
+    }
+
+    /// PostgreSQL when the settings name a database, else `<data>/<service>-progress.sqlite`.
+    public static let configured: AchievementStoreOpener = { settings in
+        if let database = settings.database { return try await open(database) }
+        return try await SQLiteAchievementStore.opener(settings)
+    }
+
+    private typealias Row = (String, String, String, Int64, Double, Int64, Int64?, String?)
+    private static let columns = "game_id, player_id, achievement_id, steps, percent, times_earned, earned_at, rule_state"
+
+    private static func record(_ row: Row) -> ProgressRecord {
+        ProgressRecord(
+            steps: row.3, percent: row.4, timesEarned: Int(row.5), earnedAt: row.6,
+            ruleState: row.7.flatMap { try? WireCodec.decode(RuleState.self, from: Data($0.utf8)) })
+    }
+
+    public func progress(gameId: String, playerId: String) async throws -> [String: ProgressRecord] {
+        let logger = logger
+        return try await database.read { connection in
+            var result: [String: ProgressRecord] = [:]
+            var query: PostgresQuery = " FROM progress WHERE game_id = \(gameId) AND player_id = \(playerId)"
+            query.sql = "SELECT \(Self.columns)" + query.sql
+            for try await row in try await connection.query(query, logger: logger).decode(Row.self) {
+                result[row.2] = Self.record(row)
+            }
+            return result
+        }
+    }
+
+    public func progress(gameIds: [String]) async throws -> ProgressByGame {
+        let logger = logger
+        return try await database.read { connection in
+            var result: ProgressByGame = [:]
+            var query: PostgresQuery = " FROM progress WHERE game_id = ANY(\(gameIds))"
+            query.sql = "SELECT \(Self.columns)" + query.sql
+            for try await row in try await connection.query(query, logger: logger).decode(Row.self) {
+                result[row.0, default: [:]][row.1, default: [:]][row.2] = Self.record(row)
+            }
+            return result
+        }
+    }
+
+    public func save(_ changes: [AchievementChange]) async throws {
+        guard !changes.isEmpty else { return }
+        let logger = logger
+        try await database.transaction { connection in
+            var writes = DurableWrites()
+            for change in changes {
+                try await Self.write(change.records, gameId: change.gameId, playerId: change.playerId, connection, logger)
+                for receipt in change.journal.reportReceipts {
+                    try await connection.query(
+                        """
+                        INSERT INTO report_receipt (game_id, player_id, achievement_id, report_id, outcome)
+                        VALUES (\(change.gameId), \(change.playerId), \(receipt.achievementId), \(receipt.reportId), \(receipt.outcome))
+                        ON CONFLICT DO NOTHING
+                        """, logger: logger)
+                }
+                if let event = change.journal.eventEffects, !event.outcomes.isEmpty {
+                    let outcomes = String(decoding: try WireCodec.encode(event.outcomes), as: UTF8.self)
+                    try await connection.query(
+                        """
+                        INSERT INTO event_effect (sequence, game_id, player_id, outcomes)
+                        VALUES (\(Int64(event.sequence)), \(change.gameId), \(change.playerId), \(outcomes))
+                        ON CONFLICT (sequence) DO UPDATE SET game_id = excluded.game_id, player_id = excluded.player_id,
+                            outcomes = excluded.outcomes
+                        """, logger: logger)
+                }
+                writes.append(change.journal.durable)
+            }
+            try await PostgresDurable.commit(writes, on: connection, logger: logger)
+        }
+    }
+
+    private static func write(
+        _ records: [String: ProgressRecord], gameId: String, playerId: String, _ connection: PostgresConnection, _ logger: Logger
+    ) async throws {
+        for (achievementId, record) in records {
+            let state = try record.ruleState.map { String(decoding: try WireCodec.encode($0), as: UTF8.self) }
+            try await connection.query(
+                """
+                INSERT INTO progress (game_id, player_id, achievement_id, steps, percent, times_earned, earned_at, rule_state)
+                VALUES (\(gameId), \(playerId), \(achievementId), \(record.steps), \(record.percent), \(Int64(record.timesEarned)),
+                    \(record.earnedAt), \(state))
+                ON CONFLICT (game_id, player_id, achievement_id) DO UPDATE SET steps = excluded.steps, percent = excluded.percent,
+                    times_earned = excluded.times_earned, earned_at = excluded.earned_at, rule_state = excluded.rule_state
+                """, logger: logger)
+        }
+    }
+
+    public func replace(_ records: ProgressByGame, durable: DurableWrites) async throws {
+        let logger = logger
+        try await database.transaction { connection in
+            for (gameId, players) in records {
+                for (playerId, changed) in players {
+                    try await Self.write(changed, gameId: gameId, playerId: playerId, connection, logger)
+                }
+            }
+            try await PostgresDurable.commit(durable, on: connection, logger: logger)
+        }
+    }
+
+    public func eventPosition() async throws -> UInt64 {
+        let logger = logger
+        return try await database.read { connection in try await PostgresDurable.position(StreamName.events, on: connection, logger: logger) }
+    }
+
+    public func effects(sequence: UInt64) async throws -> [ReportOutcome]? {
+        let logger = logger
+        return try await database.read { connection in
+            for try await outcomes in try await connection.query(
+                "SELECT outcomes FROM event_effect WHERE sequence = \(Int64(clamping: sequence))", logger: logger
+            ).decode(String.self) {
+                return try WireCodec.decode([ReportOutcome].self, from: Data(outcomes.utf8))
+            }
+            return nil
+        }
+    }
+
+    public func replay(_ key: RequestKey) async throws -> JSONValue? {
+        let logger = logger
+        return try await database.read { connection in try await PostgresDurable.replay(key, on: connection, logger: logger) }
+    }
+
+    public func receipt(gameId: String, playerId: String, achievementId: String, reportId: String) async throws -> String? {
+        let logger = logger
+        return try await database.read { connection in
+            for try await outcome in try await connection.query(
+                """
+                SELECT outcome FROM report_receipt WHERE game_id = \(gameId) AND player_id = \(playerId)
+                    AND achievement_id = \(achievementId) AND report_id = \(reportId)
+                """, logger: logger
+            ).decode(String.self) {
+                return outcome
+            }
+            return nil
+        }
+    }
+
+    public func earnedShares(gameId: String) async throws -> (earned: [String: Int], players: Int) {
+        let logger = logger
+        return try await database.read { connection in
+            var players = 0
+            for try await count in try await connection.query(
+                "SELECT COUNT(DISTINCT player_id)::bigint FROM progress WHERE game_id = \(gameId)", logger: logger
+            ).decode(Int64.self) {
+                players = Int(count)
+            }
+            var earned: [String: Int] = [:]
+            for try await (achievementId, count) in try await connection.query(
+                """
+                SELECT achievement_id, COUNT(*)::bigint FROM progress WHERE game_id = \(gameId) AND times_earned > 0
+                GROUP BY achievement_id
+                """, logger: logger
+            ).decode((String, Int64).self) {
+                earned[achievementId] = Int(count)
+            }
+            return (earned, players)
+        }
+    }
+
+    public func reset(gameId: String, playerId: String) async throws -> Int {
+        let logger = logger
+        return try await database.transaction { connection in
+            var removed = 0
+            for try await _ in try await connection.query(
+                "DELETE FROM progress WHERE game_id = \(gameId) AND player_id = \(playerId) RETURNING 1", logger: logger
+            ).decode(Int32.self) {
+                removed += 1
+            }
+            try await connection.query(
+                "DELETE FROM report_receipt WHERE game_id = \(gameId) AND player_id = \(playerId)", logger: logger)
+            return removed
+        }
+    }
+
+    public func savedDefinitions() async throws -> [(gameId: String, definition: AchievementDefinition)] {
+        let logger = logger
+        return try await database.read { connection in
+            var result: [(gameId: String, definition: AchievementDefinition)] = []
+            for try await (gameId, json) in try await connection.query(
+                "SELECT game_id, json FROM definition ORDER BY game_id, achievement_id", logger: logger
+            ).decode((String, String).self) {
+                if let definition = try? WireCodec.decode(AchievementDefinition.self, from: Data(json.utf8)) {
+                    result.append((gameId, definition))
+                }
+            }
+            return result
+        }
+    }
+
+    public func saveDefinition(_ definition: AchievementDefinition, gameId: String) async throws {
+        let json = String(decoding: try WireCodec.encode(definition), as: UTF8.self)
+        let logger = logger
+        try await database.transaction { connection in
+            try await connection.query(
+                """
+                INSERT INTO definition (game_id, achievement_id, json) VALUES (\(gameId), \(definition.id), \(json))
+                ON CONFLICT (game_id, achievement_id) DO UPDATE SET json = excluded.json
+                """, logger: logger)
+        }
+    }
+}
