@@ -177,6 +177,11 @@ let package = Package(
         ),
         .target(name: "Challenge", dependencies: ["PodiumRuntime"], path: "Services/Challenge/Library"),
         .target(
+            name: "ChallengePostgres",
+            dependencies: ["Challenge", "ChallengeSQLite", "PodiumPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
+            path: "Services/Challenge/Postgres"
+        ),
+        .target(
             name: "ChallengeSQLite",
             dependencies: ["Challenge", "PodiumSQLite", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Services/Challenge/SQLite"
@@ -185,7 +190,7 @@ let package = Package(
         .executableTarget(name: "AuthMain", dependencies: ["Auth", "AuthSQLite", "PodiumOperations"], path: "Services/Auth/Main"),
         .executableTarget(name: "LeaderboardMain", dependencies: ["Leaderboard", "LeaderboardPostgres", "PodiumOperations"], path: "Services/Leaderboard/Main"),
         .executableTarget(name: "AchievementMain", dependencies: ["Achievement", "AchievementPostgres", "PodiumOperations"], path: "Services/Achievement/Main"),
-        .executableTarget(name: "ChallengeMain", dependencies: ["Challenge", "ChallengeSQLite", "PodiumOperations"], path: "Services/Challenge/Main"),
+        .executableTarget(name: "ChallengeMain", dependencies: ["Challenge", "ChallengePostgres", "PodiumOperations"], path: "Services/Challenge/Main"),
         // The `podium` command-line client.
         .executableTarget(
             name: "PodiumCLI",
@@ -200,7 +205,7 @@ let package = Package(
         .target(
             name: "PodiumTesting",
             dependencies: [
-                "Gateway", "GatewaySQLite", "GatewayPostgres", "Auth", "AuthSQLite", "Leaderboard", "LeaderboardSQLite", "LeaderboardPostgres", "Achievement", "AchievementSQLite", "AchievementPostgres", "Challenge", "ChallengeSQLite",
+                "Gateway", "GatewaySQLite", "GatewayPostgres", "Auth", "AuthSQLite", "Leaderboard", "LeaderboardSQLite", "LeaderboardPostgres", "Achievement", "AchievementSQLite", "AchievementPostgres", "Challenge", "ChallengeSQLite", "ChallengePostgres",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Shared/Testing"

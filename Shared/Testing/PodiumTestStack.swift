@@ -3,7 +3,7 @@ import AchievementPostgres
 import Auth
 import AuthSQLite
 import Challenge
-import ChallengeSQLite
+import ChallengePostgres
 import Foundation
 import Gateway
 import GatewayPostgres
@@ -88,7 +88,7 @@ public final class PodiumTestStack: Sendable {
     ) -> [ServiceBlueprint] {
         [
             AuthService.blueprint(configuration: auth, openStore: SQLiteAccountStore.opener), LeaderboardService.blueprint(catalog: games, openStore: PostgresLeaderboardStore.configured),
-            AchievementService.blueprint(catalog: achievements, openStore: PostgresAchievementStore.configured), ChallengeService.blueprint(openGames: [], openStore: SQLiteChallengeStore.opener),
+            AchievementService.blueprint(catalog: achievements, openStore: PostgresAchievementStore.configured), ChallengeService.blueprint(openGames: [], openStore: PostgresChallengeStore.configured),
         ]
     }
 

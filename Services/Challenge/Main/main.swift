@@ -1,6 +1,6 @@
 import Challenge
-import ChallengeSQLite
+import ChallengePostgres
 import PodiumOperations
 import PodiumRuntime
 
-await ServiceMain.run(ChallengeService.blueprint(openStore: SQLiteChallengeStore.opener))
+await ServiceMain.run(ChallengeService.blueprint(openStore: PostgresChallengeStore.configured))

@@ -1,0 +1,390 @@
+import Challenge
+import ChallengeSQLite
+import Foundation
+import Logging
+import PodiumMessages
+import PodiumPostgres
+import PodiumRuntime
+import PostgresNIO
+
+/// The challenge service's storage in PostgreSQL (tables `challenge`, `receiver`, `inbox` in the
+/// service's schema). Every state change is a conditional update, as in SQLite.
+public final class PostgresChallengeStore: ChallengeStore {
+    let database: PostgresStorage
+    public var location: String { database.settings.location }
+    public var durable: any ReceiptReader & OutboxReader { PostgresDurableReader(database) }
+    private var logger: Logger { database.logger }
+
+    static let migrations = [
+        PostgresMigration(
+            "v1-challenges",
+            [
+                """
+                CREATE TABLE challenge (id text PRIMARY KEY, game_id text NOT NULL, kind text NOT NULL, issuer_id text NOT NULL,
+                    board_id text, achievement_id text, issuer_value bigint, higher_is_better boolean, message text,
+                    created_at bigint NOT NULL, expires_at bigint, ends_at bigint, state text, rematch_of text)
+                """,
+                "CREATE INDEX challenge_issuer ON challenge (game_id, issuer_id, created_at)",
+                """
+                CREATE TABLE receiver (challenge_id text NOT NULL REFERENCES challenge (id), player_id text NOT NULL,
+                    state text NOT NULL, baseline bigint, completed_at bigint, value bigint, PRIMARY KEY (challenge_id, player_id))
+                """,
+                "CREATE INDEX receiver_player ON receiver (player_id, state)",
+                """
+                CREATE TABLE inbox (position bigserial UNIQUE, id text PRIMARY KEY, game_id text NOT NULL, player_id text NOT NULL,
+                    kind text NOT NULL, message text NOT NULL, details text NOT NULL, created_at bigint NOT NULL,
+                    read boolean NOT NULL DEFAULT false)
+                """,
+                "CREATE INDEX inbox_player ON inbox (game_id, player_id, created_at)",
+            ])
+    ]
+
+    public init(database: PostgresStorage) { self.database = database }
+
+    public static func open(_ settings: DatabaseSettings) async throws -> PostgresChallengeStore {
+        PostgresChallengeStore(
+            database: try await PostgresStorage.open(settings, migrations: migrations, logger: Logger(label: "podium.challenge")))
+    }
+
+    /// PostgreSQL when the settings name a database, else `<data>/<service>-challenges.sqlite`.
+    public static let configured: ChallengeStoreOpener = { settings in
+        if let database = settings.database { return try await open(database) }
+        return try await SQLiteChallengeStore.opener(settings)
+    }
+
+    // MARK: Writing
+
+    public func apply(
+        _ plans: [ChallengeTriggerPlan], stream: String, through sequence: UInt64,
+        notes: @Sendable (_ challenge: ChallengeDetail, _ receiver: String, _ value: Int64?) -> [AddressedInboxItem]
+    ) async throws -> [AddressedInboxItem] {
+        let logger = logger
+        return try await database.transaction { connection in
+            var written: [AddressedInboxItem] = []
+            for plan in plans {
+                for completion in plan.completions {
+                    let changed = try await Self.count(
+                        """
+                        UPDATE receiver SET state = 'completed', completed_at = \(plan.time), value = COALESCE(\(completion.value), value)
+                        WHERE challenge_id = \(completion.challengeId) AND player_id = \(completion.receiver) AND state = 'pending'
+                        RETURNING 1
+                        """, connection, logger)
+                    guard changed == 1, let challenge = try await Self.load(completion.challengeId, connection, logger) else { continue }
+                    for note in notes(challenge, completion.receiver, completion.value) {
+                        try await Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, connection, logger)
+                        written.append(note)
+                    }
+                }
+                for score in plan.timedScores {
+                    var query: PostgresQuery = """
+                        UPDATE receiver SET value = \(score.value), completed_at = \(plan.time)
+                        WHERE challenge_id = \(score.challengeId) AND player_id = \(plan.playerId) AND (value IS NULL OR 
+                        """
+                    query.sql += score.higherIsBetter ? "value < $1)" : "value > $1)"
+                    try await connection.query(query, logger: logger)
+                }
+            }
+            try await PostgresDurable.advance(stream, to: sequence, on: connection, logger: logger)
+            return written
+        }
+    }
+
+    public func position(of stream: String) async throws -> UInt64 {
+        let logger = logger
+        return try await database.read { connection in try await PostgresDurable.position(stream, on: connection, logger: logger) }
+    }
+
+    public func insert(
+        _ challenge: ChallengeDetail, higherIsBetter: Bool?, baselines: [String: Int64], inbox: [AddressedInboxItem],
+        request: RequestKey?
+    ) async throws {
+        let reply = try WireCodec.jsonValue(challenge)
+        let logger = logger
+        try await database.transaction { connection in
+            if let request {
+                try await PostgresDurable.record(request, reply: reply, at: challenge.createdAt, on: connection, logger: logger)
+            }
+            try await connection.query(
+                """
+                INSERT INTO challenge (id, game_id, kind, issuer_id, board_id, achievement_id, issuer_value, higher_is_better,
+                    message, created_at, expires_at, ends_at, state, rematch_of)
+                VALUES (\(challenge.challengeId), \(challenge.gameId), \(challenge.kind.rawValue), \(challenge.issuerId),
+                    \(challenge.boardId), \(challenge.achievementId), \(challenge.issuerValue), \(higherIsBetter), \(challenge.message),
+                    \(challenge.createdAt), \(challenge.expiresAt), \(challenge.endsAt), \(challenge.state?.rawValue),
+                    \(challenge.rematchOf))
+                """, logger: logger)
+            for receiver in challenge.receivers {
+                try await connection.query(
+                    """
+                    INSERT INTO receiver (challenge_id, player_id, state, baseline)
+                    VALUES (\(challenge.challengeId), \(receiver.playerId), \(receiver.state.rawValue), \(baselines[receiver.playerId]))
+                    """, logger: logger)
+            }
+            for note in inbox { try await Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, connection, logger) }
+        }
+    }
+
+    public func transition(
+        challengeId: String, playerId: String, from: ChallengeState, to: ChallengeState, at time: Int64, value: Int64?
+    ) async throws -> Bool {
+        try await write { connection, logger in
+            try await Self.count(
+                """
+                UPDATE receiver SET state = \(to.rawValue), completed_at = \(time), value = COALESCE(\(value), value)
+                WHERE challenge_id = \(challengeId) AND player_id = \(playerId) AND state = \(from.rawValue) RETURNING 1
+                """, connection, logger) == 1
+        }
+    }
+
+    public func expire(now: Int64) async throws -> [(challengeId: String, gameId: String, playerId: String)] {
+        try await write { connection, logger in
+            var expired: [(challengeId: String, gameId: String, playerId: String)] = []
+            for try await row in try await connection.query(
+                """
+                UPDATE receiver r SET state = 'invalid', completed_at = \(now) FROM challenge c
+                WHERE c.id = r.challenge_id AND r.state = 'pending' AND c.expires_at IS NOT NULL AND c.expires_at <= \(now)
+                RETURNING r.challenge_id, c.game_id, r.player_id
+                """, logger: logger
+            ).decode((String, String, String).self) {
+                expired.append(row)
+            }
+            return expired
+        }
+    }
+
+    public func invalidate(gameId: String, kind: ChallengeKind, target: String, at time: Int64) async throws -> Int {
+        let column = kind == .score ? "board_id" : "achievement_id"
+        return try await write { connection, logger in
+            var query: PostgresQuery = """
+                UPDATE receiver SET state = 'invalid', completed_at = \(time) WHERE state = 'pending' AND challenge_id IN
+                    (SELECT id FROM challenge WHERE game_id = \(gameId) AND kind = \(kind.rawValue) AND 
+                """
+            query.sql += "\(column) = $4) RETURNING 1"
+            query.binds.append(target)
+            return try await Self.count(query, connection, logger)
+        }
+    }
+
+    public func endTimedEarly(_ challengeId: String, now: Int64) async throws -> Bool {
+        try await write { connection, logger in
+            try await Self.count(
+                """
+                UPDATE challenge SET ends_at = \(now)
+                WHERE id = \(challengeId) AND kind = 'timed' AND state = 'running' AND ends_at > \(now) RETURNING 1
+                """, connection, logger) > 0
+        }
+    }
+
+    public func endTimed(_ candidates: [String]) async throws -> [String] {
+        try await write { connection, logger in
+            var ended: [String] = []
+            for id in candidates {
+                if try await Self.count(
+                    "UPDATE challenge SET state = 'ended' WHERE id = \(id) AND state = 'running' RETURNING 1", connection, logger) == 1
+                {
+                    try await connection.query("UPDATE receiver SET state = 'completed' WHERE challenge_id = \(id)", logger: logger)
+                    ended.append(id)
+                }
+            }
+            return ended
+        }
+    }
+
+    public func addToInbox(_ item: InboxItem, gameId: String, playerId: String) async throws {
+        try await write { connection, logger in try await Self.insert(item, gameId: gameId, playerId: playerId, connection, logger) }
+    }
+
+    public func markRead(gameId: String, playerId: String, ids: [String]) async throws -> Int {
+        try await write { connection, logger in
+            try await Self.count(
+                """
+                UPDATE inbox SET read = true WHERE id = ANY(\(ids)) AND game_id = \(gameId) AND player_id = \(playerId) AND NOT read
+                RETURNING 1
+                """, connection, logger)
+        }
+    }
+
+    // MARK: Reading
+
+    public func replay(_ key: RequestKey) async throws -> ChallengeDetail? {
+        let logger = logger
+        return try await database.read { connection in
+            try await PostgresDurable.replay(key, on: connection, logger: logger).map { try WireCodec.convert($0, to: ChallengeDetail.self) }
+        }
+    }
+
+    public func challenge(_ id: String) async throws -> ChallengeDetail? {
+        let logger = logger
+        return try await database.read { connection in try await Self.load(id, connection, logger) }
+    }
+
+    public func recent(gameId: String, openOnly: Bool, limit: Int) async throws -> [ChallengeDetail] {
+        try await loadAll(
+            """
+            SELECT c.id FROM challenge c WHERE c.game_id = \(gameId) AND (NOT \(openOnly) OR c.state = 'running'
+                OR EXISTS (SELECT 1 FROM receiver r WHERE r.challenge_id = c.id AND r.state = 'pending'))
+            ORDER BY c.created_at DESC, c.id LIMIT \(limit)
+            """)
+    }
+
+    public func challenges(gameId: String, playerId: String, issued: Bool, state: ChallengeState?) async throws -> [ChallengeDetail] {
+        if issued {
+            return try await loadAll(
+                """
+                SELECT id FROM challenge WHERE game_id = \(gameId) AND issuer_id = \(playerId) ORDER BY created_at DESC LIMIT 200
+                """)
+        }
+        return try await loadAll(
+            """
+            SELECT c.id FROM challenge c JOIN receiver r ON r.challenge_id = c.id
+            WHERE c.game_id = \(gameId) AND r.player_id = \(playerId) AND (\(state?.rawValue)::text IS NULL OR r.state = \(state?.rawValue))
+            ORDER BY c.created_at DESC LIMIT 200
+            """)
+    }
+
+    public func pending(gameId: String, playerId: String, kind: ChallengeKind, target: String) async throws -> [PendingReceiver] {
+        let column = kind == .score ? "board_id" : "achievement_id"
+        var query: PostgresQuery = """
+            SELECT c.id, c.issuer_value, c.higher_is_better, r.baseline, c.expires_at, c.created_at FROM challenge c
+            JOIN receiver r ON r.challenge_id = c.id
+            WHERE c.game_id = \(gameId) AND c.kind = \(kind.rawValue) AND r.player_id = \(playerId) AND r.state = 'pending' AND 
+            """
+        query.sql += "c.\(column) = $4"
+        query.binds.append(target)
+        let logger = logger
+        return try await database.read { [query] connection in
+            var result: [PendingReceiver] = []
+            for try await row in try await connection.query(query, logger: logger)
+                .decode((String, Int64?, Bool?, Int64?, Int64?, Int64).self)
+            {
+                result.append(row)
+            }
+            return result
+        }
+    }
+
+    public func pendingTargets() async throws -> [(gameId: String, kind: ChallengeKind, target: String)] {
+        let logger = logger
+        return try await database.read { connection in
+            var result: [(gameId: String, kind: ChallengeKind, target: String)] = []
+            for try await (gameId, kind, target) in try await connection.query(
+                """
+                SELECT DISTINCT c.game_id, c.kind, COALESCE(c.board_id, c.achievement_id) FROM challenge c
+                JOIN receiver r ON r.challenge_id = c.id WHERE r.state = 'pending' AND c.kind IN ('score', 'achievement')
+                """, logger: logger
+            ).decode((String, String, String).self) {
+                result.append((gameId, ChallengeKind(rawValue: kind) ?? .score, target))
+            }
+            return result
+        }
+    }
+
+    public func runningTimed(gameId: String, boardId: String, playerId: String, at time: Int64) async throws -> [String] {
+        try await ids(
+            """
+            SELECT c.id FROM challenge c JOIN receiver r ON r.challenge_id = c.id
+            WHERE c.game_id = \(gameId) AND c.kind = 'timed' AND c.board_id = \(boardId) AND c.state = 'running'
+                AND r.player_id = \(playerId) AND c.created_at <= \(time) AND c.ends_at > \(time)
+            """)
+    }
+
+    public func closedTimed(now: Int64) async throws -> [String] {
+        try await ids("SELECT id FROM challenge WHERE kind = 'timed' AND state = 'running' AND ends_at <= \(now)")
+    }
+
+    public func inbox(gameId: String, playerId: String, unreadOnly: Bool, after: Int64?) async throws -> [InboxItem] {
+        let query: PostgresQuery =
+            after == nil
+            ? """
+            SELECT position, id, kind, message, details, created_at, read FROM inbox
+            WHERE game_id = \(gameId) AND player_id = \(playerId) AND (NOT \(unreadOnly) OR NOT read)
+            ORDER BY created_at DESC, id LIMIT 200
+            """
+            : """
+            SELECT position, id, kind, message, details, created_at, read FROM inbox
+            WHERE game_id = \(gameId) AND player_id = \(playerId) AND (NOT \(unreadOnly) OR NOT read) AND position > \(after ?? 0)
+            ORDER BY position LIMIT 200
+            """
+        let logger = logger
+        return try await database.read { connection in
+            var items: [InboxItem] = []
+            for try await (position, id, kind, message, details, createdAt, read) in try await connection.query(query, logger: logger)
+                .decode((Int64, String, String, String, String, Int64, Bool).self)
+            {
+                items.append(
+                    InboxItem(
+                        id: id, kind: kind, message: message,
+                        details: (try? WireCodec.decode([String: JSONValue].self, from: Data(details.utf8))) ?? [:],
+                        createdAt: createdAt, read: read, position: position))
+            }
+            return items
+        }
+    }
+
+    // MARK: Helpers
+
+    private func write<Result: Sendable>(_ body: (PostgresConnection, Logger) async throws -> Result) async throws -> Result {
+        let logger = logger
+        return try await database.transaction { connection in try await body(connection, logger) }
+    }
+
+    private func ids(_ query: PostgresQuery) async throws -> [String] {
+        let logger = logger
+        return try await database.read { connection in
+            var ids: [String] = []
+            for try await id in try await connection.query(query, logger: logger).decode(String.self) { ids.append(id) }
+            return ids
+        }
+    }
+
+    private func loadAll(_ query: PostgresQuery) async throws -> [ChallengeDetail] {
+        let logger = logger
+        return try await database.read { connection in
+            var ids: [String] = []
+            for try await id in try await connection.query(query, logger: logger).decode(String.self) { ids.append(id) }
+            var result: [ChallengeDetail] = []
+            for id in ids { if let challenge = try await Self.load(id, connection, logger) { result.append(challenge) } }
+            return result
+        }
+    }
+
+    private static func count(_ query: PostgresQuery, _ connection: PostgresConnection, _ logger: Logger) async throws -> Int {
+        var count = 0
+        for try await _ in try await connection.query(query, logger: logger).decode(Int32.self) { count += 1 }
+        return count
+    }
+
+    private static func insert(
+        _ item: InboxItem, gameId: String, playerId: String, _ connection: PostgresConnection, _ logger: Logger
+    ) async throws {
+        let details = String(decoding: try WireCodec.encode(item.details), as: UTF8.self)
+        try await connection.query(
+            """
+            INSERT INTO inbox (id, game_id, player_id, kind, message, details, created_at, read)
+            VALUES (\(item.id), \(gameId), \(playerId), \(item.kind), \(item.message), \(details), \(item.createdAt), false)
+            """, logger: logger)
+    }
+
+    private static func load(_ id: String, _ connection: PostgresConnection, _ logger: Logger) async throws -> ChallengeDetail? {
+        var receivers: [ChallengeReceiver] = []
+        for try await (playerId, state, completedAt, value) in try await connection.query(
+            "SELECT player_id, state, completed_at, value FROM receiver WHERE challenge_id = \(id) ORDER BY player_id", logger: logger
+        ).decode((String, String, Int64?, Int64?).self) {
+            receivers.append(
+                ChallengeReceiver(
+                    playerId: playerId, state: ChallengeState(rawValue: state) ?? .pending, completedAt: completedAt, value: value))
+        }
+        for try await row in try await connection.query(
+            """
+            SELECT id, game_id, kind, issuer_id, board_id, achievement_id, issuer_value, message, created_at, expires_at, ends_at,
+                state, rematch_of FROM challenge WHERE id = \(id)
+            """, logger: logger
+        ).decode((String, String, String, String, String?, String?, Int64?, String?, Int64, Int64?, Int64?, String?, String?).self) {
+            return ChallengeDetail(
+                challengeId: row.0, gameId: row.1, kind: ChallengeKind(rawValue: row.2) ?? .score, issuerId: row.3, boardId: row.4,
+                achievementId: row.5, issuerValue: row.6, message: row.7, createdAt: row.8, expiresAt: row.9, endsAt: row.10,
+                state: row.11.flatMap(ChallengeState.init(rawValue:)), receivers: receivers, rematchOf: row.12)
+        }
+        return nil
+    }
+}
