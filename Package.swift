@@ -149,6 +149,11 @@ let package = Package(
             path: "Services/Auth/Library"
         ),
         .target(
+            name: "AuthPostgres",
+            dependencies: ["Auth", "AuthSQLite", "PodiumPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
+            path: "Services/Auth/Postgres"
+        ),
+        .target(
             name: "AuthSQLite",
             dependencies: ["Auth", "PodiumSQLite", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Services/Auth/SQLite"
@@ -187,7 +192,7 @@ let package = Package(
             path: "Services/Challenge/SQLite"
         ),
         .executableTarget(name: "GatewayMain", dependencies: ["Gateway", "GatewaySQLite", "GatewayPostgres", "PodiumOperations"], path: "Services/Gateway/Main"),
-        .executableTarget(name: "AuthMain", dependencies: ["Auth", "AuthSQLite", "PodiumOperations"], path: "Services/Auth/Main"),
+        .executableTarget(name: "AuthMain", dependencies: ["Auth", "AuthPostgres", "PodiumOperations"], path: "Services/Auth/Main"),
         .executableTarget(name: "LeaderboardMain", dependencies: ["Leaderboard", "LeaderboardPostgres", "PodiumOperations"], path: "Services/Leaderboard/Main"),
         .executableTarget(name: "AchievementMain", dependencies: ["Achievement", "AchievementPostgres", "PodiumOperations"], path: "Services/Achievement/Main"),
         .executableTarget(name: "ChallengeMain", dependencies: ["Challenge", "ChallengePostgres", "PodiumOperations"], path: "Services/Challenge/Main"),
@@ -205,7 +210,7 @@ let package = Package(
         .target(
             name: "PodiumTesting",
             dependencies: [
-                "Gateway", "GatewaySQLite", "GatewayPostgres", "Auth", "AuthSQLite", "Leaderboard", "LeaderboardSQLite", "LeaderboardPostgres", "Achievement", "AchievementSQLite", "AchievementPostgres", "Challenge", "ChallengeSQLite", "ChallengePostgres",
+                "Gateway", "GatewaySQLite", "GatewayPostgres", "Auth", "AuthSQLite", "AuthPostgres", "Leaderboard", "LeaderboardSQLite", "LeaderboardPostgres", "Achievement", "AchievementSQLite", "AchievementPostgres", "Challenge", "ChallengeSQLite", "ChallengePostgres",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Shared/Testing"

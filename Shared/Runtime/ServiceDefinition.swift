@@ -28,8 +28,10 @@ public struct ServiceDefinition: Sendable {
     /// Where the service's request receipts (``RequestReceipts``) are read: the runtime answers
     /// `<name>.receipt` (asked by the gateway for `receipt.get`) from it.
     public var receipts: (any ReceiptReader)?
-    /// Where the service keeps its data, for health (`sqlite:/path`).
+    /// Where the service keeps its data, for health (`sqlite:/path`, `postgresql://…`).
     public var storage: String?
+    /// Runs once the service has stopped (lets go of its database).
+    public var shutdown: (@Sendable () async -> Void)?
 
     public init(
         name: String,

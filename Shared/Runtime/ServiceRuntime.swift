@@ -92,6 +92,7 @@ public final class ServiceRuntime: Service, Sendable {
         }
         await link.close()
         await publisher.close()
+        await definition.shutdown?()
         logger.info("service stopped")
     }
 

@@ -1,7 +1,7 @@
 import Achievement
 import AchievementPostgres
 import Auth
-import AuthSQLite
+import AuthPostgres
 import Challenge
 import ChallengePostgres
 import Foundation
@@ -87,7 +87,7 @@ public final class PodiumTestStack: Sendable {
         achievements: AchievementCatalog = testAchievements
     ) -> [ServiceBlueprint] {
         [
-            AuthService.blueprint(configuration: auth, openStore: SQLiteAccountStore.opener), LeaderboardService.blueprint(catalog: games, openStore: PostgresLeaderboardStore.configured),
+            AuthService.blueprint(configuration: auth, openStore: PostgresAccountStore.configured), LeaderboardService.blueprint(catalog: games, openStore: PostgresLeaderboardStore.configured),
             AchievementService.blueprint(catalog: achievements, openStore: PostgresAchievementStore.configured), ChallengeService.blueprint(openGames: [], openStore: PostgresChallengeStore.configured),
         ]
     }
@@ -203,7 +203,7 @@ public final class PodiumTestStack: Sendable {
             hash &*= 0x100_0000_01b3
         }
         var settings = try DatabaseSettings(url: url, schema: "t\(String(hash, radix: 16))_\(service)")
-        settings.poolSize = 4
+        settings.poolSize = 2
         return settings
     }
 

@@ -31,8 +31,16 @@ struct StackIntegrationTests {
             #expect(reply.correlationId == "h-\(service)")
             let health = try reply.decodePayload(as: ServiceHealth.self)
             #expect(health.service == service)
-            #expect(health.storage.hasPrefix("sqlite:"))
-            #expect(FileManager.default.fileExists(atPath: String(health.storage.dropFirst("sqlite:".count))))
+            if PodiumTestStack.storageKind == "postgresql" {
+                // Where the data is, never the password.
+                #expect(health.storage.hasPrefix("postgresql://podium@"))
+                #expect(health.storage.hasSuffix("_\(service)"))
+                let password = URLComponents(string: ProcessInfo.processInfo.environment["PODIUM_TEST_DATABASE_URL"] ?? "")?.password ?? "?"
+                #expect(!health.storage.contains(password))
+            } else {
+                #expect(health.storage.hasPrefix("sqlite:"))
+                #expect(FileManager.default.fileExists(atPath: String(health.storage.dropFirst("sqlite:".count))))
+            }
         }
     }
 

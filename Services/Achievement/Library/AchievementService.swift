@@ -24,6 +24,7 @@ public enum AchievementService {
             var service = definition(achievements)
             service.outbox = OutboxRelay(stream: name, reader: store.durable)
             service.storage = store.location
+            service.shutdown = { await store.close() }
             service.receipts = store.durable
             return service
         }

@@ -61,6 +61,8 @@ public typealias ProgressByGame = [String: [String: [String: ProgressRecord]]]
 /// did, operator-made definitions, and the durable tables (receipts, outbox, event log position).
 public protocol AchievementStore: Sendable {
     /// Where the data is, for health and logs (`sqlite:/path`, `postgresql://host/db`).
+    /// Lets go of the database (its connections) once the service has stopped.
+    func close() async
     var location: String { get }
     /// The service's receipts and outbox, for the runtime.
     var durable: any ReceiptReader & OutboxReader { get }
@@ -101,3 +103,8 @@ extension AchievementStore {
 
 /// Opens a service's achievement store once its settings are known.
 public typealias AchievementStoreOpener = @Sendable (RuntimeSettings) async throws -> any AchievementStore
+
+extension AchievementStore {
+    /// Nothing to let go of (SQLite files close with their last reference).
+    public func close() async {}
+}

@@ -42,6 +42,8 @@ public final class PostgresAchievementStore: AchievementStore {
 
     public init(database: PostgresStorage) { self.database = database }
 
+    public func close() async { database.close() }
+
     public static func open(_ settings: DatabaseSettings) async throws -> PostgresAchievementStore {
         PostgresAchievementStore(
             database: try await PostgresStorage.open(settings, migrations: migrations, logger: Logger(label: "podium.achievement")))

@@ -33,6 +33,8 @@ public enum RefreshOutcome: Sendable, Equatable {
 /// Every method is one atomic transaction.
 public protocol AccountStore: Sendable {
     /// Where the data is, for health and logs (`sqlite:/path`, `postgresql://host/db`).
+    /// Lets go of the database (its connections) once the service has stopped.
+    func close() async
     var location: String { get }
     /// Creates a username/password account; throws `username_taken` if the key is in use.
     func createAccount(playerId: String, username: String, usernameKey: String, passwordHash: String, displayName: String, now: Int64) async throws -> AccountRecord
@@ -122,4 +124,9 @@ public typealias AccountStoreOpener = @Sendable (RuntimeSettings) async throws -
 public enum AccountErrors {
     public static let usernameTaken = ErrorReply(code: .usernameTaken, message: "that username is taken", field: "payload.username")
     public static let unknownPlayer = ErrorReply(code: .unknownPlayer, message: "no player has this id", field: "payload.playerId")
+}
+
+extension AccountStore {
+    /// Nothing to let go of (SQLite files close with their last reference).
+    public func close() async {}
 }

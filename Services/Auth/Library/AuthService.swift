@@ -29,6 +29,7 @@ public enum AuthService {
                 hasher: PasswordHasher(cost: configuration.passwordCost), configuration: configuration, clock: clock)
             var service = definition(accounts: accounts)
             service.storage = store.location
+            service.shutdown = { await store.close() }
             return service
         }
     }

@@ -1,6 +1,6 @@
 import Auth
-import AuthSQLite
+import AuthPostgres
 import PodiumOperations
 import PodiumRuntime
 
-await ServiceMain.run(AuthService.blueprint(openStore: SQLiteAccountStore.opener))
+await ServiceMain.run(AuthService.blueprint(openStore: PostgresAccountStore.configured))

@@ -28,6 +28,7 @@ public enum ChallengeService {
             let store = try await openStore(settings)
             var service = definition(Challenges(store: store, clock: clock, openGames: open))
             service.storage = store.location
+            service.shutdown = { await store.close() }
             service.receipts = store.durable
             return service
         }

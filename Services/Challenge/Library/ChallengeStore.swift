@@ -30,6 +30,8 @@ public typealias PendingReceiver = (
 /// triggers it arrives twice.
 public protocol ChallengeStore: Sendable {
     /// Where the data is, for health and logs (`sqlite:/path`, `postgresql://host/db`).
+    /// Lets go of the database (its connections) once the service has stopped.
+    func close() async
     var location: String { get }
     /// The service's receipts and outbox, for the runtime.
     var durable: any ReceiptReader & OutboxReader { get }
@@ -95,3 +97,8 @@ extension ChallengeStore {
 
 /// Opens a service's challenge store once its settings are known.
 public typealias ChallengeStoreOpener = @Sendable (RuntimeSettings) async throws -> any ChallengeStore
+
+extension ChallengeStore {
+    /// Nothing to let go of (SQLite files close with their last reference).
+    public func close() async {}
+}

@@ -41,6 +41,8 @@ public final class PostgresChallengeStore: ChallengeStore {
 
     public init(database: PostgresStorage) { self.database = database }
 
+    public func close() async { database.close() }
+
     public static func open(_ settings: DatabaseSettings) async throws -> PostgresChallengeStore {
         PostgresChallengeStore(
             database: try await PostgresStorage.open(settings, migrations: migrations, logger: Logger(label: "podium.challenge")))

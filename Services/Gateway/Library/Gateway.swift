@@ -152,6 +152,8 @@ public final class Gateway: Sendable {
                 stop: { [self] in
                     await publisher.close()
                     await busHub.stop()
+                    await eventLog.store.close()
+                    await auditLog.store.close()
                 }),
             part(
                 name: "event log",

@@ -71,6 +71,8 @@ public struct EventNumbering: Sendable {
 /// Where the gateway's event log is kept: every acknowledged event, numbered 1, 2, 3… for good.
 public protocol EventLogStore: Sendable {
     /// Where the data is, for health and logs (`sqlite:/path`, `postgresql://host/db`).
+    /// Lets go of the database (its connections) once the service has stopped.
+    func close() async
     var location: String { get }
     /// Files on this machine that hold it (for the database size metric), if any.
     var files: [String] { get }
@@ -87,6 +89,8 @@ public protocol EventLogStore: Sendable {
 
 /// Where the gateway's audit log is kept: append-only, numbered.
 public protocol AuditStore: Sendable {
+    /// Lets go of the database (its connections) once the service has stopped.
+    func close() async
     var location: String { get }
     var files: [String] { get }
     /// Appends an entry (its `seq` is assigned by the store) and returns its sequence number.
@@ -108,3 +112,13 @@ public struct GatewayStorage: Sendable {
 
 /// Opens the gateway's stores once its settings are known.
 public typealias GatewayStorageOpener = @Sendable (RuntimeSettings) async throws -> GatewayStorage
+
+extension EventLogStore {
+    /// Nothing to let go of (SQLite files close with their last reference).
+    public func close() async {}
+}
+
+extension AuditStore {
+    /// Nothing to let go of (SQLite files close with their last reference).
+    public func close() async {}
+}

@@ -30,6 +30,8 @@ public final class PostgresEventLogStore: EventLogStore {
 
     public init(database: PostgresStorage) { self.database = database }
 
+    public func close() async { database.close() }
+
     public func head() async throws -> UInt64 {
         let logger = database.logger
         return try await database.read { connection in try await Self.head(connection, logger) }
@@ -129,6 +131,8 @@ public final class PostgresAuditStore: AuditStore {
     ]
 
     public init(database: PostgresStorage) { self.database = database }
+
+    public func close() async { database.close() }
 
     public func append(_ entry: AuditEntry) async throws -> Int64 {
         let payload = try WireCodec.encode(entry.payload)

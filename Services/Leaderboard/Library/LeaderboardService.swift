@@ -25,6 +25,7 @@ public enum LeaderboardService {
             var service = definition(scoreboard)
             service.outbox = OutboxRelay(stream: name, reader: store.durable)
             service.storage = store.location
+            service.shutdown = { await store.close() }
             service.receipts = store.durable
             return service
         }

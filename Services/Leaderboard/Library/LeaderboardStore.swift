@@ -82,6 +82,8 @@ public struct PendingSubmission: Sendable {
 /// rebuilt from it at start.
 public protocol LeaderboardStore: Sendable {
     /// Where the data is, for health and logs (`sqlite:/path`, `postgresql://host/db`).
+    /// Lets go of the database (its connections) once the service has stopped.
+    func close() async
     var location: String { get }
     /// The service's receipts and outbox, for the runtime.
     var durable: any ReceiptReader & OutboxReader { get }
@@ -137,4 +139,9 @@ extension LeaderboardDefinition {
     public func storageID(period: Int64?) -> String {
         period.map { "\(id)#\($0)" } ?? id
     }
+}
+
+extension LeaderboardStore {
+    /// Nothing to let go of (SQLite files close with their last reference).
+    public func close() async {}
 }

@@ -43,6 +43,8 @@ public final class PostgresLeaderboardStore: LeaderboardStore {
 
     public init(database: PostgresStorage) { self.database = database }
 
+    public func close() async { database.close() }
+
     /// Opens the service's schema in `PODIUM_DATABASE_URL`'s database.
     public static func open(_ settings: DatabaseSettings) async throws -> PostgresLeaderboardStore {
         PostgresLeaderboardStore(

@@ -1,0 +1,420 @@
+import Auth
+import AuthSQLite
+import Foundation
+import Logging
+import PodiumMessages
+import PodiumPostgres
+import PodiumRuntime
+import PostgresNIO
+
+/// The auth service's storage in PostgreSQL (tables `player`, `device`, `session`, `relation`,
+/// `ban` in the service's schema). The rules (friends, refresh rotation) are the value types'
+/// (``FriendRules``, ``RefreshRotation``); this moves rows.
+public final class PostgresAccountStore: AccountStore {
+    let database: PostgresStorage
+    public var location: String { database.settings.location }
+    private var logger: Logger { database.logger }
+
+    static let migrations = [
+        PostgresMigration(
+            "v1-accounts",
+            [
+                """
+                CREATE TABLE player (id text PRIMARY KEY, display_name text NOT NULL, username text, username_key text UNIQUE,
+                    password_hash text, created_at bigint NOT NULL)
+                """,
+                "CREATE TABLE device (device_id text PRIMARY KEY, player_id text NOT NULL REFERENCES player (id), created_at bigint NOT NULL)",
+                "CREATE INDEX device_player ON device (player_id)",
+                """
+                CREATE TABLE session (id text PRIMARY KEY, player_id text NOT NULL REFERENCES player (id), refresh_token_id text NOT NULL,
+                    refresh_expires_at bigint NOT NULL, created_at bigint NOT NULL, revoked_at bigint)
+                """,
+                "CREATE INDEX session_player ON session (player_id)",
+                """
+                CREATE TABLE relation (player_id text NOT NULL REFERENCES player (id), other_id text NOT NULL REFERENCES player (id),
+                    state text NOT NULL, since bigint NOT NULL, PRIMARY KEY (player_id, other_id))
+                """,
+                """
+                CREATE TABLE ban (player_id text PRIMARY KEY REFERENCES player (id), reason text NOT NULL, banned_at bigint NOT NULL,
+                    until bigint)
+                """,
+            ])
+    ]
+
+    public init(database: PostgresStorage) { self.database = database }
+
+    public func close() async { database.close() }
+
+    public static func open(_ settings: DatabaseSettings) async throws -> PostgresAccountStore {
+        PostgresAccountStore(database: try await PostgresStorage.open(settings, migrations: migrations, logger: Logger(label: "podium.auth")))
+    }
+
+    /// PostgreSQL when the settings name a database, else `<data>/<service>-accounts.sqlite`.
+    public static let configured: AccountStoreOpener = { settings in
+        if let database = settings.database { return try await open(database) }
+        return try await SQLiteAccountStore.opener(settings)
+    }
+
+    // MARK: Accounts
+
+    private typealias PlayerRow = (String, String, String?, String?, Int64)
+    private static let playerColumns = "id, display_name, username, password_hash, created_at"
+
+    private static func record(_ row: PlayerRow) -> AccountRecord {
+        AccountRecord(playerId: row.0, displayName: row.1, username: row.2, passwordHash: row.3, createdAt: row.4)
+    }
+
+    private static func player(_ id: String, _ connection: PostgresConnection, _ logger: Logger) async throws -> AccountRecord? {
+        var query: PostgresQuery = " FROM player WHERE id = \(id)"
+        query.sql = "SELECT \(playerColumns)" + query.sql
+        for try await row in try await connection.query(query, logger: logger).decode(PlayerRow.self) { return record(row) }
+        return nil
+    }
+
+    /// Whether an error is PostgreSQL's unique violation (SQLSTATE 23505).
+    private static func isUniqueViolation(_ error: any Error) -> Bool {
+        (error as? PSQLError)?.serverInfo?[.sqlState] == "23505"
+    }
+
+    public func createAccount(
+        playerId: String, username: String, usernameKey: String, passwordHash: String, displayName: String, now: Int64
+    ) async throws -> AccountRecord {
+        do {
+            try await write { connection, logger in
+                try await connection.query(
+                    """
+                    INSERT INTO player (id, display_name, username, username_key, password_hash, created_at)
+                    VALUES (\(playerId), \(displayName), \(username), \(usernameKey), \(passwordHash), \(now))
+                    """, logger: logger)
+            }
+        } catch where Self.isUniqueViolation(error) {
+            throw AccountErrors.usernameTaken
+        }
+        return AccountRecord(playerId: playerId, displayName: displayName, username: username, passwordHash: passwordHash, createdAt: now)
+    }
+
+    public func account(usernameKey: String) async throws -> AccountRecord? {
+        var query: PostgresQuery = " FROM player WHERE username_key = \(usernameKey)"
+        query.sql = "SELECT \(Self.playerColumns)" + query.sql
+        return try await read { [query] connection, logger in
+            for try await row in try await connection.query(query, logger: logger).decode(PlayerRow.self) { return Self.record(row) }
+            return nil
+        }
+    }
+
+    public func account(playerId: String) async throws -> AccountRecord? {
+        try await read { connection, logger in try await Self.player(playerId, connection, logger) }
+    }
+
+    public func profiles(playerIds: [String]) async throws -> [PublicProfile] {
+        guard !playerIds.isEmpty else { return [] }
+        return try await read { connection, logger in
+            var profiles: [PublicProfile] = []
+            for try await (id, name) in try await connection.query(
+                "SELECT id, display_name FROM player WHERE id = ANY(\(playerIds)) ORDER BY id", logger: logger
+            ).decode((String, String).self) {
+                profiles.append(PublicProfile(playerId: id, displayName: name))
+            }
+            return profiles
+        }
+    }
+
+    public func deviceAccount(deviceId: String, newPlayerId: String, displayName: String, now: Int64) async throws
+        -> (AccountRecord, created: Bool)
+    {
+        do {
+            return try await deviceAccountOnce(deviceId: deviceId, newPlayerId: newPlayerId, displayName: displayName, now: now)
+        } catch where Self.isUniqueViolation(error) {
+            // Another login of the same new device committed first: its account is the device's.
+            return try await deviceAccountOnce(deviceId: deviceId, newPlayerId: newPlayerId, displayName: displayName, now: now)
+        }
+    }
+
+    private func deviceAccountOnce(deviceId: String, newPlayerId: String, displayName: String, now: Int64) async throws
+        -> (AccountRecord, created: Bool)
+    {
+        try await write { connection, logger in
+            for try await playerId in try await connection.query(
+                "SELECT player_id FROM device WHERE device_id = \(deviceId)", logger: logger
+            ).decode(String.self) {
+                if let record = try await Self.player(playerId, connection, logger) { return (record, false) }
+            }
+            try await connection.query(
+                "INSERT INTO player (id, display_name, created_at) VALUES (\(newPlayerId), \(displayName), \(now))", logger: logger)
+            try await connection.query(
+                "INSERT INTO device (device_id, player_id, created_at) VALUES (\(deviceId), \(newPlayerId), \(now))", logger: logger)
+            return (AccountRecord(playerId: newPlayerId, displayName: displayName, createdAt: now), true)
+        }
+    }
+
+    public func linkCredentials(playerId: String, username: String, usernameKey: String, passwordHash: String) async throws
+        -> AccountRecord
+    {
+        do {
+            return try await write { connection, logger in
+                guard var record = try await Self.player(playerId, connection, logger) else { throw AccountErrors.unknownPlayer }
+                guard record.username == nil else { throw ErrorReply(code: .conflict, message: "this account already has a username") }
+                try await connection.query(
+                    """
+                    UPDATE player SET username = \(username), username_key = \(usernameKey), password_hash = \(passwordHash)
+                    WHERE id = \(playerId)
+                    """, logger: logger)
+                record.username = username
+                record.passwordHash = passwordHash
+                return record
+            }
+        } catch where Self.isUniqueViolation(error) {
+            throw AccountErrors.usernameTaken
+        }
+    }
+
+    public func setDisplayName(playerId: String, displayName: String) async throws -> AccountRecord {
+        try await write { connection, logger in
+            try await connection.query("UPDATE player SET display_name = \(displayName) WHERE id = \(playerId)", logger: logger)
+            guard let record = try await Self.player(playerId, connection, logger) else { throw AccountErrors.unknownPlayer }
+            return record
+        }
+    }
+
+    public func linkedDeviceCount(playerId: String) async throws -> Int {
+        try await read { connection, logger in
+            for try await count in try await connection.query(
+                "SELECT COUNT(*)::bigint FROM device WHERE player_id = \(playerId)", logger: logger
+            ).decode(Int64.self) {
+                return Int(count)
+            }
+            return 0
+        }
+    }
+
+    // MARK: Sessions
+
+    public func createSession(sessionId: String, playerId: String, refreshTokenId: String, now: Int64, refreshExpiresAt: Int64) async throws {
+        try await write { connection, logger in
+            try await connection.query(
+                """
+                INSERT INTO session (id, player_id, refresh_token_id, refresh_expires_at, created_at)
+                VALUES (\(sessionId), \(playerId), \(refreshTokenId), \(refreshExpiresAt), \(now))
+                """, logger: logger)
+        }
+    }
+
+    public func rotateRefreshToken(
+        sessionId: String, playerId: String, presentedTokenId: String, newTokenId: String, refreshExpiresAt: Int64, now: Int64
+    ) async throws -> RefreshOutcome {
+        try await write { connection, logger in
+            var stored: RefreshRotation.Stored?
+            for try await (tokenId, revokedAt) in try await connection.query(
+                "SELECT refresh_token_id, revoked_at FROM session WHERE id = \(sessionId) AND player_id = \(playerId) FOR UPDATE",
+                logger: logger
+            ).decode((String, Int64?).self) {
+                stored = RefreshRotation.Stored(currentTokenId: tokenId, revoked: revokedAt != nil)
+            }
+            let decision = RefreshRotation.decide(stored, presentedTokenId: presentedTokenId)
+            switch decision {
+            case .rotate:
+                try await connection.query(
+                    """
+                    UPDATE session SET refresh_token_id = \(newTokenId), refresh_expires_at = \(refreshExpiresAt) WHERE id = \(sessionId)
+                    """, logger: logger)
+            case .revokeSession:
+                try await connection.query("UPDATE session SET revoked_at = \(now) WHERE id = \(sessionId)", logger: logger)
+            case .refuse:
+                break
+            }
+            return RefreshRotation.outcome(of: decision)
+        }
+    }
+
+    public func revokeSessions(playerId: String, sessionId: String?, now: Int64) async throws -> [String] {
+        try await write { connection, logger in
+            try await Self.strings(
+                """
+                UPDATE session SET revoked_at = \(now)
+                WHERE player_id = \(playerId) AND (\(sessionId)::text IS NULL OR id = \(sessionId)) AND revoked_at IS NULL RETURNING id
+                """, connection, logger)
+        }
+    }
+
+    public func isSessionActive(sessionId: String, playerId: String) async throws -> Bool {
+        try await read { connection, logger in
+            for try await active in try await connection.query(
+                "SELECT revoked_at IS NULL FROM session WHERE id = \(sessionId) AND player_id = \(playerId)", logger: logger
+            ).decode(Bool.self) {
+                return active
+            }
+            return false
+        }
+    }
+
+    public func sessionOwner(sessionId: String) async throws -> String? {
+        try await read { connection, logger in
+            try await Self.strings("SELECT player_id FROM session WHERE id = \(sessionId)", connection, logger).first
+        }
+    }
+
+    public func activeSessions(playerId: String, now: Int64) async throws -> [PlayerRecord.Session] {
+        try await read { connection, logger in
+            var sessions: [PlayerRecord.Session] = []
+            for try await (id, createdAt, expiresAt) in try await connection.query(
+                """
+                SELECT id, created_at, refresh_expires_at FROM session
+                WHERE player_id = \(playerId) AND revoked_at IS NULL AND refresh_expires_at > \(now) ORDER BY created_at DESC, id
+                """, logger: logger
+            ).decode((String, Int64, Int64).self) {
+                sessions.append(PlayerRecord.Session(sessionId: id, createdAt: createdAt, expiresAt: expiresAt))
+            }
+            return sessions
+        }
+    }
+
+    public func devices(playerId: String) async throws -> [PlayerRecord.Device] {
+        try await read { connection, logger in
+            var devices: [PlayerRecord.Device] = []
+            for try await (id, linkedAt) in try await connection.query(
+                "SELECT device_id, created_at FROM device WHERE player_id = \(playerId) ORDER BY created_at, device_id", logger: logger
+            ).decode((String, Int64).self) {
+                devices.append(PlayerRecord.Device(deviceId: id, linkedAt: linkedAt))
+            }
+            return devices
+        }
+    }
+
+    public func devicePlayer(deviceId: String) async throws -> String? {
+        try await read { connection, logger in
+            try await Self.strings("SELECT player_id FROM device WHERE device_id = \(deviceId)", connection, logger).first
+        }
+    }
+
+    // MARK: Bans
+
+    public func ban(playerId: String, reason: String, until: Int64?, now: Int64) async throws -> [String] {
+        try await write { connection, logger in
+            guard try await Self.player(playerId, connection, logger) != nil else { throw AccountErrors.unknownPlayer }
+            try await connection.query(
+                """
+                INSERT INTO ban (player_id, reason, banned_at, until) VALUES (\(playerId), \(reason), \(now), \(until))
+                ON CONFLICT (player_id) DO UPDATE SET reason = excluded.reason, banned_at = excluded.banned_at, until = excluded.until
+                """, logger: logger)
+            return try await Self.strings(
+                "UPDATE session SET revoked_at = \(now) WHERE player_id = \(playerId) AND revoked_at IS NULL RETURNING id",
+                connection, logger)
+        }
+    }
+
+    public func unban(playerId: String) async throws -> Bool {
+        try await write { connection, logger in
+            try await !Self.strings("DELETE FROM ban WHERE player_id = \(playerId) RETURNING player_id", connection, logger).isEmpty
+        }
+    }
+
+    public func ban(playerId: String) async throws -> PlayerRecord.Ban? {
+        try await read { connection, logger in
+            for try await (reason, bannedAt, until) in try await connection.query(
+                "SELECT reason, banned_at, until FROM ban WHERE player_id = \(playerId)", logger: logger
+            ).decode((String, Int64, Int64?).self) {
+                return PlayerRecord.Ban(reason: reason, bannedAt: bannedAt, until: until)
+            }
+            return nil
+        }
+    }
+
+    // MARK: Friends
+
+    public func friendState(playerId: String, otherPlayerId: String) async throws -> FriendState {
+        try await read { connection, logger in try await Self.side(playerId, otherPlayerId, connection, logger) }
+    }
+
+    public func updateRelation(
+        _ playerId: String, _ otherPlayerId: String, requireBoth: Bool, now: Int64,
+        _ change: @Sendable (inout FriendRules) throws -> FriendState
+    ) async throws -> FriendState {
+        try await write { connection, logger in
+            // Both rows of the pair, locked in a fixed order so that two players acting on each
+            // other at once take turns instead of deadlocking.
+            let (first, second) = playerId < otherPlayerId ? (playerId, otherPlayerId) : (otherPlayerId, playerId)
+            let existing = try await Self.strings(
+                "SELECT id FROM player WHERE id IN (\(first), \(second)) ORDER BY id FOR UPDATE", connection, logger)
+            if requireBoth && existing.count != 2 { throw AccountErrors.unknownPlayer }
+            let before = FriendRules(
+                mine: try await Self.side(playerId, otherPlayerId, connection, logger),
+                theirs: try await Self.side(otherPlayerId, playerId, connection, logger))
+            var after = before
+            let result = try change(&after)
+            if after.mine != before.mine { try await Self.store(playerId, otherPlayerId, after.mine, now, connection, logger) }
+            if after.theirs != before.theirs { try await Self.store(otherPlayerId, playerId, after.theirs, now, connection, logger) }
+            return result
+        }
+    }
+
+    public func friendList(playerId: String) async throws -> FriendList {
+        try await read { connection, logger in
+            var lists: [FriendState: [PublicProfile]] = [:]
+            for try await (state, id, name) in try await connection.query(
+                """
+                SELECT r.state, p.id, p.display_name FROM relation r JOIN player p ON p.id = r.other_id
+                WHERE r.player_id = \(playerId) ORDER BY p.display_name, p.id
+                """, logger: logger
+            ).decode((String, String, String).self) {
+                if let state = FriendState(rawValue: state) { lists[state, default: []].append(PublicProfile(playerId: id, displayName: name)) }
+            }
+            return FriendList(
+                friends: lists[.friends] ?? [], incoming: lists[.incomingRequest] ?? [], outgoing: lists[.outgoingRequest] ?? [],
+                blocked: lists[.blocked] ?? [])
+        }
+    }
+
+    public func friendIDs(playerId: String) async throws -> [String] {
+        try await read { connection, logger in
+            try await Self.strings(
+                "SELECT other_id FROM relation WHERE player_id = \(playerId) AND state = 'friends' ORDER BY other_id", connection, logger)
+        }
+    }
+
+    public func isBlocked(_ playerId: String, _ otherPlayerId: String) async throws -> Bool {
+        try await read { connection, logger in
+            let mine = try await Self.side(playerId, otherPlayerId, connection, logger)
+            let theirs = try await Self.side(otherPlayerId, playerId, connection, logger)
+            return FriendRules(mine: mine, theirs: theirs).isBlocked
+        }
+    }
+
+    // MARK: Helpers
+
+    private func read<Result: Sendable>(_ body: (PostgresConnection, Logger) async throws -> Result) async throws -> Result {
+        let logger = logger
+        return try await database.read { connection in try await body(connection, logger) }
+    }
+
+    private func write<Result: Sendable>(_ body: (PostgresConnection, Logger) async throws -> Result) async throws -> Result {
+        let logger = logger
+        return try await database.transaction { connection in try await body(connection, logger) }
+    }
+
+    private static func strings(_ query: PostgresQuery, _ connection: PostgresConnection, _ logger: Logger) async throws -> [String] {
+        var values: [String] = []
+        for try await value in try await connection.query(query, logger: logger).decode(String.self) { values.append(value) }
+        return values
+    }
+
+    private static func side(_ playerId: String, _ otherId: String, _ connection: PostgresConnection, _ logger: Logger) async throws
+        -> FriendState
+    {
+        try await strings("SELECT state FROM relation WHERE player_id = \(playerId) AND other_id = \(otherId)", connection, logger)
+            .first.flatMap(FriendState.init(rawValue:)) ?? .none
+    }
+
+    private static func store(
+        _ playerId: String, _ otherId: String, _ state: FriendState, _ now: Int64, _ connection: PostgresConnection, _ logger: Logger
+    ) async throws {
+        guard state != .none else {
+            try await connection.query("DELETE FROM relation WHERE player_id = \(playerId) AND other_id = \(otherId)", logger: logger)
+            return
+        }
+        try await connection.query(
+            """
+            INSERT INTO relation (player_id, other_id, state, since) VALUES (\(playerId), \(otherId), \(state.rawValue), \(now))
+            ON CONFLICT (player_id, other_id) DO UPDATE SET state = excluded.state, since = excluded.since
+            """, logger: logger)
+    }
+}
