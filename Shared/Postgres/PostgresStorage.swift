@@ -59,21 +59,75 @@ public final class PostgresStorage: Sendable {
     /// Ends the pool.
     public func close() { runner.cancel() }
 
+    /// Bytes the schema's tables take, indexes and TOAST included.
+    public func schemaBytes() async throws -> Int {
+        let schema = settings.schema
+        let logger = logger
+        return try await read { connection in
+            for try await bytes in try await connection.query(
+                """
+                SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0)::bigint FROM pg_class c
+                JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = \(schema) AND c.relkind = 'r'
+                """, logger: logger
+            ).decode(Int64.self) {
+                return Int(bytes)
+            }
+            return 0
+        }
+    }
+
     /// Runs `body` in one transaction: committed if it returns, rolled back if it throws.
-    public func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
-        do {
-            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
-        } catch let error as PostgresTransactionError {
-            throw Self.mapped(error.closureError ?? error.beginError ?? error.commitError ?? error)
-        } catch {
-            throw Self.mapped(error)
+    public func transaction<Result: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        let logger = logger
+        return try await leased { client, leased in
+            do {
+                return try await client.withTransaction(logger: logger) { connection in
+                    leased.withLock { $0 = true }
+                    return try await body(connection)
+                }
+            } catch let error as PostgresTransactionError {
+                throw error.closureError ?? error.beginError ?? error.commitError ?? error
+            }
         }
     }
 
     /// Runs `body` on a connection outside a transaction (each statement on its own).
-    public func read<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+    public func read<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        try await leased { client, leased in
+            try await client.withConnection { connection in
+                leased.withLock { $0 = true }
+                return try await body(connection)
+            }
+        }
+    }
+
+    /// Runs `work` (which sets its flag once it holds a connection) and gives up with
+    /// ``StorageUnavailable`` when no connection was had within the connect timeout: the pool
+    /// waits for a connection as long as the server is away, and a request must not.
+    private func leased<Result: Sendable>(
+        _ work: @escaping @Sendable (PostgresClient, Locked<Bool>) async throws -> Result
+    ) async throws -> Result {
+        let leased = Locked(false)
+        let client = client
+        let limit = Duration.milliseconds(Int64(settings.connectTimeoutMilliseconds))
         do {
-            return try await client.withConnection { connection in try await body(connection) }
+            return try await withThrowingTaskGroup(of: Result?.self) { group in
+                group.addTask { try await work(client, leased) }
+                group.addTask {
+                    try await Task.sleep(for: limit)
+                    if leased.value { return nil }  // connected: the statement timeout bounds the rest
+                    throw StorageUnavailable(cause: "no database connection within \(limit)")
+                }
+                while let next = try await group.next() {
+                    if let result = next {
+                        group.cancelAll()
+                        return result
+                    }
+                }
+                throw StorageUnavailable(cause: "the database operation ended without a result")
+            }
         } catch {
             throw Self.mapped(error)
         }
@@ -99,6 +153,7 @@ public final class PostgresStorage: Sendable {
 
     private func migrate(_ migrations: [PostgresMigration]) async throws {
         let schema = settings.schema
+        let logger = logger
         try await transaction { connection in
             // One process at a time per schema; the lock ends with the transaction.
             try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(schema)))", logger: logger)

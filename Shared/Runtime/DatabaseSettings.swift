@@ -9,7 +9,7 @@ import Foundation
 /// | `PODIUM_DATABASE_SCHEMA` | `podium_<service>` | the schema the service's tables live in |
 /// | `PODIUM_DATABASE_POOL_SIZE` | `8` | most connections the process opens (1-100) |
 /// | `PODIUM_DATABASE_STATEMENT_TIMEOUT_MS` | `10000` | a statement running longer is cancelled (100-600000) |
-/// | `PODIUM_DATABASE_CONNECT_TIMEOUT_MS` | `5000` | a connection attempt taking longer fails (100-60000) |
+/// | `PODIUM_DATABASE_CONNECT_TIMEOUT_MS` | `2000` | a connection not had within this fails the request with `storage_unavailable` (100-60000); below the gateway's request timeout |
 ///
 /// The URL may carry `?sslmode=disable|prefer|require` (default `prefer`). Every service may
 /// share one database (each in its own schema) or have a database of its own.
@@ -31,7 +31,7 @@ public struct DatabaseSettings: Sendable, Equatable {
 
     public init(
         host: String, port: Int = 5432, username: String, password: String? = nil, database: String, schema: String,
-        tls: TLSMode = .prefer, poolSize: Int = 8, statementTimeoutMilliseconds: Int = 10_000, connectTimeoutMilliseconds: Int = 5000
+        tls: TLSMode = .prefer, poolSize: Int = 8, statementTimeoutMilliseconds: Int = 10_000, connectTimeoutMilliseconds: Int = 2000
     ) {
         self.host = host
         self.port = port

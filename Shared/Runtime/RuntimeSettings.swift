@@ -71,7 +71,7 @@ public struct RuntimeSettings: Sendable {
                 url: url, schema: podium.string(forKey: ["database", "schema"], default: "podium_\(service)"))
             settings.poolSize = podium.int(forKey: ["database", "pool", "size"], default: 8)
             settings.statementTimeoutMilliseconds = podium.int(forKey: ["database", "statement", "timeout", "ms"], default: 10_000)
-            settings.connectTimeoutMilliseconds = podium.int(forKey: ["database", "connect", "timeout", "ms"], default: 5000)
+            settings.connectTimeoutMilliseconds = podium.int(forKey: ["database", "connect", "timeout", "ms"], default: 2000)
             guard (1...100).contains(settings.poolSize) else { throw ConfigurationProblem("PODIUM_DATABASE_POOL_SIZE must be 1-100") }
             guard (100...600_000).contains(settings.statementTimeoutMilliseconds) else {
                 throw ConfigurationProblem("PODIUM_DATABASE_STATEMENT_TIMEOUT_MS must be 100-600000")

@@ -30,6 +30,8 @@ public struct ServiceDefinition: Sendable {
     public var receipts: (any ReceiptReader)?
     /// Where the service keeps its data, for health (`sqlite:/path`, `postgresql://…`).
     public var storage: String?
+    /// The store in a database server, measured for `podium_database_size_bytes` before each scrape.
+    public var sizedStorage: (any StorageSize)?
     /// Runs once the service has stopped (lets go of its database).
     public var shutdown: (@Sendable () async -> Void)?
 

@@ -347,6 +347,7 @@ extension ServiceRuntime: OperationsProbe {
     }
 
     public func sampleMetrics() async {
+        await definition.sizedStorage?.recordSize()
         let snapshot = status.value
         sampled.counter(MetricNames.busMessagesReceived, [("service", definition.name)]).update(to: snapshot.eventsReceived)
         sampled.counter(MetricNames.busGapsDetected, [("service", definition.name)]).update(to: snapshot.gapsDetected)

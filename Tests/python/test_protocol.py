@@ -9,6 +9,7 @@ Waits are bounded so that a broken stack fails instead of hanging; no test asser
 anything takes.
 """
 
+import os
 import json
 import time
 import uuid
@@ -78,7 +79,12 @@ def test_service_health_needs_no_credential(ready_stack, dealer, service):
     assert isinstance(health["eventsReceived"], int)
     assert isinstance(health["gapsDetected"], int)
     assert isinstance(health["subscriptions"], list)
-    assert health["storage"].startswith("sqlite:")
+    # Where the service keeps its data: a SQLite file, or a PostgreSQL schema (never the password).
+    if os.environ.get("PODIUM_TEST_STORAGE") == "postgresql":
+        assert health["storage"].startswith("postgresql://") and "@" in health["storage"]
+        assert ":" not in health["storage"].split("://", 1)[1].split("@", 1)[0], "the password is shown"
+    else:
+        assert health["storage"].startswith("sqlite:")
 
 
 def test_service_health_with_a_token_repeats_the_tokens_player(new_player, dealer):

@@ -9,7 +9,7 @@ import PostgresNIO
 
 /// The achievement service's storage in PostgreSQL (tables `progress`, `report_receipt`,
 /// `definition`, `event_effect` in the service's schema).
-public final class PostgresAchievementStore: AchievementStore {
+public final class PostgresAchievementStore: AchievementStore, StorageSize {
     let database: PostgresStorage
     public var location: String { database.settings.location }
     public var durable: any ReceiptReader & OutboxReader { PostgresDurableReader(database) }
@@ -43,6 +43,8 @@ public final class PostgresAchievementStore: AchievementStore {
     public init(database: PostgresStorage) { self.database = database }
 
     public func close() async { database.close() }
+    public var storageName: String { database.settings.schema }
+    public func storageBytes() async throws -> Int { try await database.schemaBytes() }
 
     public static func open(_ settings: DatabaseSettings) async throws -> PostgresAchievementStore {
         PostgresAchievementStore(

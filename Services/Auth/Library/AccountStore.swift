@@ -82,7 +82,7 @@ public protocol AccountStore: Sendable {
     /// returned. `now` dates the sides written (no side is written for a rule that only removes).
     func updateRelation(
         _ playerId: String, _ otherPlayerId: String, requireBoth: Bool, now: Int64,
-        _ change: @Sendable (inout FriendRules) throws -> FriendState
+        _ change: @escaping @Sendable (inout FriendRules) throws -> FriendState
     ) async throws -> FriendState
     func friendList(playerId: String) async throws -> FriendList
     func friendIDs(playerId: String) async throws -> [String]

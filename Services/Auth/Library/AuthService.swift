@@ -30,6 +30,7 @@ public enum AuthService {
             var service = definition(accounts: accounts)
             service.storage = store.location
             service.shutdown = { await store.close() }
+            service.sizedStorage = store as? any StorageSize
             return service
         }
     }

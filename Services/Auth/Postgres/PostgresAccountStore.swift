@@ -10,7 +10,7 @@ import PostgresNIO
 /// The auth service's storage in PostgreSQL (tables `player`, `device`, `session`, `relation`,
 /// `ban` in the service's schema). The rules (friends, refresh rotation) are the value types'
 /// (``FriendRules``, ``RefreshRotation``); this moves rows.
-public final class PostgresAccountStore: AccountStore {
+public final class PostgresAccountStore: AccountStore, StorageSize {
     let database: PostgresStorage
     public var location: String { database.settings.location }
     private var logger: Logger { database.logger }
@@ -44,6 +44,8 @@ public final class PostgresAccountStore: AccountStore {
     public init(database: PostgresStorage) { self.database = database }
 
     public func close() async { database.close() }
+    public var storageName: String { database.settings.schema }
+    public func storageBytes() async throws -> Int { try await database.schemaBytes() }
 
     public static func open(_ settings: DatabaseSettings) async throws -> PostgresAccountStore {
         PostgresAccountStore(database: try await PostgresStorage.open(settings, migrations: migrations, logger: Logger(label: "podium.auth")))
@@ -327,7 +329,7 @@ public final class PostgresAccountStore: AccountStore {
 
     public func updateRelation(
         _ playerId: String, _ otherPlayerId: String, requireBoth: Bool, now: Int64,
-        _ change: @Sendable (inout FriendRules) throws -> FriendState
+        _ change: @escaping @Sendable (inout FriendRules) throws -> FriendState
     ) async throws -> FriendState {
         try await write { connection, logger in
             // Both rows of the pair, locked in a fixed order so that two players acting on each
@@ -381,12 +383,12 @@ public final class PostgresAccountStore: AccountStore {
 
     // MARK: Helpers
 
-    private func read<Result: Sendable>(_ body: (PostgresConnection, Logger) async throws -> Result) async throws -> Result {
+    private func read<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> Result) async throws -> Result {
         let logger = logger
         return try await database.read { connection in try await body(connection, logger) }
     }
 
-    private func write<Result: Sendable>(_ body: (PostgresConnection, Logger) async throws -> Result) async throws -> Result {
+    private func write<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> Result) async throws -> Result {
         let logger = logger
         return try await database.transaction { connection in try await body(connection, logger) }
     }

@@ -296,7 +296,7 @@ public final class SQLiteAccountStore: AccountStore {
 
     public func updateRelation(
         _ playerId: String, _ otherPlayerId: String, requireBoth: Bool, now: Int64,
-        _ change: @Sendable (inout FriendRules) throws -> FriendState
+        _ change: @escaping @Sendable (inout FriendRules) throws -> FriendState
     ) async throws -> FriendState {
         try await database.write { db in
             if requireBoth { try Self.requireBoth(db, playerId, otherPlayerId) }

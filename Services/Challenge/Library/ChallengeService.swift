@@ -29,6 +29,7 @@ public enum ChallengeService {
             var service = definition(Challenges(store: store, clock: clock, openGames: open))
             service.storage = store.location
             service.shutdown = { await store.close() }
+            service.sizedStorage = store as? any StorageSize
             service.receipts = store.durable
             return service
         }

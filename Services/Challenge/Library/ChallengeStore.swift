@@ -42,7 +42,7 @@ public protocol ChallengeStore: Sendable {
     /// written, to be sent as notifications.
     func apply(
         _ plans: [ChallengeTriggerPlan], stream: String, through sequence: UInt64,
-        notes: @Sendable (_ challenge: ChallengeDetail, _ receiver: String, _ value: Int64?) -> [AddressedInboxItem]
+        notes: @escaping @Sendable (_ challenge: ChallengeDetail, _ receiver: String, _ value: Int64?) -> [AddressedInboxItem]
     ) async throws -> [AddressedInboxItem]
     /// The position applied in a followed stream.
     func position(of stream: String) async throws -> UInt64

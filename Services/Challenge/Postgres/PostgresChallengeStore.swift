@@ -9,7 +9,7 @@ import PostgresNIO
 
 /// The challenge service's storage in PostgreSQL (tables `challenge`, `receiver`, `inbox` in the
 /// service's schema). Every state change is a conditional update, as in SQLite.
-public final class PostgresChallengeStore: ChallengeStore {
+public final class PostgresChallengeStore: ChallengeStore, StorageSize {
     let database: PostgresStorage
     public var location: String { database.settings.location }
     public var durable: any ReceiptReader & OutboxReader { PostgresDurableReader(database) }
@@ -42,6 +42,8 @@ public final class PostgresChallengeStore: ChallengeStore {
     public init(database: PostgresStorage) { self.database = database }
 
     public func close() async { database.close() }
+    public var storageName: String { database.settings.schema }
+    public func storageBytes() async throws -> Int { try await database.schemaBytes() }
 
     public static func open(_ settings: DatabaseSettings) async throws -> PostgresChallengeStore {
         PostgresChallengeStore(
@@ -58,7 +60,7 @@ public final class PostgresChallengeStore: ChallengeStore {
 
     public func apply(
         _ plans: [ChallengeTriggerPlan], stream: String, through sequence: UInt64,
-        notes: @Sendable (_ challenge: ChallengeDetail, _ receiver: String, _ value: Int64?) -> [AddressedInboxItem]
+        notes: @escaping @Sendable (_ challenge: ChallengeDetail, _ receiver: String, _ value: Int64?) -> [AddressedInboxItem]
     ) async throws -> [AddressedInboxItem] {
         let logger = logger
         return try await database.transaction { connection in
@@ -325,7 +327,7 @@ public final class PostgresChallengeStore: ChallengeStore {
 
     // MARK: Helpers
 
-    private func write<Result: Sendable>(_ body: (PostgresConnection, Logger) async throws -> Result) async throws -> Result {
+    private func write<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> Result) async throws -> Result {
         let logger = logger
         return try await database.transaction { connection in try await body(connection, logger) }
     }

@@ -71,7 +71,7 @@ public final class SQLiteChallengeStore: ChallengeStore {
     /// Returns the inbox items written, to be sent as notifications.
     public func apply(
         _ plans: [ChallengeTriggerPlan], stream: String, through sequence: UInt64,
-        notes: @Sendable (_ challenge: ChallengeDetail, _ receiver: String, _ value: Int64?) -> [(gameId: String, playerId: String, item: InboxItem)]
+        notes: @escaping @Sendable (_ challenge: ChallengeDetail, _ receiver: String, _ value: Int64?) -> [(gameId: String, playerId: String, item: InboxItem)]
     ) async throws -> [(gameId: String, playerId: String, item: InboxItem)] {
         try await database.write { db in
             var written: [(gameId: String, playerId: String, item: InboxItem)] = []

@@ -322,6 +322,7 @@ extension Gateway: OperationsProbe {
         Gauge(label: MetricNames.requestsInFlight).record(pending.value.count)
         Gauge(label: MetricNames.websocketConnections).record(openSockets.load(ordering: .relaxed))
         Gauge(label: MetricNames.eventLogHead).record(eventLog.head)
+        await (eventLog.store as? any StorageSize)?.recordSize()
         Gauge(label: MetricNames.socketInboxDepth, dimensions: [("socket", "requests")]).record(clientSocket.inboxDepth)
         Gauge(label: MetricNames.socketInboxDepth, dimensions: [("socket", "services")]).record(serviceSocket.inboxDepth)
     }

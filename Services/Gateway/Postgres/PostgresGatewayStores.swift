@@ -11,7 +11,7 @@ import PostgresNIO
 /// Gap-free under concurrent writers: a batch's transaction takes the table's lock (readers
 /// still read), reads the head and numbers after it, so sequences follow commit order and a
 /// rolled-back batch leaves no hole.
-public final class PostgresEventLogStore: EventLogStore {
+public final class PostgresEventLogStore: EventLogStore, StorageSize {
     let database: PostgresStorage
     public var location: String { database.settings.location }
     public var files: [String] { [] }
@@ -31,6 +31,8 @@ public final class PostgresEventLogStore: EventLogStore {
     public init(database: PostgresStorage) { self.database = database }
 
     public func close() async { database.close() }
+    public var storageName: String { database.settings.schema }
+    public func storageBytes() async throws -> Int { try await database.schemaBytes() }
 
     public func head() async throws -> UInt64 {
         let logger = database.logger
@@ -111,7 +113,7 @@ public final class PostgresEventLogStore: EventLogStore {
 }
 
 /// The audit log in PostgreSQL (table `audit` in the gateway's schema).
-public final class PostgresAuditStore: AuditStore {
+public final class PostgresAuditStore: AuditStore, StorageSize {
     let database: PostgresStorage
     public var location: String { database.settings.location }
     public var files: [String] { [] }
@@ -133,6 +135,8 @@ public final class PostgresAuditStore: AuditStore {
     public init(database: PostgresStorage) { self.database = database }
 
     public func close() async { database.close() }
+    public var storageName: String { database.settings.schema }
+    public func storageBytes() async throws -> Int { try await database.schemaBytes() }
 
     public func append(_ entry: AuditEntry) async throws -> Int64 {
         let payload = try WireCodec.encode(entry.payload)

@@ -26,6 +26,7 @@ public enum LeaderboardService {
             service.outbox = OutboxRelay(stream: name, reader: store.durable)
             service.storage = store.location
             service.shutdown = { await store.close() }
+            service.sizedStorage = store as? any StorageSize
             service.receipts = store.durable
             return service
         }

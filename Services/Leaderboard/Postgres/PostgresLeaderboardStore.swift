@@ -9,7 +9,7 @@ import PostgresNIO
 
 /// The leaderboard's storage in PostgreSQL (tables `entry`, `score`, `definition`, `archive` in
 /// the service's schema).
-public final class PostgresLeaderboardStore: LeaderboardStore {
+public final class PostgresLeaderboardStore: LeaderboardStore, StorageSize {
     let database: PostgresStorage
     public var location: String { database.settings.location }
     public var durable: any ReceiptReader & OutboxReader { PostgresDurableReader(database) }
@@ -44,6 +44,8 @@ public final class PostgresLeaderboardStore: LeaderboardStore {
     public init(database: PostgresStorage) { self.database = database }
 
     public func close() async { database.close() }
+    public var storageName: String { database.settings.schema }
+    public func storageBytes() async throws -> Int { try await database.schemaBytes() }
 
     /// Opens the service's schema in `PODIUM_DATABASE_URL`'s database.
     public static func open(_ settings: DatabaseSettings) async throws -> PostgresLeaderboardStore {
@@ -186,7 +188,7 @@ public final class PostgresLeaderboardStore: LeaderboardStore {
             """
         query.sql += " ORDER BY value \(descending ? "DESC" : "ASC"), submitted_at ASC, player_id ASC LIMIT \(limit) OFFSET \(offset)"
         let logger = logger
-        return try await database.read { connection in
+        return try await database.read { [query] connection in
             var result: [(playerId: String, entry: StoredEntry)] = []
             for try await (playerId, value, context, metadata, submittedAt) in try await connection.query(query, logger: logger)
                 .decode((String, Int64, Int64?, String?, Int64).self)
