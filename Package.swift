@@ -232,6 +232,13 @@ let package = Package(
             dependencies: ["PodiumTesting", "PodiumTokens", .product(name: "JWTKit", package: "jwt-kit")],
             path: "Tests/AuthTests"
         ),
+        .testTarget(
+            name: "PostgresTests",
+            dependencies: [
+                "PodiumPostgres", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/PostgresTests"
+        ),
         .testTarget(name: "ChallengeTests", dependencies: ["PodiumTesting"], path: "Tests/ChallengeTests"),
         .testTarget(name: "AchievementTests", dependencies: ["PodiumTesting"], path: "Tests/AchievementTests"),
         .testTarget(name: "LeaderboardTests", dependencies: ["PodiumTesting"], path: "Tests/LeaderboardTests"),

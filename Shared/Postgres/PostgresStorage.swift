@@ -81,10 +81,10 @@ public final class PostgresStorage: Sendable {
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         let logger = logger
-        return try await leased { client, leased in
+        return try await leased { client, race in
             do {
                 return try await client.withTransaction(logger: logger) { connection in
-                    leased.withLock { $0 = true }
+                    try race.enter(connection)
                     return try await body(connection)
                 }
             } catch let error as PostgresTransactionError {
@@ -95,41 +95,47 @@ public final class PostgresStorage: Sendable {
 
     /// Runs `body` on a connection outside a transaction (each statement on its own).
     public func read<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
-        try await leased { client, leased in
+        try await leased { client, race in
             try await client.withConnection { connection in
-                leased.withLock { $0 = true }
+                try race.enter(connection)
                 return try await body(connection)
             }
         }
     }
 
-    /// Runs `work` (which sets its flag once it holds a connection) and gives up with
-    /// ``StorageUnavailable`` when no connection was had within the connect timeout: the pool
-    /// waits for a connection as long as the server is away, and a request must not.
+    /// Runs `work` and gives up with ``StorageUnavailable`` when it got no connection within the
+    /// connect timeout: the pool waits for a connection as long as the server is away, and a
+    /// request must not. A connection had after that is not used (``LeaseRace/enter(_:)``
+    /// throws), so nothing is written for a request that was already refused. Once connected,
+    /// the server's statement timeout bounds each statement; a connection that stops answering
+    /// altogether (a server that went away mid-statement) is closed once the connect and
+    /// statement timeouts have both passed, and the request refused: it may or may not have
+    /// committed, which a resend with the same id tells. The pool's wait cannot be cancelled,
+    /// so the work runs in a task of its own and a refusal does not wait for it.
     private func leased<Result: Sendable>(
-        _ work: @escaping @Sendable (PostgresClient, Locked<Bool>) async throws -> Result
+        _ work: @escaping @Sendable (PostgresClient, LeaseRace<Result>) async throws -> Result
     ) async throws -> Result {
-        let leased = Locked(false)
         let client = client
         let limit = Duration.milliseconds(Int64(settings.connectTimeoutMilliseconds))
-        do {
-            return try await withThrowingTaskGroup(of: Result?.self) { group in
-                group.addTask { try await work(client, leased) }
-                group.addTask {
-                    try await Task.sleep(for: limit)
-                    if leased.value { return nil }  // connected: the statement timeout bounds the rest
-                    throw StorageUnavailable(cause: "no database connection within \(limit)")
+        let answerLimit = Duration.milliseconds(Int64(settings.statementTimeoutMilliseconds) + 1000)
+        let race = LeaseRace<Result>()
+        return try await withCheckedThrowingContinuation { continuation in
+            race.start(continuation)
+            Task {
+                do {
+                    race.finish(.success(try await work(client, race)))
+                } catch {
+                    race.finish(.failure(Self.mapped(error)))
                 }
-                while let next = try await group.next() {
-                    if let result = next {
-                        group.cancelAll()
-                        return result
-                    }
-                }
-                throw StorageUnavailable(cause: "the database operation ended without a result")
             }
-        } catch {
-            throw Self.mapped(error)
+            Task {
+                try? await Task.sleep(for: limit)
+                race.timeOut(StorageUnavailable(cause: "no database connection within \(limit)"))
+                try? await Task.sleep(for: answerLimit)
+                if let stuck = race.abandon(StorageUnavailable(cause: "the database did not answer within \(limit + answerLimit)")) {
+                    stuck.close().whenComplete { _ in }
+                }
+            }
         }
     }
 
@@ -198,5 +204,69 @@ public struct PostgresMigration: Sendable {
     public init(_ name: String, _ statements: [String]) {
         self.name = name
         self.statements = statements
+    }
+}
+
+/// The race between getting a connection and the connect timeout, decided once: whichever comes
+/// first answers the caller.
+final class LeaseRace<Result: Sendable>: Sendable {
+    private enum State {
+        case waiting(CheckedContinuation<Result, any Error>?)
+        case leased(CheckedContinuation<Result, any Error>?, PostgresConnection)
+        case timedOut
+        case finished
+    }
+
+    private let state = Locked<State>(.waiting(nil))
+
+    func start(_ continuation: CheckedContinuation<Result, any Error>) {
+        state.withLock { $0 = .waiting(continuation) }
+    }
+
+    /// Called with the connection in hand: throws if the caller was already refused.
+    func enter(_ connection: PostgresConnection) throws {
+        try state.withLock { state in
+            switch state {
+            case .waiting(let continuation): state = .leased(continuation, connection)
+            case .timedOut: throw CancellationError()
+            case .leased, .finished: break
+            }
+        }
+    }
+
+    /// The work's outcome, when the caller is still waiting for it.
+    func finish(_ result: Swift.Result<Result, any Error>) {
+        let continuation = state.withLock { state -> CheckedContinuation<Result, any Error>? in
+            switch state {
+            case .waiting(let continuation), .leased(let continuation, _):
+                state = .finished
+                return continuation
+            case .timedOut, .finished:
+                return nil
+            }
+        }
+        continuation?.resume(with: result)
+    }
+
+    /// The connect timeout: refuses the caller unless a connection was had.
+    func timeOut(_ error: any Error) {
+        let continuation = state.withLock { state -> CheckedContinuation<Result, any Error>? in
+            guard case .waiting(let continuation) = state else { return nil }
+            state = .timedOut
+            return continuation
+        }
+        continuation?.resume(throwing: error)
+    }
+
+    /// The answer limit: refuses the caller if the work still holds its connection, and returns
+    /// that connection (to be closed, which ends the work).
+    func abandon(_ error: any Error) -> PostgresConnection? {
+        let stuck = state.withLock { state -> (CheckedContinuation<Result, any Error>?, PostgresConnection)? in
+            guard case .leased(let continuation, let connection) = state else { return nil }
+            state = .finished
+            return (continuation, connection)
+        }
+        stuck?.0?.resume(throwing: error)
+        return stuck?.1
     }
 }

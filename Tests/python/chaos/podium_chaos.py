@@ -80,7 +80,7 @@ def random_key():
 class Stack:
     """The five processes of one run, started from the debug binaries with generated keys."""
 
-    def __init__(self, name, bin_dir, root, games_dir, gateway_data=None):
+    def __init__(self, name, bin_dir, root, games_dir, gateway_data=None, database_url=None):
         self.name, self.bin_dir, self.root = name, bin_dir, root
         self.data = os.path.join(root, "data")
         self.gateway_data = gateway_data or self.data
@@ -109,6 +109,8 @@ class Stack:
             "PODIUM_GAMES_DIR": games_dir,
             "PODIUM_SESSION_TTL_S": "86400",
         })
+        if database_url:
+            self.env["PODIUM_DATABASE_URL"] = database_url
         self.keys = {
             "gateway": {"PODIUM_AUTH_TOKEN_KEY": token_key, "PODIUM_NOTIFICATION_SECRET": random_key(),
                         "PODIUM_ADMIN_KEY": self.admin_key,
@@ -710,9 +712,10 @@ def fill_disk(path):
 class Killer(threading.Thread):
     """Runs the fault schedule of run B, each action when the stream reaches its share."""
 
-    def __init__(self, run, total_ops, actions, subscriber, disk_path):
+    def __init__(self, run, total_ops, actions, subscriber, disk_path, postgres=None):
         super().__init__(daemon=True, name="killer")
         self.run_, self.total, self.actions, self.subscriber, self.disk_path = run, total_ops, actions, subscriber, disk_path
+        self.postgres = postgres  # (scripts/postgres, cluster directory) when the stack keeps its data there
         self.done = threading.Event()
         self.history = []
         self.kills = collections.Counter()
@@ -774,6 +777,8 @@ class Killer(threading.Thread):
         elif kind == "subscriber":
             self.subscriber.pause(6)
             self.note(f"notification subscriber stopped reading for 6 s at {at} acks, then resumed")
+        elif kind == "dbdown":
+            self.database_down(at)
         elif kind == "diskfull":
             if not self.disk_path:
                 self.note("gateway disk full: skipped (no tmpfs)")
@@ -812,6 +817,48 @@ class Killer(threading.Thread):
             self.note(f"gateway disk filled ({size} bytes filler) at {at} acks for {held:.1f} s: "
                       f"{during_acks - before_acks} acks ({acked_events} event.publish) while full, {errors} "
                       f"storage_unavailable errors (first after {None if first_error is None else round(first_error, 1)} s); filler removed")
+
+
+    def database_down(self, at):
+        """Stops the PostgreSQL server under load until the stack has refused writes with
+        storage_unavailable for 3 s (at most 20 s), then starts it again on the same port."""
+        script, cluster = self.postgres
+        ledger = self.run_.ledger
+        self.run_.gate += self.total / (len(self.actions) + 1)
+        before_acks, before_errors = ledger.progress(), ledger.errors["storage_unavailable"]
+        port = open(os.path.join(cluster, "port")).read().strip()
+        stopped = subprocess.run([script, "stop", cluster], capture_output=True, text=True)
+        if stopped.returncode != 0:
+            raise RuntimeError(f"could not stop PostgreSQL: {stopped.stderr[-300:]}")
+        self.run_.disk_full.set()
+        down_at = time.monotonic()
+        probe = DiskProbe(self.run_)
+        probe.start()
+        first_error = None
+        while time.monotonic() - down_at < 20:
+            if first_error is None and (ledger.errors["storage_unavailable"] > before_errors or probe.refused):
+                first_error = time.monotonic() - down_at
+            if first_error is not None and time.monotonic() - down_at > first_error + 3:
+                break
+            time.sleep(0.1)
+        held = time.monotonic() - down_at
+        probe.stop.set()
+        probe.join()
+        self.run_.probes = probe
+        during_acks = ledger.progress()
+        errors = ledger.errors["storage_unavailable"] - before_errors
+        started = subprocess.run([script, "start", cluster, port], capture_output=True, text=True)
+        self.run_.disk_full.clear()
+        if started.returncode != 0:
+            raise RuntimeError(f"could not start PostgreSQL again: {started.stderr[-300:]}")
+        self.run_.disk_report = {"databaseDownSeconds": round(held, 1),
+                                 "firstStorageUnavailableAfterSeconds": None if first_error is None else round(first_error, 1),
+                                 "acksWhileDown": during_acks - before_acks, "storageUnavailable": errors,
+                                 "probeEventsAcked": len(probe.acked), "probeStorageUnavailable": probe.refused,
+                                 "probeFirstRefusalAfterAcks": probe.first_refusal_after}
+        self.note(f"PostgreSQL stopped at {at} acks for {held:.1f} s: {during_acks - before_acks} acks while down, "
+                  f"{errors} storage_unavailable errors (first after "
+                  f"{None if first_error is None else round(first_error, 1)} s); started again")
 
 
 class DiskProbe(threading.Thread):
@@ -986,7 +1033,8 @@ def run_stream(run, rounds, players, total, killer=None, subscriber=None):
         if time.monotonic() - last_report > 15:
             last_report = time.monotonic()
             l = run.ledger
-            log(f"{run.label}: {l.progress()}/{total} acknowledged, {l.retries} retries, {l.timeouts} timeouts")
+            log(f"{run.label}: {l.progress()}/{total} acknowledged, {l.retries} retries, {l.timeouts} timeouts"
+                + (f", errors {dict(l.errors)}" if l.errors else ""))
     if killer:
         killer.done.set()
         killer.join()
@@ -1010,6 +1058,10 @@ def main():
     parser.add_argument("--strict", action="store_true",
                         help="known issues fail the verdict (internal_error at shutdown, challenge ids unknown to "
                              "receipt.get, a gateway that starts on a read-only event log)")
+    parser.add_argument("--postgres", default=None,
+                        help="a scripts/postgres cluster directory: the stacks keep their data there (a database "
+                             "per run) and the database server is stopped and started instead of the disk filling up")
+    parser.add_argument("--postgres-script", default=None)
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10**9)
     is_root = os.geteuid() == 0
@@ -1020,18 +1072,28 @@ def main():
     log(f"seed {seed}: {total} operations in {len(rounds)} rounds for {args.players} players on {args.clients} clients: "
         + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
 
+    storage_fault = "dbdown" if args.postgres else "diskfull"
     if args.short:
-        actions = ["kill:gateway", "kill:leaderboard", "subscriber", "kill:achievement", "diskfull", "kill:challenge",
+        actions = ["kill:gateway", "kill:leaderboard", "subscriber", "kill:achievement", storage_fault, "kill:challenge",
                    "pause:leaderboard", "kill:auth", "stack"]
     else:
         kills = [f"kill:{n}" for n in NAMES]
-        actions = kills + ["pause:achievement", "subscriber"] + kills + ["diskfull", "stack"] + kills + ["pause:leaderboard"]
+        actions = kills + ["pause:achievement", "subscriber"] + kills + [storage_fault, "stack"] + kills + ["pause:leaderboard"]
+
+    def database(run):
+        if not args.postgres:
+            return None
+        made = subprocess.run([args.postgres_script, "createdb", args.postgres, f"chaos_{seed}_{run}"],
+                              capture_output=True, text=True)
+        if made.returncode != 0:
+            raise RuntimeError(f"scripts/postgres createdb failed: {made.stderr[-300:]}")
+        return made.stdout.strip()
 
     verdict = {"seed": seed, "operations": total, "problems": []}
     problems = verdict["problems"]
 
     # ---- run A: no faults
-    stack_a = Stack("A", args.bin, os.path.join(args.tmp, "A"), args.games)
+    stack_a = Stack("A", args.bin, os.path.join(args.tmp, "A"), args.games, database_url=database("a"))
     stacks = [stack_a]
     mounts = []
     try:
@@ -1055,7 +1117,9 @@ def main():
 
         # ---- run B: faults
         gateway_disk = None
-        if is_root:
+        if args.postgres:
+            log("B: on PostgreSQL: the database server is stopped and started instead of the disk filling up")
+        elif is_root:
             gateway_disk = os.path.join(args.tmp, "B-gateway-disk")
             ok, err = mount_tmpfs(gateway_disk, 64 if args.short else 512)
             if ok:
@@ -1065,7 +1129,8 @@ def main():
                 gateway_disk = None
         else:
             log("B: not root: no tmpfs for the gateway, the disk-full fault is skipped")
-        stack_b = Stack("B", args.bin, os.path.join(args.tmp, "B"), args.games, gateway_data=gateway_disk)
+        stack_b = Stack("B", args.bin, os.path.join(args.tmp, "B"), args.games, gateway_data=gateway_disk,
+                        database_url=database("b"))
         stacks.append(stack_b)
         stack_b.start_all()
         run_b = Run("B", stack_b, args)
@@ -1073,7 +1138,8 @@ def main():
         run_b.setup(args.players, friends)
         subscriber = Subscriber(run_b, 1)
         subscriber.start()
-        killer = Killer(run_b, total, actions, subscriber, gateway_disk)
+        killer = Killer(run_b, total, actions, subscriber, gateway_disk,
+                        postgres=(args.postgres_script, args.postgres) if args.postgres else None)
         killer.start()
         duration_b = run_stream(run_b, rounds, args.players, total, killer, subscriber)
         log(f"B: stream done in {duration_b:.1f} s; waiting for convergence")
@@ -1097,7 +1163,10 @@ def main():
         exits = stack_b.exited()
         stack_b.stop_all()
 
-        readonly = readonly_start_check(args, args.tmp) if is_root else ["skipped: not root"]
+        if args.postgres:
+            readonly = ["skipped: the stack keeps its data in PostgreSQL, not in the data directory"]
+        else:
+            readonly = readonly_start_check(args, args.tmp) if is_root else ["skipped: not root"]
     finally:
         for stack in stacks:
             stack.stop_all()
@@ -1131,7 +1200,7 @@ def main():
     if subscriber_alive is False:
         problems.append("the notification subscriber received nothing after it resumed")
     if run_b.disk_report is not None and run_b.disk_report["storageUnavailable"] + run_b.disk_report["probeStorageUnavailable"] == 0:
-        problems.append("gateway disk full: no storage_unavailable error while it was full")
+        problems.append("storage fault: no storage_unavailable error while the disk was full or the database down")
     known = []
     for item in readonly:
         if isinstance(item, tuple) and not item[1]:
@@ -1176,7 +1245,7 @@ def main():
     print(f"notification subscriber (P1, dash): {subscriber.received} received, {subscriber.after_resume} after resuming; "
           f"alive after resume: {subscriber_alive}")
     if run_b.disk_report:
-        print(f"gateway disk full: {run_b.disk_report}; stream requests refused with storage_unavailable while full: "
+        print(f"storage fault ({storage_fault}): {run_b.disk_report}; stream requests refused with storage_unavailable meanwhile: "
               f"{lb.storage_unavailable_while_full}; acknowledged probe events missing from the log afterwards: "
               f"{len(probe_missing)}")
     for item in readonly:
