@@ -80,7 +80,7 @@ let package = Package(
         .target(
             name: "PodiumPostgres",
             dependencies: [
-                "PodiumRuntime",
+                "PodiumRuntime", "PodiumMessages",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -217,7 +217,7 @@ let package = Package(
         ),
         // Benchmarks (scripts/bench): the leaderboard at scale, in-process and through the gateway.
         .executableTarget(
-            name: "PodiumBench", dependencies: ["PodiumTesting", "PodiumSQLite", .product(name: "GRDB", package: "GRDB.swift")], path: "Tests/Bench"),
+            name: "PodiumBench", dependencies: ["PodiumTesting", "GatewaySQLite"], path: "Tests/Bench"),
         // The raw-libzmq reference for scripts/bench: PUB/SUB and DEALER/ROUTER without Podium on top.
         .executableTarget(name: "PodiumBenchZMQ", dependencies: ["ZeroMQ"], path: "Tests/BenchZMQ"),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], path: "Tests/ZeroMQTests"),
@@ -235,7 +235,7 @@ let package = Package(
         .testTarget(
             name: "PostgresTests",
             dependencies: [
-                "PodiumPostgres", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+                "PodiumPostgres", "GatewayPostgres", "Gateway", "PodiumMessages", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/PostgresTests"
         ),

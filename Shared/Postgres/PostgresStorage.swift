@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOCore
+import PodiumMessages
 import PodiumRuntime
 import PostgresNIO
 
@@ -148,6 +149,13 @@ public final class PostgresStorage: Sendable {
             let state = error.serverInfo?[.sqlState] ?? ""
             if state == "57014" || state.hasPrefix("57P") || state.hasPrefix("08") {
                 return StorageUnavailable(cause: "\(state): \(error.serverInfo?[.message] ?? "")")
+            }
+            if state.hasPrefix("22") {
+                // A value PostgreSQL cannot hold (a NUL character in text, a number out of range):
+                // the client's input, refused like any other bad input; SQLite stores such text.
+                return ErrorReply(
+                    code: .invalidField,
+                    message: "a value in the request cannot be stored (text with a NUL character, or a number out of range)")
             }
             return error
         case .queryCancelled:

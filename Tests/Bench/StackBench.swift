@@ -1,5 +1,6 @@
 import Foundation
 import Gateway
+import GatewaySQLite
 import Leaderboard
 import PodiumMessages
 import PodiumRuntime
@@ -147,12 +148,12 @@ func befriend(_ a: (client: TestClient, grant: SessionGrant), _ b: (client: Test
 /// Appends `count` `cactus.hit` events to the gateway's event log directly, in the format the
 /// gateway writes (EventLog.swift), and returns the log's new head.
 func appendEvents(count: Int, dataDirectory: URL, players: [String]) throws -> UInt64 {
-    let log = try EventLogFile(path: StorageLocation.database(for: "gateway-events", in: dataDirectory))
+    let log = try SQLiteEventLogPreload(path: StorageLocation.database(for: "gateway-events", in: dataDirectory))
     return try log.append(count: count, players: players, game: Workload.eventGame, name: Workload.eventName)
 }
 
 /// Sets the achievement service's position in the event stream (its `podium_position` row).
 func setAchievementPosition(_ sequence: UInt64, dataDirectory: URL) throws {
-    try EventLogFile.setPosition(
+    try SQLiteEventLogPreload.setPosition(
         sequence, stream: StreamName.events, database: StorageLocation.database(for: "achievement-progress", in: dataDirectory))
 }

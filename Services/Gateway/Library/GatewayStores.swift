@@ -10,6 +10,15 @@ public struct EventLogEntry: Sendable {
     public var fingerprint: String
     public var topic: Topic
     public var envelope: Envelope<GameEvent>
+
+    public init(gameId: String, playerId: String, requestId: String, fingerprint: String, topic: Topic, envelope: Envelope<GameEvent>) {
+        self.gameId = gameId
+        self.playerId = playerId
+        self.requestId = requestId
+        self.fingerprint = fingerprint
+        self.topic = topic
+        self.envelope = envelope
+    }
 }
 
 /// A logged event as the bus carries it: its topic and its numbered envelope.

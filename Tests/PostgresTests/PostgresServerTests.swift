@@ -8,8 +8,8 @@ import Testing
 /// A real PostgreSQL server that goes away and comes back (scripts/postgres stop and start on the
 /// cluster in PODIUM_TEST_POSTGRES_DIR): operations are refused with StorageUnavailable within the
 /// connect timeout while it is away, and work again once it is back, without a restart.
-@Suite("PostgreSQL outage", .serialized, .enabled(if: PostgresCluster.directory != nil))
-struct DatabaseOutageTests {
+@Suite("A real PostgreSQL server", .serialized, .enabled(if: PostgresCluster.directory != nil))
+struct PostgresServerTests {
     @Test("while the server is down every operation is refused StorageUnavailable in time; afterwards they work again")
     func outageAndRecovery() async throws {
         let cluster = try #require(PostgresCluster.directory)

@@ -1,21 +1,23 @@
-import PodiumSQLite
 import Foundation
 import GRDB
 import PodiumMessages
+import PodiumRuntime
+import PodiumSQLite
 
-/// Writes the gateway's event log (`gateway-events.sqlite`, table `event`) directly, so that the
-/// recovery measurement can start on a million logged events without sending them through the
-/// protocol first. The rows are exactly what `EventLog` writes: the sequence, the idempotency
-/// key, and the `game.event` envelope as published on the bus (publisher `events`).
-struct EventLogFile {
+/// Writes the gateway's event log (`gateway-events.sqlite`, table `event`) directly, so that a
+/// benchmark (scripts/bench's recovery measurement) can start on a million logged events without
+/// sending them through the protocol first. The rows are exactly what ``SQLiteEventLogStore``
+/// writes: the sequence, the idempotency key, and the `game.event` envelope as published on the
+/// bus (publisher `events`). Never used by the gateway itself.
+public struct SQLiteEventLogPreload {
     let database: DatabaseQueue
 
-    init(path: URL) throws {
+    public init(path: URL) throws {
         database = try DatabaseQueue(path: path.path)
     }
 
     /// Appends `count` events after the current head; returns the new head.
-    func append(count: Int, players: [String], game: String, name: String) throws -> UInt64 {
+    public func append(count: Int, players: [String], game: String, name: String) throws -> UInt64 {
         let head = try database.read { db in try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(seq), 0) FROM event") ?? 0 }
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         var written = 0
@@ -48,7 +50,7 @@ struct EventLogFile {
     }
 
     /// Sets a service's position in a stream it follows (`podium_position`, DurableTables).
-    static func setPosition(_ sequence: UInt64, stream: String, database path: URL) throws {
+    public static func setPosition(_ sequence: UInt64, stream: String, database path: URL) throws {
         let database = try DatabaseQueue(path: path.path)
         try database.write { db in
             try db.execute(
