@@ -497,6 +497,13 @@ def test_score_receipt_by_idempotency_key(http):
     assert stored["reply"] == receipt
     unknown = unique("never-sent")
     assert ok(http.get(f"/v1/games/{DASH}/receipts/{unknown}", headers=bearer(grant))) == {"found": False, "id": unknown}
+    # With the request's type only its keeper is asked: the leaderboard has it, the event log not.
+    typed = ok(http.get(f"/v1/games/{DASH}/receipts/{key}", headers=bearer(grant), params={"type": "leaderboard.submit"}))
+    assert typed == stored
+    assert ok(http.get(f"/v1/games/{DASH}/receipts/{key}", headers=bearer(grant), params={"type": "event.publish"})) == {
+        "found": False, "id": key}
+    problem(http.get(f"/v1/games/{DASH}/receipts/{key}", headers=bearer(grant), params={"type": "auth.login"}),
+            400, "invalid_field", "payload.type")
 
 
 def test_challenge_journey(http):

@@ -5,7 +5,24 @@ extension Gateway {
     /// The services that keep receipts of state-changing requests (each answers `<service>.receipt`).
     static let receiptKeepers: [MessageType] = ["leaderboard.receipt", "achievement.receipt", "challenge.receipt"]
 
-    /// `receipt.get`: the event log first, then the services that keep receipts. A service that
+    /// Where the receipts of a request type are kept: `nil` for the event log (`event.publish`),
+    /// else the `<service>.receipt` of the service the type belongs to; throws `invalid_field`
+    /// for a type that keeps no receipts.
+    static func receiptKeeper(of type: String) throws -> MessageType? {
+        if type == MessageType.eventPublish.rawValue { return nil }
+        let service = MessageType(type).serviceName
+        let keeper = MessageType("\(service).receipt")
+        guard receiptKeepers.contains(keeper), type.hasPrefix("\(service).") else {
+            throw ErrorReply(
+                code: .invalidField,
+                message: "'\(type.prefix(64))' keeps no receipts; event.publish and the state-changing leaderboard, achievement and challenge types do",
+                field: "payload.type")
+        }
+        return keeper
+    }
+
+    /// `receipt.get`: with the request's `type`, only the place that keeps that type's receipts;
+    /// without it, the event log first, then the services that keep receipts. A service that
     /// cannot answer makes the whole answer an error: "not found" must mean "never applied".
     func receipt(_ request: ClientRequest, actor: Actor, playerId: String?) async throws -> RequestReceipt {
         guard let gameId = request.gameId else {
@@ -19,7 +36,14 @@ extension Gateway {
             throw ErrorReply(code: .invalidField, message: "id must be 1-128 printable ASCII characters", field: "payload.id")
         }
         let timeout = min(settings.requestTimeout, .seconds(2))
-        if let acknowledgement = try await eventLog.acknowledgement(gameId: gameId, playerId: playerId, requestId: query.id) {
+        var keepers = Self.receiptKeepers
+        var searchLog = true
+        if let type = query.type {
+            let keeper = try Self.receiptKeeper(of: type)
+            searchLog = keeper == nil
+            keepers = keeper.map { [$0] } ?? []
+        }
+        if searchLog, let acknowledgement = try await eventLog.acknowledgement(gameId: gameId, playerId: playerId, requestId: query.id) {
             let lookup = ReceiptLookup(gameId: gameId, playerId: playerId, sequence: acknowledgement.sequence)
             let answer = await ask("achievement.event-effects", payload: try WireCodec.jsonValue(lookup), timeout: timeout)
             let effects = answer.type == .reply ? try? answer.decodePayload(as: EventEffects.self) : nil
@@ -27,7 +51,7 @@ extension Gateway {
                 id: query.id, found: true, type: MessageType.eventPublish.rawValue, acknowledgement: acknowledgement, effects: effects)
         }
         let lookup = try WireCodec.jsonValue(ReceiptLookup(gameId: gameId, playerId: playerId, id: query.id))
-        for keeper in Self.receiptKeepers {
+        for keeper in keepers {
             let answer = await ask(keeper, payload: lookup, timeout: timeout)
             guard answer.type == .reply, let stored = try? answer.decodePayload(as: StoredReply.self) else {
                 let cause = (try? answer.decodePayload(as: ErrorReply.self))?.message ?? "no answer"

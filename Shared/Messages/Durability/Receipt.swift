@@ -3,9 +3,14 @@
 public struct ReceiptQuery: Codable, Sendable, Equatable {
     /// The request id of the `event.publish`, `leaderboard.submit` or `achievement.report`.
     public var id: String
+    /// The original request's type, when the client knows it: then only the one place that
+    /// keeps that type's receipts is asked (the event log for `event.publish`, else the
+    /// service the type belongs to), so the answer does not depend on other services.
+    public var type: String?
 
-    public init(id: String) {
+    public init(id: String, type: String? = nil) {
         self.id = id
+        self.type = type
     }
 }
 

@@ -94,6 +94,8 @@ struct HTTPRequestBuilder: Sendable {
         for (name, value) in pathParameters {
             if name == "gameId" {
                 request["gameId"] = .string(value)
+            } else if name == "type" && route.type == nil {
+                continue  // `/v1/call/:type`: the request's type, not a payload member
             } else {
                 payload[name] = .string(value)
             }

@@ -98,7 +98,7 @@ extension HTTPRoute {
             // Notifications: the topic to subscribe to on the notification endpoint.
             .get("\(game)/notifications/subscription", "notifications.subscribe"),
             // Receipts: what became of a request id.
-            .get("\(game)/receipts/:id", "receipt.get"),
+            .get("\(game)/receipts/:id", "receipt.get", query: ["type": .string]),
             .get("\(board)/archives", "leaderboard.archives"),
             // Operators (admin key; docs/PROTOCOL.md section 22).
             .post("/v1/admin/players/:playerId/ban", "auth.admin.ban"),
