@@ -110,28 +110,12 @@ final class Achievements: Sendable {
                     outcomes.append(original)
                     continue
                 }
-                var record = records[definition.id] ?? ProgressRecord()
-                let target = definition.completionSteps
-                var status: String
-                if record.timesEarned > 0 && !definition.repeatable {
-                    status = "ignored_earned"
-                } else {
-                    let before = record.percentComplete(target: target)
-                    var candidate = record
-                    if let percent = report.percentComplete { candidate.percent = max(candidate.percent, percent) }
-                    if let steps = report.steps { candidate.steps = max(candidate.steps, min(steps, target)) }
-                    if candidate.percentComplete(target: target) <= before {
-                        status = "ignored_lower"
-                    } else if candidate.percentComplete(target: target) >= 100 {
-                        status = record.timesEarned > 0 ? "earned_again" : "earned"
-                        record = Self.earn(candidate, definition: definition, now: clock.nowMilliseconds)
-                        earnedNow.append((definition, record))
-                    } else {
-                        status = "progressed"
-                        record = candidate
-                    }
-                }
-                if status != "ignored_earned" && status != "ignored_lower" {
+                let (decided, record) = AchievementProgress.report(
+                    records[definition.id] ?? ProgressRecord(), steps: report.steps, percentComplete: report.percentComplete,
+                    definition: definition, now: clock.nowMilliseconds)
+                let status = decided.rawValue
+                if decided == .earned || decided == .earnedAgain { earnedNow.append((definition, record)) }
+                if decided.changesRecord {
                     records[definition.id] = record
                     changed[definition.id] = record
                 }
@@ -326,17 +310,7 @@ final class Achievements: Sendable {
 
     /// Marks an achievement earned; a repeatable one starts again from zero.
     static func earn(_ record: ProgressRecord, definition: AchievementDefinition, now: Int64) -> ProgressRecord {
-        var earned = record
-        earned.timesEarned += 1
-        earned.earnedAt = now
-        if definition.repeatable {
-            earned.steps = 0
-            earned.percent = 0
-            earned.ruleState = nil
-        } else {
-            earned.steps = definition.completionSteps
-        }
-        return earned
+        AchievementProgress.earn(record, definition: definition, now: now)
     }
 
     private static func outcome(_ status: String, _ definition: AchievementDefinition, _ record: ProgressRecord) -> ReportOutcome {
