@@ -180,15 +180,14 @@ final class Challenges: Sendable {
             if envelope.type == "leaderboard.score-accepted", let receipt = try? envelope.decodePayload(as: ScoreReceipt.self) {
                 // The score this submission carried must beat the issuer's (not an older best).
                 let submitted = receipt.submittedValue ?? receipt.entry.value
-                for pending in try await store.pending(gameId: gameId, playerId: playerId, kind: .score, target: receipt.boardId) {
-                    if let expires = pending.expiresAt, expires <= envelope.timestamp { continue }
-                    // A score submitted before the challenge was issued never completes it, even
-                    // when its message is read (from the outbox) after the issue.
-                    if envelope.timestamp < pending.createdAt { continue }
-                    guard let toBeat = pending.issuerValue else { continue }
-                    if pending.higherIsBetter == false ? submitted < toBeat : submitted > toBeat {
-                        plan.completions.append((pending.challengeId, playerId, submitted))
-                    }
+                for pending in try await store.pending(gameId: gameId, playerId: playerId, kind: .score, target: receipt.boardId)
+                // A score submitted before the challenge was issued never completes it, even when
+                // its message is read (from the outbox) after the issue.
+                where ChallengeLifecycle.scoreCompletes(
+                    submitted: submitted, at: envelope.timestamp, issuerValue: pending.issuerValue,
+                    higherIsBetter: pending.higherIsBetter, createdAt: pending.createdAt, expiresAt: pending.expiresAt)
+                {
+                    plan.completions.append((pending.challengeId, playerId, submitted))
                 }
                 // Time-boxed challenges count every score submitted in their window (at the
                 // submission's time, which the leaderboard stamped from the clock).
@@ -198,11 +197,11 @@ final class Challenges: Sendable {
                     plan.timedScores = running.map { ($0, submitted, higher) }
                 }
             } else if envelope.type == "achievement.earned", let earned = try? envelope.decodePayload(as: AchievementEarned.self) {
-                for pending in try await store.pending(gameId: gameId, playerId: playerId, kind: .achievement, target: earned.achievementId) {
-                    if let expires = pending.expiresAt, expires <= envelope.timestamp { continue }
-                    if Int64(earned.timesEarned) > (pending.baseline ?? 0) {
-                        plan.completions.append((pending.challengeId, playerId, nil))
-                    }
+                for pending in try await store.pending(gameId: gameId, playerId: playerId, kind: .achievement, target: earned.achievementId)
+                where ChallengeLifecycle.unlockCompletes(
+                    timesEarned: earned.timesEarned, at: envelope.timestamp, baseline: pending.baseline, expiresAt: pending.expiresAt)
+                {
+                    plan.completions.append((pending.challengeId, playerId, nil))
                 }
             }
         }
@@ -216,8 +215,8 @@ final class Challenges: Sendable {
         guard let challenge = try await store.challenge(challengeId), challenge.gameId == gameId, challenge.kind != .timed,
             let mine = challenge.receivers.first(where: { $0.playerId == playerId })
         else { throw ErrorReply(code: .unknownChallenge, message: "you have no such challenge to decline", field: "payload.challengeId") }
-        guard mine.state == .pending,
-            try await store.transition(challengeId: challengeId, playerId: playerId, from: .pending, to: .declined, at: clock.nowMilliseconds)
+        guard ChallengeLifecycle.canDecline(kind: challenge.kind, state: mine.state),
+            try await store.transition(challengeId: challengeId, playerId: playerId, from: mine.state, to: .declined, at: clock.nowMilliseconds)
         else { throw ErrorReply(code: .conflict, message: "the challenge is already \(mine.state.rawValue)", field: "payload.challengeId") }
         return try await store.challenge(challengeId) ?? challenge
     }
