@@ -43,5 +43,4 @@ public enum ChallengeLifecycle {
     public static func canDecline(kind: ChallengeKind, state: ChallengeState) -> Bool {
         kind != .timed && canMove(from: state, to: .declined)
     }
-
 }
