@@ -787,22 +787,7 @@ class Killer(threading.Thread):
             self.run_.gate += self.total / (len(self.actions) + 1)  # load enough to meet the full disk
             before_acks, before_errors = ledger.progress(), ledger.errors["storage_unavailable"]
             filler, size = fill_disk(self.disk_path)
-            self.run_.disk_full.set()
-            full_at = time.monotonic()
-            probe = DiskProbe(self.run_)
-            probe.start()
-            # Full until the gateway has refused writes for 3 s, at most 20 s.
-            first_error = None
-            while time.monotonic() - full_at < 20:
-                if first_error is None and (ledger.errors["storage_unavailable"] > before_errors or probe.refused):
-                    first_error = time.monotonic() - full_at
-                if first_error is not None and time.monotonic() - full_at > first_error + 3:
-                    break
-                time.sleep(0.1)
-            held = time.monotonic() - full_at
-            probe.stop.set()
-            probe.join()
-            self.run_.probes = probe
+            probe, first_error, held = self.hold_storage_fault(before_errors)
             during_acks = ledger.progress()
             errors = ledger.errors["storage_unavailable"] - before_errors
             acked_events = sum(1 for op, _ in list(ledger.acked.values())[before_acks:] if op["type"] == "event.publish")
@@ -819,6 +804,28 @@ class Killer(threading.Thread):
                       f"storage_unavailable errors (first after {None if first_error is None else round(first_error, 1)} s); filler removed")
 
 
+    def hold_storage_fault(self, before_errors):
+        """While a storage fault is in place (the disk full, the database down): sends probe events
+        and waits until the stack has refused writes with storage_unavailable for 3 s, at most 20 s.
+        Returns the probe, seconds until the first refusal (None: none) and seconds held."""
+        ledger = self.run_.ledger
+        self.run_.disk_full.set()
+        started = time.monotonic()
+        probe = DiskProbe(self.run_)
+        probe.start()
+        first_error = None
+        while time.monotonic() - started < 20:
+            if first_error is None and (ledger.errors["storage_unavailable"] > before_errors or probe.refused):
+                first_error = time.monotonic() - started
+            if first_error is not None and time.monotonic() - started > first_error + 3:
+                break
+            time.sleep(0.1)
+        held = time.monotonic() - started
+        probe.stop.set()
+        probe.join()
+        self.run_.probes = probe
+        return probe, first_error, held
+
     def database_down(self, at):
         """Stops the PostgreSQL server under load until the stack has refused writes with
         storage_unavailable for 3 s (at most 20 s), then starts it again on the same port."""
@@ -830,21 +837,7 @@ class Killer(threading.Thread):
         stopped = subprocess.run([script, "stop", cluster], capture_output=True, text=True)
         if stopped.returncode != 0:
             raise RuntimeError(f"could not stop PostgreSQL: {stopped.stderr[-300:]}")
-        self.run_.disk_full.set()
-        down_at = time.monotonic()
-        probe = DiskProbe(self.run_)
-        probe.start()
-        first_error = None
-        while time.monotonic() - down_at < 20:
-            if first_error is None and (ledger.errors["storage_unavailable"] > before_errors or probe.refused):
-                first_error = time.monotonic() - down_at
-            if first_error is not None and time.monotonic() - down_at > first_error + 3:
-                break
-            time.sleep(0.1)
-        held = time.monotonic() - down_at
-        probe.stop.set()
-        probe.join()
-        self.run_.probes = probe
+        probe, first_error, held = self.hold_storage_fault(before_errors)
         during_acks = ledger.progress()
         errors = ledger.errors["storage_unavailable"] - before_errors
         started = subprocess.run([script, "start", cluster, port], capture_output=True, text=True)
