@@ -141,7 +141,7 @@ public struct InboxItem: Codable, Sendable, Equatable {
     }
 }
 
-/// `challenge.admin.end`: a running time-boxed challenge to end now (docs/PROTOCOL.md 22.5).
+/// The challenge a request is about (`challenge.detail`, `decline`, `rematch`, `admin.end`).
 public struct ChallengeTarget: Codable, Sendable, Equatable {
     public var challengeId: String
     public init(challengeId: String) { self.challengeId = challengeId }
