@@ -10,10 +10,9 @@ final class Challenges: Sendable {
     let clock: any PodiumClock
     /// Games whose challenges may go to non-friends (`PODIUM_CHALLENGE_OPEN_GAMES`).
     let openGames: Set<String>
-    /// Time-boxed challenges whose window closed, and when (monotonic) that was first seen:
-    /// they end after a grace period, so scores submitted just before the end but still on their
-    /// way over the bus are counted.
-    private let closing = Locked([String: Int64]())
+    /// Time-boxed challenges whose window closed end after a grace period, so scores submitted
+    /// just before the end but still on their way over the bus are counted.
+    private let closing = Locked(TimedClosing(grace: graceMilliseconds))
     static let graceMilliseconds: Int64 = 1500
     /// When the boards and achievements of pending challenges were last checked (monotonic).
     private let lastTargetCheck = Locked<Int64>(0)
@@ -191,7 +190,8 @@ final class Challenges: Sendable {
                 }
                 // Time-boxed challenges count every score submitted in their window (at the
                 // submission's time, which the leaderboard stamped from the clock).
-                let running = try await store.runningTimed(gameId: gameId, boardId: receipt.boardId, playerId: playerId, at: envelope.timestamp)
+                let running = try await store.runningTimed(gameId: gameId, boardId: receipt.boardId, playerId: playerId)
+                    .filter { ChallengeLifecycle.inWindow($0, at: envelope.timestamp) }.map(\.challengeId)
                 if !running.isEmpty {
                     let higher = (try await Self.board(receipt.boardId, gameId: gameId, context: context).sortOrder) != .lowerIsBetter
                     plan.timedScores = running.map { ($0, submitted, higher) }
@@ -233,13 +233,8 @@ final class Challenges: Sendable {
                 try await invalidateRemovedTargets(now: now, context: context)
             }
             let monotonic = clock.monotonicMilliseconds
-            let closed = try await store.closedTimed(now: now)
-            let due = closing.withLock { closing -> [String] in
-                for id in closed where closing[id] == nil { closing[id] = monotonic }
-                let due = closed.filter { monotonic - (closing[$0] ?? monotonic) >= Self.graceMilliseconds }
-                for id in due { closing[id] = nil }
-                return due
-            }
+            let closed = try await store.runningTimedWindows().filter { ChallengeLifecycle.windowClosed($0, at: now) }.map(\.challengeId)
+            let due = closing.withLock { $0.due(closed: closed, at: monotonic) }
             for challengeId in try await store.endTimed(due) {
                 guard let challenge = try await store.challenge(challengeId) else { continue }
                 let higher = (try? await Self.board(challenge.boardId ?? "", gameId: challenge.gameId, context: context).sortOrder) != .lowerIsBetter
