@@ -285,7 +285,7 @@ final class Achievements: Sendable {
     func reset(_ request: RawEnvelope, _ confirmation: AchievementResetConfirmation) async throws -> Int {
         _ = try catalog.value.achievements(of: request.gameId)
         let playerId = try request.subjectPlayer()
-        guard confirmation.confirm == true, confirmation.gameId == request.gameId else {
+        guard confirmation.confirms(gameId: request.gameId) else {
             throw ErrorReply(
                 code: .confirmationRequired,
                 message: "a reset needs payload {\"confirm\": true, \"gameId\": \"\(request.gameId ?? "")\"}", field: "payload.confirm")

@@ -74,19 +74,12 @@ public enum ChallengeService {
                 },
                 Requests.inbox.handler { request, _ in
                     let (gameId, playerId) = try Challenges.player(request.envelope)
-                    if let after = request.payload.after, after < 0 {
-                        throw ErrorReply(
-                            code: .invalidField, message: "after is an item's position: an integer, 0 or more", field: "payload.after")
-                    }
                     let items = try await challenges.store.inbox(
                         gameId: gameId, playerId: playerId, unreadOnly: request.payload.unreadOnly == true, after: request.payload.after)
                     return InboxPage(items: items)
                 },
                 Requests.inboxRead.handler { request, _ in
                     let (gameId, playerId) = try Challenges.player(request.envelope)
-                    guard request.payload.ids.count <= 200 else {
-                        throw ErrorReply(code: .invalidField, message: "ids are 0-200 strings", field: "payload.ids")
-                    }
                     return InboxMarked(marked: try await challenges.store.markRead(gameId: gameId, playerId: playerId, ids: request.payload.ids))
                 },
             ],

@@ -16,14 +16,21 @@ public struct AchievementDefinitionList: Codable, Sendable, Equatable {
     public init(achievements: [AchievementDefinition]) { self.achievements = achievements }
 }
 
-/// The payload of `achievement.reset`: the confirmation, naming the game again.
+/// The payload of `achievement.reset`: the confirmation, naming the game again. Kept as sent:
+/// anything but `{"confirm": true, "gameId": <the request's game>}` is `confirmation_required`
+/// (docs/PROTOCOL.md 11.3), whatever its JSON type.
 public struct AchievementResetConfirmation: Codable, Sendable, Equatable {
-    public var confirm: Bool?
-    public var gameId: String?
+    public var confirm: JSONValue?
+    public var gameId: JSONValue?
 
     public init(confirm: Bool?, gameId: String?) {
-        self.confirm = confirm
-        self.gameId = gameId
+        self.confirm = confirm.map(JSONValue.bool)
+        self.gameId = gameId.map(JSONValue.string)
+    }
+
+    /// Whether it confirms a reset of `gameId`'s achievements.
+    public func confirms(gameId expected: String?) -> Bool {
+        confirm == .bool(true) && gameId?.stringValue != nil && gameId?.stringValue == expected
     }
 }
 
