@@ -3,7 +3,7 @@ import PostgresNIO
 
 extension PostgresLeaderboardStore {
     /// Loads entries in bulk, as the benchmark's preload does (never used by the service): 10,000
-    /// rows per statement, as arrays unnested, in one transaction.
+    /// rows per statement, as arrays unnested, in one transaction; then analyzes the table.
     public func importEntries(gameId: String, boardId: String, _ rows: [(playerId: String, value: Int64, submittedAt: Int64)]) async throws {
         let logger = Logger(label: "podium.leaderboard.preload")
         try await database.transaction { connection in
@@ -18,5 +18,8 @@ extension PostgresLeaderboardStore {
                     """, logger: logger)
             }
         }
+        // Fresh statistics, or the planner takes the rank index for lookups by player (a bulk
+        // load outruns autovacuum's analyze): 30 ms instead of 0.05 ms per page at 200,000 rows.
+        try await database.read { connection in _ = try await connection.query("ANALYZE entry", logger: logger) }
     }
 }
