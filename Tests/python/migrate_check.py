@@ -23,6 +23,7 @@
 6. New writes after the move: a new score ranks, a resent submission, event and challenge get
    their stored answers (`duplicate`) and are not applied twice, and the numbering goes on where
    it was (event sequence, audit seq, inbox position, leaderboard outbox).
+7. `import --replace` over the database that now holds more: every table is the dump again.
 
 Usage: migrate_check.py --bin DEBUG_BIN_DIR --pg-dir POSTGRES_CLUSTER_DIR [--keep]
 (scripts/test runs it; the cluster is one started by scripts/postgres.) pyzmq and the standard
@@ -697,6 +698,13 @@ def main():
               "the leaderboard outbox numbers on from its head", f"{outbox['head']}")
     finally:
         stack.stop()
+
+    # --replace empties the schemas first: the target is the dump again, the new writes gone.
+    result = podium(args.bin, "admin", "import", "--input", dump, "--database-url", target_url, "--replace")
+    check(result.returncode == 0, "import --replace into a database that holds data", result.stdout + result.stderr)
+    replaced = postgres_tables(target_url, columns_of)
+    check(all(comparable(rows) == comparable(replaced[name][1]) for name, (_, rows) in sqlite_before.items()),
+          "after import --replace every table equals its SQLite table again")
 
     log(f"moved {rows_total} rows in {len(sqlite_before)} tables: export {exported - moved:.2f} s, "
         f"import {imported - exported:.2f} s; whole check {time.monotonic() - started:.1f} s")
