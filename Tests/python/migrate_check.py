@@ -11,8 +11,8 @@
    history/archives, achievement lists, inboxes, received/issued challenges and their details,
    the operators' challenge list, the whole event log, the leaderboard and achievement outboxes,
    receipts of earlier requests) and, last, the whole audit log.
-3. `podium admin export` while the stack runs: refused. Stops the stack, exports, imports into a
-   new PostgreSQL database, and compares every table of every SQLite file with its PostgreSQL
+3. `podium admin export` while the stack runs: refused. Kills the stack (SIGKILL, so that some
+   of the data is only in SQLite's write-ahead logs), exports, imports into a new PostgreSQL database, and compares every table of every SQLite file with its PostgreSQL
    table, row for row.
 4. Refusals that change nothing: an import into the now full database, a truncated dump, an
    altered dump, a dump of "another version" (an extra column).
@@ -144,14 +144,15 @@ class Stack:
             time.sleep(0.2)
         check(False, "the stack becomes ready within 60 s")
 
-    def stop(self):
+    def stop(self, crash=False):
+        """SIGTERM, or with `crash` SIGKILL: the SQLite files keep their write-ahead logs unmerged."""
         if self.dealer is not None:
             self.dealer.close(linger=0)
             self.dealer = None
         for name in reversed(NAMES):
             proc = self.procs.get(name)
             if proc and proc.poll() is None:
-                proc.terminate()
+                proc.kill() if crash else proc.terminate()
         for name in reversed(NAMES):
             proc = self.procs.pop(name, None)
             if proc is None:
@@ -556,7 +557,10 @@ def main():
         check(result.returncode != 0 and "open in another process" in result.stderr and not os.path.exists(dump),
               "export refuses a deployment whose services run", result.stdout + result.stderr)
     finally:
-        stack.stop()
+        # Killed, not stopped: what is only in the write-ahead logs must move too.
+        stack.stop(crash=True)
+    wal = [f for f in os.listdir(data) if f.endswith("-wal") and os.path.getsize(os.path.join(data, f)) > 0]
+    log(f"SQLite files with a write-ahead log not merged: {', '.join(sorted(wal)) or 'none'}")
 
     sqlite_before = sqlite_tables(data)
     rows_total = sum(len(rows) for _, rows in sqlite_before.values())
