@@ -15,7 +15,8 @@
    of the data is only in SQLite's write-ahead logs), exports, imports into a new PostgreSQL database, and compares every table of every SQLite file with its PostgreSQL
    table, row for row.
 4. Refusals that change nothing: an import into the now full database, a truncated dump, an
-   altered dump, a dump of "another version" (an extra column).
+   altered dump, a value its column cannot hold (rolled back), a dump of "another version" (an
+   extra column).
 5. Starts the stack on PostgreSQL, in a data directory without the SQLite files, with the same
    keys; reads the audit log first (it must be the same), then every view again: they must be
    equal, field by field. Values that are per process by nature are not compared: each reply
@@ -625,6 +626,24 @@ def main():
             out.append(line)
         return out
 
+    def bad_boolean(lines):
+        header = json.loads(lines[0])
+        store = next(s for s in header["stores"] if s["file"] == "challenge-challenges.sqlite")
+        index = next(t for t in store["tables"] if t["name"] == "inbox")["columns"].index("read")
+        out, current, changed = [lines[0]], None, False
+        for line in lines[1:]:
+            if line.startswith(b"{"):
+                current = json.loads(line)
+            elif current == {"store": store["file"], "table": "inbox"} and not changed:
+                row = json.loads(line)
+                row[index], changed = 2, True
+                line = json.dumps(row, separators=(",", ":")).encode()
+            out.append(line)
+        return out
+
+    two = os.path.join(work, "boolean.dump")
+    rewrite_dump(dump, two, bad_boolean)
+    refused("a value its column cannot hold (2 in a boolean)", two, spare_url, "cannot hold the integer value 2")
     newer = os.path.join(work, "newer.dump")
     rewrite_dump(dump, newer, extra_column)
     refused("a dump of another version (a column the target has not)", newer, spare_url, "another version of Podium")
@@ -633,7 +652,7 @@ def main():
     counts = psql(spare_url, "SELECT string_agg(c::text, ',') FROM (SELECT (xpath('/row/c/text()', query_to_xml("
                              "'SELECT COUNT(*) AS c FROM ' || table_schema || '.' || table_name, false, true, '')))[1]::text::int AS c "
                              "FROM information_schema.tables WHERE table_schema LIKE 'podium_%' AND table_name <> 'podium_migration') t")
-    check(all(c == "0" for c in counts.strip().split(",")), "a refused import of another version wrote no row", counts)
+    check(all(c == "0" for c in counts.strip().split(",")), "the refused imports into the spare database wrote no row", counts)
 
     # The stack on PostgreSQL, without the SQLite files.
     moved_away = os.path.join(work, "sqlite-was-here")

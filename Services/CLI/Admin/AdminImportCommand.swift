@@ -16,11 +16,12 @@ struct AdminImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Load a dump (podium admin export) into PostgreSQL: every service's schema, in one transaction.",
         discussion: """
-            Creates each service's schema the way the service does at start (its migrations), checks the \
-            dump against it (every table and column, every value's type) and that the schemas hold no \
-            data, then copies every row in one transaction, sets sequences past the highest value and \
-            compares the row counts before committing. Any problem: a clear error, exit 1, nothing \
-            written. docs/POSTGRESQL.md, "Moving from SQLite to PostgreSQL".
+            Checks the whole file (row counts, checksum) first. Creates each service's schema the way \
+            the service does at start (its migrations), checks the dump's tables and columns against it \
+            and that the schemas hold no data, then copies every row in one transaction (each value \
+            converted to its column's type), sets sequences past the highest value and compares the row \
+            counts before committing. Any problem: a clear error, exit 1, nothing written. \
+            docs/POSTGRESQL.md, "Moving from SQLite to PostgreSQL".
             """)
 
     @Option(name: .customLong("input"), help: "The dump file (podium admin export --output).")
@@ -46,7 +47,7 @@ struct AdminImportCommand: ParsableCommand {
         let replace = replace
         // The whole file first (its shape, row counts and checksum): a damaged or truncated dump
         // is refused before the database is touched.
-        let reader = try DumpReader(path: input)
+        let reader = try DumpReader(path: input, decodingRows: false)
         while case .row = try reader.next() {}
         let header = reader.header
         let settings = try Dictionary(
@@ -61,7 +62,7 @@ struct AdminImportCommand: ParsableCommand {
         do {
             return try DatabaseSettings(url: url, schema: "podium_\(service)")
         } catch let problem as ConfigurationProblem {
-            throw CommandFailure("\(problem)")
+            throw CommandFailure("the target database: \(problem)")
         }
     }
 
@@ -73,8 +74,12 @@ struct AdminImportCommand: ParsableCommand {
             guard let database = settings[service] else { continue }
             do {
                 try await openAndClose(service, database, logger: logger)
+            } catch let error as StorageUnavailable {
+                throw CommandFailure(
+                    "cannot reach \(database.location): \(error) (is the server up, and are the host, port, user, password and database right?); nothing was imported"
+                )
             } catch {
-                throw CommandFailure("cannot open the \(service) schema \(database.location): \(error)")
+                throw CommandFailure("cannot open the \(service) schema \(database.location): \(error); nothing was imported")
             }
         }
         guard let first = header.stores.first, let connectTo = settings[first.service] else {
@@ -100,10 +105,8 @@ struct AdminImportCommand: ParsableCommand {
                 "the target already holds data: \(occupied.joined(separator: ", ")); nothing was imported (--replace empties these schemas first)")
         }
 
-        // Every value converted (the whole file read again) before anything is written.
-        try plan.check(input: input)
-
-        // Then the copy: one transaction for every schema.
+        // The copy: one transaction for every schema. A value the target cannot hold, or a row
+        // count that differs, throws, and nothing is written.
         try await target.load { loader in
             if replace {
                 for (service, tables) in schemas {

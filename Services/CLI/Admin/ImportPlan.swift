@@ -96,29 +96,13 @@ struct ImportPlan: Sendable {
         }
     }
 
-    /// Reads the whole dump and converts every value, writing nothing: a damaged file or a value
-    /// the target cannot hold is found before the import starts.
-    func check(input: URL) throws {
-        let reader = try DumpReader(path: input)
-        var rowNumbers: [String: Int] = [:]
-        while case .row(let store, let table, let values) = try reader.next() {
-            let key = "\(store.file)/\(table.name)"
-            guard let plan = tables[key] else { throw CommandFailure("\(input.path): rows of an unplanned table \(key)") }
-            rowNumbers[key, default: 0] += 1
-            do {
-                _ = try plan.convert(values)
-            } catch let problem as ImportProblem {
-                throw CommandFailure("\(key) row \(rowNumbers[key] ?? 0): \(problem.description); nothing was imported")
-            }
-        }
-    }
-
     /// Copies every row inside the caller's transaction, then sets the sequences and compares
     /// each table's row count with the dump's (a difference throws: the transaction rolls back).
     func write(input: URL, loader: PostgresTableLoader) async throws {
         let reader = try DumpReader(path: input)
         var batch: [[PostgresCell]] = []
         var batchKey: String?
+        var rowNumbers: [String: Int] = [:]
         func flush() async throws {
             guard let key = batchKey, let plan = tables[key], !batch.isEmpty else { return }
             try await loader.insert(schema: plan.schema, table: plan.target.name, columns: plan.insertColumns, rows: batch)
@@ -131,7 +115,12 @@ struct ImportPlan: Sendable {
                 try await flush()
                 batchKey = key
             }
-            batch.append(try plan.convert(values))
+            rowNumbers[key, default: 0] += 1
+            do {
+                batch.append(try plan.convert(values))
+            } catch let problem as ImportProblem {
+                throw CommandFailure("\(key) row \(rowNumbers[key] ?? 0): \(problem.description); nothing was imported")
+            }
             if batch.count >= max(1, min(1000, 30_000 / max(1, plan.insertColumns.count))) { try await flush() }
         }
         try await flush()
