@@ -1,11 +1,12 @@
 import Foundation
 import Logging
+import NIOCore
 import PodiumRuntime
 import PostgresNIO
 
 /// A column of a table in PostgreSQL, as `information_schema` describes it: what a dumped value
 /// must be converted to.
-public struct PostgresColumn: Sendable, Equatable {
+public struct TargetColumn: Sendable, Equatable {
     public var name: String
     /// `information_schema.columns.data_type`: `bigint`, `boolean`, `text`, `bytea`, `double precision`, …
     public var dataType: String
@@ -25,7 +26,7 @@ public struct PostgresColumn: Sendable, Equatable {
 
     /// `value` as this column holds it; throws ``ImportProblem`` for a value the column cannot
     /// hold without losing something (a text in a bigint, 2 in a boolean, a NULL where none may be).
-    public func convert(_ value: DumpValue) throws -> PostgresCell {
+    public func convert(_ value: DumpValue) throws -> TargetValue {
         switch (dataType, value) {
         case (_, .null):
             guard nullable else { throw ImportProblem("column \(name) may not be NULL") }
@@ -67,7 +68,7 @@ public struct PostgresColumn: Sendable, Equatable {
 }
 
 /// A value ready for a PostgreSQL column.
-public enum PostgresCell: Sendable, Equatable {
+public enum TargetValue: Sendable, Equatable {
     case null
     case integer(Int64)
     case boolean(Bool)
@@ -77,12 +78,12 @@ public enum PostgresCell: Sendable, Equatable {
 }
 
 /// A table in PostgreSQL: its columns, and the tables its foreign keys refer to.
-public struct PostgresTable: Sendable, Equatable {
+public struct TargetTable: Sendable, Equatable {
     public var name: String
-    public var columns: [PostgresColumn]
+    public var columns: [TargetColumn]
     public var refersTo: Set<String>
 
-    public func column(_ name: String) -> PostgresColumn? { columns.first { $0.name == name } }
+    public func column(_ name: String) -> TargetColumn? { columns.first { $0.name == name } }
 }
 
 /// A dump that cannot be imported as it is, or a target that cannot take it, said in one sentence.
@@ -110,10 +111,10 @@ public final class PostgresImportTarget: Sendable {
     public func close() { storage.close() }
 
     /// The tables of `schema` (but the migration record), with their columns and foreign keys.
-    public func tables(in schema: String) async throws -> [PostgresTable] {
+    public func tables(in schema: String) async throws -> [TargetTable] {
         let logger = storage.logger
         return try await storage.read { connection in
-            var tables: [String: PostgresTable] = [:]
+            var tables: [String: TargetTable] = [:]
             var order: [String] = []
             let rows = try await connection.query(
                 """
@@ -125,11 +126,11 @@ public final class PostgresImportTarget: Sendable {
                 """, logger: logger)
             for try await (table, column, type, nullable, defaultValue) in rows.decode((String, String, String, Bool, String).self) {
                 if tables[table] == nil {
-                    tables[table] = PostgresTable(name: table, columns: [], refersTo: [])
+                    tables[table] = TargetTable(name: table, columns: [], refersTo: [])
                     order.append(table)
                 }
                 tables[table]?.columns.append(
-                    PostgresColumn(
+                    TargetColumn(
                         name: column, dataType: type, nullable: nullable, serial: defaultValue.hasPrefix("nextval("),
                         hasDefault: !defaultValue.isEmpty))
             }
@@ -187,39 +188,66 @@ public struct PostgresTableLoader: Sendable {
             PostgresQuery(unsafeSQL: "TRUNCATE \(names.joined(separator: ", ")) RESTART IDENTITY CASCADE"), logger: logger)
     }
 
-    /// Inserts `rows` (each in the order of `columns`) into `schema.table`.
-    public func insert(schema: String, table: String, columns: [String], rows: [[PostgresCell]]) async throws {
+    /// Copies `rows` (each in the order of `columns`) into `schema.table` with `COPY … FROM STDIN`
+    /// (text format), a megabyte at a time.
+    public func insert(schema: String, table: String, columns: [String], rows: [[TargetValue]]) async throws {
         guard !rows.isEmpty else { return }
-        var bindings = PostgresBindings(capacity: rows.count * columns.count)
-        var tuples: [String] = []
-        tuples.reserveCapacity(rows.count)
-        var index = 0
-        for row in rows {
-            var placeholders: [String] = []
-            for cell in row {
-                index += 1
-                placeholders.append("$\(index)")
-                switch cell {
-                case .null: bindings.appendNull()
-                case .integer(let value): bindings.append(value)
-                case .boolean(let value): bindings.append(value)
-                case .real(let value): bindings.append(value)
-                case .text(let value): bindings.append(value)
-                case .bytes(let value): try bindings.append(value)
+        try await connection.query(
+            PostgresQuery(unsafeSQL: "SET LOCAL search_path TO \(PostgresImportTarget.quoted(schema))"), logger: logger)
+        try await connection.copyFrom(table: table, columns: columns, logger: logger) { writer in
+            var buffer = ByteBuffer()
+            buffer.reserveCapacity(1 << 20)
+            for row in rows {
+                buffer.writeString(Self.copyLine(row))
+                if buffer.readableBytes >= 1 << 20 {
+                    try await writer.write(buffer)
+                    buffer.clear()
                 }
             }
-            tuples.append("(" + placeholders.joined(separator: ", ") + ")")
+            if buffer.readableBytes > 0 { try await writer.write(buffer) }
         }
-        let names = columns.map(PostgresImportTarget.quoted).joined(separator: ", ")
-        let sql =
-            "INSERT INTO \(PostgresImportTarget.quoted(schema)).\(PostgresImportTarget.quoted(table)) (\(names)) VALUES "
-            + tuples.joined(separator: ", ")
-        try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
+    }
+
+    /// One row in `COPY`'s text format: values separated by tabs, `\N` for NULL, backslash,
+    /// newline, carriage return and tab escaped, bytes as `\x` and hex digits.
+    private static let hexDigits = Array("0123456789abcdef".unicodeScalars)
+
+    static func copyLine(_ row: [TargetValue]) -> String {
+        var line = ""
+        for (index, value) in row.enumerated() {
+            if index > 0 { line.append("\t") }
+            switch value {
+            case .null: line.append("\\N")
+            case .integer(let integer): line.append(String(integer))
+            case .boolean(let boolean): line.append(boolean ? "t" : "f")
+            case .real(let real):
+                line.append(real.isNaN ? "NaN" : real.isInfinite ? (real < 0 ? "-Infinity" : "Infinity") : "\(real)")
+            case .text(let text):
+                for character in text.unicodeScalars {
+                    switch character {
+                    case "\\": line.append("\\\\")
+                    case "\n": line.append("\\n")
+                    case "\r": line.append("\\r")
+                    case "\t": line.append("\\t")
+                    default: line.unicodeScalars.append(character)
+                    }
+                }
+            case .bytes(let bytes):
+                line.append("\\\\x")
+                let digits = hexDigits
+                for byte in bytes {
+                    line.unicodeScalars.append(digits[Int(byte >> 4)])
+                    line.unicodeScalars.append(digits[Int(byte & 0x0F)])
+                }
+            }
+        }
+        line.append("\n")
+        return line
     }
 
     /// Sets the sequence of each serial column of `schema.table` past the highest value it holds
     /// and past `floor` (the source's own counter), so the next row numbers on from there.
-    public func advanceSequences(schema: String, table: PostgresTable, floor: Int64?) async throws {
+    public func advanceSequences(schema: String, table: TargetTable, floor: Int64?) async throws {
         for column in table.columns where column.serial {
             let qualified = "\(PostgresImportTarget.quoted(schema)).\(PostgresImportTarget.quoted(table.name))"
             let rows = try await connection.query(

@@ -253,7 +253,9 @@ def fill(stack):
         reply = stack.as_player(player, "leaderboard.submit", payload, game, request_id)
         return request_id, payload, reply
 
-    requests["submit"] = submit(ann, HIGH, 1200, context=7, metadata={"level": "3-1"})
+    # Text that COPY must escape (backslashes, tabs and newlines in the stored JSON) and beyond ASCII.
+    requests["submit"] = submit(ann, HIGH, 1200, context=7,
+                                metadata={"level": "3-1", "note": "tab\there\nline \\ back\\slash é ☃ \\N"})
     submit(ann, HIGH, 900)
     submit(bo, HIGH, 800)
     submit(cy, HIGH, 1500)

@@ -88,7 +88,7 @@ struct AdminImportCommand: ParsableCommand {
         let target = try await PostgresImportTarget.connect(connectTo, logger: logger)
         defer { target.close() }
 
-        var found: [String: [PostgresTable]] = [:]
+        var found: [String: [TargetTable]] = [:]
         for (service, database) in settings { found[service] = try await target.tables(in: database.schema) }
         let schemas = found
         let plan = try ImportPlan(header: header, schemas: schemas, settings: settings)

@@ -53,11 +53,21 @@ private struct EndLine: Codable {
 struct DumpChecksum {
     private(set) var state: UInt64 = 0xcbf2_9ce4_8422_2325
 
-    mutating func add(_ bytes: some Sequence<UInt8>) {
-        for byte in bytes {
-            state ^= UInt64(byte)
-            state = state &* 0x100_0000_01b3
+    mutating func add(_ bytes: Data) {
+        var state = state
+        bytes.withUnsafeBytes { buffer in
+            for byte in buffer {
+                state ^= UInt64(byte)
+                state = state &* 0x100_0000_01b3
+            }
         }
+        self.state = state
+    }
+
+    /// The line and the newline that ends it.
+    mutating func add(line: Data) {
+        add(line)
+        add(Data([0x0A]))
     }
 
     var text: String { "fnv1a64:" + String(state, radix: 16) }
@@ -140,8 +150,7 @@ final class DumpReader {
     let header: DumpHeader
     private let path: String
     private let handle: FileHandle
-    private var pending = Data()
-    private var atEndOfFile = false
+    private var lines = LineSplitter()
     private var lineNumber = 0
     private var checksum = DumpChecksum()
     private var rows = 0
@@ -164,12 +173,11 @@ final class DumpReader {
         } catch {
             throw CommandFailure("cannot read \(path.path): \(error.localizedDescription)")
         }
-        guard let first = try Self.readLine(handle, &pending, &atEndOfFile) else {
+        guard let first = try lines.next(from: handle) else {
             throw CommandFailure("\(path.path) is empty, not a Podium dump")
         }
         lineNumber = 1
-        checksum.add(first)
-        checksum.add([0x0A])
+        checksum.add(line: first)
         guard let header = try? decoder.decode(DumpHeader.self, from: first), header.format == DumpHeader.format else {
             throw CommandFailure("\(path.path) is not a Podium dump (its first line is not a podium-dump header)")
         }
@@ -200,8 +208,7 @@ final class DumpReader {
                 throw problem("expected the line of table \(expected.store)/\(expected.table)")
             }
             left = header.stores[store].tables[table].rows
-            checksum.add(line)
-            checksum.add([0x0A])
+            checksum.add(line: line)
         }
         guard let line = try nextLine() else { throw problem("the file ends early (truncated?) inside a table") }
         let current = header.stores[store]
@@ -219,8 +226,7 @@ final class DumpReader {
         guard !decodesRows || values.count == description.columns.count else {
             throw problem("a row of \(current.file)/\(description.name) has \(values.count) values for \(description.columns.count) columns")
         }
-        checksum.add(line)
-        checksum.add([0x0A])
+        checksum.add(line: line)
         left -= 1
         rows += 1
         return .row(store: current, table: description, values: values)
@@ -256,26 +262,49 @@ final class DumpReader {
     }
 
     private func nextLine() throws -> Data? {
-        let line = try Self.readLine(handle, &pending, &atEndOfFile)
+        let line = try readLine()
         if line != nil { lineNumber += 1 }
         return line
     }
 
     /// The next line without its newline; nil at the end of the file.
-    private static func readLine(_ handle: FileHandle, _ pending: inout Data, _ atEndOfFile: inout Bool) throws -> Data? {
+    private func readLine() throws -> Data? {
+        try lines.next(from: handle)
+    }
+}
+
+/// Splits a file into lines, reading it a megabyte at a time.
+struct LineSplitter {
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var atEndOfFile = false
+
+    /// The next line without its newline; nil at the end of the file.
+    mutating func next(from handle: FileHandle) throws -> Data? {
+        var searched = start
         while true {
-            if let newline = pending.firstIndex(of: 0x0A) {
-                let line = pending[pending.startIndex..<newline]
-                pending = pending[(newline + 1)...]
-                return Data(line)
+            let newline = buffer.withUnsafeBytes { bytes -> Int? in
+                guard let base = bytes.baseAddress, bytes.count > searched,
+                    let found = memchr(base + searched, 0x0A, bytes.count - searched)
+                else { return nil }
+                return base.distance(to: UnsafeRawPointer(found))
+            }
+            if let newline {
+                let line = Data(buffer[start..<newline])
+                start = newline + 1
+                return line
             }
             if atEndOfFile {
-                guard !pending.isEmpty else { return nil }
-                defer { pending = Data() }
-                return Data(pending)
+                guard start < buffer.count else { return nil }
+                defer { start = buffer.count }
+                return Data(buffer[start...])
             }
+            // Keep the unfinished line, read more after it.
+            buffer.removeSubrange(0..<start)
+            start = 0
+            searched = buffer.count
             if let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                pending = Data(pending) + chunk
+                buffer.append(contentsOf: chunk)
             } else {
                 atEndOfFile = true
             }

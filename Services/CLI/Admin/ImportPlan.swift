@@ -18,16 +18,16 @@ struct ImportPlan: Sendable {
     struct Table: Sendable {
         var file: String
         var schema: String
-        var target: PostgresTable
+        var target: TargetTable
         /// For each dump column, the target column its values go to; nil: dropped.
-        var mapping: [PostgresColumn?]
+        var mapping: [TargetColumn?]
         var rows: Int
         var sequence: Int64?
 
         var insertColumns: [String] { mapping.compactMap { $0?.name } }
 
-        func convert(_ values: [DumpValue]) throws -> [PostgresCell] {
-            var cells: [PostgresCell] = []
+        func convert(_ values: [DumpValue]) throws -> [TargetValue] {
+            var cells: [TargetValue] = []
             cells.reserveCapacity(values.count)
             for (value, column) in zip(values, mapping) {
                 guard let column else { continue }
@@ -41,7 +41,7 @@ struct ImportPlan: Sendable {
     private(set) var tables: [String: Table] = [:]
     private(set) var order: [String] = []
 
-    init(header: DumpHeader, schemas: [String: [PostgresTable]], settings: [String: DatabaseSettings]) throws {
+    init(header: DumpHeader, schemas: [String: [TargetTable]], settings: [String: DatabaseSettings]) throws {
         var placed: [String: String] = [:]  // schema.table → file
         for store in header.stores {
             guard let schema = settings[store.service]?.schema, let targetTables = schemas[store.service] else {
@@ -59,7 +59,7 @@ struct ImportPlan: Sendable {
                 }
                 placed["\(schema).\(table.name)"] = store.file
                 let unfilledSerial = target.columns.filter { $0.serial && !table.columns.contains($0.name) }
-                var mapping: [PostgresColumn?] = []
+                var mapping: [TargetColumn?] = []
                 for column in table.columns {
                     if let found = target.column(column) {
                         mapping.append(found)
@@ -100,7 +100,7 @@ struct ImportPlan: Sendable {
     /// each table's row count with the dump's (a difference throws: the transaction rolls back).
     func write(input: URL, loader: PostgresTableLoader) async throws {
         let reader = try DumpReader(path: input)
-        var batch: [[PostgresCell]] = []
+        var batch: [[TargetValue]] = []
         var batchKey: String?
         var rowNumbers: [String: Int] = [:]
         func flush() async throws {
@@ -121,7 +121,7 @@ struct ImportPlan: Sendable {
             } catch let problem as ImportProblem {
                 throw CommandFailure("\(key) row \(rowNumbers[key] ?? 0): \(problem.description); nothing was imported")
             }
-            if batch.count >= max(1, min(1000, 30_000 / max(1, plan.insertColumns.count))) { try await flush() }
+            if batch.count >= 5000 { try await flush() }
         }
         try await flush()
         for key in order {
