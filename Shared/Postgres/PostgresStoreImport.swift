@@ -161,7 +161,15 @@ public final class PostgresImportTarget: Sendable {
     public func load(_ body: @escaping @Sendable (PostgresTableLoader) async throws -> Void) async throws {
         let logger = storage.logger
         try await storage.transaction { connection in
-            try await body(PostgresTableLoader(connection: connection, logger: logger))
+            do {
+                try await body(PostgresTableLoader(connection: connection, logger: logger))
+            } catch let error as PSQLError where error.serverInfo != nil {
+                // The server refused a row (a duplicate key, a missing referenced row): say what it said.
+                let info = error.serverInfo
+                let detail = info?[.detail].map { " (\($0))" } ?? ""
+                throw ImportProblem(
+                    "PostgreSQL refused the copy: \(info?[.message] ?? "an error")\(detail) [SQLSTATE \(info?[.sqlState] ?? "?")]; nothing was imported")
+            }
         }
     }
 

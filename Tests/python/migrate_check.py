@@ -643,6 +643,22 @@ def main():
             out.append(line)
         return out
 
+    def duplicate_player(lines):
+        header = json.loads(lines[0])
+        store = next(s for s in header["stores"] if s["file"] == "auth-accounts.sqlite")
+        next(t for t in store["tables"] if t["name"] == "player")["rows"] += 1
+        out, current = [json.dumps(header, separators=(",", ":")).encode()], None
+        for line in lines[1:]:
+            out.append(line)
+            if line.startswith(b"{"):
+                current = json.loads(line)
+                if current == {"store": store["file"], "table": "player"}:
+                    out.append(lines[lines.index(line) + 1])   # the table's first row, twice
+        return out
+
+    twice = os.path.join(work, "twice.dump")
+    rewrite_dump(dump, twice, duplicate_player)
+    refused("a row PostgreSQL refuses (a duplicate key), rolled back", twice, spare_url, "duplicate key")
     two = os.path.join(work, "boolean.dump")
     rewrite_dump(dump, two, bad_boolean)
     refused("a value its column cannot hold (2 in a boolean)", two, spare_url, "cannot hold the integer value 2")
