@@ -50,6 +50,9 @@ struct AdminImportCommand: ParsableCommand {
         let reader = try DumpReader(path: input, decodingRows: false)
         while case .row = try reader.next() {}
         let header = reader.header
+        if let unknown = header.stores.first(where: { !DeploymentFiles.services.contains($0.service) }) {
+            throw CommandFailure("\(input.path) holds a store of an unknown service '\(unknown.service)' (\(unknown.file)); nothing was imported")
+        }
         let settings = try Dictionary(
             uniqueKeysWithValues: Set(header.stores.map(\.service)).map { service in
                 (service, try Self.settings(url: url, service: service))
@@ -95,22 +98,22 @@ struct AdminImportCommand: ParsableCommand {
 
         // A target that holds data is refused (or emptied, with --replace).
         var occupied: [String] = []
-        for (service, tables) in schemas {
-            guard let schema = settings[service]?.schema else { continue }
+        for service in DeploymentFiles.services {
+            guard let schema = settings[service]?.schema, let tables = schemas[service] else { continue }
             let counts = try await target.rowCounts(in: schema, tables: tables.map(\.name))
             for (table, count) in counts.sorted(by: { $0.key < $1.key }) where count > 0 { occupied.append("\(schema).\(table) (\(count) rows)") }
         }
         if !occupied.isEmpty && !replace {
-            throw CommandFailure(
-                "the target already holds data: \(occupied.joined(separator: ", ")); nothing was imported (--replace empties these schemas first)")
+            let shown = occupied.prefix(4).joined(separator: ", ") + (occupied.count > 4 ? " and \(occupied.count - 4) more tables" : "")
+            throw CommandFailure("the target already holds data: \(shown); nothing was imported (--replace empties these schemas first)")
         }
 
         // The copy: one transaction for every schema. A value the target cannot hold, or a row
         // count that differs, throws, and nothing is written.
         try await target.load { loader in
             if replace {
-                for (service, tables) in schemas {
-                    guard let schema = settings[service]?.schema else { continue }
+                for service in DeploymentFiles.services {
+                    guard let schema = settings[service]?.schema, let tables = schemas[service] else { continue }
                     try await loader.empty(schema: schema, tables: tables.map(\.name))
                 }
             }

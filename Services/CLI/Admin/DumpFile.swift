@@ -214,7 +214,7 @@ final class DumpReader {
         let current = header.stores[store]
         let description = current.tables[table]
         guard line.first == UInt8(ascii: "["), line.last == UInt8(ascii: "]") else {
-            throw problem("expected a row of \(current.file)/\(description.name) (\(left) more)")
+            throw problem("expected a row of \(current.file)/\(description.name) (\(left) more): truncated or damaged")
         }
         var values: [DumpValue] = []
         if decodesRows {
