@@ -25,6 +25,12 @@ struct DumpHeader: Codable, Equatable {
     var stores: [DumpStore]
 
     var totalRows: Int { stores.reduce(0) { $0 + $1.tables.reduce(0) { $0 + $1.rows } } }
+
+    /// SQLite can hold an infinite REAL; JSON has no number for it.
+    static let nonFinite = JSONEncoder.NonConformingFloatEncodingStrategy.convertToString(
+        positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+    static let nonFiniteDecoding = JSONDecoder.NonConformingFloatDecodingStrategy.convertFromString(
+        positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
 }
 
 /// One SQLite file of the source deployment: the service whose schema it goes to, the
@@ -96,6 +102,7 @@ final class DumpWriter {
         handle = try FileHandle(forWritingTo: partial)
         encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = DumpHeader.nonFinite
         try line(header)
     }
 
@@ -154,7 +161,11 @@ final class DumpReader {
     private var lineNumber = 0
     private var checksum = DumpChecksum()
     private var rows = 0
-    private let decoder = JSONDecoder()
+    private let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = DumpHeader.nonFiniteDecoding
+        return decoder
+    }()
     /// Where the reader is: store and table index, rows left in that table.
     private var store = 0
     private var table = -1
