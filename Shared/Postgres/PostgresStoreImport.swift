@@ -167,8 +167,9 @@ public final class PostgresImportTarget: Sendable {
                 // The server refused a row (a duplicate key, a missing referenced row): say what it said.
                 let info = error.serverInfo
                 let detail = info?[.detail].map { " (\($0))" } ?? ""
+                let state = info?[.sqlState] ?? "?"
                 throw ImportProblem(
-                    "PostgreSQL refused the copy: \(info?[.message] ?? "an error")\(detail) [SQLSTATE \(info?[.sqlState] ?? "?")]; nothing was imported")
+                    "PostgreSQL refused the copy: \(info?[.message] ?? "an error")\(detail) [SQLSTATE \(state)]; nothing was imported")
             }
         }
     }

@@ -4,8 +4,10 @@ import ArgumentParser
 struct AdminCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
-        abstract:
-            "Operator actions (admin key): bans, sessions, player lookup, scores, board resets, challenges, the audit log; moving a deployment to PostgreSQL.",
+        abstract: """
+            Operator actions (admin key): bans, sessions, player lookup, scores, board resets, challenges, the audit log; \
+            moving a deployment to PostgreSQL.
+            """,
         discussion: """
             Every subcommand sends the admin key: --admin-key or $PODIUM_ADMIN_KEY. Each request is \
             written to the gateway's audit log (podium admin audit). export and import work on the \

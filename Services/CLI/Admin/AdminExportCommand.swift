@@ -51,8 +51,8 @@ struct AdminExportCommand: ParsableCommand {
         }
         guard missing.isEmpty else {
             throw CommandFailure(
-                "\(directory.path) is not a whole SQLite deployment: no \(missing.joined(separator: ", ")) (start the stack on it once, stop it, then export)"
-            )
+                "\(directory.path) is not a whole SQLite deployment: no \(missing.joined(separator: ", ")) "
+                    + "(start the stack on it once, stop it, then export)")
         }
         // The header needs every table's row count before the rows: read each store twice, alone
         // both times (a store opened between the two reads would fail the count check on import).
@@ -92,7 +92,8 @@ struct AdminExportCommand: ParsableCommand {
             let rows = store.tables.reduce(0) { $0 + $1.rows }
             print("\(store.file.padding(toLength: 30, withPad: " ", startingAt: 0)) \(store.tables.count) tables, \(rows) rows")
         }
-        print("exported \(header.totalRows) rows to \(output) in \(elapsed.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 2))))")
+        let seconds = elapsed.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 2)))
+        print("exported \(header.totalRows) rows to \(output) in \(seconds)")
     }
 
     /// Runs `body`, saying a store's problem as a command failure.

@@ -51,7 +51,8 @@ struct AdminImportCommand: ParsableCommand {
         while case .row = try reader.next() {}
         let header = reader.header
         if let unknown = header.stores.first(where: { !DeploymentFiles.services.contains($0.service) }) {
-            throw CommandFailure("\(input.path) holds a store of an unknown service '\(unknown.service)' (\(unknown.file)); nothing was imported")
+            throw CommandFailure(
+                "\(input.path) holds a store of an unknown service '\(unknown.service)' (\(unknown.file)); nothing was imported")
         }
         let settings = try Dictionary(
             uniqueKeysWithValues: Set(header.stores.map(\.service)).map { service in
@@ -79,8 +80,8 @@ struct AdminImportCommand: ParsableCommand {
                 try await openAndClose(service, database, logger: logger)
             } catch let error as StorageUnavailable {
                 throw CommandFailure(
-                    "cannot reach \(database.location): \(error) (is the server up, and are the host, port, user, password and database right?); nothing was imported"
-                )
+                    "cannot reach \(database.location): \(error) "
+                        + "(is the server up, and are the host, port, user, password and database right?); nothing was imported")
             } catch {
                 throw CommandFailure("cannot open the \(service) schema \(database.location): \(error); nothing was imported")
             }
@@ -101,7 +102,9 @@ struct AdminImportCommand: ParsableCommand {
         for service in DeploymentFiles.services {
             guard let schema = settings[service]?.schema, let tables = schemas[service] else { continue }
             let counts = try await target.rowCounts(in: schema, tables: tables.map(\.name))
-            for (table, count) in counts.sorted(by: { $0.key < $1.key }) where count > 0 { occupied.append("\(schema).\(table) (\(count) rows)") }
+            for (table, count) in counts.sorted(by: { $0.key < $1.key }) where count > 0 {
+                occupied.append("\(schema).\(table) (\(count) rows)")
+            }
         }
         if !occupied.isEmpty && !replace {
             let shown = occupied.prefix(4).joined(separator: ", ") + (occupied.count > 4 ? " and \(occupied.count - 4) more tables" : "")
@@ -124,11 +127,12 @@ struct AdminImportCommand: ParsableCommand {
         for store in header.stores {
             let rows = store.tables.reduce(0) { $0 + $1.rows }
             let schema = settings[store.service]?.schema ?? ""
-            lines.append("\(store.file.padding(toLength: 30, withPad: " ", startingAt: 0)) → \(schema): \(store.tables.count) tables, \(rows) rows")
+            let file = store.file.padding(toLength: 30, withPad: " ", startingAt: 0)
+            lines.append("\(file) → \(schema): \(store.tables.count) tables, \(rows) rows")
         }
-        lines.append(
-            "imported \(header.totalRows) rows into \(connectTo.location.replacingOccurrences(of: "?schema=\(connectTo.schema)", with: "")) in "
-                + elapsed.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 2))) + "; row counts checked")
+        let database = connectTo.location.replacingOccurrences(of: "?schema=\(connectTo.schema)", with: "")
+        let seconds = elapsed.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 2)))
+        lines.append("imported \(header.totalRows) rows into \(database) in \(seconds); row counts checked")
         return lines.joined(separator: "\n")
     }
 

@@ -5,7 +5,8 @@ import PodiumRuntime
 /// to PostgreSQL"): JSON lines.
 ///
 /// ```
-/// {"format":"podium-dump","version":1,"createdAt":…,"stores":[{"service":"auth","file":"auth-accounts.sqlite","migrations":[…],"tables":[{"name":"player","columns":[…],"rows":3}]}, …]}
+/// {"format":"podium-dump","version":1,"createdAt":…,"stores":[{"service":"auth","file":"auth-accounts.sqlite",
+///     "migrations":[…],"tables":[{"name":"player","columns":[…],"rows":3}]}, …]}      (one line)
 /// {"store":"auth-accounts.sqlite","table":"player"}
 /// ["0141bc0d-…","Ann","ann","ann","$argon2id$…",1795221022014]
 /// …
@@ -235,7 +236,8 @@ final class DumpReader {
             values = decoded
         }
         guard !decodesRows || values.count == description.columns.count else {
-            throw problem("a row of \(current.file)/\(description.name) has \(values.count) values for \(description.columns.count) columns")
+            throw problem(
+                "a row of \(current.file)/\(description.name) has \(values.count) values for \(description.columns.count) columns")
         }
         checksum.add(line: line)
         left -= 1

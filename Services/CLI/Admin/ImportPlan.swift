@@ -37,6 +37,8 @@ struct ImportPlan: Sendable {
         }
     }
 
+    static let otherVersion = "the dump was made by another version of Podium; nothing was imported"
+
     /// By `file/table`.
     private(set) var tables: [String: Table] = [:]
     private(set) var order: [String] = []
@@ -50,9 +52,7 @@ struct ImportPlan: Sendable {
             let byName = Dictionary(uniqueKeysWithValues: targetTables.map { ($0.name, $0) })
             for table in store.tables {
                 guard let target = byName[table.name] else {
-                    throw CommandFailure(
-                        "\(store.file) has a table \(table.name) that \(schema) has not: the dump was made by another version of Podium; nothing was imported"
-                    )
+                    throw CommandFailure("\(store.file) has a table \(table.name) that \(schema) has not: \(Self.otherVersion)")
                 }
                 if let other = placed["\(schema).\(table.name)"] {
                     throw CommandFailure("\(store.file) and \(other) both have a table \(table.name) for \(schema); nothing was imported")
@@ -67,18 +67,17 @@ struct ImportPlan: Sendable {
                         mapping.append(unfilledSerial.count == 1 ? unfilledSerial[0] : nil)
                     } else {
                         throw CommandFailure(
-                            "\(store.file) table \(table.name) has a column \(column) that \(schema).\(table.name) has not: the dump was made by another version of Podium; nothing was imported"
-                        )
+                            "\(store.file) table \(table.name) has a column \(column) that \(schema).\(table.name) has not: \(Self.otherVersion)")
                     }
                 }
                 let filled = Set(mapping.compactMap { $0?.name })
                 for column in target.columns where !filled.contains(column.name) && !column.nullable && !column.hasDefault {
                     throw CommandFailure(
-                        "\(schema).\(table.name) needs a column \(column.name) that the dump of \(store.file) has not: the dump was made by another version of Podium; nothing was imported"
-                    )
+                        "\(schema).\(table.name) needs a column \(column.name) that the dump of \(store.file) has not: \(Self.otherVersion)")
                 }
                 for referred in target.refersTo where referred != table.name && placed["\(schema).\(referred)"] == nil {
-                    throw CommandFailure("\(store.file): table \(table.name) comes before \(referred), which it refers to; nothing was imported")
+                    throw CommandFailure(
+                        "\(store.file): table \(table.name) comes before \(referred), which it refers to; nothing was imported")
                 }
                 let key = "\(store.file)/\(table.name)"
                 tables[key] = Table(
@@ -90,8 +89,8 @@ struct ImportPlan: Sendable {
             guard let schema = settings[service]?.schema else { continue }
             for table in targetTables where placed["\(schema).\(table.name)"] == nil && !table.name.hasPrefix("podium_") {
                 throw CommandFailure(
-                    "the dump has no table \(table.name), which \(schema) has: the dump was made by an older version of Podium (start that deployment once with this version, so its stores migrate, stop it and export again); nothing was imported"
-                )
+                    "the dump has no table \(table.name), which \(schema) has: the dump was made by an older version of Podium "
+                        + "(start that deployment once with this version, so its stores migrate, stop it and export again); nothing was imported")
             }
         }
     }
@@ -129,7 +128,8 @@ struct ImportPlan: Sendable {
             try await loader.advanceSequences(schema: plan.schema, table: plan.target, floor: plan.sequence)
             let count = try await loader.count(schema: plan.schema, table: plan.target.name)
             guard count == plan.rows else {
-                throw CommandFailure("\(plan.schema).\(plan.target.name) has \(count) rows after the copy, the dump \(plan.rows); nothing was imported")
+                throw CommandFailure(
+                    "\(plan.schema).\(plan.target.name) has \(count) rows after the copy, the dump \(plan.rows); nothing was imported")
             }
         }
     }
