@@ -66,6 +66,7 @@ BOARDS = {DASH: (HIGH, FAST, COINS, RANKED, WEEKLY, DEFINED), WHACK: (WHACK_BOAR
 TIMING = {"com.dragonforged.whackacac.fastfingers"}
 
 passed = []
+kept = {"work": None}  # the temporary directory, shown (with the processes' logs) on a failure
 
 
 def log(message):
@@ -75,6 +76,15 @@ def log(message):
 def check(condition, what, detail=""):
     if not condition:
         print(f"FAIL: {what}" + (f"\n  {detail}" if detail else ""), file=sys.stderr, flush=True)
+        work = kept["work"]
+        if work:
+            for folder in sorted(f for f in os.listdir(work) if f.startswith("logs-")):
+                for name in NAMES:
+                    path = os.path.join(work, folder, f"{name}.log")
+                    if os.path.exists(path) and os.path.getsize(path):
+                        with open(path, errors="replace") as f:
+                            print(f"---- {folder}/{name}.log (last 15 lines)\n" + "".join(f.readlines()[-15:]), file=sys.stderr)
+            print(f"files kept in {work}", file=sys.stderr)
         print(f"{len(passed)} passed, 1 failed", flush=True)
         raise SystemExit(1)
     passed.append(what)
@@ -551,6 +561,7 @@ def main():
     args = parser.parse_args()
     started = time.monotonic()
     work = tempfile.mkdtemp(prefix="podium-migrate.")
+    kept["work"] = work
     tag = uuid.uuid4().hex[:8]
 
     def createdb(name):
@@ -775,9 +786,12 @@ def main():
         f"import {imported - exported:.2f} s; whole check {time.monotonic() - started:.1f} s")
     print(f"{len(passed)} passed, 0 failed", flush=True)
     if args.keep:
-        log(f"files kept in {work}")
+        log(f"files kept in {work}; databases {target_url.split('/')[-1].split('?')[0]} and {spare_url.split('/')[-1].split('?')[0]}")
     else:
         shutil.rmtree(work, ignore_errors=True)
+        for url in (target_url, spare_url):
+            name = url.split("/")[-1].split("?")[0]
+            psql(url.replace(f"/{name}?", "/postgres?"), f"DROP DATABASE {name}")
 
 
 if __name__ == "__main__":
