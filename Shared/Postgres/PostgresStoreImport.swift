@@ -147,6 +147,21 @@ public final class PostgresImportTarget: Sendable {
         }
     }
 
+    /// How many other connections of Podium processes (`application_name` `podium`) the
+    /// database has: a stack running on the target keeps some open.
+    public func otherPodiumConnections() async throws -> Int {
+        let logger = storage.logger
+        return try await storage.read { connection in
+            let rows = try await connection.query(
+                """
+                SELECT COUNT(*)::bigint FROM pg_stat_activity
+                WHERE datname = current_database() AND application_name = 'podium' AND pid <> pg_backend_pid()
+                """, logger: logger)
+            for try await count in rows.decode(Int64.self) { return Int(count) }
+            return 0
+        }
+    }
+
     /// How many rows each table of `schema` holds.
     public func rowCounts(in schema: String, tables: [String]) async throws -> [String: Int] {
         let logger = storage.logger

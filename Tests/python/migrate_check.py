@@ -731,6 +731,13 @@ def main():
               "\n".join(f"{k}: {v[:5]}" for k, v in list(found.items())[:10]))
         check(not any(f.endswith(".sqlite") for f in os.listdir(data)), "no SQLite file was made on PostgreSQL")
 
+        newest = stack.as_admin("admin.audit", {"limit": 1})["entries"]
+        result = podium(args.bin, "admin", "import", "--input", dump, "--database-url", target_url, "--replace")
+        check(result.returncode != 0 and "is the stack running on it?" in result.stderr,
+              "import refuses a target a running stack uses (even with --replace)", result.stdout + result.stderr)
+        check(stack.as_admin("admin.audit", {"limit": 1})["entries"] == newest,
+              "the refused import changed nothing under the running stack")
+
         # New writes after the move.
         ann, bo, cy = players["ann"], players["bo"], players["cy"]
         request_id, payload, reply = requests["submit"]

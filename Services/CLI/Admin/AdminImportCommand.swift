@@ -91,6 +91,19 @@ struct AdminImportCommand: ParsableCommand {
         }
         let target = try await PostgresImportTarget.connect(connectTo, logger: logger)
         defer { target.close() }
+        // Services load their state at start: importing under a running stack would leave it
+        // serving what it had. The openers' own connections close within moments.
+        var others = try await target.otherPodiumConnections()
+        let deadline = ContinuousClock.now + .seconds(5)
+        while others > 0 && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(200))
+            others = try await target.otherPodiumConnections()
+        }
+        guard others == 0 else {
+            throw CommandFailure(
+                "\(others) connections of Podium processes are open on the target database (is the stack running on it?): "
+                    + "stop it, then import; nothing was imported")
+        }
 
         var found: [String: [TargetTable]] = [:]
         for (service, database) in settings { found[service] = try await target.tables(in: database.schema) }
