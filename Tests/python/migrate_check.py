@@ -15,8 +15,8 @@
    of the data is only in SQLite's write-ahead logs), exports, imports into a new PostgreSQL database, and compares every table of every SQLite file with its PostgreSQL
    table, row for row.
 4. Refusals that change nothing: an import into the now full database, a truncated dump, an
-   altered dump, a value its column cannot hold (rolled back), a dump of "another version" (an
-   extra column).
+   altered dump, a duplicate key and a value its column cannot hold (both rolled back), a dump
+   of "another version" (an extra column); later, an import under the running stack.
 5. Starts the stack on PostgreSQL, in a data directory without the SQLite files, with the same
    keys; reads the audit log first (it must be the same), then every view again: they must be
    equal, field by field. Values that are per process by nature are not compared: each reply
