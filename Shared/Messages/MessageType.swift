@@ -44,6 +44,16 @@ public struct MessageType: RawRepresentable, Codable, Sendable, Hashable, Custom
     /// A notification for one player.
     public static let notification: MessageType = "notification"
 
+    // Published by services (their outboxes and bus topics), for other services.
+    /// A score the leaderboard service accepted (its outbox; the challenge service follows it).
+    public static let scoreAccepted: MessageType = "leaderboard.score-accepted"
+    /// An achievement a player earned (the achievement service's outbox; challenges follow it).
+    public static let achievementEarned: MessageType = "achievement.earned"
+    /// Sessions the auth service revoked (the gateway drops them from its cache).
+    public static let sessionsRevoked: MessageType = "auth.sessions-revoked"
+    /// The auth service's heartbeat on its revocation family of topics.
+    public static let authHeartbeat: MessageType = "auth.heartbeat"
+
     // Between the gateway and the services.
     /// A service announces itself and what it handles; repeated as its heartbeat.
     public static let serviceAnnouncement: MessageType = "service.announce"

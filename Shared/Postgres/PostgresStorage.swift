@@ -17,6 +17,9 @@ public final class PostgresStorage: Sendable {
     let client: PostgresClient
     public let logger: Logger
     private let runner: Task<Void, Never>
+    /// When a connection was last handed out or a statement last completed: a pool that is busy
+    /// but moving is not a database that went away.
+    private let lastProgress = Locked(ContinuousClock.now)
 
     /// Connects (the pool runs until ``close()``), creates the schema and applies the migrations
     /// not applied yet, under an advisory lock so that processes starting at once take turns.
@@ -86,6 +89,7 @@ public final class PostgresStorage: Sendable {
             do {
                 return try await client.withTransaction(logger: logger) { connection in
                     try race.enter(connection)
+                    self.madeProgress()
                     return try await body(connection)
                 }
             } catch let error as PostgresTransactionError {
@@ -99,14 +103,20 @@ public final class PostgresStorage: Sendable {
         try await leased { client, race in
             try await client.withConnection { connection in
                 try race.enter(connection)
+                self.madeProgress()
                 return try await body(connection)
             }
         }
     }
 
+    private func madeProgress() { lastProgress.withLock { $0 = .now } }
+
     /// Runs `work` and gives up with ``StorageUnavailable`` when it got no connection within the
-    /// connect timeout: the pool waits for a connection as long as the server is away, and a
-    /// request must not. A connection had after that is not used (``LeaseRace/enter(_:)``
+    /// connect timeout while the pool made no progress (no connection handed out, no statement
+    /// completed): the pool waits for a connection as long as the server is away, and a request
+    /// must not. A pool that is only busy (every connection in use, and moving) lets a request
+    /// wait longer, up to the connect and statement timeouts together, so that load alone does
+    /// not look like an outage. A connection had after that is not used (``LeaseRace/enter(_:)``
     /// throws), so nothing is written for a request that was already refused. Once connected,
     /// the server's statement timeout bounds each statement; a connection that stops answering
     /// altogether (a server that went away mid-statement) is closed once the connect and
@@ -124,14 +134,24 @@ public final class PostgresStorage: Sendable {
             race.start(continuation)
             Task {
                 do {
-                    race.finish(.success(try await work(client, race)))
+                    let result = try await work(client, race)
+                    self.madeProgress()
+                    race.finish(.success(result))
                 } catch {
                     race.finish(.failure(Self.mapped(error)))
                 }
             }
             Task {
-                try? await Task.sleep(for: limit)
-                race.timeOut(StorageUnavailable(cause: "no database connection within \(limit)"))
+                var waited = Duration.zero
+                while race.isWaiting {
+                    try? await Task.sleep(for: limit)
+                    waited += limit
+                    let idle = ContinuousClock.now - self.lastProgress.value
+                    if idle >= limit || waited >= limit + answerLimit {
+                        race.timeOut(StorageUnavailable(cause: "no database connection within \(waited)"))
+                    }
+                }
+                guard race.isLeased else { return }
                 try? await Task.sleep(for: answerLimit)
                 if let stuck = race.abandon(StorageUnavailable(cause: "the database did not answer within \(limit + answerLimit)")) {
                     stuck.close().whenComplete { _ in }
@@ -229,6 +249,18 @@ final class LeaseRace<Result: Sendable>: Sendable {
 
     func start(_ continuation: CheckedContinuation<Result, any Error>) {
         state.withLock { $0 = .waiting(continuation) }
+    }
+
+    /// Still waiting for a connection (neither leased, timed out nor finished).
+    var isWaiting: Bool {
+        if case .waiting = state.value { return true }
+        return false
+    }
+
+    /// Holding a connection, the work not finished.
+    var isLeased: Bool {
+        if case .leased = state.value { return true }
+        return false
     }
 
     /// Called with the connection in hand: throws if the caller was already refused.

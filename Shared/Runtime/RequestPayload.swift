@@ -6,6 +6,9 @@ extension Envelope where Payload == JSONValue {
     public func requestPayload<Value: Decodable>(as type: Value.Type) throws(ErrorReply) -> Value {
         do {
             return try decodePayload(as: type)
+        } catch let refusal as ErrorReply {
+            // A payload type's own check (a documented code for a value of the wrong kind).
+            throw refusal
         } catch let DecodingError.keyNotFound(key, context) {
             throw ErrorReply(code: .missingField, message: "payload needs '\(key.stringValue)'", field: Self.path(context.codingPath + [key]))
         } catch let DecodingError.valueNotFound(_, context) {

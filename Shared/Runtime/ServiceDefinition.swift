@@ -12,7 +12,8 @@ public struct ServiceDefinition: Sendable {
     public var name: String
     /// Bus topic prefixes it subscribes to.
     public var subscriptions: [String]
-    /// Request types it answers, beyond the built-in `<name>.health` and `<name>.test-notification`.
+    /// Request types it answers, beyond the built-in `<name>.health` and `<name>.test-notification`
+    /// (services give them as typed ``TypedRequestHandler``s, from their ``RequestDefinition``s).
     public var requestHandlers: [MessageType: RequestHandler]
     /// Called for every bus message it receives (after the runtime has recorded it).
     public var onBusMessage: (@Sendable (BusDelivery, ServiceContext) async -> Void)?
@@ -39,6 +40,7 @@ public struct ServiceDefinition: Sendable {
         name: String,
         subscriptions: [String],
         requestHandlers: [MessageType: RequestHandler] = [:],
+        handlers: [TypedRequestHandler] = [],
         onBusMessage: (@Sendable (BusDelivery, ServiceContext) async -> Void)? = nil,
         background: (@Sendable (ServiceContext) async -> Void)? = nil,
         follows: [String] = [],
@@ -49,7 +51,12 @@ public struct ServiceDefinition: Sendable {
         self.background = background
         self.name = name
         self.subscriptions = subscriptions
-        self.requestHandlers = requestHandlers
+        var all = requestHandlers
+        for typed in handlers {
+            precondition(all[typed.type] == nil, "two handlers for \(typed.type)")
+            all[typed.type] = typed.handler
+        }
+        self.requestHandlers = all
         self.onBusMessage = onBusMessage
     }
 }
@@ -98,20 +105,21 @@ public struct ServiceContext: Sendable {
     public func outboxChanged() { outbox?.wake() }
 
     /// Asks another service through the gateway and returns its reply or error envelope.
-    public func ask<Payload: Encodable & Sendable>(
+    func ask<Payload: Encodable & Sendable>(
         _ type: MessageType, payload: Payload, gameId: String? = nil, playerId: String? = nil, timeout: Duration = .seconds(5)
     ) async throws -> RawEnvelope {
         try await asker.ask(type, payload: try WireCodec.jsonValue(payload), gameId: gameId, playerId: playerId, timeout: timeout)
     }
 
-    /// Asks another service and decodes its reply, turning an error reply into a thrown ``ErrorReply``.
-    public func call<Payload: Encodable & Sendable, Result: Decodable>(
-        _ type: MessageType, payload: Payload, as result: Result.Type, gameId: String? = nil, playerId: String? = nil,
+    /// Sends another service (or the gateway) a request of a defined type and returns its typed
+    /// reply; an error reply is thrown as its ``ErrorReply``.
+    public func call<Payload, Reply>(
+        _ definition: RequestDefinition<Payload, Reply>, _ payload: Payload, gameId: String? = nil, playerId: String? = nil,
         timeout: Duration = .seconds(5)
-    ) async throws -> Result {
-        let reply = try await ask(type, payload: payload, gameId: gameId, playerId: playerId, timeout: timeout)
+    ) async throws -> Reply {
+        let reply = try await ask(definition.type, payload: payload, gameId: gameId, playerId: playerId, timeout: timeout)
         if reply.type == .error { throw try reply.decodePayload(as: ErrorReply.self) }
-        return try reply.decodePayload(as: result)
+        return try reply.decodePayload(as: Reply.self)
     }
 }
 

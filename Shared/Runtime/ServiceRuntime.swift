@@ -121,9 +121,9 @@ public final class ServiceRuntime: Service, Sendable {
         guard let consumer = definition.consumer else { return }
         var made: [String: StreamFollower] = [:]
         for stream in definition.follows {
-            let readType = StreamName.readType(of: stream)
+            let read = StreamName.read(of: stream)
             made[stream] = StreamFollower(stream: stream, consumer: consumer, context: context) { after in
-                try await context.call(readType, payload: StreamRead(after: after, limit: 500), as: StreamPage.self)
+                try await context.call(read, StreamRead(after: after, limit: 500))
             }
         }
         followers.withLock { $0 = made }
@@ -271,29 +271,28 @@ public final class ServiceRuntime: Service, Sendable {
     // MARK: - Built-in requests
 
     private func builtInHandlers(publisher: BusPublisher) -> [MessageType: RequestHandler] {
-        var handlers: [MessageType: RequestHandler] = [
-            .health(of: definition.name): { [self] _, _ in try WireCodec.jsonValue(await self.health(publisher)) },
-            .testNotification(of: definition.name): { [self] request, _ in
-                try await self.publishTestNotification(request, publisher: publisher)
+        let name = definition.name
+        var handlers: [TypedRequestHandler] = [
+            ServiceRequests.health(of: name).handler { [self] _, _ in await self.health(publisher) },
+            ServiceRequests.testNotification(of: name).handler { [self] request, _ in
+                try await self.publishTestNotification(request.envelope, publisher: publisher)
             },
         ]
         if let receipts = definition.receipts {
-            handlers[MessageType("\(definition.name).receipt")] = { request, _ in
-                try request.requireService("ask receipt.get at the gateway")
-                let lookup = try request.requestPayload(as: ReceiptLookup.self)
-                guard let id = lookup.id else { throw ErrorReply(code: .missingField, message: "give the id", field: "payload.id") }
-                let scope = RequestReceipts.scope(gameId: lookup.gameId, playerId: lookup.playerId)
-                return try WireCodec.jsonValue(try await receipts.storedReply(scope: scope, requestId: id))
-            }
+            handlers.append(
+                ServiceRequests.receipt(of: name).handler { request, _ in
+                    guard let id = request.payload.id else { throw ErrorReply(code: .missingField, message: "give the id", field: "payload.id") }
+                    let scope = RequestReceipts.scope(gameId: request.payload.gameId, playerId: request.payload.playerId)
+                    return try await receipts.storedReply(scope: scope, requestId: id)
+                })
         }
         if let outbox = definition.outbox {
-            handlers[.outboxRead(of: definition.name)] = { request, _ in
-                try request.requireService(orOperator: true, "outboxes are read by services and operators only")
-                let read = try request.requestPayload(as: StreamRead.self)
-                return try WireCodec.jsonValue(try await outbox.page(after: read.after, limit: try read.checkedLimit()))
-            }
+            handlers.append(
+                ServiceRequests.outboxRead(of: name).handler { request, _ in
+                    try await outbox.page(after: request.payload.after, limit: try request.payload.checkedLimit())
+                })
         }
-        return handlers
+        return Dictionary(uniqueKeysWithValues: handlers.map { ($0.type, $0.handler) })
     }
 
     /// The current health report.
@@ -308,7 +307,7 @@ public final class ServiceRuntime: Service, Sendable {
             streams: followers.value.isEmpty ? nil : followers.value.mapValues(\.status))
     }
 
-    private func publishTestNotification(_ request: RawEnvelope, publisher: BusPublisher) async throws -> JSONValue {
+    private func publishTestNotification(_ request: RawEnvelope, publisher: BusPublisher) async throws -> TestNotificationReceipt {
         guard let gameId = request.gameId else {
             throw ErrorReply(code: .missingField, message: "a test notification needs a gameId", field: "gameId")
         }
@@ -329,7 +328,7 @@ public final class ServiceRuntime: Service, Sendable {
             payload: PlayerNotification(kind: "diagnostic.test", message: text, details: ["service": .string(definition.name)]),
             gameId: gameId, playerId: playerId, correlationId: request.correlationId ?? request.id)
         logger.info("test notification published", metadata: ["player.id": "\(playerId)", "message.id": "\(published.id)"])
-        return try WireCodec.jsonValue(TestNotificationReceipt(notificationId: published.id, topic: topic.rawValue))
+        return TestNotificationReceipt(notificationId: published.id, topic: topic.rawValue)
     }
 }
 

@@ -195,7 +195,7 @@ public final class PodiumTestStack: Sendable {
     /// runs the suites once without it, on SQLite, and once with it): each data directory gets
     /// schemas of its own (`t<digest of the directory>_<service>`), so a stack restarted on the
     /// same directory finds its data again, like SQLite files.
-    static func testDatabase(service: String, dataDirectory: URL) throws -> DatabaseSettings? {
+    public static func testDatabase(service: String, dataDirectory: URL) throws -> DatabaseSettings? {
         guard let url = ProcessInfo.processInfo.environment["PODIUM_TEST_DATABASE_URL"], !url.isEmpty else { return nil }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in dataDirectory.standardizedFileURL.path.utf8 {
@@ -203,7 +203,8 @@ public final class PodiumTestStack: Sendable {
             hash &*= 0x100_0000_01b3
         }
         var settings = try DatabaseSettings(url: url, schema: "t\(String(hash, radix: 16))_\(service)")
-        settings.poolSize = 2
+        // Small by default (many stacks share the server); the benchmark asks for more.
+        settings.poolSize = Int(ProcessInfo.processInfo.environment["PODIUM_TEST_DATABASE_POOL"] ?? "") ?? 2
         return settings
     }
 

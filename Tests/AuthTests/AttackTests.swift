@@ -129,8 +129,9 @@ struct AttackTests {
                 for (client, name) in zip(clients, names) { group.addTask { try await client.register(name) } }
                 return try await group.reduce(into: [RawEnvelope]()) { $0.append($1) }
             }
-            #expect(results.filter { $0.type == .reply }.count == 1)
-            #expect(results.filter { $0.errorCode == .usernameTaken }.count == names.count - 1)
+            let outcomes = results.map { $0.type == .reply ? "ok" : "\($0.errorCode.map { "\($0)" } ?? "?"): \($0.payload["message"]?.stringValue ?? "")" }
+            #expect(results.filter { $0.type == .reply }.count == 1, "\(outcomes)")
+            #expect(results.filter { $0.errorCode == .usernameTaken }.count == names.count - 1, "\(outcomes)")
         }
     }
 

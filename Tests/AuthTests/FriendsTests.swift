@@ -13,9 +13,8 @@ struct FriendsTests {
             requestHandlers: [
                 "probe.friendship": { request, context in
                     let query = try request.decodePayload(as: FriendshipQuery.self)
-                    let answer = try await context.call("auth.friends.check", payload: query, as: Friendship.self)
-                    let friends = try await context.call(
-                        "auth.friends.of", payload: FriendsOfQuery(playerId: query.playerId), as: FriendIDs.self)
+                    let answer = try await context.call(AuthRequests.friendCheck, query)
+                    let friends = try await context.call(AuthRequests.friendsOf, FriendsOfQuery(playerId: query.playerId))
                     return ["friends": .bool(answer.friends), "blocked": .bool(answer.blocked),
                             "friendCount": .integer(Int64(friends.friendIds.count))]
                 }

@@ -1,5 +1,6 @@
 import Foundation
 import Leaderboard
+import LeaderboardPostgres
 import LeaderboardSQLite
 import PodiumMessages
 import PodiumRuntime
@@ -22,6 +23,10 @@ struct BenchOptions {
     var readyFile: String?
     var recoveryChild: String?
     var catchUp = false
+    /// Runs the leaderboard and ingest measurements with every store in this PostgreSQL database.
+    var postgres: String?
+    /// The SQLite run's summary.json, to compare the PostgreSQL rows with.
+    var compare: String?
 
     var latencySamples: Int { quick ? 300 : 2000 }
     var pipelinedDuration: Duration { quick ? .seconds(1) : .seconds(3) }
@@ -53,6 +58,8 @@ struct BenchOptions {
             case "--ready-file": readyFile = value()
             case "--recovery-child": recoveryChild = value()
             case "--catch-up": catchUp = true
+            case "--postgres": postgres = value()
+            case "--compare": compare = value()
             default: fatalError("podium-bench: unknown argument \(argument)")
             }
         }
@@ -60,16 +67,27 @@ struct BenchOptions {
     }
 }
 
-/// Loads `entries` random scores on the board straight into the leaderboard's database.
+/// Loads `entries` random scores on the board straight into the leaderboard's database: its
+/// SQLite file, or on PostgreSQL (`--postgres`) the schema the stack's leaderboard will open.
 func preload(entries: Int, into data: URL) async throws {
-    let store = try SQLiteLeaderboardStore(path: StorageLocation.database(for: "leaderboard-scores", in: data))
+    typealias Rows = [(playerId: String, value: Int64, submittedAt: Int64)]
+    let load: (Rows) async throws -> Void
+    var close: () async -> Void = {}
+    if let database = try PodiumTestStack.testDatabase(service: "leaderboard", dataDirectory: data) {
+        let store = try await PostgresLeaderboardStore.open(database)
+        load = { try await store.importEntries(gameId: Workload.game, boardId: Workload.board, $0) }
+        close = { await store.close() }
+    } else {
+        let store = try SQLiteLeaderboardStore(path: StorageLocation.database(for: "leaderboard-scores", in: data))
+        load = { try await store.importEntries(gameId: Workload.game, boardId: Workload.board, $0) }
+    }
     var generator = SeededGenerator(seed: 7)
     for chunk in stride(from: 0, to: entries, by: 100_000) {
-        let rows = (chunk..<min(chunk + 100_000, entries)).map {
+        try await load((chunk..<min(chunk + 100_000, entries)).map {
             (playerId: "player-\($0)", value: Int64.random(in: 0..<1_000_000, using: &generator), submittedAt: Int64($0))
-        }
-        try await store.importEntries(gameId: Workload.game, boardId: Workload.board, rows)
+        })
     }
+    await close()
 }
 
 /// One restart, in this process (started fresh by ``runRecoveryChild``): the time from start

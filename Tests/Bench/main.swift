@@ -24,6 +24,12 @@ if let workload = options.profile {
     exit(0)
 }
 
+if let url = options.postgres {
+    // Every store of the stack in this database (schemas of their own), with a real pool.
+    setenv("PODIUM_TEST_DATABASE_URL", url, 1)
+    setenv("PODIUM_TEST_DATABASE_POOL", "8", 1)
+}
+
 let startedAt = Date()
 print("podium-bench: \(options.entries) entries, \(options.events) logged events, \(options.runs) runs per measurement\(options.quick ? " (quick)" : "")")
 var report = Report()
@@ -31,8 +37,8 @@ var curves: [String: [[Double]]] = [:]
 let references = References(zmqPath: options.zmqPath, redisDirectory: options.redisDirectory)
 @MainActor func redis(_ key: String) -> References.RedisFigure? { references.redis[key] }
 
-// 1. The in-memory rank index alone.
-do {
+// 1. The in-memory rank index alone (not on PostgreSQL: no storage involved).
+if options.postgres == nil {
     var inserts: [Double] = [], ranks: [Double] = [], tops: [Double] = []
     for _ in 0..<options.runs {
         var index = RankIndex(descending: true)
@@ -61,7 +67,7 @@ do {
     print("rank index: done")
 }
 
-// 2. The whole stack in one process on TCP loopback with SQLite, the board preloaded.
+// 2. The whole stack in one process on TCP loopback with SQLite (or, `--postgres`, PostgreSQL), the board preloaded.
 let data = FileManager.default.temporaryDirectory.appendingPathComponent("podium-bench-\(UUID().uuidString)")
 defer { try? FileManager.default.removeItem(at: data) }
 try await preload(entries: options.entries, into: data)
@@ -182,6 +188,13 @@ report.rows.append(Row(
     measurement: "ingest, acknowledged by the gateway", unit: "events/s", podium: Series(acknowledged),
     referenceName: "Redis ZADD -c \(options.clients) -P 16", reference: redis("zadd-p16")?.requestsPerSecond))
 report.rows.append(Row(measurement: "ingest, drain after the last acknowledgement", unit: "ms", podium: Series(drains), better: .lower))
+
+// With `--postgres`, only the leaderboard and ingest rows, beside the SQLite run's.
+if options.postgres != nil {
+    await stack.shutdown()
+    try writeBackendComparison(report, options: options, startedAt: startedAt)
+    exit(0)
+}
 
 // 2d. Notification latency under background load.
 do {

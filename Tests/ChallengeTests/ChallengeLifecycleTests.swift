@@ -46,4 +46,29 @@ struct ChallengeLifecycleTests {
         #expect(!ChallengeLifecycle.unlockCompletes(timesEarned: 1, at: 10, baseline: 0, expiresAt: 10))
     }
 
+
+    @Test("a time-boxed window counts scores from its start up to, not including, its end; then it is closed")
+    func timedWindow() {
+        let window = TimedWindow(challengeId: "c", startsAt: 1000, endsAt: 2000)
+        #expect(!ChallengeLifecycle.inWindow(window, at: 999), "before it started")
+        #expect(ChallengeLifecycle.inWindow(window, at: 1000))
+        #expect(ChallengeLifecycle.inWindow(window, at: 1999))
+        #expect(!ChallengeLifecycle.inWindow(window, at: 2000), "at the end it is over")
+        #expect(!ChallengeLifecycle.windowClosed(window, at: 1999))
+        #expect(ChallengeLifecycle.windowClosed(window, at: 2000))
+        let damaged = TimedWindow(challengeId: "d", startsAt: 1000, endsAt: nil)
+        #expect(!ChallengeLifecycle.inWindow(damaged, at: 1500) && ChallengeLifecycle.windowClosed(damaged, at: 1500))
+    }
+
+    @Test("a closed time-boxed challenge ends once it has been seen closed for the grace period, once")
+    func timedClosing() {
+        var closing = TimedClosing(grace: 1500)
+        #expect(closing.due(closed: ["a"], at: 10_000).isEmpty, "first seen closed: wait for scores in flight")
+        #expect(closing.due(closed: ["a", "b"], at: 11_000).isEmpty)
+        #expect(closing.due(closed: ["a", "b"], at: 11_500) == ["a"])
+        #expect(closing.due(closed: ["b"], at: 12_000).isEmpty, "b was first seen at 11 000")
+        #expect(closing.due(closed: [], at: 12_400).isEmpty, "b ended elsewhere (an operator): forgotten")
+        #expect(closing.due(closed: ["b"], at: 12_500).isEmpty, "seen closed again: the grace starts again")
+        #expect(closing.due(closed: ["b"], at: 14_000) == ["b"])
+    }
 }

@@ -37,60 +37,35 @@ public enum AchievementService {
     }
 
     static func definition(_ achievements: Achievements) -> ServiceDefinition {
-        ServiceDefinition(
+        typealias Requests = AchievementRequests
+        return ServiceDefinition(
             name: name, subscriptions: subscriptions,
-            requestHandlers: [
-                "achievement.report": { request, context in
-                    let batch = try payload(request, as: ProgressReportBatch.self)
-                    let (outcomes, duplicate) = try await achievements.report(request, batch, context: context)
-                    var reply: [String: JSONValue] = ["outcomes": try WireCodec.jsonValue(outcomes)]
-                    if duplicate { reply["duplicate"] = .bool(true) }
-                    return .object(reply)
+            handlers: [
+                Requests.report.handler { request, context in
+                    let (outcomes, duplicate) = try await achievements.report(request.envelope, request.payload, context: context)
+                    return ProgressReportReply(outcomes: outcomes, duplicate: duplicate ? true : nil)
                 },
-                "achievement.event-effects": { request, context in
-                    let lookup = try serviceLookup(request)
-                    guard let sequence = lookup.sequence else {
+                Requests.eventEffects.handler { request, context in
+                    guard let sequence = request.payload.sequence else {
                         throw ErrorReply(code: .missingField, message: "give the sequence", field: "payload.sequence")
                     }
-                    return try WireCodec.jsonValue(await achievements.effects(of: sequence, context: context))
+                    return try await achievements.effects(of: sequence, context: context)
                 },
-                "achievement.list": { request, _ in try WireCodec.jsonValue(await achievements.list(request)) },
-                "achievement.definitions": { request, _ in
+                Requests.list.handler { request, _ in try await achievements.list(request.envelope) },
+                Requests.definitions.handler { request, _ in
                     let definitions = try achievements.catalog.value.achievements(of: request.gameId)
                     // Hidden ones are left out for players, as Game Center's descriptions do.
-                    let visible = request.actor?.kind == .player ? definitions.filter { !$0.hidden } : definitions
-                    return try WireCodec.jsonValue(["achievements": visible])
+                    return AchievementDefinitionList(achievements: request.caller.kind == .player ? definitions.filter { !$0.hidden } : definitions)
                 },
-                "achievement.reset": { request, _ in
-                    ["resetAchievements": .integer(Int64(try await achievements.reset(request)))]
+                Requests.reset.handler { request, _ in
+                    AchievementResetReceipt(resetAchievements: try await achievements.reset(request.envelope, request.payload))
                 },
-                "achievement.admin.rebuild": { request, context in
-                    let rebuild = try payload(request, as: RebuildRequest.self)
-                    return try WireCodec.jsonValue(await achievements.rebuild(rebuild, context: context))
-                },
-                "achievement.admin.define": { request, _ in
-                    guard let gameId = request.gameId else {
-                        throw ErrorReply(code: .missingField, message: "give the gameId", field: "gameId")
-                    }
-                    let change = try payload(request, as: DefinitionChange.self)
-                    try await achievements.define(change.definition, gameId: gameId)
-                    return try WireCodec.jsonValue(["definition": change.definition])
+                Requests.rebuild.handler { request, context in try await achievements.rebuild(request.payload, context: context) },
+                Requests.define.handler { request, _ in
+                    try await achievements.define(request.payload.definition, gameId: try request.game())
+                    return request.payload
                 },
             ],
             follows: [StreamName.events], consumer: achievements)
-    }
-
-    /// The payload of a request only the gateway (or another service) may send.
-    static func serviceLookup(_ request: RawEnvelope) throws -> ReceiptLookup {
-        try request.requireService("ask receipt.get at the gateway")
-        return try payload(request, as: ReceiptLookup.self)
-    }
-
-    struct DefinitionChange: Decodable {
-        var definition: AchievementDefinition
-    }
-
-    static func payload<Value: Decodable>(_ request: RawEnvelope, as type: Value.Type) throws -> Value {
-        try request.requestPayload(as: type)
     }
 }

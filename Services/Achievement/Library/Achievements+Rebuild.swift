@@ -104,8 +104,7 @@ extension Achievements {
         var count: UInt64 = 0
         while after < position {
             let page = try await context.call(
-                .eventsRead, payload: StreamRead(after: after, limit: StreamRead.maximumLimit), as: StreamPage.self,
-                timeout: .seconds(30))
+                GatewayRequests.eventsRead, StreamRead(after: after, limit: StreamRead.maximumLimit), timeout: .seconds(30))
             guard !page.messages.isEmpty else { break }
             for message in page.messages {
                 guard let sequence = message.envelope.sequence, sequence <= position else { return (progress, count) }

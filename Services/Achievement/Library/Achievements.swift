@@ -282,10 +282,10 @@ final class Achievements: Sendable {
             achievements: statuses, pointsEarned: earnedPoints, pointsTotal: definitions.reduce(0) { $0 + $1.points })
     }
 
-    func reset(_ request: RawEnvelope) async throws -> Int {
+    func reset(_ request: RawEnvelope, _ confirmation: AchievementResetConfirmation) async throws -> Int {
         _ = try catalog.value.achievements(of: request.gameId)
         let playerId = try request.subjectPlayer()
-        guard request.payload["confirm"] == .bool(true), request.payload["gameId"]?.stringValue == request.gameId else {
+        guard confirmation.confirms(gameId: request.gameId) else {
             throw ErrorReply(
                 code: .confirmationRequired,
                 message: "a reset needs payload {\"confirm\": true, \"gameId\": \"\(request.gameId ?? "")\"}", field: "payload.confirm")
@@ -332,7 +332,7 @@ final class Achievements: Sendable {
             points: definition.points, timesEarned: record.timesEarned, earnedAt: record.earnedAt ?? time)
         return (
             Topic(rawValue: "achievement/\(gameId)/\(definition.id)"),
-            Envelope(type: "achievement.earned", correlationId: cause, gameId: gameId, playerId: playerId, timestamp: time, payload: earned)
+            Envelope(type: .achievementEarned, correlationId: cause, gameId: gameId, playerId: playerId, timestamp: time, payload: earned)
         )
     }
 

@@ -304,7 +304,7 @@ final class Accounts: Sendable {
     private func announce(playerId: String, sessionIds: [String], ban: PlayerRecord.Ban? = nil, context: ServiceContext) async {
         do {
             try await context.publisher.publish(
-                type: "auth.sessions-revoked", topic: AuthService.revocationTopic,
+                type: .sessionsRevoked, topic: AuthService.revocationTopic,
                 payload: SessionsRevoked(playerId: playerId, sessionIds: sessionIds, ban: ban), playerId: playerId)
         } catch {
             context.logger.error("revocation not announced", metadata: ["error": "\(error)"])

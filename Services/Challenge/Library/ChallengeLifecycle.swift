@@ -39,6 +39,20 @@ public enum ChallengeLifecycle {
         !isExpired(expiresAt: expiresAt, at: time) && Int64(timesEarned) > (baseline ?? 0)
     }
 
+    /// Whether a score submitted at `time` counts for a running time-boxed challenge: inside its
+    /// window, from its start (inclusive) to its end (exclusive).
+    public static func inWindow(_ window: TimedWindow, at time: Int64) -> Bool {
+        guard let endsAt = window.endsAt else { return false }
+        return window.startsAt <= time && time < endsAt
+    }
+
+    /// Whether a running time-boxed challenge's window has closed at `time` (it ends once the
+    /// grace for scores still in flight has passed too: ``TimedClosing``).
+    public static func windowClosed(_ window: TimedWindow, at time: Int64) -> Bool {
+        guard let endsAt = window.endsAt else { return true }
+        return endsAt <= time
+    }
+
     /// Whether a receiver may decline: only a pending receiver of a score or achievement challenge.
     public static func canDecline(kind: ChallengeKind, state: ChallengeState) -> Bool {
         kind != .timed && canMove(from: state, to: .declined)

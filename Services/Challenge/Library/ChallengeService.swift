@@ -41,79 +41,46 @@ public enum ChallengeService {
     }
 
     static func definition(_ challenges: Challenges) -> ServiceDefinition {
-        @Sendable func id(_ request: RawEnvelope) throws -> String {
-            guard let id = request.payload["challengeId"]?.stringValue else {
-                throw ErrorReply(code: .missingField, message: "give the challengeId", field: "payload.challengeId")
-            }
-            return id
-        }
+        typealias Requests = ChallengeRequests
         return ServiceDefinition(
             name: name, subscriptions: subscriptions,
-            requestHandlers: [
-                "challenge.issue": { request, context in
-                    try WireCodec.jsonValue(await challenges.issue(request, try request.requestPayload(as: ChallengeIssue.self), context: context))
-                },
-                "challenge.start": { request, context in
-                    try WireCodec.jsonValue(
-                        await challenges.start(request, try request.requestPayload(as: TimedChallengeStart.self), context: context))
-                },
-                "challenge.admin.list": { request, _ in
-                    try request.requireOperator()
-                    guard let gameId = request.gameId else {
-                        throw ErrorReply(code: .missingField, message: "give the gameId", field: "gameId")
-                    }
-                    let query = try request.requestPayload(as: ChallengeListing.self)
-                    let limit = query.limit ?? 50
+            handlers: [
+                Requests.issue.handler { request, context in try await challenges.issue(request.envelope, request.payload, context: context) },
+                Requests.start.handler { request, context in try await challenges.start(request.envelope, request.payload, context: context) },
+                Requests.list.handler { request, _ in
+                    let limit = request.payload.limit ?? 50
                     guard (1...200).contains(limit) else {
                         throw ErrorReply(code: .invalidField, message: "limit is 1-200", field: "payload.limit")
                     }
-                    return try WireCodec.jsonValue([
-                        "challenges": await challenges.store.recent(gameId: gameId, openOnly: query.openOnly ?? false, limit: limit)
-                    ])
+                    let recent = try await challenges.store.recent(gameId: try request.game(), openOnly: request.payload.openOnly ?? false, limit: limit)
+                    return ChallengeList(challenges: recent)
                 },
-                "challenge.admin.end": { request, _ in
-                    try request.requireOperator()
-                    guard let gameId = request.gameId else {
-                        throw ErrorReply(code: .missingField, message: "give the gameId", field: "gameId")
-                    }
-                    return try WireCodec.jsonValue(await challenges.endEarly(gameId: gameId, challengeId: try id(request)))
+                Requests.end.handler { request, _ in
+                    try await challenges.endEarly(gameId: try request.game(), challengeId: request.payload.challengeId)
                 },
-                "challenge.rematch": { request, context in
-                    try WireCodec.jsonValue(await challenges.rematch(request, challengeId: try id(request), context: context))
+                Requests.rematch.handler { request, context in
+                    try await challenges.rematch(request.envelope, challengeId: request.payload.challengeId, context: context)
                 },
-                "challenge.decline": { request, _ in try WireCodec.jsonValue(await challenges.decline(request, challengeId: try id(request))) },
-                "challenge.received": { request, _ in try WireCodec.jsonValue(["challenges": await challenges.list(request, issued: false)]) },
-                "challenge.issued": { request, _ in try WireCodec.jsonValue(["challenges": await challenges.list(request, issued: true)]) },
-                "challenge.detail": { request, _ in try WireCodec.jsonValue(await challenges.detail(request, challengeId: try id(request))) },
-                "challenge.candidates": { request, context in
-                    try WireCodec.jsonValue(["playerIds": await challenges.candidates(request, context: context)])
+                Requests.decline.handler { request, _ in try await challenges.decline(request.envelope, challengeId: request.payload.challengeId) },
+                Requests.received.handler { request, _ in
+                    ChallengeList(challenges: try await challenges.list(request.envelope, state: request.payload.state, issued: false))
                 },
-                "challenge.inbox": { request, _ in
-                    let (gameId, playerId) = try Challenges.player(request)
-                    var after: Int64?
-                    switch request.payload["after"] {
-                    case nil, .null?: after = nil
-                    case .integer(let position)? where position >= 0: after = position
-                    default:
-                        throw ErrorReply(
-                            code: .invalidField, message: "after is an item's position: an integer, 0 or more",
-                            field: "payload.after")
-                    }
+                Requests.issued.handler { request, _ in
+                    ChallengeList(challenges: try await challenges.list(request.envelope, state: request.payload.state, issued: true))
+                },
+                Requests.detail.handler { request, _ in try await challenges.detail(request.envelope, challengeId: request.payload.challengeId) },
+                Requests.candidates.handler { request, context in
+                    ChallengeCandidates(playerIds: try await challenges.candidates(request.envelope, context: context))
+                },
+                Requests.inbox.handler { request, _ in
+                    let (gameId, playerId) = try Challenges.player(request.envelope)
                     let items = try await challenges.store.inbox(
-                        gameId: gameId, playerId: playerId, unreadOnly: request.payload["unreadOnly"] == .bool(true),
-                        after: after)
-                    return try WireCodec.jsonValue(["items": items])
+                        gameId: gameId, playerId: playerId, unreadOnly: request.payload.unreadOnly == true, after: request.payload.after)
+                    return InboxPage(items: items)
                 },
-                "challenge.inbox.read": { request, _ in
-                    let (gameId, playerId) = try Challenges.player(request)
-                    guard case .array(let values)? = request.payload["ids"] else {
-                        throw ErrorReply(code: .missingField, message: "give the ids to mark read", field: "payload.ids")
-                    }
-                    let ids = values.compactMap(\.stringValue)
-                    guard ids.count == values.count, ids.count <= 200 else {
-                        throw ErrorReply(code: .invalidField, message: "ids are 0-200 strings", field: "payload.ids")
-                    }
-                    return ["marked": .integer(Int64(try await challenges.store.markRead(gameId: gameId, playerId: playerId, ids: ids)))]
+                Requests.inboxRead.handler { request, _ in
+                    let (gameId, playerId) = try Challenges.player(request.envelope)
+                    return InboxMarked(marked: try await challenges.store.markRead(gameId: gameId, playerId: playerId, ids: request.payload.ids))
                 },
             ],
             background: { context in
@@ -122,6 +89,6 @@ public enum ChallengeService {
                     try? await context.clock.sleep(for: sweepInterval)
                 }
             },
-            follows: ["leaderboard", "achievement"], consumer: challenges)
+            follows: [StreamName.leaderboard, StreamName.achievement], consumer: challenges)
     }
 }

@@ -72,13 +72,15 @@ public protocol ChallengeStore: Sendable {
     func pendingTargets() async throws -> [(gameId: String, kind: ChallengeKind, target: String)]
     /// Marks every pending receiver of challenges on a removed board or achievement invalid.
     func invalidate(gameId: String, kind: ChallengeKind, target: String, at time: Int64) async throws -> Int
-    /// Running time-boxed challenges on a board that include the player.
-    func runningTimed(gameId: String, boardId: String, playerId: String, at time: Int64) async throws -> [String]
+    /// The windows of the running time-boxed challenges on a board that include the player
+    /// (which of them a score counts for is ``ChallengeLifecycle/inWindow(_:at:)``'s call).
+    func runningTimed(gameId: String, boardId: String, playerId: String) async throws -> [TimedWindow]
     /// Moves a running time-boxed challenge's end to `now` (an operator ends it early); false
     /// when it is not running or its time has already run out.
     func endTimedEarly(_ challengeId: String, now: Int64) async throws -> Bool
-    /// Running time-boxed challenges whose window closed by `now`.
-    func closedTimed(now: Int64) async throws -> [String]
+    /// The windows of every running time-boxed challenge (whether one has closed is
+    /// ``ChallengeLifecycle/windowClosed(_:at:)``'s call).
+    func runningTimedWindows() async throws -> [TimedWindow]
     /// Marks time-boxed challenges ended; returns those this call ended (each ends once).
     func endTimed(_ candidates: [String]) async throws -> [String]
     func addToInbox(_ item: InboxItem, gameId: String, playerId: String) async throws

@@ -10,10 +10,9 @@ final class Challenges: Sendable {
     let clock: any PodiumClock
     /// Games whose challenges may go to non-friends (`PODIUM_CHALLENGE_OPEN_GAMES`).
     let openGames: Set<String>
-    /// Time-boxed challenges whose window closed, and when (monotonic) that was first seen:
-    /// they end after a grace period, so scores submitted just before the end but still on their
-    /// way over the bus are counted.
-    private let closing = Locked([String: Int64]())
+    /// Time-boxed challenges whose window closed end after a grace period, so scores submitted
+    /// just before the end but still on their way over the bus are counted.
+    private let closing = Locked(TimedClosing(grace: graceMilliseconds))
     static let graceMilliseconds: Int64 = 1500
     /// When the boards and achievements of pending challenges were last checked (monotonic).
     private let lastTargetCheck = Locked<Int64>(0)
@@ -177,7 +176,7 @@ final class Challenges: Sendable {
     private func plan(for envelope: RawEnvelope, context: ServiceContext) async throws -> ChallengeTriggerPlan {
         var plan = ChallengeTriggerPlan(playerId: envelope.playerId ?? "", time: envelope.timestamp)
         if let gameId = envelope.gameId, let playerId = envelope.playerId {
-            if envelope.type == "leaderboard.score-accepted", let receipt = try? envelope.decodePayload(as: ScoreReceipt.self) {
+            if envelope.type == .scoreAccepted, let receipt = try? envelope.decodePayload(as: ScoreReceipt.self) {
                 // The score this submission carried must beat the issuer's (not an older best).
                 let submitted = receipt.submittedValue ?? receipt.entry.value
                 for pending in try await store.pending(gameId: gameId, playerId: playerId, kind: .score, target: receipt.boardId)
@@ -191,12 +190,13 @@ final class Challenges: Sendable {
                 }
                 // Time-boxed challenges count every score submitted in their window (at the
                 // submission's time, which the leaderboard stamped from the clock).
-                let running = try await store.runningTimed(gameId: gameId, boardId: receipt.boardId, playerId: playerId, at: envelope.timestamp)
+                let running = try await store.runningTimed(gameId: gameId, boardId: receipt.boardId, playerId: playerId)
+                    .filter { ChallengeLifecycle.inWindow($0, at: envelope.timestamp) }.map(\.challengeId)
                 if !running.isEmpty {
                     let higher = (try await Self.board(receipt.boardId, gameId: gameId, context: context).sortOrder) != .lowerIsBetter
                     plan.timedScores = running.map { ($0, submitted, higher) }
                 }
-            } else if envelope.type == "achievement.earned", let earned = try? envelope.decodePayload(as: AchievementEarned.self) {
+            } else if envelope.type == .achievementEarned, let earned = try? envelope.decodePayload(as: AchievementEarned.self) {
                 for pending in try await store.pending(gameId: gameId, playerId: playerId, kind: .achievement, target: earned.achievementId)
                 where ChallengeLifecycle.unlockCompletes(
                     timesEarned: earned.timesEarned, at: envelope.timestamp, baseline: pending.baseline, expiresAt: pending.expiresAt)
@@ -233,13 +233,8 @@ final class Challenges: Sendable {
                 try await invalidateRemovedTargets(now: now, context: context)
             }
             let monotonic = clock.monotonicMilliseconds
-            let closed = try await store.closedTimed(now: now)
-            let due = closing.withLock { closing -> [String] in
-                for id in closed where closing[id] == nil { closing[id] = monotonic }
-                let due = closed.filter { monotonic - (closing[$0] ?? monotonic) >= Self.graceMilliseconds }
-                for id in due { closing[id] = nil }
-                return due
-            }
+            let closed = try await store.runningTimedWindows().filter { ChallengeLifecycle.windowClosed($0, at: now) }.map(\.challengeId)
+            let due = closing.withLock { $0.due(closed: closed, at: monotonic) }
             for challengeId in try await store.endTimed(due) {
                 guard let challenge = try await store.challenge(challengeId) else { continue }
                 let higher = (try? await Self.board(challenge.boardId ?? "", gameId: challenge.gameId, context: context).sortOrder) != .lowerIsBetter
@@ -271,16 +266,17 @@ final class Challenges: Sendable {
             switch pending.kind {
             case .score:
                 if boards[pending.gameId] == nil {
-                    let reply = try await context.ask("leaderboard.boards", payload: EmptyPayload(), gameId: pending.gameId)
-                    guard reply.type == .reply else { continue }  // unknown now; try again next time
-                    boards[pending.gameId] = Set((try? reply.decodePayload(as: [String: [LeaderboardDefinition]].self)["leaderboards"] ?? [])?.map(\.id) ?? [])
+                    // Unknown now (the leaderboard service did not answer): try again next time.
+                    guard let list = try? await context.call(LeaderboardRequests.boards, EmptyPayload(), gameId: pending.gameId) else { continue }
+                    boards[pending.gameId] = Set(list.leaderboards.map(\.id))
                 }
                 exists = boards[pending.gameId]?.contains(pending.target) ?? true
             default:
                 if achievements[pending.gameId] == nil {
-                    let reply = try await context.ask("achievement.definitions", payload: EmptyPayload(), gameId: pending.gameId)
-                    guard reply.type == .reply else { continue }
-                    achievements[pending.gameId] = Set((try? reply.decodePayload(as: [String: [AchievementDefinition]].self)["achievements"] ?? [])?.map(\.id) ?? [])
+                    guard let list = try? await context.call(AchievementRequests.definitions, EmptyPayload(), gameId: pending.gameId) else {
+                        continue
+                    }
+                    achievements[pending.gameId] = Set(list.achievements.map(\.id))
                 }
                 exists = achievements[pending.gameId]?.contains(pending.target) ?? true
             }
@@ -296,7 +292,7 @@ final class Challenges: Sendable {
 
     func candidates(_ request: RawEnvelope, context: ServiceContext) async throws -> [String] {
         let (gameId, playerId) = try Self.player(request)
-        let friends = try await context.call("auth.friends.of", payload: FriendsOfQuery(playerId: playerId), as: FriendIDs.self).friendIds
+        let friends = try await context.call(AuthRequests.friendsOf, FriendsOfQuery(playerId: playerId)).friendIds
         if let achievementId = request.payload["achievementId"]?.stringValue {
             let repeatable = try await Self.isRepeatable(achievementId, gameId: gameId, context: context)
             var result: [String] = []
@@ -319,10 +315,10 @@ final class Challenges: Sendable {
         return result
     }
 
-    func list(_ request: RawEnvelope, issued: Bool) async throws -> [ChallengeDetail] {
+    func list(_ request: RawEnvelope, state raw: String?, issued: Bool) async throws -> [ChallengeDetail] {
         let (gameId, playerId) = try Self.player(request)
         var state: ChallengeState?
-        if let raw = request.payload["state"]?.stringValue {
+        if let raw {
             guard let parsed = ChallengeState(rawValue: raw) else {
                 throw ErrorReply(code: .invalidField, message: "state is pending, completed, declined or invalid", field: "payload.state")
             }
@@ -366,12 +362,11 @@ final class Challenges: Sendable {
         }
         for receiver in unique {
             guard receiver != issuer else { throw ErrorReply(code: .invalidField, message: "you cannot challenge yourself", field: "payload.receivers") }
-            let known = try await context.call("auth.players", payload: ProfileLookup(playerIds: [receiver]), as: ProfileList.self)
+            let known = try await context.call(AuthRequests.players, ProfileLookup(playerIds: [receiver]))
             guard !known.players.isEmpty else {
                 throw ErrorReply(code: .unknownPlayer, message: "no player \(receiver)", field: "payload.receivers")
             }
-            let relation = try await context.call(
-                "auth.friends.check", payload: FriendshipQuery(playerId: issuer, otherPlayerId: receiver), as: Friendship.self)
+            let relation = try await context.call(AuthRequests.friendCheck, FriendshipQuery(playerId: issuer, otherPlayerId: receiver))
             if relation.blocked { throw ErrorReply(code: .forbidden, message: "one of you blocked the other", field: "payload.receivers") }
             if !relation.friends && !openGames.contains(gameId) {
                 throw ErrorReply(code: .forbidden, message: "\(receiver) is not your friend", field: "payload.receivers")
@@ -433,9 +428,7 @@ final class Challenges: Sendable {
     }
 
     static func board(_ boardId: String, gameId: String, context: ServiceContext) async throws -> LeaderboardDefinition {
-        let boards = try await context.ask("leaderboard.boards", payload: EmptyPayload(), gameId: gameId)
-        if boards.type == .error { throw try boards.decodePayload(as: ErrorReply.self) }
-        let list = try boards.decodePayload(as: [String: [LeaderboardDefinition]].self)["leaderboards"] ?? []
+        let list = try await context.call(LeaderboardRequests.boards, EmptyPayload(), gameId: gameId).leaderboards
         guard let board = list.first(where: { $0.id == boardId }) else {
             throw ErrorReply(code: .unknownBoard, message: "game '\(gameId)' has no leaderboard '\(boardId)'", field: "payload.boardId")
         }
@@ -443,24 +436,19 @@ final class Challenges: Sendable {
     }
 
     static func entry(_ boardId: String, gameId: String, playerId: String, context: ServiceContext) async throws -> Int64? {
-        let reply = try await context.ask("leaderboard.entry", payload: ["boardId": boardId], gameId: gameId, playerId: playerId)
-        if reply.type == .error { throw try reply.decodePayload(as: ErrorReply.self) }
-        return reply.payload["entry"]?["value"]?.integerValue
+        try await context.call(LeaderboardRequests.entry, BoardQuery(boardId: boardId), gameId: gameId, playerId: playerId).entry?.value
     }
 
     static func achievement(_ achievementId: String, gameId: String, playerId: String, context: ServiceContext) async throws -> AchievementStatus {
-        let reply = try await context.ask("achievement.list", payload: EmptyPayload(), gameId: gameId, playerId: playerId)
-        if reply.type == .error { throw try reply.decodePayload(as: ErrorReply.self) }
-        guard let status = try reply.decodePayload(as: AchievementList.self).achievements.first(where: { $0.id == achievementId }) else {
+        let list = try await context.call(AchievementRequests.list, EmptyPayload(), gameId: gameId, playerId: playerId)
+        guard let status = list.achievements.first(where: { $0.id == achievementId }) else {
             throw ErrorReply(code: .unknownAchievement, message: "game '\(gameId)' has no achievement '\(achievementId)'", field: "payload.achievementId")
         }
         return status
     }
 
     static func isRepeatable(_ achievementId: String, gameId: String, context: ServiceContext) async throws -> Bool {
-        let reply = try await context.ask("achievement.definitions", payload: EmptyPayload(), gameId: gameId)
-        if reply.type == .error { return false }
-        let list = (try? reply.decodePayload(as: [String: [AchievementDefinition]].self)["achievements"]) ?? []
+        let list = (try? await context.call(AchievementRequests.definitions, EmptyPayload(), gameId: gameId))?.achievements ?? []
         return list.first(where: { $0.id == achievementId })?.repeatable ?? false
     }
 }

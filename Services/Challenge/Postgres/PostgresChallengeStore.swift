@@ -283,17 +283,28 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
         }
     }
 
-    public func runningTimed(gameId: String, boardId: String, playerId: String, at time: Int64) async throws -> [String] {
-        try await ids(
+    public func runningTimed(gameId: String, boardId: String, playerId: String) async throws -> [TimedWindow] {
+        try await windows(
             """
-            SELECT c.id FROM challenge c JOIN receiver r ON r.challenge_id = c.id
+            SELECT c.id, c.created_at, c.ends_at FROM challenge c JOIN receiver r ON r.challenge_id = c.id
             WHERE c.game_id = \(gameId) AND c.kind = 'timed' AND c.board_id = \(boardId) AND c.state = 'running'
-                AND r.player_id = \(playerId) AND c.created_at <= \(time) AND c.ends_at > \(time)
+                AND r.player_id = \(playerId)
             """)
     }
 
-    public func closedTimed(now: Int64) async throws -> [String] {
-        try await ids("SELECT id FROM challenge WHERE kind = 'timed' AND state = 'running' AND ends_at <= \(now)")
+    public func runningTimedWindows() async throws -> [TimedWindow] {
+        try await windows("SELECT id, created_at, ends_at FROM challenge WHERE kind = 'timed' AND state = 'running'")
+    }
+
+    private func windows(_ query: PostgresQuery) async throws -> [TimedWindow] {
+        let logger = logger
+        return try await database.read { connection in
+            var windows: [TimedWindow] = []
+            for try await (id, startsAt, endsAt) in try await connection.query(query, logger: logger).decode((String, Int64, Int64?).self) {
+                windows.append(TimedWindow(challengeId: id, startsAt: startsAt, endsAt: endsAt))
+            }
+            return windows
+        }
     }
 
     public func inbox(gameId: String, playerId: String, unreadOnly: Bool, after: Int64?) async throws -> [InboxItem] {

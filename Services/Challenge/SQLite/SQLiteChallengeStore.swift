@@ -246,20 +246,18 @@ public final class SQLiteChallengeStore: ChallengeStore {
 
     // MARK: Time-boxed
 
-    /// Running time-boxed challenges on a board that include the player.
-    public func runningTimed(gameId: String, boardId: String, playerId: String, at time: Int64) async throws -> [String] {
+    public func runningTimed(gameId: String, boardId: String, playerId: String) async throws -> [TimedWindow] {
         try await database.read { db in
-            try String.fetchAll(
+            try Row.fetchAll(
                 try db.cachedStatement(sql: """
-                    SELECT c.id FROM challenge c JOIN receiver r ON r.challenge_id = c.id
+                    SELECT c.id, c.created_at, c.ends_at FROM challenge c JOIN receiver r ON r.challenge_id = c.id
                     WHERE c.game_id = ? AND c.kind = 'timed' AND c.board_id = ? AND c.state = 'running' AND r.player_id = ?
-                        AND c.created_at <= ? AND c.ends_at > ?
                     """),
-                arguments: [gameId, boardId, playerId, time, time])
+                arguments: [gameId, boardId, playerId]
+            ).map { TimedWindow(challengeId: $0["id"], startsAt: $0["created_at"], endsAt: $0["ends_at"]) }
         }
     }
 
-    /// Running time-boxed challenges whose window closed by `now`.
     /// Moves a running time-boxed challenge's end to `now` (an operator ends it early); false
     /// when it is not running or its time has already run out.
     public func endTimedEarly(_ challengeId: String, now: Int64) async throws -> Bool {
@@ -271,9 +269,10 @@ public final class SQLiteChallengeStore: ChallengeStore {
         }
     }
 
-    public func closedTimed(now: Int64) async throws -> [String] {
+    public func runningTimedWindows() async throws -> [TimedWindow] {
         try await database.read { db in
-            try String.fetchAll(try db.cachedStatement(sql: "SELECT id FROM challenge WHERE kind = 'timed' AND state = 'running' AND ends_at <= ?"), arguments: [now])
+            try Row.fetchAll(try db.cachedStatement(sql: "SELECT id, created_at, ends_at FROM challenge WHERE kind = 'timed' AND state = 'running'"))
+                .map { TimedWindow(challengeId: $0["id"], startsAt: $0["created_at"], endsAt: $0["ends_at"]) }
         }
     }
 

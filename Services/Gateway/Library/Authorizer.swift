@@ -16,11 +16,6 @@ struct Authorizer: Sendable {
     let serverKeys: [String: [UInt8]]
     let adminKey: [UInt8]?
 
-    /// Types that need no credential.
-    static let publicTypes: Set<MessageType> = [
-        "auth.register", "auth.login", "auth.device-login", "auth.refresh", .health, .gatewayHealth,
-    ]
-
     init(settings: GatewaySettings, tokens: SessionTokens) {
         self.tokens = tokens
         serverKeys = settings.serverKeys.mapValues { Array(SHA256.hash(data: Data($0.utf8))) }
@@ -51,42 +46,35 @@ struct Authorizer: Sendable {
         return (Actor(kind: .anonymous, peer: peer), nil)
     }
 
-    /// Applies the rules for the request's type and returns the player id to stamp.
+    /// Applies the rules for the request's type (its ``RequestDefinition``'s access) and returns
+    /// the player id to stamp.
     func authorize(_ request: ClientRequest, as actor: Actor) throws(ErrorReply) -> String? {
+        let access = RequestCatalog.info(request.type)?.access
         if actor.kind == .anonymous {
-            guard Self.isPublic(request.type) else {
+            guard access?.isPublic == true else {
                 throw ErrorReply(
                     code: .unauthenticated, message: "'\(request.type)' needs a session token, server key or admin key",
                     field: "token")
             }
             return request.playerId
         }
-        if Self.isAdminType(request.type) && actor.kind != .admin {
+        if let access, !access.admits(actor.kind) {
+            throw access.refusal(of: request.type, kind: actor.kind)
+        }
+        if access == nil, RequestCatalog.isOperatorName(request.type), actor.kind != .admin {
+            // Not a defined type, but named as an operator's: refused the same way, so that
+            // probing does not tell which operator types exist.
             throw ErrorReply(code: .forbidden, message: "'\(request.type)' is for operators only")
         }
-        switch actor.kind {
-        case .player:
-            if let named = request.playerId, named != actor.playerId {
-                throw ErrorReply(code: .forbidden, message: "a player can act only as themselves", field: "playerId")
-            }
-            return actor.playerId
-        case .server:
-            return request.playerId
-        default:
-            return request.playerId
+        if actor.kind == .player, let named = request.playerId, named != actor.playerId {
+            throw ErrorReply(code: .forbidden, message: "a player can act only as themselves", field: "playerId")
         }
+        return actor.kind == .player ? actor.playerId : request.playerId
     }
 
     /// Whether a type needs no credential: logging in, and readiness checks (`health`,
     /// `gateway.health`, `<service>.health`).
-    static func isPublic(_ type: MessageType) -> Bool {
-        publicTypes.contains(type) || (type.rawValue.hasSuffix(".health") && !type.rawValue.dropLast(7).contains("."))
-    }
-
-    /// Operator-only types: `admin.*` and `<service>.admin.*`.
-    static func isAdminType(_ type: MessageType) -> Bool {
-        type.rawValue.hasPrefix("admin.") || type.rawValue.contains(".admin.")
-    }
+    static func isPublic(_ type: MessageType) -> Bool { RequestCatalog.publicTypes.contains(type) }
 
     /// Whether `key` is the configured admin key (compared in constant time).
     func isAdminKey(_ key: String) -> Bool {

@@ -82,9 +82,7 @@ extension Gateway {
     }
 
     /// The request types the gateway answers itself.
-    static let gatewayTypes: Set<MessageType> = [
-        .eventPublish, .receipt, .eventsRead, .notificationsSubscribe, .gatewayHealth, .health, .adminAudit,
-    ]
+    static var gatewayTypes: Set<MessageType> { RequestCatalog.gatewayTypes }
 
     /// The connection, with its one reply written to the audit log before it goes out when the
     /// request turns out to be an operator's (`isOperator` is set once the admin key checked out;
@@ -137,7 +135,7 @@ extension Gateway {
             throw Self.sessionRevoked
         }
         let answer = await ask(
-            "auth.session-check", payload: try WireCodec.jsonValue(SessionCheck(sessionId: claims.sid, playerId: claims.playerId)),
+            AuthRequests.sessionCheck.type, payload: try WireCodec.jsonValue(SessionCheck(sessionId: claims.sid, playerId: claims.playerId)),
             timeout: min(settings.requestTimeout, .seconds(2)))
         if answer.type == .error {
             throw (try? answer.decodePayload(as: ErrorReply.self))

@@ -2,23 +2,22 @@ import PodiumMessages
 import PodiumRuntime
 
 extension Gateway {
-    /// The services that keep receipts of state-changing requests (each answers `<service>.receipt`).
-    static let receiptKeepers: [MessageType] = ["leaderboard.receipt", "achievement.receipt", "challenge.receipt"]
+    /// Where the services keep receipts of their state-changing requests: `<service>.receipt`
+    /// of each service with a type that keeps receipts (``RequestCatalog``).
+    static let receiptKeepers: [MessageType] = RequestCatalog.services.filter(RequestCatalog.receiptKeepingServices.contains)
+        .map { ServiceRequests.receipt(of: $0).type }
 
     /// Where the receipts of a request type are kept: `nil` for the event log (`event.publish`),
-    /// else the `<service>.receipt` of the service the type belongs to; throws `invalid_field`
-    /// for a type that keeps no receipts.
+    /// else the `<service>.receipt` of the service that owns the type; throws `invalid_field`
+    /// for a type that keeps no receipts (its definition says so).
     static func receiptKeeper(of type: String) throws -> MessageType? {
-        if type == MessageType.eventPublish.rawValue { return nil }
-        let service = MessageType(type).serviceName
-        let keeper = MessageType("\(service).receipt")
-        guard receiptKeepers.contains(keeper), type.hasPrefix("\(service).") else {
+        guard let info = RequestCatalog.info(MessageType(type)), info.keepsReceipt else {
+            let keeping = RequestCatalog.all.filter(\.keepsReceipt).map(\.type.rawValue).joined(separator: ", ")
             throw ErrorReply(
-                code: .invalidField,
-                message: "'\(type.prefix(64))' keeps no receipts; event.publish and the state-changing leaderboard, achievement and challenge types do",
+                code: .invalidField, message: "'\(type.prefix(64))' keeps no receipts; these types do: \(keeping)",
                 field: "payload.type")
         }
-        return keeper
+        return info.owner == GatewayRequests.gateway ? nil : ServiceRequests.receipt(of: info.owner).type
     }
 
     /// `receipt.get`: with the request's `type`, only the place that keeps that type's receipts;
@@ -45,7 +44,7 @@ extension Gateway {
         }
         if searchLog, let acknowledgement = try await eventLog.acknowledgement(gameId: gameId, playerId: playerId, requestId: query.id) {
             let lookup = ReceiptLookup(gameId: gameId, playerId: playerId, sequence: acknowledgement.sequence)
-            let answer = await ask("achievement.event-effects", payload: try WireCodec.jsonValue(lookup), timeout: timeout)
+            let answer = await ask(AchievementRequests.eventEffects.type, payload: try WireCodec.jsonValue(lookup), timeout: timeout)
             let effects = answer.type == .reply ? try? answer.decodePayload(as: EventEffects.self) : nil
             return RequestReceipt(
                 id: query.id, found: true, type: MessageType.eventPublish.rawValue, acknowledgement: acknowledgement, effects: effects)

@@ -30,7 +30,7 @@ extension Gateway {
                 PendingRequests.Entry(
                     origin: .client(client, requestID: request.id), service: service, serviceRoutingID: routingID,
                     deadline: deadline, requestType: request.type,
-                    refreshToken: request.type == "auth.refresh" ? request.payload?["refreshToken"]?.stringValue : nil),
+                    refreshToken: request.type == AuthRequests.refresh.type ? request.payload?["refreshToken"]?.stringValue : nil),
                 internalID: internalID)
             return nil
         }
@@ -195,19 +195,19 @@ extension Gateway {
     private func applySessionChanges(_ entry: PendingRequests.Entry, answer: RawEnvelope) async {
         let until = clock.nowMilliseconds + Self.revocationMemoryMilliseconds
         switch entry.requestType {
-        case "auth.logout"?, "auth.revoke"?, "auth.admin.revoke-session"?:
+        case AuthRequests.logout.type?, AuthRequests.revoke.type?, AuthRequests.revokeSession.type?:
             guard answer.type == .reply, let receipt = try? answer.decodePayload(as: RevocationReceipt.self) else { return }
             sessions.withLock { $0.revoke(sessionIds: receipt.sessionIds, until: until) }
             endSockets(of: receipt.sessionIds, .sessionRevoked)
-        case "auth.admin.ban"?:
+        case AuthRequests.ban.type?:
             guard answer.type == .reply, let ban = try? answer.decodePayload(as: PlayerBan.self) else { return }
             let record = PlayerRecord.Ban(reason: ban.reason, bannedAt: ban.bannedAt, until: ban.until)
             sessions.withLock { $0.revoke(sessionIds: ban.sessionIds, until: until, ban: record, playerId: ban.playerId) }
             endSockets(of: ban.sessionIds, .sessionRevoked)
-        case "auth.admin.unban"?:
+        case AuthRequests.unban.type?:
             guard answer.type == .reply, let receipt = try? answer.decodePayload(as: UnbanReceipt.self), receipt.unbanned else { return }
             sessions.withLock { $0.liftBan(playerId: receipt.playerId) }
-        case "auth.refresh"?:
+        case AuthRequests.refresh.type?:
             guard answer.type == .error, let token = entry.refreshToken,
                 (try? answer.decodePayload(as: ErrorReply.self))?.code == .sessionRevoked,
                 let claims = try? await authorizer.tokens.verify(token, as: .refresh, now: clock.nowMilliseconds)

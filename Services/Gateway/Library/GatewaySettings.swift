@@ -92,7 +92,7 @@ public struct GatewaySettings: Sendable {
         connectionRateLimit: RateLimit = GatewaySettings.defaultConnectionRateLimit,
         playerRateLimit: RateLimit = GatewaySettings.defaultPlayerRateLimit,
         curveKeyPair: CurveKeyPair? = nil,
-        expectedServices: [String] = ["auth", "leaderboard", "achievement", "challenge"],
+        expectedServices: [String] = RequestCatalog.services,
         tokenKey: [UInt8] = Array(SessionTokens.developmentKey.utf8),
         serverKeys: [String: String] = [:],
         adminKey: String? = nil

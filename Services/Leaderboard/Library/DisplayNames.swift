@@ -30,7 +30,7 @@ final class DisplayNames: Sendable {
             }
         }
         guard !missing.isEmpty else { return found }
-        guard let answer = try? await context.call("auth.players", payload: ProfileLookup(playerIds: missing), as: ProfileList.self)
+        guard let answer = try? await context.call(AuthRequests.players, ProfileLookup(playerIds: missing))
         else { return found }
         cache.withLock { cache in
             if cache.count > Self.capacity { cache.removeAll() }

@@ -33,76 +33,38 @@ public enum LeaderboardService {
     }
 
     static func definition(_ scoreboard: Scoreboard) -> ServiceDefinition {
-        ServiceDefinition(
+        typealias Requests = LeaderboardRequests
+        return ServiceDefinition(
             name: name, subscriptions: subscriptions,
-            requestHandlers: [
-                "leaderboard.boards": { request, _ in
-                    let game = try game(request, scoreboard)
-                    return try WireCodec.jsonValue(["leaderboards": game.leaderboards])
+            handlers: [
+                Requests.boards.handler { request, _ in BoardList(leaderboards: try game(request, scoreboard).leaderboards) },
+                Requests.sets.handler { request, _ in BoardSetList(leaderboardSets: try game(request, scoreboard).leaderboardSets ?? []) },
+                Requests.define.handler { request, _ in
+                    LeaderboardDefinitionChange(definition: try await scoreboard.define(request.payload.definition, gameId: try request.game()))
                 },
-                "leaderboard.sets": { request, _ in
-                    let game = try game(request, scoreboard)
-                    return try WireCodec.jsonValue(["leaderboardSets": game.leaderboardSets ?? []])
+                Requests.remove.handler { request, _ in
+                    try await scoreboard.remove(boardId: request.payload.boardId, gameId: try request.game())
+                    return BoardRemoved(removed: request.payload.boardId)
                 },
-                "leaderboard.admin.define": { request, _ in
-                    let change = try payload(request, as: DefinitionChange.self)
-                    return try WireCodec.jsonValue(["definition": await scoreboard.define(change.definition, gameId: try gameId(request))])
+                Requests.removeScore.handler { request, _ in try await scoreboard.removeScore(request.payload, gameId: try request.game()) },
+                Requests.reset.handler { request, _ in try await scoreboard.reset(request.payload, gameId: try request.game()) },
+                Requests.archives.handler { request, _ in try await scoreboard.archives(request.payload, gameId: try request.game()) },
+                Requests.submit.handler { request, context in try await scoreboard.submit(request.envelope, request.payload, context: context) },
+                Requests.entry.handler { request, context in
+                    EntryReply(entry: try await scoreboard.entry(request.envelope, query: request.payload, context: context))
                 },
-                "leaderboard.admin.remove": { request, _ in
-                    let query = try payload(request, as: Scoreboard.BoardQuery.self)
-                    try await scoreboard.remove(boardId: query.boardId, gameId: try gameId(request))
-                    return ["removed": .string(query.boardId)]
+                Requests.top.handler { request, context in try await scoreboard.top(request.envelope, query: request.payload, context: context) },
+                Requests.around.handler { request, context in
+                    try await scoreboard.around(request.envelope, query: request.payload, context: context)
                 },
-                "leaderboard.admin.remove-score": { request, _ in
-                    try request.requireOperator()
-                    return try WireCodec.jsonValue(await scoreboard.removeScore(try payload(request, as: ScoreRemoval.self), gameId: try gameId(request)))
-                },
-                "leaderboard.admin.reset": { request, _ in
-                    try request.requireOperator()
-                    return try WireCodec.jsonValue(await scoreboard.reset(try payload(request, as: BoardTarget.self), gameId: try gameId(request)))
-                },
-                "leaderboard.archives": { request, _ in
-                    try WireCodec.jsonValue(await scoreboard.archives(try payload(request, as: BoardTarget.self), gameId: try gameId(request)))
-                },
-                "leaderboard.submit": { request, context in
-                    let submission = try payload(request, as: ScoreSubmission.self)
-                    return try WireCodec.jsonValue(await scoreboard.submit(request, submission, context: context))
-                },
-                "leaderboard.entry": { request, context in
-                    let entry = try await scoreboard.entry(request, query: try payload(request, as: Scoreboard.BoardQuery.self), context: context)
-                    return ["entry": try entry.map { try WireCodec.jsonValue($0) } ?? .null]
-                },
-                "leaderboard.top": { request, context in
-                    try WireCodec.jsonValue(
-                        await scoreboard.top(request, query: try payload(request, as: Scoreboard.BoardQuery.self), context: context))
-                },
-                "leaderboard.around": { request, context in
-                    try WireCodec.jsonValue(
-                        await scoreboard.around(request, query: try payload(request, as: Scoreboard.BoardQuery.self), context: context))
-                },
-                "leaderboard.history": { request, _ in
-                    try WireCodec.jsonValue(await scoreboard.history(request, query: try payload(request, as: Scoreboard.BoardQuery.self)))
-                },
+                Requests.history.handler { request, _ in try await scoreboard.history(request.envelope, query: request.payload) },
             ])
     }
 
-    struct DefinitionChange: Decodable {
-        var definition: LeaderboardDefinition
-    }
-
-    static func gameId(_ request: RawEnvelope) throws -> String {
-        guard let gameId = request.gameId else { throw ErrorReply(code: .missingField, message: "give the gameId", field: "gameId") }
-        return gameId
-    }
-
-    static func game(_ request: RawEnvelope, _ scoreboard: Scoreboard) throws -> GameConfiguration {
+    static func game(_ request: ServiceRequest<EmptyPayload>, _ scoreboard: Scoreboard) throws -> GameConfiguration {
         guard let gameId = request.gameId, let game = scoreboard.catalog.value.games[gameId] else {
             throw ErrorReply(code: .unknownGame, message: "this server has no game '\(request.gameId ?? "")'", field: "gameId")
         }
         return game
-    }
-
-    static func payload<Value: Decodable>(_ request: RawEnvelope, as type: Value.Type) throws -> Value {
-        try request.requestPayload(as: type)
     }
 }

@@ -139,7 +139,7 @@ final class Scoreboard: Sendable {
                         entry: Self.entry(playerId, current, rank: rank), scopesBeaten: recorded.scopesBeaten.map(\.rawValue),
                         submittedValue: value)
                     let accepted = Envelope(
-                        type: "leaderboard.score-accepted", correlationId: queued.cause, gameId: queued.gameId, playerId: playerId,
+                        type: .scoreAccepted, correlationId: queued.cause, gameId: queued.gameId, playerId: playerId,
                         timestamp: now, payload: receipt)
                     return SubmissionJournal(
                         reply: try WireCodec.jsonValue(receipt), accepted: (Topic(rawValue: "score/\(queued.gameId)/\(board.id)"), accepted),
@@ -270,7 +270,7 @@ final class Scoreboard: Sendable {
         _ request: RawEnvelope, board: LeaderboardDefinition, scope: TimeScope, context: ServiceContext
     ) async throws -> LeaderboardPage {
         let playerId = try request.subjectPlayer()
-        let friends = try await context.call("auth.friends.of", payload: FriendsOfQuery(playerId: playerId), as: FriendIDs.self)
+        let friends = try await context.call(AuthRequests.friendsOf, FriendsOfQuery(playerId: playerId))
         let rows = try read(request.gameId ?? "", board, scope) { index in
             (friends.friendIds + [playerId]).compactMap { index.entry(of: $0) }.sorted { index.precedes($0, $1) }
         }
@@ -403,20 +403,6 @@ final class Scoreboard: Sendable {
     }
 
     // MARK: - Helpers
-
-    struct BoardQuery: Decodable {
-        var boardId: String
-        var scope: JSONValue?
-        var offset: Int?
-        var limit: Int?
-        var cursor: String?
-        var radius: Int?
-        var friendsOnly: Bool?
-        /// A recurring board's period (0, 1, 2…) to read its final standings.
-        var period: Int64?
-        /// An archive (1, 2, 3…) of the board to read: the standings a reset ended.
-        var archive: Int64?
-    }
 
     private func target(_ request: RawEnvelope, _ query: BoardQuery) throws -> (LeaderboardDefinition, TimeScope) {
         (try catalog.value.board(gameId: request.gameId, boardId: query.boardId), try TimeScope.parse(query.scope))

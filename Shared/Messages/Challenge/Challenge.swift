@@ -141,10 +141,21 @@ public struct InboxItem: Codable, Sendable, Equatable {
     }
 }
 
-/// `challenge.admin.end`: a running time-boxed challenge to end now (docs/PROTOCOL.md 22.5).
+/// The challenge a request is about (`challenge.detail`, `decline`, `rematch`, `admin.end`).
 public struct ChallengeTarget: Codable, Sendable, Equatable {
     public var challengeId: String
     public init(challengeId: String) { self.challengeId = challengeId }
+
+    enum CodingKeys: String, CodingKey { case challengeId }
+
+    /// `challengeId` absent or not a string: `missing_field` (docs/PROTOCOL.md 12).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard let id = try? container.decode(String.self, forKey: .challengeId) else {
+            throw ErrorReply(code: .missingField, message: "give the challengeId", field: "payload.challengeId")
+        }
+        challengeId = id
+    }
 }
 
 /// `challenge.admin.list`: a game's challenges for operators, newest first.

@@ -8,10 +8,17 @@
 public enum StreamName {
     /// The gateway's event log.
     public static let events = "events"
+    /// The leaderboard service's outbox.
+    public static let leaderboard = "leaderboard"
+    /// The achievement service's outbox.
+    public static let achievement = "achievement"
 
     /// The request type that reads a stream's range: `events.read` for the event log,
     /// `<service>.outbox.read` for a service's outbox.
-    public static func readType(of stream: String) -> MessageType {
-        stream == events ? .eventsRead : .outboxRead(of: stream)
+    public static func readType(of stream: String) -> MessageType { read(of: stream).type }
+
+    /// The request that reads a stream's range (``readType(of:)``), typed.
+    public static func read(of stream: String) -> RequestDefinition<StreamRead, StreamPage> {
+        stream == events ? GatewayRequests.eventsRead : ServiceRequests.outboxRead(of: stream)
     }
 }

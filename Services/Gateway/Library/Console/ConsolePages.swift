@@ -12,11 +12,11 @@ struct ConsolePages: Sendable {
     var gateway: Gateway { console.gateway }
 
     /// Runs one request as the operator; the reply's payload, or the error's message.
-    func admin(_ type: String, game: String? = nil, player: String? = nil, payload: [String: JSONValue] = [:]) async
+    func admin(_ type: MessageType, game: String? = nil, player: String? = nil, payload: [String: JSONValue] = [:]) async
         -> Result<RawEnvelope, ErrorReply>
     {
         var request: [String: JSONValue] = [
-            "type": .string(type), "id": .string("console-" + UUID().uuidString.lowercased()), "payload": .object(payload),
+            "type": .string(type.rawValue), "id": .string("console-" + UUID().uuidString.lowercased()), "payload": .object(payload),
             "adminKey": .string(gateway.settings.adminKey ?? ""),
         ]
         if let game, !game.isEmpty { request["gameId"] = .string(game) }
@@ -94,7 +94,7 @@ struct ConsolePages: Sendable {
         let game = query["game"] ?? ""
         var data: [String: Any] = ["game": game]
         guard !game.isEmpty else { return ("games", data) }
-        switch await admin("leaderboard.boards", game: game) {
+        switch await admin(LeaderboardRequests.boards.type, game: game) {
         case .failure(let error):
             data["error"] = Self.describe(error)
             return ("games", data)
@@ -111,7 +111,7 @@ struct ConsolePages: Sendable {
         // Rarity is the share of the game's players who earned each achievement; the list is
         // asked for a player id that has no progress, so it holds only the catalogue.
         if case .success(let list) = decode(
-            await admin("achievement.list", game: game, player: "console-catalogue"), as: AchievementList.self)
+            await admin(AchievementRequests.list.type, game: game, player: "console-catalogue"), as: AchievementList.self)
         {
             data["achievements"] = list.achievements.map { status -> [String: Any] in
                 let percent = status.percentOfPlayersEarned ?? 0
@@ -140,14 +140,14 @@ struct ConsolePages: Sendable {
         ]
         guard !game.isEmpty, !board.isEmpty else { return ("leaderboards", data) }
         if case .success(let list) = decode(
-            await admin("leaderboard.archives", game: game, payload: ["boardId": .string(board)]), as: LeaderboardArchiveList.self)
+            await admin(LeaderboardRequests.archives.type, game: game, payload: ["boardId": .string(board)]), as: LeaderboardArchiveList.self)
         {
             data["archives"] = list.archives.map { item -> [String: Any] in
                 ["archive": item.archive, "entries": item.entries, "resetAt": ConsoleHTTP.time(item.resetAt), "selected": item.archive == archive]
             }
         }
         if let find = query["find"], !find.isEmpty {
-            let found = await admin("leaderboard.entry", game: game, player: find, payload: ["boardId": .string(board), "scope": .string(scope)])
+            let found = await admin(LeaderboardRequests.entry.type, game: game, player: find, payload: ["boardId": .string(board), "scope": .string(scope)])
             switch found {
             case .success(let envelope):
                 if let entry = try? envelope.decodePayload(as: [String: LeaderboardEntry?].self)["entry"] ?? nil {
@@ -166,7 +166,7 @@ struct ConsolePages: Sendable {
         } else {
             payload["scope"] = .string(scope)
         }
-        switch decode(await admin("leaderboard.top", game: game, payload: payload), as: LeaderboardPage.self) {
+        switch decode(await admin(LeaderboardRequests.top.type, game: game, payload: payload), as: LeaderboardPage.self) {
         case .failure(let error):
             data["error"] = Self.describe(error)
         case .success(let page):
@@ -194,7 +194,7 @@ struct ConsolePages: Sendable {
         let game = fields["game"] ?? "", board = fields["board"] ?? "", player = fields["player"] ?? ""
         let back = "/console/leaderboards" + ConsoleHTTP.query([("game", game), ("board", board)])
         switch decode(
-            await admin("leaderboard.admin.remove-score", game: game, payload: ["boardId": .string(board), "playerId": .string(player)]),
+            await admin(LeaderboardRequests.removeScore.type, game: game, payload: ["boardId": .string(board), "playerId": .string(player)]),
             as: ScoreRemovalReceipt.self)
         {
         case .success(let receipt): return (back, receipt.removed ? "removed the score of \(player)" : "\(player) had no score")
@@ -206,7 +206,7 @@ struct ConsolePages: Sendable {
         let game = fields["game"] ?? "", board = fields["board"] ?? ""
         let back = "/console/leaderboards" + ConsoleHTTP.query([("game", game), ("board", board)])
         guard fields["confirm"] == "yes" else { return (back, "tick the box to confirm the reset") }
-        switch decode(await admin("leaderboard.admin.reset", game: game, payload: ["boardId": .string(board)]), as: LeaderboardArchive.self) {
+        switch decode(await admin(LeaderboardRequests.reset.type, game: game, payload: ["boardId": .string(board)]), as: LeaderboardArchive.self) {
         case .success(let archive):
             return (back + "&archive=\(archive.archive)", "reset: \(archive.entries) entries are archive \(archive.archive)")
         case .failure(let error): return (back, Self.describe(error))
@@ -226,7 +226,7 @@ struct ConsolePages: Sendable {
             if let value = query[name], !value.isEmpty { lookup[name] = .string(value) }
         }
         guard !lookup.isEmpty else { return ("players", data) }
-        switch decode(await admin("auth.admin.lookup", payload: lookup), as: PlayerRecord.self) {
+        switch decode(await admin(AuthRequests.lookup.type, payload: lookup), as: PlayerRecord.self) {
         case .failure(let error):
             data["error"] = Self.describe(error)
         case .success(let record):
@@ -248,7 +248,7 @@ struct ConsolePages: Sendable {
             }
             data["player"] = player
             if !game.isEmpty {
-                if case .success(let list) = decode(await admin("achievement.list", game: game, player: record.playerId), as: AchievementList.self) {
+                if case .success(let list) = decode(await admin(AchievementRequests.list.type, game: game, player: record.playerId), as: AchievementList.self) {
                     data["achievements"] = list.achievements.map { status -> [String: Any] in
                         [
                             "title": status.title ?? status.id, "percent": status.percentComplete.map { String(format: "%.0f %%", $0) } ?? "-",
@@ -257,7 +257,7 @@ struct ConsolePages: Sendable {
                     }
                 }
                 var challenges: [[String: Any]] = []
-                for (type, role) in [("challenge.received", "received"), ("challenge.issued", "issued")] {
+                for (type, role) in [(ChallengeRequests.received.type, "received"), (ChallengeRequests.issued.type, "issued")] {
                     if case .success(let envelope) = await admin(type, game: game, player: record.playerId),
                         let list = try? envelope.decodePayload(as: [String: [ChallengeDetail]].self)["challenges"]
                     {
@@ -278,7 +278,7 @@ struct ConsolePages: Sendable {
         if let days = fields["days"].flatMap({ Int64($0) }), days > 0 {
             payload["until"] = .integer(gateway.clock.nowMilliseconds + days * 86_400_000)
         }
-        switch decode(await admin("auth.admin.ban", payload: payload), as: PlayerBan.self) {
+        switch decode(await admin(AuthRequests.ban.type, payload: payload), as: PlayerBan.self) {
         case .success(let ban): return (playerPage(player), "banned; \(ban.revokedSessions) session(s) revoked")
         case .failure(let error): return (playerPage(player), Self.describe(error))
         }
@@ -286,7 +286,7 @@ struct ConsolePages: Sendable {
 
     func unban(_ fields: [String: String]) async -> (location: String, flash: String) {
         let player = fields["player"] ?? ""
-        switch decode(await admin("auth.admin.unban", payload: ["playerId": .string(player)]), as: UnbanReceipt.self) {
+        switch decode(await admin(AuthRequests.unban.type, payload: ["playerId": .string(player)]), as: UnbanReceipt.self) {
         case .success(let receipt): return (playerPage(player), receipt.unbanned ? "unbanned" : "was not banned")
         case .failure(let error): return (playerPage(player), Self.describe(error))
         }
@@ -295,7 +295,7 @@ struct ConsolePages: Sendable {
     func revokeSession(_ fields: [String: String]) async -> (location: String, flash: String) {
         let player = fields["player"] ?? ""
         switch decode(
-            await admin("auth.admin.revoke-session", payload: ["sessionId": .string(fields["session"] ?? "")]), as: RevocationReceipt.self)
+            await admin(AuthRequests.revokeSession.type, payload: ["sessionId": .string(fields["session"] ?? "")]), as: RevocationReceipt.self)
         {
         case .success(let receipt): return (playerPage(player), receipt.revokedSessions > 0 ? "session revoked" : "the session had already ended")
         case .failure(let error): return (playerPage(player), Self.describe(error))
@@ -308,7 +308,7 @@ struct ConsolePages: Sendable {
         let openOnly = query["open"] == "1"
         var data: [String: Any] = ["game": query["game"] ?? "", "openOnly": openOnly]
         if let game = query["game"], !game.isEmpty {
-            switch await admin("challenge.admin.list", game: game, payload: ["openOnly": .bool(openOnly), "limit": 100]) {
+            switch await admin(ChallengeRequests.list.type, game: game, payload: ["openOnly": .bool(openOnly), "limit": 100]) {
             case .failure(let error): data["error"] = Self.describe(error)
             case .success(let envelope):
                 let list = (try? envelope.decodePayload(as: [String: [ChallengeDetail]].self))?["challenges"] ?? []
@@ -330,7 +330,7 @@ struct ConsolePages: Sendable {
         if let id = query["ended"], !id.isEmpty, let game = query["game"] {
             // Shown after an end: the challenge as the end left it (its detail, read as the issuer).
             if case .success(let list) = decode(
-                await admin("challenge.detail", game: game, player: query["issuer"], payload: ["challengeId": .string(id)]),
+                await admin(ChallengeRequests.detail.type, game: game, player: query["issuer"], payload: ["challengeId": .string(id)]),
                 as: ChallengeDetail.self)
             {
                 data["ended"] = [
@@ -339,7 +339,7 @@ struct ConsolePages: Sendable {
                 ]
             }
         }
-        if case .success(let page) = decode(await admin("admin.audit", payload: ["type": "challenge.admin.end", "limit": 20]), as: AuditPage.self) {
+        if case .success(let page) = decode(await admin(GatewayRequests.audit.type, payload: ["type": .string(ChallengeRequests.end.type.rawValue), "limit": 20]), as: AuditPage.self) {
             data["recent"] = page.entries.map { ["at": ConsoleHTTP.time($0.at), "type": "\($0.type) (\($0.outcome))", "gameId": $0.gameId ?? "-", "playerId": $0.payload["challengeId"]?.stringValue ?? "-"] }
         }
         return ("challenges", data)
@@ -347,7 +347,7 @@ struct ConsolePages: Sendable {
 
     func endChallenge(_ fields: [String: String]) async -> (location: String, flash: String) {
         let game = fields["game"] ?? "", id = fields["challenge"] ?? ""
-        switch decode(await admin("challenge.admin.end", game: game, payload: ["challengeId": .string(id)]), as: ChallengeDetail.self) {
+        switch decode(await admin(ChallengeRequests.end.type, game: game, payload: ["challengeId": .string(id)]), as: ChallengeDetail.self) {
         case .success(let detail):
             return (
                 "/console/challenges" + ConsoleHTTP.query([("game", game), ("ended", id), ("issuer", detail.issuerId)]),
@@ -389,7 +389,7 @@ struct ConsolePages: Sendable {
         if !player.isEmpty { payload["playerId"] = .string(player) }
         if let before = query["before"].flatMap({ Int64($0) }) { payload["before"] = .integer(before) }
         var data: [String: Any] = ["type": type, "player": player]
-        switch decode(await admin("admin.audit", payload: payload), as: AuditPage.self) {
+        switch decode(await admin(GatewayRequests.audit.type, payload: payload), as: AuditPage.self) {
         case .failure(let error): data["error"] = Self.describe(error)
         case .success(let page):
             data["entries"] = page.entries.map { entry -> [String: Any] in

@@ -1,0 +1,72 @@
+/// The auth service's requests (docs/PROTOCOL.md 8 and 9): accounts, sessions, profiles, friends.
+public enum AuthRequests {
+    public static let register = RequestDefinition<Registration, SessionGrant>(
+        "auth.register", access: .anyone, changesState: true)
+    public static let login = RequestDefinition<PasswordLogin, SessionGrant>(
+        "auth.login", access: .anyone, changesState: true)
+    public static let deviceLogin = RequestDefinition<DeviceLogin, SessionGrant>(
+        "auth.device-login", access: .anyone, changesState: true)
+    public static let refresh = RequestDefinition<SessionRefresh, SessionGrant>(
+        "auth.refresh", access: .anyone, changesState: true)
+    public static let link = RequestDefinition<AccountLink, PlayerProfile>(
+        "auth.link", access: .player, changesState: true)
+    public static let logout = RequestDefinition<EmptyPayload, RevocationReceipt>(
+        "auth.logout", access: .player, changesState: true)
+    public static let revoke = RequestDefinition<SessionRevocation, RevocationReceipt>(
+        "auth.revoke", access: .player, changesState: true)
+    public static let profile = RequestDefinition<EmptyPayload, PlayerProfile>(
+        "auth.profile", access: .player)
+    public static let displayName = RequestDefinition<DisplayNameChange, PlayerProfile>(
+        "auth.display-name", access: .player, changesState: true)
+    /// Public profiles of other players (display names), for any credential.
+    public static let players = RequestDefinition<ProfileLookup, ProfileList>(
+        "auth.players", access: .signedIn)
+
+    // Friends (a player's own relations).
+    public static let friendRequest = RequestDefinition<FriendTarget, FriendRelation>(
+        "auth.friends.request", access: .player, changesState: true)
+    public static let friendAccept = RequestDefinition<FriendTarget, FriendRelation>(
+        "auth.friends.accept", access: .player, changesState: true)
+    public static let friendDecline = RequestDefinition<FriendTarget, FriendRelation>(
+        "auth.friends.decline", access: .player, changesState: true)
+    public static let friendRemove = RequestDefinition<FriendTarget, FriendRelation>(
+        "auth.friends.remove", access: .player, changesState: true)
+    public static let friendBlock = RequestDefinition<FriendTarget, FriendRelation>(
+        "auth.friends.block", access: .player, changesState: true)
+    public static let friendUnblock = RequestDefinition<FriendTarget, FriendRelation>(
+        "auth.friends.unblock", access: .player, changesState: true)
+    public static let friendList = RequestDefinition<EmptyPayload, FriendList>(
+        "auth.friends.list", access: .player)
+
+    // Asked by other services (and operators).
+    /// Whether a session is still valid (the gateway, before it trusts a token).
+    public static let sessionCheck = RequestDefinition<SessionCheck, SessionStatus>(
+        "auth.session-check", access: .serviceOrOperator)
+    /// The relation between two players (challenges).
+    public static let friendCheck = RequestDefinition<FriendshipQuery, Friendship>(
+        "auth.friends.check", access: .serviceOrOperator)
+    /// A player's friends' ids (friends-only leaderboards, challenge candidates).
+    public static let friendsOf = RequestDefinition<FriendsOfQuery, FriendIDs>(
+        "auth.friends.of", access: .serviceOrOperator)
+
+    // Operators.
+    public static let ban = RequestDefinition<BanRequest, PlayerBan>(
+        "auth.admin.ban", access: .operator, changesState: true)
+    public static let unban = RequestDefinition<PlayerTarget, UnbanReceipt>(
+        "auth.admin.unban", access: .operator, changesState: true)
+    public static let revokeSession = RequestDefinition<SessionTarget, RevocationReceipt>(
+        "auth.admin.revoke-session", access: .operator, changesState: true)
+    public static let lookup = RequestDefinition<PlayerLookup, PlayerRecord>(
+        "auth.admin.lookup", access: .operator)
+
+    /// Every auth request type.
+    public static let all: [RequestInfo] = [
+        register.info, login.info, deviceLogin.info, refresh.info, link.info, logout.info, revoke.info,
+        profile.info,
+        displayName.info, players.info, friendRequest.info, friendAccept.info, friendDecline.info,
+        friendRemove.info,
+        friendBlock.info, friendUnblock.info, friendList.info, sessionCheck.info, friendCheck.info,
+        friendsOf.info, ban.info,
+        unban.info, revokeSession.info, lookup.info,
+    ]
+}

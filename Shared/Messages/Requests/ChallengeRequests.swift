@@ -1,0 +1,36 @@
+/// The challenge service's requests (docs/PROTOCOL.md 12).
+public enum ChallengeRequests {
+    public static let issue = RequestDefinition<ChallengeIssue, ChallengeDetail>(
+        "challenge.issue", access: .signedIn, keepsReceipt: true)
+    public static let start = RequestDefinition<TimedChallengeStart, ChallengeDetail>(
+        "challenge.start", access: .signedIn, keepsReceipt: true)
+    public static let rematch = RequestDefinition<ChallengeTarget, ChallengeDetail>(
+        "challenge.rematch", access: .signedIn, changesState: true)
+    public static let decline = RequestDefinition<ChallengeTarget, ChallengeDetail>(
+        "challenge.decline", access: .signedIn, changesState: true)
+    public static let received = RequestDefinition<ChallengeFilter, ChallengeList>(
+        "challenge.received", access: .signedIn)
+    public static let issued = RequestDefinition<ChallengeFilter, ChallengeList>(
+        "challenge.issued", access: .signedIn)
+    public static let detail = RequestDefinition<ChallengeTarget, ChallengeDetail>(
+        "challenge.detail", access: .signedIn)
+    public static let candidates = RequestDefinition<EmptyPayload, ChallengeCandidates>(
+        "challenge.candidates", access: .signedIn)
+    public static let inbox = RequestDefinition<InboxQuery, InboxPage>(
+        "challenge.inbox", access: .signedIn)
+    public static let inboxRead = RequestDefinition<InboxMarkRead, InboxMarked>(
+        "challenge.inbox.read", access: .signedIn, changesState: true)
+
+    // Operators.
+    public static let list = RequestDefinition<ChallengeListing, ChallengeList>(
+        "challenge.admin.list", access: .operator)
+    public static let end = RequestDefinition<ChallengeTarget, ChallengeDetail>(
+        "challenge.admin.end", access: .operator, changesState: true)
+
+    /// Every challenge request type.
+    public static let all: [RequestInfo] = [
+        issue.info, start.info, rematch.info, decline.info, received.info, issued.info, detail.info,
+        candidates.info,
+        inbox.info, inboxRead.info, list.info, end.info,
+    ]
+}

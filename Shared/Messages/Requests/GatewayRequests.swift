@@ -1,0 +1,59 @@
+/// The requests the gateway answers itself (docs/PROTOCOL.md 7).
+public enum GatewayRequests {
+    /// A game event to log, acknowledge and fan out; its id is an idempotency key.
+    public static let publish = RequestDefinition<GameEvent, EventAcknowledgement>(
+        .eventPublish, access: .signedIn, keepsReceipt: true, owner: gateway)
+    /// What became of an earlier request.
+    public static let receipt = RequestDefinition<ReceiptQuery, RequestReceipt>(
+        .receipt, access: .signedIn, owner: gateway)
+    /// A range of the event log (services catching up; operators).
+    public static let eventsRead = RequestDefinition<StreamRead, StreamPage>(
+        .eventsRead, access: .serviceOrOperator, owner: gateway)
+    /// The topic of a player's private notifications (or, admin key, the operators').
+    public static let subscribe = RequestDefinition<EmptyPayload, NotificationSubscription>(
+        .notificationsSubscribe, access: .signedIn, owner: gateway)
+    /// The operators' audit log.
+    public static let audit = RequestDefinition<AuditQuery, AuditPage>(
+        .adminAudit, access: .operator, owner: gateway)
+    /// Readiness of the whole system.
+    public static let health = RequestDefinition<EmptyPayload, SystemHealth>(
+        .health, access: .anyone, owner: gateway)
+    /// Readiness of the gateway alone.
+    public static let gatewayHealth = RequestDefinition<EmptyPayload, GatewayHealth>(
+        .gatewayHealth, access: .anyone, owner: gateway)
+
+    /// The owner name of the types above.
+    public static let gateway = "gateway"
+
+    /// Every type the gateway answers itself.
+    public static let all: [RequestInfo] = [
+        publish.info, receipt.info, eventsRead.info, subscribe.info, audit.info, health.info,
+        gatewayHealth.info,
+    ]
+}
+
+/// The requests every service's runtime answers for it, named after the service
+/// (`leaderboard.health`, `leaderboard.outbox.read`, …).
+public enum ServiceRequests {
+    /// The service's readiness.
+    public static func health(of service: String) -> RequestDefinition<EmptyPayload, ServiceHealth> {
+        RequestDefinition(.health(of: service), access: .anyone)
+    }
+
+    /// Makes the service publish a test notification to the request's player.
+    public static func testNotification(of service: String) -> RequestDefinition<
+        JSONValue, TestNotificationReceipt
+    > {
+        RequestDefinition(.testNotification(of: service), access: .signedIn)
+    }
+
+    /// The stored answer to a request id (the gateway, for `receipt.get`).
+    public static func receipt(of service: String) -> RequestDefinition<ReceiptLookup, StoredReply> {
+        RequestDefinition(MessageType("\(service).receipt"), access: .service)
+    }
+
+    /// A range of the service's outbox (services that follow it; operators).
+    public static func outboxRead(of service: String) -> RequestDefinition<StreamRead, StreamPage> {
+        RequestDefinition(.outboxRead(of: service), access: .serviceOrOperator)
+    }
+}

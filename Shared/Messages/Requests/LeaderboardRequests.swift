@@ -1,0 +1,38 @@
+/// The leaderboard service's requests (docs/PROTOCOL.md 10).
+public enum LeaderboardRequests {
+    public static let boards = RequestDefinition<EmptyPayload, BoardList>(
+        "leaderboard.boards", access: .signedIn)
+    public static let sets = RequestDefinition<EmptyPayload, BoardSetList>(
+        "leaderboard.sets", access: .signedIn)
+    public static let submit = RequestDefinition<ScoreSubmission, ScoreReceipt>(
+        "leaderboard.submit", access: .signedIn, keepsReceipt: true)
+    public static let entry = RequestDefinition<BoardQuery, EntryReply>(
+        "leaderboard.entry", access: .signedIn)
+    public static let top = RequestDefinition<BoardQuery, LeaderboardPage>(
+        "leaderboard.top", access: .signedIn)
+    public static let around = RequestDefinition<BoardQuery, LeaderboardPage>(
+        "leaderboard.around", access: .signedIn)
+    public static let history = RequestDefinition<BoardQuery, ScoreHistory>(
+        "leaderboard.history", access: .signedIn)
+    public static let archives = RequestDefinition<BoardTarget, LeaderboardArchiveList>(
+        "leaderboard.archives", access: .signedIn)
+
+    // Operators.
+    public static let define = RequestDefinition<
+        LeaderboardDefinitionChange, LeaderboardDefinitionChange
+    >(
+        "leaderboard.admin.define", access: .operator, changesState: true)
+    public static let remove = RequestDefinition<BoardRemoval, BoardRemoved>(
+        "leaderboard.admin.remove", access: .operator, changesState: true)
+    public static let removeScore = RequestDefinition<ScoreRemoval, ScoreRemovalReceipt>(
+        "leaderboard.admin.remove-score", access: .operator, changesState: true)
+    public static let reset = RequestDefinition<BoardTarget, LeaderboardArchive>(
+        "leaderboard.admin.reset", access: .operator, changesState: true)
+
+    /// Every leaderboard request type.
+    public static let all: [RequestInfo] = [
+        boards.info, sets.info, submit.info, entry.info, top.info, around.info, history.info,
+        archives.info, define.info,
+        remove.info, removeScore.info, reset.info,
+    ]
+}
