@@ -203,6 +203,11 @@ let package = Package(
                 "ZeroMQ",
                 "PodiumMessages",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `podium admin export` and `import`: the SQLite reader, the PostgreSQL loader and
+                // the services' PostgreSQL openers (their migrations make the target schemas).
+                "PodiumRuntime", "PodiumSQLite", "PodiumPostgres", "Gateway", "GatewayPostgres", "AuthPostgres",
+                "LeaderboardPostgres", "AchievementPostgres", "ChallengePostgres",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Services/CLI"
         ),

@@ -4,14 +4,19 @@ import ArgumentParser
 struct AdminCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
-        abstract: "Operator actions (admin key): bans, sessions, player lookup, scores, board resets, challenges, the audit log.",
+        abstract: """
+            Operator actions (admin key): bans, sessions, player lookup, scores, board resets, challenges, the audit log; \
+            moving a deployment to PostgreSQL.
+            """,
         discussion: """
             Every subcommand sends the admin key: --admin-key or $PODIUM_ADMIN_KEY. Each request is \
-            written to the gateway's audit log (podium admin audit).
+            written to the gateway's audit log (podium admin audit). export and import work on the \
+            stores themselves, with the stack stopped, and need no key.
             """,
         subcommands: [
             AdminBanCommand.self, AdminUnbanCommand.self, AdminLookupCommand.self, AdminRevokeSessionCommand.self,
             AdminRemoveScoreCommand.self, AdminResetBoardCommand.self, AdminArchivesCommand.self, AdminDefineBoardCommand.self,
             AdminDefineAchievementCommand.self, AdminChallengesCommand.self, AdminEndChallengeCommand.self, AdminAuditCommand.self,
+            AdminExportCommand.self, AdminImportCommand.self,
         ])
 }
