@@ -189,6 +189,18 @@ public final class PostgresImportTarget: Sendable {
         }
     }
 
+    /// Fresh planner statistics for imported tables: a bulk load outruns autovacuum's analyze, and
+    /// without statistics lookups by player took the rank index (30 ms instead of 0.05 ms a page
+    /// at 200,000 entries; docs/BENCHMARKS.md).
+    public func analyze(schema: String, tables: [String]) async throws {
+        let logger = storage.logger
+        try await storage.read { connection in
+            for table in tables {
+                _ = try await connection.query(PostgresQuery(unsafeSQL: "ANALYZE \(Self.quoted(schema)).\(Self.quoted(table))"), logger: logger)
+            }
+        }
+    }
+
     static func count(_ schema: String, _ table: String, _ connection: PostgresConnection, _ logger: Logger) async throws -> Int {
         let rows = try await connection.query(
             PostgresQuery(unsafeSQL: "SELECT COUNT(*)::bigint FROM \(quoted(schema)).\(quoted(table))"), logger: logger)

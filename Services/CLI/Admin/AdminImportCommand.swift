@@ -135,6 +135,10 @@ struct AdminImportCommand: ParsableCommand {
             }
             try await plan.write(input: input, loader: loader)
         }
+        for service in DeploymentFiles.services {
+            guard let schema = settings[service]?.schema, let tables = schemas[service] else { continue }
+            try await target.analyze(schema: schema, tables: tables.map(\.name))
+        }
         let elapsed = ContinuousClock.now - started
         var lines: [String] = []
         for store in header.stores {
