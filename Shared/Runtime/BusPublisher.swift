@@ -19,12 +19,15 @@ public actor BusPublisher {
     private let downstream = Locked(false)
     private var watcher: Task<Void, Never>?
 
-    public init(context: ZMQContext, endpoint: String, publisherID: String, clock: any PodiumClock) throws {
+    /// `security`: CURVE client options for a bus that has them (``BusSecurity/memberOptions``).
+    public init(
+        context: ZMQContext, endpoint: String, publisherID: String, clock: any PodiumClock, security: [SocketOption] = []
+    ) throws {
         self.publisherID = publisherID
         self.clock = clock
         self.socket = try AsyncSocket(
             context: context, type: .extendedPublisher, name: "bus.publisher",
-            options: [.sendHighWaterMark(100_000), .lingerMilliseconds(1000)],
+            options: [.sendHighWaterMark(100_000), .lingerMilliseconds(1000)] + security,
             connect: [endpoint])
     }
 

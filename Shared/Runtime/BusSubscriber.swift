@@ -22,12 +22,14 @@ public final class BusSubscriber: Sendable {
     public let prefixes: [String]
     private let socket: AsyncSocket
 
-    public init(context: ZMQContext, endpoint: String, prefixes: [String], name: String) throws {
+    public init(
+        context: ZMQContext, endpoint: String, prefixes: [String], name: String, security: [SocketOption] = []
+    ) throws {
         self.prefixes = prefixes
         let subscriptions = (prefixes + [Self.tickTopic]).map { SocketOption.subscribe(Data($0.utf8)) }
         socket = try AsyncSocket(
             context: context, type: .subscriber, name: name,
-            options: [.receiveHighWaterMark(100_000)] + subscriptions,
+            options: [.receiveHighWaterMark(100_000)] + security + subscriptions,
             connect: [endpoint])
     }
 

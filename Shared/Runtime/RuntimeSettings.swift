@@ -15,6 +15,7 @@ import Logging
 /// | `PODIUM_LOG_LEVEL` | `info` | trace, debug, info, notice, warning, error, critical |
 /// | `PODIUM_DEVELOPMENT` | `false` | allows generated development secrets; never in production |
 /// | `PODIUM_DATABASE_URL` | unset | PostgreSQL instead of SQLite (``DatabaseSettings``) |
+/// | `PODIUM_BUS_SECRET_KEY`, … | unset: plain bus | CURVE on the bus (``BusSecurity``) |
 ///
 /// The gateway binds the three bus endpoints; services connect to them.
 public struct RuntimeSettings: Sendable {
@@ -29,6 +30,8 @@ public struct RuntimeSettings: Sendable {
     public var developmentMode: Bool
     /// The PostgreSQL server the service keeps its data in; nil: SQLite files under ``dataDirectory``.
     public var database: DatabaseSettings?
+    /// CURVE on the bus; nil: plain (the single-box default on 127.0.0.1).
+    public var busSecurity: BusSecurity?
 
     public init(
         service: String,
@@ -40,7 +43,8 @@ public struct RuntimeSettings: Sendable {
         heartbeatInterval: Duration = .seconds(1),
         logLevel: Logger.Level = .info,
         developmentMode: Bool = false,
-        database: DatabaseSettings? = nil
+        database: DatabaseSettings? = nil,
+        busSecurity: BusSecurity? = nil
     ) {
         self.service = service
         self.instanceID = instanceID ?? "\(service)-\(UUID().uuidString.prefix(8).lowercased())"
@@ -52,6 +56,7 @@ public struct RuntimeSettings: Sendable {
         self.logLevel = logLevel
         self.developmentMode = developmentMode
         self.database = database
+        self.busSecurity = busSecurity
     }
 
     /// Reads the settings for one service (see the table above).
@@ -91,9 +96,21 @@ public struct RuntimeSettings: Sendable {
             heartbeatInterval: .milliseconds(heartbeat),
             logLevel: level,
             developmentMode: podium.bool(forKey: ["development"], default: false),
-            database: database
+            database: database,
+            busSecurity: try BusSecurity.read(from: podium, isHub: service == "gateway")
         )
     }
+
+    /// Whether a bus endpoint reaches beyond this machine (anything but loopback and inproc),
+    /// where a plain bus lets anyone who can reach it read every message and publish as a service.
+    public static func leavesMachine(_ endpoint: String) -> Bool {
+        guard endpoint.hasPrefix("tcp://") else { return false }
+        let host = endpoint.dropFirst(6).split(separator: ":").dropLast().joined(separator: ":")
+        return !(host.hasPrefix("127.") || host == "localhost" || host == "[::1]" || host == "::1")
+    }
+
+    /// The bus endpoints this process uses.
+    public var busEndpoints: [String] { [busPublishEndpoint, busSubscribeEndpoint, busServicesEndpoint] }
 
     /// The environment as a configuration reader, secrets redacted from access logs.
     public static func environmentReader() -> ConfigReader {

@@ -7,14 +7,14 @@ import ZeroMQ
 public final class ServiceLink: Sendable {
     private let socket: AsyncSocket
 
-    public init(context: ZMQContext, endpoint: String, instanceID: String) throws {
+    public init(context: ZMQContext, endpoint: String, instanceID: String, security: [SocketOption] = []) throws {
         socket = try AsyncSocket(
             context: context, type: .dealer, name: "service.link",
             options: [
                 .routingID(Data(instanceID.utf8)),
                 .heartbeatIntervalMilliseconds(1000), .heartbeatTimeoutMilliseconds(3000),
                 .sendHighWaterMark(100_000), .receiveHighWaterMark(100_000), .lingerMilliseconds(1000),
-            ],
+            ] + security,
             connect: [endpoint])
     }
 

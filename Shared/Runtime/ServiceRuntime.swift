@@ -56,13 +56,16 @@ public final class ServiceRuntime: Service, Sendable {
     }
 
     public func run() async throws {
+        let security = settings.busSecurity?.memberOptions ?? []
         let publisher = try BusPublisher(
-            context: context, endpoint: settings.busPublishEndpoint, publisherID: settings.instanceID, clock: clock)
+            context: context, endpoint: settings.busPublishEndpoint, publisherID: settings.instanceID, clock: clock,
+            security: security)
         let subscriber = try BusSubscriber(
             context: context, endpoint: settings.busSubscribeEndpoint, prefixes: definition.subscriptions,
-            name: "\(definition.name).bus")
+            name: "\(definition.name).bus", security: security)
         let link = try ServiceLink(
-            context: context, endpoint: settings.busServicesEndpoint, instanceID: settings.instanceID)
+            context: context, endpoint: settings.busServicesEndpoint, instanceID: settings.instanceID, security: security)
+        logBusSecurity()
         let asker = ServiceAsker(link: link, clock: clock)
         let serviceContext = ServiceContext(
             settings: settings, publisher: publisher, clock: clock, logger: logger, asker: asker, outbox: definition.outbox,
@@ -88,7 +91,15 @@ public final class ServiceRuntime: Service, Sendable {
             definition.outbox?.finish()
             group.cancelAll()
             asker.failAll(ErrorReply(code: .serviceUnavailable, message: "\(definition.name) is shutting down"))
+            // A send on a link whose connection never completed (a gateway that refused this
+            // process's bus key) waits for a peer that will not come: closing the link ends it.
+            // Replies in hand get a moment to leave first.
+            let linkCloser = Task { [clock] in
+                guard (try? await clock.sleep(for: .seconds(2))) != nil else { return }
+                await link.close()
+            }
             await group.waitForAll()
+            linkCloser.cancel()
         }
         await link.close()
         await publisher.close()
@@ -97,6 +108,16 @@ public final class ServiceRuntime: Service, Sendable {
     }
 
     // MARK: - Bus
+
+    private func logBusSecurity() {
+        if let security = settings.busSecurity {
+            logger.info("bus uses CURVE", metadata: ["bus.public_key": "\(security.keyPair.publicKey.z85)"])
+        } else if let open = settings.busEndpoints.first(where: RuntimeSettings.leavesMachine) {
+            logger.warning(
+                "the bus is plain on an endpoint beyond this machine: anyone who reaches it reads every message and may publish as a service; set PODIUM_BUS_SECRET_KEY (docs/SECURITY.md)",
+                metadata: ["bus.endpoint": "\(open)"])
+        }
+    }
 
     private func consume(_ subscriber: BusSubscriber, context: ServiceContext) async {
         await subscriber.run(

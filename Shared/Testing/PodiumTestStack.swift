@@ -45,6 +45,10 @@ public final class PodiumTestStack: Sendable {
         /// When set, the gateway's public endpoints are CURVE servers with this pair, and the
         /// stack's own clients (``client()``, ``player(_:password:)``) use CURVE.
         public var curveKeyPair: CurveKeyPair?
+        /// CURVE on the bus: the gateway's bus sockets admit only the services' keys (fresh ones).
+        public var busCurve: Bool
+        /// Where the stack's processes log; nil: nowhere (or stderr with `PODIUM_TEST_LOGS`).
+        public var logger: Logger?
 
         public init(
             services: [ServiceBlueprint]? = nil,
@@ -61,8 +65,12 @@ public final class PodiumTestStack: Sendable {
             connectionRateLimit: RateLimit = GatewaySettings.defaultConnectionRateLimit,
             playerRateLimit: RateLimit = GatewaySettings.defaultPlayerRateLimit,
             maxInFlightPerConnection: Int = 1000,
-            curveKeyPair: CurveKeyPair? = nil
+            curveKeyPair: CurveKeyPair? = nil,
+            busCurve: Bool = false,
+            logger: Logger? = nil
         ) {
+            self.busCurve = busCurve
+            self.logger = logger
             self.connectionRateLimit = connectionRateLimit
             self.playerRateLimit = playerRateLimit
             self.maxInFlightPerConnection = maxInFlightPerConnection
@@ -128,6 +136,8 @@ public final class PodiumTestStack: Sendable {
 
     public let gateway: Gateway
     public let services: [ServiceRuntime]
+    /// The gateway's bus public key when the bus uses CURVE (``Options/busCurve``).
+    public let busHubKey: CurveKey?
     public let dataDirectory: URL
     private let ownsDataDirectory: Bool
     private let group: ServiceGroup
@@ -154,7 +164,16 @@ public final class PodiumTestStack: Sendable {
     }
 
     private init(_ options: Options) async throws {
-        let logger = Self.logger()
+        let logger = options.logger ?? Self.logger()
+        var hubSecurity: BusSecurity?
+        var memberPairs: [String: CurveKeyPair] = [:]
+        if options.busCurve {
+            for blueprint in options.services { memberPairs[blueprint.name] = try CurveKeyPair.generate() }
+            hubSecurity = BusSecurity(
+                keyPair: try CurveKeyPair.generate(),
+                admitted: Dictionary(uniqueKeysWithValues: memberPairs.map { ($0.value.publicKey, $0.key) }))
+        }
+        busHubKey = hubSecurity?.keyPair.publicKey
         let data = options.dataDirectory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("podium-test-\(UUID().uuidString)")
         dataDirectory = data
@@ -163,7 +182,7 @@ public final class PodiumTestStack: Sendable {
             service: "gateway", dataDirectory: data, busPublishEndpoint: "tcp://127.0.0.1:*",
             busSubscribeEndpoint: "tcp://127.0.0.1:*", busServicesEndpoint: "tcp://127.0.0.1:*",
             heartbeatInterval: options.heartbeatInterval, developmentMode: true,
-            database: try Self.testDatabase(service: "gateway", dataDirectory: data))
+            database: try Self.testDatabase(service: "gateway", dataDirectory: data), busSecurity: hubSecurity)
         let gatewaySettings = GatewaySettings(
             runtime: gatewayRuntime, requestEndpoint: "tcp://127.0.0.1:*", notificationEndpoint: "tcp://127.0.0.1:*",
             notificationSecret: options.notificationSecret ?? (0..<32).map { _ in UInt8.random(in: .min ... .max) },
@@ -180,7 +199,8 @@ public final class PodiumTestStack: Sendable {
                 service: blueprint.name, dataDirectory: data, busPublishEndpoint: endpoints.busPublish,
                 busSubscribeEndpoint: endpoints.busSubscribe, busServicesEndpoint: endpoints.busServices,
                 heartbeatInterval: options.heartbeatInterval,
-                database: try Self.testDatabase(service: blueprint.name, dataDirectory: data))
+                database: try Self.testDatabase(service: blueprint.name, dataDirectory: data),
+                busSecurity: memberPairs[blueprint.name].map { BusSecurity(keyPair: $0, hubKey: hubSecurity!.keyPair.publicKey) })
             let definition = try await blueprint.make(settings, options.clock)
             runtimes.append(try ServiceRuntime(definition: definition, settings: settings, clock: options.clock, logger: logger))
         }

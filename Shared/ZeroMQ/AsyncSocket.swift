@@ -31,6 +31,9 @@ public final class AsyncSocket: Sendable {
     /// Options are applied before any bind or connect, as libzmq needs for CURVE keys and most others.
     /// `receiveLimits` bounds what is kept of each received message (see ``ReceiveLimits``).
     ///
+    /// `monitor` names an inproc endpoint the socket's connection events go to, for a
+    /// ``SocketMonitor`` (set up before any bind or connect, so no event is missed).
+    ///
     /// Bind and connect errors are thrown here, before any thread starts.
     public init(
         context: ZMQContext,
@@ -42,7 +45,8 @@ public final class AsyncSocket: Sendable {
         inboxCapacity: Int = 4096,
         capturesPeerAddress: Bool = false,
         receiveLimits: ReceiveLimits? = nil,
-        receiveFilter: ReceiveFilter? = nil
+        receiveFilter: ReceiveFilter? = nil,
+        monitor: String? = nil
     ) throws {
         let socket = try context.makeSocket(type)
         let wakeReceiver = try context.makeSocket(.pair)
@@ -50,6 +54,7 @@ public final class AsyncSocket: Sendable {
         var bound: [String] = []
         do {
             for option in options { try socket.set(option) }
+            if let monitor { try socket.monitor(monitor) }
             for endpoint in bind {
                 try socket.bind(endpoint)
                 bound.append(try socket.lastEndpoint())

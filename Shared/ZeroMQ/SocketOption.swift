@@ -47,6 +47,9 @@ public enum SocketOption: Sendable, Hashable {
     /// The server's public key, which makes the socket a CURVE client (ZMQ_CURVE_SERVERKEY).
     /// Set it, and this side's key pair, before connecting.
     case curveServerKey(CurveKey)
+    /// The ZAP domain a server socket's connections are authenticated in (ZMQ_ZAP_DOMAIN): the
+    /// ``ZAPHandler`` of the socket's context sees it with every handshake. Set it before binding.
+    case zapDomain(String)
 
     func apply(to handle: UnsafeMutableRawPointer) throws {
         switch self {
@@ -74,6 +77,7 @@ public enum SocketOption: Sendable, Hashable {
         case .curvePublicKey(let key): try setBytes(handle, ZMQ_CURVE_PUBLICKEY, Data(key.bytes), "ZMQ_CURVE_PUBLICKEY")
         case .curveSecretKey(let key): try setBytes(handle, ZMQ_CURVE_SECRETKEY, Data(key.bytes), "ZMQ_CURVE_SECRETKEY")
         case .curveServerKey(let key): try setBytes(handle, ZMQ_CURVE_SERVERKEY, Data(key.bytes), "ZMQ_CURVE_SERVERKEY")
+        case .zapDomain(let domain): try setBytes(handle, ZMQ_ZAP_DOMAIN, Data(domain.utf8), "ZMQ_ZAP_DOMAIN")
         }
     }
 }

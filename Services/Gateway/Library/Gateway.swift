@@ -37,6 +37,8 @@ public final class Gateway: Sendable {
     let notificationSocket: AsyncSocket
     let notificationFeed: AsyncSocket
     let busHub: ZMQProxy
+    /// CURVE on the bus: the ZAP handler and the bus sockets' monitors; nil on a plain bus.
+    let busGuard: BusGuard?
     let topics: NotificationTopics
     let authorizer: Authorizer
     let directory = Locked(ServiceDirectory())
@@ -76,13 +78,28 @@ public final class Gateway: Sendable {
         self.rateLimits = Locked(ClientRateLimits(settings: settings))
         // CURVE options must be on the public sockets before they bind.
         let curve = settings.curveKeyPair?.serverOptions ?? []
+        // With CURVE on the bus, the ZAP handler is bound before any server socket.
+        let busGuard = try settings.runtime.busSecurity.map {
+            try BusGuard(security: $0, context: context, clock: clock, logger: logger)
+        }
+        self.busGuard = busGuard
+        let busOptions = settings.runtime.busSecurity?.hubOptions ?? []
 
-        // The bus hub. inproc endpoints let the gateway itself publish and subscribe.
+        // The bus hub. inproc endpoints let the gateway itself publish and subscribe (inproc
+        // connections take no part in CURVE).
         let hubID = UUID().uuidString
         let hubInput = try context.makeSocket(.extendedSubscriber)
         let hubOutput = try context.makeSocket(.extendedPublisher)
         try hubOutput.set(.sendHighWaterMark(100_000))
         try hubInput.set(.receiveHighWaterMark(100_000))
+        for option in busOptions {
+            try hubInput.set(option)
+            try hubOutput.set(option)
+        }
+        if let busGuard {
+            try hubInput.monitor(busGuard.monitorEndpoints[0])
+            try hubOutput.monitor(busGuard.monitorEndpoints[1])
+        }
         try hubInput.bind(settings.runtime.busPublishEndpoint)
         let busPublish = try hubInput.lastEndpoint()
         try hubInput.bind("inproc://podium.bus.in.\(hubID)")
@@ -107,8 +124,9 @@ public final class Gateway: Sendable {
                 .routerMandatory(true), .routerHandover(true), .sendHighWaterMark(100_000),
                 .receiveHighWaterMark(100_000), .heartbeatIntervalMilliseconds(1000),
                 .heartbeatTimeoutMilliseconds(3000),
-            ],
-            bind: [settings.runtime.busServicesEndpoint])
+            ] + busOptions,
+            bind: [settings.runtime.busServicesEndpoint],
+            monitor: busGuard?.monitorEndpoints[2])
         clientSocket = try AsyncSocket(
             context: context, type: .router, name: "gateway.requests",
             options: [
@@ -147,7 +165,11 @@ public final class Gateway: Sendable {
                 name: "bus hub",
                 serve: { [self] in
                     await publisher.start()
-                    await busHub.waitUntilFinished()
+                    await withTaskGroup(of: Void.self) { group in
+                        if let busGuard { group.addTask { await busGuard.run() } }
+                        await busHub.waitUntilFinished()
+                        await busGuard?.close()
+                    }
                 },
                 stop: { [self] in
                     await publisher.close()
@@ -220,6 +242,18 @@ public final class Gateway: Sendable {
     private func logStart() {
         if let curve = settings.curveKeyPair {
             logger.info("public endpoints use CURVE", metadata: ["curve.public_key": "\(curve.publicKey.z85)"])
+        }
+        if let security = settings.runtime.busSecurity {
+            logger.info(
+                "bus uses CURVE",
+                metadata: [
+                    "bus.public_key": "\(security.keyPair.publicKey.z85)",
+                    "bus.admitted": "\(security.admitted.values.sorted().joined(separator: ","))",
+                ])
+        } else if let open = settings.runtime.busEndpoints.first(where: RuntimeSettings.leavesMachine) {
+            logger.warning(
+                "the bus is plain on an endpoint beyond this machine: anyone who reaches it reads every message and may publish as a service; set PODIUM_BUS_SECRET_KEY (docs/SECURITY.md)",
+                metadata: ["bus.endpoint": "\(open)"])
         }
         logger.info(
             "gateway listening",

@@ -22,6 +22,8 @@ public enum MetricNames {
     public static let websocketConnections = "podium_websocket_connections"
     public static let notificationsForwarded = "podium_notifications_forwarded_total"
     public static let socketInboxDepth = "podium_socket_inbox_depth"
+    /// Connections to a bus endpoint refused (label `reason`: `unknown_key`, `handshake`).
+    public static let busConnectionsRefused = "podium_bus_connections_refused_total"
 
     // Group commit (the gateway's event log, the services' batches).
     public static let groupCommitBatchSize = "podium_group_commit_batch_size"
