@@ -40,7 +40,8 @@ public struct SequenceTracker: Sendable {
             lastSeen[publisher] = sequence
             return .gap(missing: (last + 1)...(sequence - 1))
         }
-        if sequence == 1 {
+        // A second copy of message 1 (from a second hub) is a duplicate, not a restart.
+        if sequence == 1 && last != 1 {
             lastSeen[publisher] = sequence
             return .restarted
         }

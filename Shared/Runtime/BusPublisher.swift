@@ -23,12 +23,20 @@ public actor BusPublisher {
     public init(
         context: ZMQContext, endpoint: String, publisherID: String, clock: any PodiumClock, security: [SocketOption] = []
     ) throws {
+        try self.init(context: context, endpoints: [endpoint], publisherID: publisherID, clock: clock, security: security)
+    }
+
+    /// A publisher connected to every hub (one per gateway): each message goes to each hub, whose
+    /// subscribers drop the second copy by its sequence number.
+    public init(
+        context: ZMQContext, endpoints: [String], publisherID: String, clock: any PodiumClock, security: [SocketOption] = []
+    ) throws {
         self.publisherID = publisherID
         self.clock = clock
         self.socket = try AsyncSocket(
             context: context, type: .extendedPublisher, name: "bus.publisher",
             options: [.sendHighWaterMark(100_000), .lingerMilliseconds(1000)] + security,
-            connect: [endpoint])
+            connect: endpoints)
     }
 
     /// Starts noticing downstream subscriptions.

@@ -22,15 +22,24 @@ public final class BusSubscriber: Sendable {
     public let prefixes: [String]
     private let socket: AsyncSocket
 
-    public init(
+    public convenience init(
         context: ZMQContext, endpoint: String, prefixes: [String], name: String, security: [SocketOption] = []
+    ) throws {
+        try self.init(context: context, endpoints: [endpoint], prefixes: prefixes, name: name, security: security)
+    }
+
+    /// A subscriber connected to every hub (one per gateway). Each message then arrives once
+    /// per hub; the copies after the first are recognised by their publisher and sequence
+    /// (``SequenceTracker``) and dropped.
+    public init(
+        context: ZMQContext, endpoints: [String], prefixes: [String], name: String, security: [SocketOption] = []
     ) throws {
         self.prefixes = prefixes
         let subscriptions = (prefixes + [Self.tickTopic]).map { SocketOption.subscribe(Data($0.utf8)) }
         socket = try AsyncSocket(
             context: context, type: .subscriber, name: name,
             options: [.receiveHighWaterMark(100_000)] + security + subscriptions,
-            connect: [endpoint])
+            connect: endpoints)
     }
 
     /// Delivers every well-formed message to `handle` until the subscriber is closed.

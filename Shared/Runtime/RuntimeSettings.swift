@@ -11,6 +11,9 @@ import Logging
 /// | `PODIUM_BUS_PUBLISH` | `tcp://127.0.0.1:5560` | bus input (gateway XSUB): publishers connect here |
 /// | `PODIUM_BUS_SUBSCRIBE` | `tcp://127.0.0.1:5561` | bus output (gateway XPUB): subscribers connect here |
 /// | `PODIUM_BUS_SERVICES` | `tcp://127.0.0.1:5562` | gateway ROUTER that services connect their DEALER to |
+///
+/// With several gateways (each its own hub), a service takes comma-separated lists of the three,
+/// one entry per gateway in the same order, and connects to every hub.
 /// | `PODIUM_HEARTBEAT_MS` | `1000` | interval of service announcements and bus ticks |
 /// | `PODIUM_LOG_LEVEL` | `info` | trace, debug, info, notice, warning, error, critical |
 /// | `PODIUM_DEVELOPMENT` | `false` | allows generated development secrets; never in production |
@@ -59,6 +62,30 @@ public struct RuntimeSettings: Sendable {
         self.busSecurity = busSecurity
     }
 
+    /// The hubs a service connects to: one entry per gateway, from the comma-separated lists.
+    public var busPublishEndpoints: [String] { Self.list(busPublishEndpoint) }
+    public var busSubscribeEndpoints: [String] { Self.list(busSubscribeEndpoint) }
+    public var busServicesEndpoints: [String] { Self.list(busServicesEndpoint) }
+
+    static func list(_ text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// Checks the bus endpoint lists: one entry each for the gateway (it binds them), the same
+    /// number of entries in all three for a service (one per gateway).
+    func checkBusEndpoints() throws {
+        let counts = [busPublishEndpoints.count, busSubscribeEndpoints.count, busServicesEndpoints.count]
+        if counts.contains(0) { throw ConfigurationProblem("PODIUM_BUS_PUBLISH, PODIUM_BUS_SUBSCRIBE and PODIUM_BUS_SERVICES must not be empty") }
+        if service == "gateway" {
+            guard counts == [1, 1, 1] else {
+                throw ConfigurationProblem("the gateway binds one bus endpoint of each kind: PODIUM_BUS_PUBLISH, _SUBSCRIBE and _SERVICES take one endpoint here")
+            }
+        } else if Set(counts).count != 1 {
+            throw ConfigurationProblem(
+                "PODIUM_BUS_PUBLISH, PODIUM_BUS_SUBSCRIBE and PODIUM_BUS_SERVICES list \(counts.map(String.init).joined(separator: ", ")) endpoints: give one of each per gateway, in the same order")
+        }
+    }
+
     /// Reads the settings for one service (see the table above).
     public init(service: String, reader: ConfigReader) throws {
         let podium = reader.scoped(to: "podium")
@@ -99,6 +126,7 @@ public struct RuntimeSettings: Sendable {
             database: database,
             busSecurity: try BusSecurity.read(from: podium, isHub: service == "gateway")
         )
+        try checkBusEndpoints()
     }
 
     /// Whether a bus endpoint reaches beyond this machine (anything but loopback and inproc),
@@ -110,7 +138,7 @@ public struct RuntimeSettings: Sendable {
     }
 
     /// The bus endpoints this process uses.
-    public var busEndpoints: [String] { [busPublishEndpoint, busSubscribeEndpoint, busServicesEndpoint] }
+    public var busEndpoints: [String] { busPublishEndpoints + busSubscribeEndpoints + busServicesEndpoints }
 
     /// The environment as a configuration reader, secrets redacted from access logs.
     public static func environmentReader() -> ConfigReader {

@@ -2,16 +2,33 @@ import Foundation
 import PodiumMessages
 
 /// Requests a service sends to other services through the gateway, and their pending replies.
+///
+/// With several gateways, each request goes to the next gateway whose link is connected (any
+/// gateway routes it the same way); the reply comes back on that link.
 final class ServiceAsker: Sendable {
-    private let link: ServiceLink
+    private let links: [ServiceLink]
+    private let turn = Locked(0)
     private let clock: any PodiumClock
     private let waiting = Locked([String: CheckedContinuation<RawEnvelope, Never>]())
     /// Set at shutdown: later asks fail at once instead of waiting for a gateway link that is gone.
     private let closing = Locked<ErrorReply?>(nil)
 
-    init(link: ServiceLink, clock: any PodiumClock) {
-        self.link = link
+    init(links: [ServiceLink], clock: any PodiumClock) {
+        precondition(!links.isEmpty, "a service has at least one gateway link")
+        self.links = links
         self.clock = clock
+    }
+
+    /// The link for the next request: the connected ones in turn; all in turn when none is
+    /// connected yet (the request then waits for a connection, up to its timeout).
+    private func nextLink() -> ServiceLink {
+        let connected = links.filter(\.isConnected)
+        let pool = connected.isEmpty ? links : connected
+        let index = turn.withLock { turn in
+            defer { turn &+= 1 }
+            return turn
+        }
+        return pool[index % pool.count]
     }
 
     func ask(_ type: MessageType, payload: JSONValue, gameId: String?, playerId: String?, timeout: Duration) async throws -> RawEnvelope {
@@ -30,9 +47,10 @@ final class ServiceAsker: Sendable {
                 return
             }
             waiting.withLock { $0[id] = continuation }
+            let link = nextLink()
             Task {
                 do {
-                    try await self.link.send(request)
+                    try await link.send(request)
                 } catch {
                     self.fail(id, ErrorReply(code: .serviceUnavailable, message: "the gateway link is closed"))
                 }

@@ -2,12 +2,19 @@ import Foundation
 import PodiumMessages
 import ZeroMQ
 
-/// A service's connection to the gateway's service ROUTER: requests come in, replies and
-/// announcements go out. The DEALER's routing id is the instance id.
+/// A service's connection to one gateway's service ROUTER: requests come in, replies and
+/// announcements go out. The DEALER's routing id is the instance id. With several gateways a
+/// service has one link to each, and answers each request on the link it came from.
 public final class ServiceLink: Sendable {
+    /// The gateway endpoint this link connects to.
+    public let endpoint: String
     private let socket: AsyncSocket
+    private let monitor: SocketMonitor
+    private let connected = Locked(false)
 
     public init(context: ZMQContext, endpoint: String, instanceID: String, security: [SocketOption] = []) throws {
+        self.endpoint = endpoint
+        let monitorEndpoint = SocketMonitor.makeEndpoint("service.link")
         socket = try AsyncSocket(
             context: context, type: .dealer, name: "service.link",
             options: [
@@ -15,7 +22,23 @@ public final class ServiceLink: Sendable {
                 .heartbeatIntervalMilliseconds(1000), .heartbeatTimeoutMilliseconds(3000),
                 .sendHighWaterMark(100_000), .receiveHighWaterMark(100_000), .lingerMilliseconds(1000),
             ] + security,
-            connect: [endpoint])
+            connect: [endpoint], monitor: monitorEndpoint)
+        monitor = try SocketMonitor(context: context, endpoint: monitorEndpoint)
+    }
+
+    /// Whether the connection to the gateway is up (its handshake done, not disconnected since),
+    /// as far as ``watch()`` has seen.
+    public var isConnected: Bool { connected.value }
+
+    /// Follows the connection's state until the link is closed or the task cancelled.
+    public func watch() async {
+        await monitor.run { [connected] event in
+            switch event.kind {
+            case .handshakeSucceeded: connected.withLock { $0 = true }
+            case .disconnected, .handshakeFailed: connected.withLock { $0 = false }
+            default: break
+            }
+        }
     }
 
     /// Sends one envelope to the gateway.
@@ -30,5 +53,6 @@ public final class ServiceLink: Sendable {
 
     public func close() async {
         await socket.close()
+        await monitor.close()
     }
 }

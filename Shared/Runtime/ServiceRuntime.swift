@@ -57,16 +57,19 @@ public final class ServiceRuntime: Service, Sendable {
 
     public func run() async throws {
         let security = settings.busSecurity?.memberOptions ?? []
+        // One hub per gateway: the publisher and the subscriber connect to all of them, and
+        // there is one link to each gateway.
         let publisher = try BusPublisher(
-            context: context, endpoint: settings.busPublishEndpoint, publisherID: settings.instanceID, clock: clock,
+            context: context, endpoints: settings.busPublishEndpoints, publisherID: settings.instanceID, clock: clock,
             security: security)
         let subscriber = try BusSubscriber(
-            context: context, endpoint: settings.busSubscribeEndpoint, prefixes: definition.subscriptions,
+            context: context, endpoints: settings.busSubscribeEndpoints, prefixes: definition.subscriptions,
             name: "\(definition.name).bus", security: security)
-        let link = try ServiceLink(
-            context: context, endpoint: settings.busServicesEndpoint, instanceID: settings.instanceID, security: security)
+        let links = try settings.busServicesEndpoints.map {
+            try ServiceLink(context: context, endpoint: $0, instanceID: settings.instanceID, security: security)
+        }
         logBusSecurity()
-        let asker = ServiceAsker(link: link, clock: clock)
+        let asker = ServiceAsker(links: links, clock: clock)
         let serviceContext = ServiceContext(
             settings: settings, publisher: publisher, clock: clock, logger: logger, asker: asker, outbox: definition.outbox,
             streams: streams)
@@ -74,14 +77,17 @@ public final class ServiceRuntime: Service, Sendable {
         runningPublisher.withLock { $0 = publisher }
         logger.info(
             "service starting",
-            metadata: ["bus.subscribe": "\(settings.busSubscribeEndpoint)", "storage": "\(definition.storage ?? "-")"])
+            metadata: ["bus.subscribe": "\(settings.busSubscribeEndpoints.joined(separator: ","))", "storage": "\(definition.storage ?? "-")"])
         makeFollowers(context: serviceContext)
 
         let handlers = builtInHandlers(publisher: publisher).merging(definition.requestHandlers) { _, own in own }
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.announce(over: link, handles: Array(handlers.keys)) }
+            for link in links {
+                group.addTask { await link.watch() }
+                group.addTask { await self.announce(over: link, handles: Array(handlers.keys)) }
+                group.addTask { await self.serve(link, handlers: handlers, context: serviceContext, asker: asker) }
+            }
             group.addTask { await self.consume(subscriber, context: serviceContext) }
-            group.addTask { await self.serve(link, handlers: handlers, context: serviceContext, asker: asker) }
             group.addTask { await self.keepFollowersCaughtUp() }
             if let relay = definition.outbox { group.addTask { await relay.run(publisher: publisher, logger: self.logger) } }
             if let background = definition.background { group.addTask { await background(serviceContext) } }
@@ -96,12 +102,12 @@ public final class ServiceRuntime: Service, Sendable {
             // Replies in hand get a moment to leave first.
             let linkCloser = Task { [clock] in
                 guard (try? await clock.sleep(for: .seconds(2))) != nil else { return }
-                await link.close()
+                for link in links { await link.close() }
             }
             await group.waitForAll()
             linkCloser.cancel()
         }
-        await link.close()
+        for link in links { await link.close() }
         await publisher.close()
         await definition.shutdown?()
         logger.info("service stopped")

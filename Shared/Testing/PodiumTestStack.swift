@@ -49,6 +49,9 @@ public final class PodiumTestStack: Sendable {
         public var busCurve: Bool
         /// Where the stack's processes log; nil: nowhere (or stderr with `PODIUM_TEST_LOGS`).
         public var logger: Logger?
+        /// How many gateways (each its own bus hub, all sharing the gateway's storage and
+        /// secrets); the services connect to every one.
+        public var gateways: Int
 
         public init(
             services: [ServiceBlueprint]? = nil,
@@ -67,8 +70,10 @@ public final class PodiumTestStack: Sendable {
             maxInFlightPerConnection: Int = 1000,
             curveKeyPair: CurveKeyPair? = nil,
             busCurve: Bool = false,
-            logger: Logger? = nil
+            logger: Logger? = nil,
+            gateways: Int = 1
         ) {
+            self.gateways = gateways
             self.busCurve = busCurve
             self.logger = logger
             self.connectionRateLimit = connectionRateLimit
@@ -134,14 +139,18 @@ public final class PodiumTestStack: Sendable {
             tokenKey: (0..<32).map { _ in UInt8.random(in: .min ... .max) }, passwordCost: .testing)
     }
 
+    /// The first gateway (the one ``endpoints`` and ``client()`` use).
     public let gateway: Gateway
+    /// Every gateway (``Options/gateways``).
+    public let gateways: [Gateway]
     public let services: [ServiceRuntime]
     /// The gateway's bus public key when the bus uses CURVE (``Options/busCurve``).
     public let busHubKey: CurveKey?
     public let dataDirectory: URL
     private let ownsDataDirectory: Bool
-    private let group: ServiceGroup
-    private let running: Task<Void, any Error>
+    /// One group per gateway, then one for the services (so that one gateway can be stopped).
+    private let groups: [ServiceGroup]
+    private let running: [Task<Void, any Error>]
 
     /// The gateway's endpoints.
     public var endpoints: GatewayEndpoints { gateway.endpoints }
@@ -191,13 +200,24 @@ public final class PodiumTestStack: Sendable {
             playerRateLimit: options.playerRateLimit, curveKeyPair: options.curveKeyPair,
             expectedServices: options.expectedServices ?? options.services.map(\.name),
             tokenKey: options.auth.tokenKey, serverKeys: options.serverKeys, adminKey: options.adminKey)
-        gateway = try await Gateway(settings: gatewaySettings, clock: options.clock, logger: logger, openStorage: GatewayStorage.configured)
-        let endpoints = gateway.endpoints
+        var gateways: [Gateway] = []
+        for index in 0..<max(1, options.gateways) {
+            var settings = gatewaySettings
+            settings.runtime.instanceID = "gateway-\(index + 1)-\(UUID().uuidString.prefix(4).lowercased())"
+            gateways.append(
+                try await Gateway(settings: settings, clock: options.clock, logger: logger, openStorage: GatewayStorage.configured))
+        }
+        self.gateways = gateways
+        gateway = gateways[0]
+        // The services connect to every gateway's hub (comma-separated lists, one entry each).
+        let busPublish = gateways.map(\.endpoints.busPublish).joined(separator: ",")
+        let busSubscribe = gateways.map(\.endpoints.busSubscribe).joined(separator: ",")
+        let busServices = gateways.map(\.endpoints.busServices).joined(separator: ",")
         var runtimes: [ServiceRuntime] = []
         for blueprint in options.services {
             let settings = RuntimeSettings(
-                service: blueprint.name, dataDirectory: data, busPublishEndpoint: endpoints.busPublish,
-                busSubscribeEndpoint: endpoints.busSubscribe, busServicesEndpoint: endpoints.busServices,
+                service: blueprint.name, dataDirectory: data, busPublishEndpoint: busPublish,
+                busSubscribeEndpoint: busSubscribe, busServicesEndpoint: busServices,
                 heartbeatInterval: options.heartbeatInterval,
                 database: try Self.testDatabase(service: blueprint.name, dataDirectory: data),
                 busSecurity: memberPairs[blueprint.name].map { BusSecurity(keyPair: $0, hubKey: hubSecurity!.keyPair.publicKey) })
@@ -205,10 +225,12 @@ public final class PodiumTestStack: Sendable {
             runtimes.append(try ServiceRuntime(definition: definition, settings: settings, clock: options.clock, logger: logger))
         }
         services = runtimes
-        let all: [any Service] = gateway.services + services
-        group = ServiceGroup(configuration: ServiceGroupConfiguration(services: all.map { .init(service: $0) }, logger: logger))
-        let group = self.group
-        running = Task { try await group.run() }
+        let members: [[any Service]] = gateways.map(\.services) + [services]
+        let groups = members.map { parts in
+            ServiceGroup(configuration: ServiceGroupConfiguration(services: parts.map { .init(service: $0) }, logger: logger))
+        }
+        self.groups = groups
+        running = groups.map { group in Task { try await group.run() } }
     }
 
     /// The PostgreSQL database the stacks use when `PODIUM_TEST_DATABASE_URL` is set (scripts/test
@@ -236,9 +258,10 @@ public final class PodiumTestStack: Sendable {
     /// The gateway's CURVE public key, when its public endpoints use CURVE.
     public var curveServerKey: CurveKey? { gateway.settings.curveKeyPair?.publicKey }
 
-    /// A new client of the request endpoint (a CURVE client when the gateway uses CURVE).
-    public func client() throws -> TestClient {
-        try TestClient(endpoint: endpoints.requests, curveServerKey: curveServerKey)
+    /// A new client of the request endpoint (a CURVE client when the gateway uses CURVE); of
+    /// another gateway's with `gateway`.
+    public func client(gateway index: Int = 0) throws -> TestClient {
+        try TestClient(endpoint: gateways[index].endpoints.requests, curveServerKey: curveServerKey)
     }
 
     /// Polls `health` until every expected service is ready (at most `limit`).
@@ -278,9 +301,18 @@ public final class PodiumTestStack: Sendable {
 
     /// Gracefully stops every service and the gateway, then removes the data directory.
     public func shutdown() async {
-        await group.triggerGracefulShutdown()
-        _ = await running.result
+        // The services first, then the gateways (as one group would stop them).
+        for index in groups.indices.reversed() {
+            await groups[index].triggerGracefulShutdown()
+            _ = await running[index].result
+        }
         if ownsDataDirectory { try? FileManager.default.removeItem(at: dataDirectory) }
+    }
+
+    /// Stops one gateway (its parts, as at SIGTERM) while the rest of the stack runs on.
+    public func stopGateway(_ index: Int) async {
+        await groups[index].triggerGracefulShutdown()
+        _ = await running[index].result
     }
 
     /// Quiet unless `PODIUM_TEST_LOGS` is set.

@@ -46,6 +46,18 @@ struct SequenceTrackerTests {
         #expect(tracker.lastSequence(of: "c") == nil)
     }
 
+    @Test("every message twice, as a subscriber of two hubs gets it: the second copy is a duplicate, message 1 included")
+    func twoHubs() {
+        var tracker = SequenceTracker()
+        #expect(tracker.observe(publisher: "p", sequence: 1) == .first)
+        #expect(tracker.observe(publisher: "p", sequence: 1) == .duplicate)
+        #expect(tracker.observe(publisher: "p", sequence: 2) == .inOrder)
+        #expect(tracker.observe(publisher: "p", sequence: 2) == .duplicate)
+        // A restart of the publisher is still a restart, and its copy a duplicate.
+        #expect(tracker.observe(publisher: "p", sequence: 1) == .restarted)
+        #expect(tracker.observe(publisher: "p", sequence: 1) == .duplicate)
+    }
+
     @Test("a single missing message is a one-element gap")
     func singleGap() {
         var tracker = SequenceTracker()

@@ -52,4 +52,28 @@ struct RuntimeSettingsTests {
             }
         }
     }
+
+    @Test("a service takes one bus endpoint of each kind per gateway; the gateway binds one of each")
+    func severalHubs() throws {
+        let hubs = [
+            "PODIUM_BUS_PUBLISH": "tcp://10.0.0.2:5560, tcp://10.0.0.3:5560",
+            "PODIUM_BUS_SUBSCRIBE": "tcp://10.0.0.2:5561,tcp://10.0.0.3:5561",
+            "PODIUM_BUS_SERVICES": "tcp://10.0.0.2:5562,tcp://10.0.0.3:5562",
+        ]
+        let settings = try RuntimeSettings(service: "leaderboard", reader: Self.reader(hubs))
+        #expect(settings.busPublishEndpoints == ["tcp://10.0.0.2:5560", "tcp://10.0.0.3:5560"])
+        #expect(settings.busSubscribeEndpoints == ["tcp://10.0.0.2:5561", "tcp://10.0.0.3:5561"])
+        #expect(settings.busServicesEndpoints == ["tcp://10.0.0.2:5562", "tcp://10.0.0.3:5562"])
+        #expect(try RuntimeSettings(service: "auth", reader: Self.reader([:])).busServicesEndpoints == ["tcp://127.0.0.1:5562"])
+
+        var uneven = hubs
+        uneven["PODIUM_BUS_SERVICES"] = "tcp://10.0.0.2:5562"
+        let error = #expect(throws: ConfigurationProblem.self) { try RuntimeSettings(service: "leaderboard", reader: Self.reader(uneven)) }
+        #expect(error?.description.contains("one of each per gateway") == true)
+        let gateway = #expect(throws: ConfigurationProblem.self) { try RuntimeSettings(service: "gateway", reader: Self.reader(hubs)) }
+        #expect(gateway?.description.contains("the gateway binds one bus endpoint") == true)
+        #expect(throws: ConfigurationProblem.self) {
+            try RuntimeSettings(service: "auth", reader: Self.reader(["PODIUM_BUS_PUBLISH": " , "]))
+        }
+    }
 }

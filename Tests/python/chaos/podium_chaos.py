@@ -385,7 +385,16 @@ class Client(threading.Thread):
             self.sock.close(0)
         self.sock = self.ctx.socket(zmq.DEALER)
         self.sock.setsockopt(zmq.LINGER, 0)
-        self.sock.connect(self.run_.stack.requests)
+        # A stack with several gateways (scripts/cluster) lists them all: the DEALER spreads its
+        # requests over the connected ones (IMMEDIATE: none queued for a gateway that is down),
+        # and ZMTP heartbeats drop a gateway that went silent (a cut link).
+        endpoints = getattr(self.run_.stack, "request_endpoints", [self.run_.stack.requests])
+        if len(endpoints) > 1:
+            self.sock.setsockopt(zmq.IMMEDIATE, 1)
+            self.sock.setsockopt(zmq.HEARTBEAT_IVL, 500)
+            self.sock.setsockopt(zmq.HEARTBEAT_TIMEOUT, 1500)
+        for endpoint in endpoints:
+            self.sock.connect(endpoint)
 
     def request_for(self, op):
         run = self.run_

@@ -1,0 +1,89 @@
+import Foundation
+import PodiumMessages
+import PodiumRuntime
+import PodiumTesting
+import Testing
+import ZeroMQ
+
+/// Two gateways, each its own bus hub, sharing the gateway's storage (one PostgreSQL schema, or
+/// one SQLite file on one host); every service connects to both hubs. Clients use either
+/// gateway; one gateway stopping leaves the other and the bus working.
+@Suite("Several gateways", .timeLimit(.minutes(3)))
+struct SeveralGatewaysTests {
+    @Test("either gateway serves; events from both share one gap-free log; notifications reach players on either; one gateway lost, the other carries on")
+    func twoGateways() async throws {
+        try await withPodiumStack(.init(gateways: 2)) { stack in
+            let (ann, annGrant) = try await stack.player("ann.two")
+            defer { Task { await ann.close() } }
+            // Bob registers and plays through the second gateway.
+            let bob = try stack.client(gateway: 1)
+            defer { Task { await bob.close() } }
+            let registered = try await bob.request("auth.register", payload: ["username": "bob.two", "password": "correct horse battery"])
+            let bobGrant = try registered.decodePayload(as: SessionGrant.self)
+            bob.use(.token(bobGrant.sessionToken))
+
+            // Both gateways report every service ready (each service announced itself to both).
+            for index in 0..<2 {
+                let client = try stack.client(gateway: index)
+                defer { Task { await client.close() } }
+                let health = try await client.request(.health).decodePayload(as: SystemHealth.self)
+                #expect(health.ready, "gateway \(index + 1) sees every service")
+            }
+
+            // Events through both gateways: one log, numbered without gaps or repeats.
+            var sequences: [UInt64] = []
+            for round in 0..<5 {
+                for (client, name) in [(ann, "ann"), (bob, "bob")] {
+                    let reply = try await client.request(.eventPublish, gameId: "dash", payload: ["name": "match.end", "value": .integer(Int64(round)), "attributes": ["matchId": .string("\(name)-\(round)")]])
+                    sequences.append(try reply.decodePayload(as: EventAcknowledgement.self).sequence)
+                }
+            }
+            #expect(Set(sequences).count == 10)
+            #expect(sequences.max()! - sequences.min()! == 9, "one log, no gaps: \(sequences)")
+            // The achievement service (following the log through either gateway) applied all of it.
+            let head = sequences.max()!
+            let appliedAll = await eventually(within: .seconds(15)) {
+                let reply = try? await ann.request(.health(of: "achievement"))
+                return ((try? reply?.decodePayload(as: ServiceHealth.self))?.streams?[StreamName.events]?.position ?? 0) >= head
+            }
+            #expect(appliedAll, "the achievement service applied events from both gateways")
+
+            // A notification reaches each player through the gateway they listen on.
+            for (client, grant, index) in [(ann, annGrant, 0), (bob, bobGrant, 1)] {
+                let subscription = try await client.request(.notificationsSubscribe, gameId: "dash")
+                    .decodePayload(as: NotificationSubscription.self)
+                #expect(subscription.playerId == grant.playerId)
+                let listener = try TestSubscriber(endpoint: stack.gateways[index].endpoints.notifications, topics: [subscription.topic])
+                defer { Task { await listener.close() } }
+                let heard = try await withDeadline(.seconds(15)) {
+                    while true {
+                        _ = try await client.request(.testNotification(of: "challenge"), gameId: "dash", payload: ["message": .string("via gateway \(index + 1)")])
+                        if let heard = try? await listener.next(timeout: .milliseconds(300)) { return heard }
+                    }
+                }
+                #expect(heard.topic == subscription.topic)
+            }
+
+            // The first gateway goes away: the second serves requests that need a service and
+            // the bus (an event acknowledged, applied; a score; a notification), and the
+            // services' own requests through it (a follower reading the log) still work.
+            await stack.stopGateway(0)
+            let last = try await bob.request(.eventPublish, gameId: "dash", payload: ["name": "match.end", "value": 99, "attributes": ["matchId": "after"]])
+            let lastSequence = try last.decodePayload(as: EventAcknowledgement.self).sequence
+            #expect(lastSequence == head + 1)
+            let applied = await eventually(within: .seconds(15)) {
+                let reply = try? await bob.request(.health(of: "achievement"))
+                return ((try? reply?.decodePayload(as: ServiceHealth.self))?.streams?[StreamName.events]?.position ?? 0) >= lastSequence
+            }
+            #expect(applied, "the event through the remaining gateway was applied")
+            let score = try await bob.request("leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.highscore", "value": 777])
+            #expect(score.type == .reply)
+            let top = try await bob.request("leaderboard.top", gameId: "dash", payload: ["boardId": "dash.highscore"])
+            guard case .array(let entries) = top.payload["entries"] else {
+                Issue.record("leaderboard.top without entries: \(top.payload)")
+                return
+            }
+            #expect(entries.first?["value"]?.integerValue == 777)
+        }
+    }
+}

@@ -1,0 +1,452 @@
+#!/usr/bin/env python3
+"""Podium across hosts: several gateways and services on network namespaces, a whole host lost
+and a link cut under load, nothing acknowledged lost and nothing applied twice.
+
+Started by scripts/cluster, which builds the binaries, makes the hosts (network namespaces on one
+bridge), the bus keys and the PostgreSQL server, and passes them here. The stream, the clients,
+the convergence wait, the snapshot and the receipt check are the chaos test's
+(Tests/python/chaos/podium_chaos.py); this file places the processes on hosts and runs the
+faults that only a cluster has:
+
+  * run A: the cluster, fault-free, on a fresh database;
+  * run B: the same stream on another fresh database while, each under load, a gateway host is
+    killed (every process in it, SIGKILL) and later restarted, the other gateway's link is cut
+    (`ip link set ... down`) and restored, and a services host is killed and restarted;
+  * verdict as in scripts/chaos: every request acknowledged, receipt.get finds each one, and
+    the state after run B equals run A's. Printed beside it: for each fault, the longest time
+    in which no request was acknowledged (how long clients waited for the rest of the cluster to
+    carry on without the lost part).
+"""
+
+import argparse
+import collections
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "chaos"))
+import podium_chaos as chaos  # noqa: E402
+
+GATEWAYS = ("gw1", "gw2")
+
+
+def log(message):
+    print(f"cluster: {message}", flush=True)
+
+
+class ClusterStack:
+    """The processes of one run, each on its host (a network namespace), with CURVE on the bus.
+
+    The same interface as the chaos test's Stack: start/kill/wait_ready/call/admin/stop_all/
+    exited, `requests` (the first gateway) and `request_endpoints` (every gateway)."""
+
+    def __init__(self, name, args, hosts, placement, database_url):
+        self.name, self.args, self.hosts, self.placement = name, args, hosts, placement
+        self.root = os.path.join(args.tmp, name)
+        self.logs = os.path.join(self.root, "logs")
+        os.makedirs(self.logs, exist_ok=True)
+        self.admin_key = chaos.random_key()
+        token_key = chaos.random_key()
+        gateway_address = {g: hosts[g] for g in GATEWAYS}
+        self.request_endpoints = [f"tcp://{gateway_address[g]}:5555" for g in GATEWAYS]
+        self.requests = self.request_endpoints[0]
+        self.notifications = f"tcp://{gateway_address[GATEWAYS[0]]}:5556"
+        keys = args.keys
+        base = {k: v for k, v in os.environ.items() if not k.startswith("PODIUM_")}
+        base.update({
+            "PODIUM_LOG_LEVEL": os.environ.get("PODIUM_LOG_LEVEL", "error"),
+            "PODIUM_DATABASE_URL": database_url,
+            "PODIUM_GAMES_DIR": args.games,
+            "PODIUM_SESSION_TTL_S": "86400",
+            "PODIUM_HTTP": "off",
+            "PODIUM_METRICS": "off",
+            "PODIUM_HEARTBEAT_MS": "500",
+        })
+        secrets = {"PODIUM_AUTH_TOKEN_KEY": token_key, "PODIUM_NOTIFICATION_SECRET": chaos.random_key(),
+                   "PODIUM_ADMIN_KEY": self.admin_key,
+                   "PODIUM_GAME_SERVER_KEYS": f"dash={chaos.random_key()},blackjack={chaos.random_key()}"}
+        hub_key = open(os.path.join(keys, "gateway.pub")).read().strip()
+        self.env = {}
+        for gateway in GATEWAYS:
+            address = gateway_address[gateway]
+            self.env[gateway] = dict(base, **secrets, **{
+                "PODIUM_INSTANCE_ID": f"gateway-{gateway}",
+                "PODIUM_DATA": os.path.join(self.root, "data", gateway),
+                "PODIUM_GATEWAY_REQUESTS": f"tcp://{address}:5555",
+                "PODIUM_GATEWAY_NOTIFICATIONS": f"tcp://{address}:5556",
+                "PODIUM_BUS_PUBLISH": f"tcp://{address}:5560",
+                "PODIUM_BUS_SUBSCRIBE": f"tcp://{address}:5561",
+                "PODIUM_BUS_SERVICES": f"tcp://{address}:5562",
+                "PODIUM_BUS_SECRET_KEY_FILE": os.path.join(keys, "gateway.key"),
+                "PODIUM_BUS_ALLOWED_KEYS_FILE": os.path.join(keys, "allowed"),
+            })
+        hubs = {port: ",".join(f"tcp://{gateway_address[g]}:{port}" for g in GATEWAYS) for port in (5560, 5561, 5562)}
+        for service in chaos.SERVICES:
+            self.env[service] = dict(base, **{
+                "PODIUM_INSTANCE_ID": f"{service}-1",
+                "PODIUM_DATA": os.path.join(self.root, "data", service),
+                "PODIUM_BUS_PUBLISH": hubs[5560],
+                "PODIUM_BUS_SUBSCRIBE": hubs[5561],
+                "PODIUM_BUS_SERVICES": hubs[5562],
+                "PODIUM_BUS_SECRET_KEY_FILE": os.path.join(keys, f"{service}.key"),
+                "PODIUM_BUS_SERVER_KEY": hub_key,
+            })
+            if service == "auth":
+                self.env[service]["PODIUM_AUTH_TOKEN_KEY"] = token_key
+        self.procs = {}
+        self.starts = collections.Counter()
+        self.ctx = chaos.zmq.Context.instance()
+
+    def host_of(self, name):
+        return next(host for host, names in self.placement.items() if name in names)
+
+    def start(self, name):
+        host = self.host_of(name)
+        binary = "podium-gateway" if name in GATEWAYS else f"podium-{name}"
+        out = open(os.path.join(self.logs, f"{name}.log"), "ab")
+        self.procs[name] = subprocess.Popen(
+            ["ip", "netns", "exec", self.args.netns_prefix + host, os.path.join(self.args.bin, binary)],
+            env=self.env[name], stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
+        out.close()
+        self.starts[name] += 1
+
+    def names(self):
+        return list(GATEWAYS) + list(chaos.SERVICES)
+
+    def start_all(self):
+        for name in self.names():
+            self.start(name)
+        if not self.wait_ready(90):
+            raise RuntimeError(f"run {self.name}: the cluster was not ready within 90 s (logs in {self.logs})")
+
+    def kill(self, name, sig=signal.SIGKILL):
+        proc = self.procs[name]
+        proc.send_signal(sig)
+        proc.wait(30)
+
+    def kill_host(self, host):
+        """Every process of the host at once, as a power cut would."""
+        names = [n for n in self.placement[host] if n in self.procs and self.procs[n].poll() is None]
+        for name in names:
+            self.procs[name].send_signal(signal.SIGKILL)
+        for name in names:
+            self.procs[name].wait(30)
+        return names
+
+    def start_host(self, host):
+        for name in self.placement[host]:
+            self.start(name)
+
+    def stop_all(self):
+        for name in reversed(self.names()):
+            proc = self.procs.get(name)
+            if proc and proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + 15
+        for name in reversed(self.names()):
+            proc = self.procs.get(name)
+            if proc is None:
+                continue
+            try:
+                proc.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+    def exited(self):
+        return {n: p.returncode for n, p in self.procs.items() if p.poll() is not None}
+
+    def call(self, request, timeout=3.0, endpoint=None):
+        """One request on a fresh DEALER to one gateway (the first that answers, in turn)."""
+        endpoints = [endpoint] if endpoint else self.request_endpoints
+        for target in endpoints:
+            reply = self._call(request, timeout / len(endpoints), target)
+            if reply is not None:
+                return reply
+        return None
+
+    def _call(self, request, timeout, endpoint):
+        sock = self.ctx.socket(chaos.zmq.DEALER)
+        sock.setsockopt(chaos.zmq.LINGER, 0)
+        sock.connect(endpoint)
+        try:
+            request = dict(request)
+            request.setdefault("id", os.urandom(16).hex())
+            sock.send(chaos.encode(request))
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                if sock.poll(int(max(1, (deadline - time.monotonic()) * 1000))):
+                    envelope = json.loads(sock.recv())
+                    if envelope.get("correlationId") == request["id"]:
+                        return envelope
+            return None
+        finally:
+            sock.close()
+
+    def wait_ready(self, seconds, name=None):
+        """Until every gateway (or the one named) says every service is ready."""
+        deadline = time.monotonic() + seconds
+        targets = self.request_endpoints
+        if name in GATEWAYS:
+            targets = [self.request_endpoints[GATEWAYS.index(name)]]
+        while time.monotonic() < deadline:
+            if all(self._ready(endpoint) for endpoint in targets):
+                return True
+            time.sleep(0.2)
+        return False
+
+    def _ready(self, endpoint):
+        reply = self._call({"type": "health"}, 3, endpoint)
+        return bool(reply and reply["type"] == "reply" and reply["payload"].get("ready"))
+
+    def admin(self, type_, payload, timeout=5):
+        return self.call({"type": type_, "adminKey": self.admin_key, "payload": payload}, timeout)
+
+
+class Network:
+    """Cuts and restores a host's link (its veth on the bridge side)."""
+
+    def __init__(self, prefix):
+        self.prefix = prefix
+
+    def link(self, host, up):
+        subprocess.run(["ip", "link", "set", f"{self.prefix}{host}", "up" if up else "down"], check=True)
+
+
+class Faults(threading.Thread):
+    """Run B's faults, each when the stream reaches its share, and the longest stall around each."""
+
+    def __init__(self, run, stack, network, total, actions):
+        super().__init__(daemon=True, name="faults")
+        self.run_, self.stack, self.network, self.total, self.actions = run, stack, network, total, actions
+        self.done = threading.Event()
+        self.kills = collections.Counter()
+        self.restarts = collections.Counter()
+        self.notes = []
+        self.failure = None
+        self.stalls = {}  # action -> longest time without an acknowledgement while it lasted, s
+        self.progress_log = []  # (monotonic, acknowledged)
+        self.sampler = threading.Thread(target=self.sample, daemon=True)
+
+    def note(self, text):
+        self.notes.append(text)
+        log(f"B: {text}")
+
+    def sample(self):
+        while not self.done.is_set():
+            self.progress_log.append((time.monotonic(), self.run_.ledger.progress()))
+            time.sleep(0.05)
+
+    def longest_stall(self, start, end):
+        """The longest stretch between start and end in which the acknowledged count did not grow."""
+        points = [(t, n) for t, n in self.progress_log if start <= t <= end]
+        longest, since, last = 0.0, start, None
+        for t, n in points:
+            if last is None or n > last:
+                since, last = t, n
+            longest = max(longest, t - since)
+        return longest
+
+    def run(self):
+        self.sampler.start()
+        step = self.total / (len(self.actions) + 1)
+        try:
+            for i, action in enumerate(self.actions):
+                threshold = step * (i + 1)
+                self.run_.gate = threshold + step / 2
+                while self.run_.ledger.progress() < threshold:
+                    if self.done.is_set():
+                        self.note(f"stream ended before '{action}' (not run)")
+                        return
+                    time.sleep(0.05)
+                started = time.monotonic()
+                self.perform(action)
+                # Let the stream go on to its next share before the stall is measured.
+                self.run_.gate = threshold + step
+                deadline = time.monotonic() + 60
+                while self.run_.ledger.progress() < threshold + step / 4 and time.monotonic() < deadline \
+                        and not self.done.is_set():
+                    time.sleep(0.05)
+                self.stalls[action] = self.longest_stall(started, time.monotonic())
+                self.note(f"{action}: longest time without an acknowledgement {self.stalls[action]:.2f} s")
+        except Exception as error:
+            self.failure = repr(error)
+            log(f"B: fault schedule failed: {error!r}")
+        finally:
+            self.run_.gate = float("inf")
+            self.done.wait()
+
+    def perform(self, action):
+        kind, _, host = action.partition(":")
+        at = self.run_.ledger.progress()
+        if kind == "host":
+            names = self.stack.kill_host(host)
+            for name in names:
+                self.kills[name] += 1
+            self.note(f"host {host} killed at {at} acknowledged ({', '.join(names)})")
+            time.sleep(self.args_down())
+            self.stack.start_host(host)
+            for name in names:
+                self.restarts[name] += 1
+            ready = self.stack.wait_ready(90)
+            self.note(f"host {host} restarted, cluster ready again: {ready}")
+            if not ready:
+                raise RuntimeError(f"the cluster did not become ready after {host} restarted")
+        elif kind == "link":
+            self.network.link(host, False)
+            self.note(f"link of {host} cut at {at} acknowledged")
+            time.sleep(self.args_down())
+            self.network.link(host, True)
+            ready = self.stack.wait_ready(90)
+            self.note(f"link of {host} restored, cluster ready again: {ready}")
+            if not ready:
+                raise RuntimeError(f"the cluster did not become ready after the link of {host} came back")
+        else:
+            raise RuntimeError(f"unknown fault {action}")
+
+    def args_down(self):
+        return random.uniform(3.0, 5.0)
+
+    def join(self, timeout=None):
+        self.done.set()
+        super().join(timeout)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--bin", required=True)
+    parser.add_argument("--games", required=True)
+    parser.add_argument("--tmp", required=True)
+    parser.add_argument("--keys", required=True)
+    parser.add_argument("--hosts", required=True, help="JSON: host name -> address")
+    parser.add_argument("--netns-prefix", required=True)
+    parser.add_argument("--postgres-script", required=True)
+    parser.add_argument("--postgres", required=True, help="the scripts/postgres cluster directory")
+    parser.add_argument("--ops", type=int, default=20000)
+    parser.add_argument("--players", type=int, default=16)
+    parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--short", action="store_true")
+    parser.add_argument("--report", default=None)
+    args = parser.parse_args()
+    hosts = json.loads(args.hosts)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10**9)
+    t0 = time.monotonic()
+    # Which processes run on which host: a gateway on each of two hosts, the services split over
+    # two more, PostgreSQL on its own (started by scripts/cluster).
+    placement = {"gw1": ["gw1"], "gw2": ["gw2"], "svc1": ["auth", "leaderboard"], "svc2": ["achievement", "challenge"]}
+    actions = ["host:gw1", "link:gw2", "host:svc1"] if args.short else \
+        ["host:gw1", "link:gw2", "host:svc1", "host:gw2", "link:svc2", "host:svc2", "link:gw1"]
+
+    rounds, friends, total, expected_boards = chaos.build_stream(seed, args.ops, args.players)
+    log(f"seed {seed}: {total} operations for {args.players} players on {args.clients} clients; faults: {', '.join(actions)}")
+
+    def database(run):
+        made = subprocess.run([args.postgres_script, "createdb", args.postgres, f"cluster_{seed}_{run}"],
+                              capture_output=True, text=True)
+        if made.returncode != 0:
+            raise RuntimeError(f"scripts/postgres createdb failed: {made.stderr[-300:]}")
+        return made.stdout.strip()
+
+    chaos_args = argparse.Namespace(clients=args.clients)
+    problems = []
+    stacks = []
+    faults = None
+    try:
+        stack_a = ClusterStack("A", args, hosts, placement, database("a"))
+        stacks.append(stack_a)
+        stack_a.start_all()
+        run_a = chaos.Run("A", stack_a, chaos_args)
+        run_a.setup(args.players, friends)
+        duration_a = chaos.run_stream(run_a, rounds, args.players, total)
+        log(f"A: stream done in {duration_a:.1f} s ({total / duration_a:.0f} ops/s); waiting for convergence")
+        run_a.wait_converged()
+        state_a = run_a.snapshot(args.players)
+        receipts_a = run_a.check_receipts()
+        stack_a.stop_all()
+        for board, expected in expected_boards.items():
+            want = {f"P{p}": v for p, v in expected.items()}
+            if state_a[f"board {board}"] != want:
+                problems.append(f"run A: board {board} differs from the stream's model")
+
+        stack_b = ClusterStack("B", args, hosts, placement, database("b"))
+        stacks.append(stack_b)
+        stack_b.start_all()
+        run_b = chaos.Run("B", stack_b, chaos_args)
+        run_b.setup(args.players, friends)
+        faults = Faults(run_b, stack_b, Network(args.netns_prefix), total, actions)
+        faults.start()
+        duration_b = chaos.run_stream(run_b, rounds, args.players, total, faults)
+        log(f"B: stream done in {duration_b:.1f} s; waiting for convergence")
+        run_b.wait_converged()
+        state_b = run_b.snapshot(args.players)
+        receipts_b = run_b.check_receipts()
+        exits = stack_b.exited()
+        stack_b.stop_all()
+    finally:
+        for stack in stacks:
+            stack.stop_all()
+
+    diff = chaos.diff_states(state_a, state_b)
+    for label, run, receipts in (("A", run_a, receipts_a), ("B", run_b, receipts_b)):
+        ledger = run.ledger
+        if len(ledger.acked) != total:
+            problems.append(f"run {label}: {total - len(ledger.acked)} operations never acknowledged")
+        for op, error in ledger.rejected[:5]:
+            problems.append(f"run {label}: {op['type']} {op['id']} rejected: {error.get('code')}: {error.get('message')}")
+        if receipts["notFound"]:
+            problems.append(f"run {label}: receipt.get found:false for {len(receipts['notFound'])} acknowledged ids")
+        if receipts["unanswered"]:
+            problems.append(f"run {label}: {receipts['unanswered']} receipt.get never answered")
+    if diff:
+        problems.append(f"state differs between A and B in {len(diff)} places")
+    if faults.failure:
+        problems.append(f"fault schedule failed: {faults.failure}")
+    missing = [a for a in actions if a not in faults.stalls]
+    if missing:
+        problems.append(f"faults not run: {missing}")
+    if exits:
+        problems.append(f"run B: processes exited on their own: {exits}")
+
+    print()
+    print("==== cluster verdict")
+    print(f"seed {seed}; {total} state-changing operations; hosts {', '.join(f'{h} {a}' for h, a in sorted(hosts.items()))}")
+    print(f"placement: {json.dumps(placement)}; the bus with CURVE; gateways share PostgreSQL on host db")
+    for label, run, duration, receipts in (("A (no faults)", run_a, duration_a, receipts_a),
+                                           ("B (faults)", run_b, duration_b, receipts_b)):
+        l = run.ledger
+        print(f"run {label}: {l.sends} sent, {len(l.acked)} acknowledged, {l.retries} retried ({dict(l.errors)}; "
+              f"{l.timeouts} timeouts, {l.reconnects} reconnects), {l.duplicates} acknowledged as duplicate, "
+              f"{len(l.rejected)} rejected; stream {duration:.1f} s; receipt.get {receipts['answered']} answered, "
+              f"{len(receipts['notFound'])} not found")
+    print(f"run B faults: kills {dict(faults.kills)}, restarts {dict(faults.restarts)}")
+    for note in faults.notes:
+        print(f"    {note}")
+    print("longest time without an acknowledgement around each fault (s): "
+          + ", ".join(f"{a} {s:.2f}" for a, s in faults.stalls.items()))
+    print(f"lost (acknowledged, then not found): {len(receipts_a['notFound']) + len(receipts_b['notFound'])}; "
+          f"state views compared: {len(state_a)}; diff: {len(diff)}")
+    for line in diff[:40]:
+        print(f"    {line}")
+    print(f"total time {time.monotonic() - t0:.1f} s")
+    if args.report:
+        with open(args.report, "w") as f:
+            json.dump({"seed": seed, "problems": problems, "stalls": faults.stalls, "notes": faults.notes,
+                       "diff": diff}, f, indent=1)
+    if problems:
+        for problem in problems:
+            print(f"FAIL: {problem}")
+        print("cluster: FAIL")
+        return 1
+    print("cluster: PASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
