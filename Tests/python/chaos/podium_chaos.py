@@ -357,6 +357,8 @@ class Ledger:
         self.rejected = []  # (op, error): non-retryable errors, none expected
         self.storage_unavailable_while_full = 0
         self.internal_errors = []  # (id, type, message): internal_error answers, retried
+        self.first_sent = {}  # id -> monotonic time of its first send
+        self.acked_at = {}  # id -> monotonic time of its acknowledgement
 
     def progress(self):
         with self.lock:
@@ -440,6 +442,7 @@ class Client(threading.Thread):
                 in_flight[op["id"]] = (p, now)
                 with ledger.lock:
                     ledger.sends += 1
+                    ledger.first_sent.setdefault(op["id"], now)
             if not pending:
                 return
             if self.sock.poll(50):
@@ -458,6 +461,7 @@ class Client(threading.Thread):
                         with ledger.lock:
                             if op["id"] not in ledger.acked:
                                 ledger.acked[op["id"]] = (op, body)
+                                ledger.acked_at[op["id"]] = time.monotonic()
                             if is_duplicate(op, body):
                                 ledger.duplicates += 1
                         position[p] += 1

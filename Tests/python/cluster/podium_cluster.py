@@ -13,9 +13,9 @@ faults that only a cluster has:
     killed (every process in it, SIGKILL) and later restarted, the other gateway's link is cut
     (`ip link set ... down`) and restored, and a services host is killed and restarted;
   * verdict as in scripts/chaos: every request acknowledged, receipt.get finds each one, and
-    the state after run B equals run A's. Printed beside it: for each fault, the longest time
-    in which no request was acknowledged (how long clients waited for the rest of the cluster to
-    carry on without the lost part).
+    the state after run B equals run A's. Printed beside it: for each fault, how long the
+    requests first sent while it lasted took to be acknowledged, retries included (how long
+    clients waited for the rest of the cluster to carry on without the lost part).
 """
 
 import argparse
@@ -230,31 +230,28 @@ class Faults(threading.Thread):
         self.restarts = collections.Counter()
         self.notes = []
         self.failure = None
-        self.stalls = {}  # action -> longest time without an acknowledgement while it lasted, s
-        self.progress_log = []  # (monotonic, acknowledged)
-        self.sampler = threading.Thread(target=self.sample, daemon=True)
+        self.windows = {}  # action -> (start, end) of the fault, monotonic
+        self.waits = {}  # action -> what the requests sent around it waited (see longest_wait)
 
     def note(self, text):
         self.notes.append(text)
         log(f"B: {text}")
 
-    def sample(self):
-        while not self.done.is_set():
-            self.progress_log.append((time.monotonic(), self.run_.ledger.progress()))
-            time.sleep(0.05)
-
-    def longest_stall(self, start, end):
-        """The longest stretch between start and end in which the acknowledged count did not grow."""
-        points = [(t, n) for t, n in self.progress_log if start <= t <= end]
-        longest, since, last = 0.0, start, None
-        for t, n in points:
-            if last is None or n > last:
-                since, last = t, n
-            longest = max(longest, t - since)
-        return longest
+    def longest_wait(self, start, end):
+        """How long the requests first sent while the fault lasted (or up to 1 s before it) took
+        from their first send to their acknowledgement, retries included: the longest, the
+        median, and how many there were. That is what a client saw while part of the cluster
+        was gone, until the rest carried on without it or it came back."""
+        ledger = self.run_.ledger
+        with ledger.lock:
+            times = sorted(ledger.acked_at[i] - t for i, t in ledger.first_sent.items()
+                           if start - 1.0 <= t <= end and i in ledger.acked_at)
+        if not times:
+            return {"requests": 0}
+        return {"requests": len(times), "longest_s": round(times[-1], 2), "median_s": round(times[len(times) // 2], 3),
+                "over_1s": sum(1 for t in times if t > 1.0), "fault_s": round(end - start, 2)}
 
     def run(self):
-        self.sampler.start()
         step = self.total / (len(self.actions) + 1)
         try:
             for i, action in enumerate(self.actions):
@@ -265,16 +262,17 @@ class Faults(threading.Thread):
                         self.note(f"stream ended before '{action}' (not run)")
                         return
                     time.sleep(0.05)
+                # The stream may run almost a whole share further while the fault lasts.
+                self.run_.gate = threshold + step * 0.9
                 started = time.monotonic()
                 self.perform(action)
-                # Let the stream go on to its next share before the stall is measured.
+                ended = time.monotonic()
                 self.run_.gate = threshold + step
-                deadline = time.monotonic() + 60
-                while self.run_.ledger.progress() < threshold + step / 4 and time.monotonic() < deadline \
-                        and not self.done.is_set():
-                    time.sleep(0.05)
-                self.stalls[action] = self.longest_stall(started, time.monotonic())
-                self.note(f"{action}: longest time without an acknowledgement {self.stalls[action]:.2f} s")
+                # Let the requests sent during the fault finish before they are measured.
+                time.sleep(min(10.0, chaos.REPLY_TIMEOUT + 1))
+                self.windows[action] = (started, ended)
+                self.waits[action] = self.longest_wait(started, ended)
+                self.note(f"{action}: {self.waits[action]}")
         except Exception as error:
             self.failure = repr(error)
             log(f"B: fault schedule failed: {error!r}")
@@ -408,7 +406,7 @@ def main():
         problems.append(f"state differs between A and B in {len(diff)} places")
     if faults.failure:
         problems.append(f"fault schedule failed: {faults.failure}")
-    missing = [a for a in actions if a not in faults.stalls]
+    missing = [a for a in actions if a not in faults.waits]
     if missing:
         problems.append(f"faults not run: {missing}")
     if exits:
@@ -428,8 +426,9 @@ def main():
     print(f"run B faults: kills {dict(faults.kills)}, restarts {dict(faults.restarts)}")
     for note in faults.notes:
         print(f"    {note}")
-    print("longest time without an acknowledgement around each fault (s): "
-          + ", ".join(f"{a} {s:.2f}" for a, s in faults.stalls.items()))
+    print("requests first sent during each fault, first send to acknowledgement (retries included):")
+    for action, wait in faults.waits.items():
+        print(f"    {action}: {json.dumps(wait)}")
     print(f"lost (acknowledged, then not found): {len(receipts_a['notFound']) + len(receipts_b['notFound'])}; "
           f"state views compared: {len(state_a)}; diff: {len(diff)}")
     for line in diff[:40]:
@@ -437,7 +436,7 @@ def main():
     print(f"total time {time.monotonic() - t0:.1f} s")
     if args.report:
         with open(args.report, "w") as f:
-            json.dump({"seed": seed, "problems": problems, "stalls": faults.stalls, "notes": faults.notes,
+            json.dump({"seed": seed, "problems": problems, "waits": faults.waits, "notes": faults.notes,
                        "diff": diff}, f, indent=1)
     if problems:
         for problem in problems:
