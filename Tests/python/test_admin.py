@@ -26,6 +26,7 @@ import uuid
 
 import httpx
 import pytest
+import yaml
 import zmq
 
 from podium_client import call, unique
@@ -306,6 +307,13 @@ def test_removing_a_score_takes_it_off_the_board_and_the_history(http, operator)
     assert entry(http, cheat)["value"] == 7
 
 
+def openapi_property(schema, name):
+    """A property of a schema in docs/openapi.yaml."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "openapi.yaml")
+    with open(path) as f:
+        return yaml.safe_load(f)["components"]["schemas"][schema]["properties"][name]
+
+
 def test_resetting_a_board_archives_its_standings(http, operator):
     first, second = device_player(http), device_player(http)
     submit(http, first, 800)
@@ -317,6 +325,8 @@ def test_resetting_a_board_archives_its_standings(http, operator):
     assert entry(http, first) is None
     archived = top(http, first, archive=archive["archive"])
     assert archived["scope"] == f"archive:{archive['archive']}", archived
+    # docs/openapi.yaml says so too (schemathesis found it did not).
+    assert re.search(openapi_property("LeaderboardPage", "scope")["pattern"], archived["scope"]), archived["scope"]
     ranked = {e["playerId"]: e for e in archived["entries"]}
     assert ranked[first["playerId"]]["value"] == 800 and ranked[second["playerId"]]["value"] == 900
     assert ranked[second["playerId"]]["rank"] < ranked[first["playerId"]]["rank"]
