@@ -137,6 +137,23 @@ public struct RuntimeSettings: Sendable {
         return !(host.hasPrefix("127.") || host == "localhost" || host == "[::1]" || host == "::1")
     }
 
+    /// Says at start how this process's bus is protected: `bus uses CURVE` with its public key
+    /// (and, on the hub, the names it admits), or a warning when a plain bus reaches beyond this
+    /// machine.
+    public func logBusSecurity(to logger: Logger) {
+        if let security = busSecurity {
+            var metadata: Logger.Metadata = ["bus.public_key": "\(security.keyPair.publicKey.z85)"]
+            if !security.admitted.isEmpty {
+                metadata["bus.admitted"] = "\(security.admitted.values.sorted().joined(separator: ","))"
+            }
+            logger.info("bus uses CURVE", metadata: metadata)
+        } else if let open = busEndpoints.first(where: Self.leavesMachine) {
+            logger.warning(
+                "the bus is plain on an endpoint beyond this machine: anyone who reaches it reads every message and may publish as a service; set PODIUM_BUS_SECRET_KEY (docs/SECURITY.md)",
+                metadata: ["bus.endpoint": "\(open)"])
+        }
+    }
+
     /// The bus endpoints this process uses.
     public var busEndpoints: [String] { busPublishEndpoints + busSubscribeEndpoints + busServicesEndpoints }
 

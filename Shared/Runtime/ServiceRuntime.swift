@@ -68,7 +68,7 @@ public final class ServiceRuntime: Service, Sendable {
         let links = try settings.busServicesEndpoints.map {
             try ServiceLink(context: context, endpoint: $0, instanceID: settings.instanceID, security: security)
         }
-        logBusSecurity()
+        settings.logBusSecurity(to: logger)
         let asker = ServiceAsker(links: links, clock: clock)
         let serviceContext = ServiceContext(
             settings: settings, publisher: publisher, clock: clock, logger: logger, asker: asker, outbox: definition.outbox,
@@ -114,16 +114,6 @@ public final class ServiceRuntime: Service, Sendable {
     }
 
     // MARK: - Bus
-
-    private func logBusSecurity() {
-        if let security = settings.busSecurity {
-            logger.info("bus uses CURVE", metadata: ["bus.public_key": "\(security.keyPair.publicKey.z85)"])
-        } else if let open = settings.busEndpoints.first(where: RuntimeSettings.leavesMachine) {
-            logger.warning(
-                "the bus is plain on an endpoint beyond this machine: anyone who reaches it reads every message and may publish as a service; set PODIUM_BUS_SECRET_KEY (docs/SECURITY.md)",
-                metadata: ["bus.endpoint": "\(open)"])
-        }
-    }
 
     private func consume(_ subscriber: BusSubscriber, context: ServiceContext) async {
         await subscriber.run(

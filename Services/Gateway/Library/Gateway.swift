@@ -243,18 +243,7 @@ public final class Gateway: Sendable {
         if let curve = settings.curveKeyPair {
             logger.info("public endpoints use CURVE", metadata: ["curve.public_key": "\(curve.publicKey.z85)"])
         }
-        if let security = settings.runtime.busSecurity {
-            logger.info(
-                "bus uses CURVE",
-                metadata: [
-                    "bus.public_key": "\(security.keyPair.publicKey.z85)",
-                    "bus.admitted": "\(security.admitted.values.sorted().joined(separator: ","))",
-                ])
-        } else if let open = settings.runtime.busEndpoints.first(where: RuntimeSettings.leavesMachine) {
-            logger.warning(
-                "the bus is plain on an endpoint beyond this machine: anyone who reaches it reads every message and may publish as a service; set PODIUM_BUS_SECRET_KEY (docs/SECURITY.md)",
-                metadata: ["bus.endpoint": "\(open)"])
-        }
+        settings.runtime.logBusSecurity(to: logger)
         logger.info(
             "gateway listening",
             metadata: [

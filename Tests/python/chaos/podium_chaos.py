@@ -73,6 +73,26 @@ def random_key():
     return os.urandom(32).hex()
 
 
+def call_once(ctx, endpoint, request, timeout):
+    """One request on a fresh DEALER to one endpoint; the reply envelope or None."""
+    sock = ctx.socket(zmq.DEALER)
+    sock.setsockopt(zmq.LINGER, 0)
+    sock.connect(endpoint)
+    try:
+        request = dict(request)
+        request.setdefault("id", uuid.uuid4().hex)
+        sock.send(encode(request))
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if sock.poll(int(max(1, (deadline - time.monotonic()) * 1000))):
+                envelope = json.loads(sock.recv())
+                if envelope.get("correlationId") == request["id"]:
+                    return envelope
+        return None
+    finally:
+        sock.close()
+
+
 # ------------------------------------------------------------------------------------------------
 # The stack
 
@@ -161,22 +181,7 @@ class Stack:
 
     def call(self, request, timeout=3.0):
         """One request on a fresh DEALER; the reply envelope or None."""
-        sock = self.ctx.socket(zmq.DEALER)
-        sock.setsockopt(zmq.LINGER, 0)
-        sock.connect(self.requests)
-        try:
-            request = dict(request)
-            request.setdefault("id", uuid.uuid4().hex)
-            sock.send(encode(request))
-            deadline = time.monotonic() + timeout
-            while time.monotonic() < deadline:
-                if sock.poll(int(max(1, (deadline - time.monotonic()) * 1000))):
-                    envelope = json.loads(sock.recv())
-                    if envelope.get("correlationId") == request["id"]:
-                        return envelope
-            return None
-        finally:
-            sock.close()
+        return call_once(self.ctx, self.requests, request, timeout)
 
     def wait_ready(self, seconds, name=None):
         deadline = time.monotonic() + seconds

@@ -172,22 +172,7 @@ class ClusterStack:
         return None
 
     def _call(self, request, timeout, endpoint):
-        sock = self.ctx.socket(chaos.zmq.DEALER)
-        sock.setsockopt(chaos.zmq.LINGER, 0)
-        sock.connect(endpoint)
-        try:
-            request = dict(request)
-            request.setdefault("id", os.urandom(16).hex())
-            sock.send(chaos.encode(request))
-            deadline = time.monotonic() + timeout
-            while time.monotonic() < deadline:
-                if sock.poll(int(max(1, (deadline - time.monotonic()) * 1000))):
-                    envelope = json.loads(sock.recv())
-                    if envelope.get("correlationId") == request["id"]:
-                        return envelope
-            return None
-        finally:
-            sock.close()
+        return chaos.call_once(self.ctx, endpoint, request, timeout)
 
     def wait_ready(self, seconds, name=None):
         """Until every gateway (or the one named) says every service is ready."""
