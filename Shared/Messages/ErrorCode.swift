@@ -77,6 +77,9 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, CustomSt
     public static let idReused = ErrorCode(rawValue: "id_reused")
     /// The service is rebuilding its state from the log; retry after `retryAfterMilliseconds`.
     public static let rebuilding = ErrorCode(rawValue: "rebuilding")
+    /// The request needs stream messages that retention has pruned (an achievement rebuild over
+    /// a log whose oldest events are gone); nothing was changed.
+    public static let logPruned = ErrorCode(rawValue: "log_pruned")
     /// HTTP only: no route has this method and path (docs/PROTOCOL.md section 20).
     public static let unknownRoute = ErrorCode(rawValue: "unknown_route")
     /// An unexpected failure on the server; the request had no effect.

@@ -20,7 +20,15 @@ public enum PostgresDurable {
                 CREATE TABLE podium_receipt (scope text NOT NULL, request_id text NOT NULL, request_type text, fingerprint text NOT NULL,
                     reply text NOT NULL, created_at bigint NOT NULL, PRIMARY KEY (scope, request_id))
                 """,
-            ])
+            ]),
+        PostgresMigration(
+            "podium-durable-v2-retention",
+            [
+                // Rows written before this version count as written at time 0: the oldest.
+                "ALTER TABLE podium_outbox ADD COLUMN created_at bigint NOT NULL DEFAULT 0",
+                "CREATE INDEX podium_outbox_created_at ON podium_outbox (created_at)",
+                "CREATE INDEX podium_receipt_created_at ON podium_receipt (created_at)",
+            ]),
     ]
 
     /// Writes a unit's receipts, outbox messages and stream positions inside the caller's transaction.
@@ -32,7 +40,10 @@ public enum PostgresDurable {
             for message in writes.outbox {
                 seq += 1
                 try await connection.query(
-                    "INSERT INTO podium_outbox (seq, topic, envelope) VALUES (\(Int64(seq)), \(message.topic), \(message.envelope))",
+                    """
+                    INSERT INTO podium_outbox (seq, topic, envelope, created_at)
+                    VALUES (\(Int64(seq)), \(message.topic), \(message.envelope), \(message.time))
+                    """,
                     logger: logger)
             }
         }
@@ -76,6 +87,38 @@ public enum PostgresDurable {
             """, logger: logger)
     }
 
+    /// The outbox's oldest and newest sequences and the newest written before `agedBefore`.
+    static func outboxBounds(agedBefore: Int64, on connection: PostgresConnection, logger: Logger) async throws -> StreamBounds {
+        try await streamBounds(table: "podium_outbox", timeColumn: "created_at", agedBefore: agedBefore, on: connection, logger: logger)
+    }
+
+    /// A stream table's bounds (`seq` numbered, written at `timeColumn`): `table` and
+    /// `timeColumn` are the caller's constants, never input.
+    public static func streamBounds(
+        table: StaticString, timeColumn: StaticString, agedBefore: Int64, on connection: PostgresConnection, logger: Logger
+    ) async throws -> StreamBounds {
+        var binds = PostgresBindings()
+        binds.append(agedBefore)
+        let rows = try await connection.query(
+            PostgresQuery(
+                unsafeSQL: """
+                    SELECT COALESCE(MIN(seq), 0)::bigint, COALESCE(MAX(seq), 0)::bigint,
+                        COALESCE((SELECT MAX(seq) FROM \(table) WHERE \(timeColumn) < $1), 0)::bigint
+                    FROM \(table)
+                    """, binds: binds), logger: logger)
+        for try await (first, head, aged) in rows.decode((Int64, Int64, Int64).self) {
+            return StreamBounds(first: UInt64(max(0, first)), head: UInt64(max(0, head)), agedThrough: UInt64(max(0, aged)))
+        }
+        return StreamBounds(first: 0, head: 0, agedThrough: 0)
+    }
+
+    /// Runs a `DELETE … RETURNING 1` and counts the rows it deleted.
+    public static func deletedCount(_ query: PostgresQuery, on connection: PostgresConnection, logger: Logger) async throws -> Int {
+        var count = 0
+        for try await _ in try await connection.query(query, logger: logger).decode(Int.self) { count += 1 }
+        return count
+    }
+
     static func outboxHead(on connection: PostgresConnection, logger: Logger) async throws -> UInt64 {
         for try await head in try await connection.query("SELECT COALESCE(MAX(seq), 0)::bigint FROM podium_outbox", logger: logger)
             .decode(Int64.self)
@@ -87,7 +130,7 @@ public enum PostgresDurable {
 }
 
 /// A service database's receipts and outbox, read for the runtime.
-public struct PostgresDurableReader: ReceiptReader, OutboxReader {
+public struct PostgresDurableReader: DurableTablesAccess {
     let database: PostgresStorage
 
     public init(_ database: PostgresStorage) { self.database = database }
@@ -117,7 +160,39 @@ public struct PostgresDurableReader: ReceiptReader, OutboxReader {
                 envelope.sequence = UInt64(seq)
                 messages.append(StreamMessage(topic: topic, envelope: envelope))
             }
-            return StreamPage(messages: messages, head: try await PostgresDurable.outboxHead(on: connection, logger: logger))
+            let bounds = try await PostgresDurable.outboxBounds(agedBefore: .min, on: connection, logger: logger)
+            return StreamPage(messages: messages, head: bounds.head, first: bounds.first > 1 ? bounds.first : nil)
+        }
+    }
+
+    public func streamBounds(agedBefore: Int64) async throws -> StreamBounds {
+        let logger = database.logger
+        return try await database.read { connection in
+            try await PostgresDurable.outboxBounds(agedBefore: agedBefore, on: connection, logger: logger)
+        }
+    }
+
+    public func pruneStream(through: UInt64, atMost: Int) async throws -> Int {
+        let logger = database.logger
+        return try await database.transaction { connection in
+            try await PostgresDurable.deletedCount(
+                """
+                DELETE FROM podium_outbox WHERE seq IN
+                    (SELECT seq FROM podium_outbox WHERE seq <= \(Int64(clamping: through)) ORDER BY seq LIMIT \(atMost))
+                RETURNING 1
+                """, on: connection, logger: logger)
+        }
+    }
+
+    public func pruneReceipts(before: Int64, atMost: Int) async throws -> Int {
+        let logger = database.logger
+        return try await database.transaction { connection in
+            try await PostgresDurable.deletedCount(
+                """
+                DELETE FROM podium_receipt WHERE ctid IN
+                    (SELECT ctid FROM podium_receipt WHERE created_at < \(before) LIMIT \(atMost))
+                RETURNING 1
+                """, on: connection, logger: logger)
         }
     }
 

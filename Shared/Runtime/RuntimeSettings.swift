@@ -19,6 +19,7 @@ import Logging
 /// | `PODIUM_DEVELOPMENT` | `false` | allows generated development secrets; never in production |
 /// | `PODIUM_DATABASE_URL` | unset | PostgreSQL instead of SQLite (``DatabaseSettings``) |
 /// | `PODIUM_BUS_SECRET_KEY`, … | unset: plain bus | CURVE on the bus (``BusSecurity``) |
+/// | `PODIUM_*_RETENTION_SECONDS`, … | 30 days of events, 7 of outboxes and receipts | retention (``RetentionSettings``) |
 ///
 /// The gateway binds the three bus endpoints; services connect to them.
 public struct RuntimeSettings: Sendable {
@@ -35,6 +36,8 @@ public struct RuntimeSettings: Sendable {
     public var database: DatabaseSettings?
     /// CURVE on the bus; nil: plain (the single-box default on 127.0.0.1).
     public var busSecurity: BusSecurity?
+    /// How long the event log, outboxes and receipts are kept (``RetentionSettings``).
+    public var retention = RetentionSettings()
 
     public init(
         service: String,
@@ -126,6 +129,11 @@ public struct RuntimeSettings: Sendable {
             database: database,
             busSecurity: try BusSecurity.read(from: podium, isHub: service == "gateway")
         )
+        retention = try RetentionSettings.checked(
+            eventSeconds: podium.int(forKey: ["event", "retention", "seconds"], default: 30 * 86_400),
+            outboxSeconds: podium.int(forKey: ["outbox", "retention", "seconds"], default: 7 * 86_400),
+            receiptSeconds: podium.int(forKey: ["receipt", "retention", "seconds"], default: 7 * 86_400),
+            intervalSeconds: podium.int(forKey: ["retention", "interval", "seconds"], default: 60))
         try checkBusEndpoints()
     }
 

@@ -29,6 +29,9 @@ public struct ServiceDefinition: Sendable {
     /// Where the service's request receipts (``RequestReceipts``) are read: the runtime answers
     /// `<name>.receipt` (asked by the gateway for `receipt.get`) from it.
     public var receipts: (any ReceiptReader)?
+    /// The durable tables retention prunes (``Pruner``): the receipts, and the outbox when
+    /// ``outbox`` is set.
+    public var retention: (any StreamRetention & ReceiptRetention)?
     /// Where the service keeps its data, for health (`sqlite:/path`, `postgresql://…`).
     public var storage: String?
     /// The store in a database server, measured for `podium_database_size_bytes` before each scrape.

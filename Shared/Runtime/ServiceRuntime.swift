@@ -25,6 +25,8 @@ public final class ServiceRuntime: Service, Sendable {
     private let runningPublisher = Locked<BusPublisher?>(nil)
     private let sampled = SampledMetrics()
     private var followers: Locked<[String: StreamFollower]> { streams.followers }
+    /// Prunes the outbox and receipts by retention (nil for a service without durable tables).
+    public let pruner: Pruner?
 
     private struct Status {
         var busReady = false
@@ -53,6 +55,11 @@ public final class ServiceRuntime: Service, Sendable {
         self.logger = logger
         self.context = try context ?? ZMQContext()
         self.startedAt = clock.nowMilliseconds
+        pruner = definition.retention.map { tables in
+            Pruner(
+                service: definition.name, stream: definition.outbox == nil ? nil : (definition.name, tables, "outbox"),
+                receipts: tables, settings: settings.retention)
+        }
     }
 
     public func run() async throws {
@@ -90,6 +97,7 @@ public final class ServiceRuntime: Service, Sendable {
             group.addTask { await self.consume(subscriber, context: serviceContext) }
             group.addTask { await self.keepFollowersCaughtUp() }
             if let relay = definition.outbox { group.addTask { await relay.run(publisher: publisher, logger: self.logger) } }
+            if let pruner { group.addTask { [clock, logger] in await pruner.run(clock: clock, logger: logger) } }
             if let background = definition.background { group.addTask { await background(serviceContext) } }
             try? await gracefulShutdown()
             logger.info("service stopping")
@@ -305,8 +313,10 @@ public final class ServiceRuntime: Service, Sendable {
         }
         if let outbox = definition.outbox {
             handlers.append(
-                ServiceRequests.outboxRead(of: name).handler { request, _ in
-                    try await outbox.page(after: request.payload.after, limit: try request.payload.checkedLimit())
+                ServiceRequests.outboxRead(of: name).handler { [pruner] request, _ in
+                    let limit = try request.payload.checkedLimit()
+                    pruner?.noteRead(by: request.caller, after: request.payload.after)
+                    return try await outbox.page(after: request.payload.after, limit: limit)
                 })
         }
         return Dictionary(uniqueKeysWithValues: handlers.map { ($0.type, $0.handler) })

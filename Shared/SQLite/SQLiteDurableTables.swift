@@ -11,8 +11,8 @@ public enum SQLiteDurable {
     public static func commit(_ writes: DurableWrites, in db: Database) throws {
         for receipt in writes.receipts { try record(db, receipt.key, reply: receipt.reply, at: receipt.time) }
         for message in writes.outbox {
-            try db.cachedStatement(sql: "INSERT INTO podium_outbox (topic, envelope) VALUES (?, ?)")
-                .execute(arguments: [message.topic, message.envelope])
+            try db.cachedStatement(sql: "INSERT INTO podium_outbox (topic, envelope, created_at) VALUES (?, ?, ?)")
+                .execute(arguments: [message.topic, message.envelope, message.time])
         }
         for (stream, sequence) in writes.positions { try advance(db, stream: stream, to: sequence) }
     }
@@ -54,8 +54,8 @@ public enum SQLiteDurable {
     /// Appends a message inside the caller's transaction. The stream's publisher id and the
     /// message's sequence (its row number) are stamped when it is read.
     public static func appendToOutbox<Payload: Encodable & Sendable>(_ db: Database, _ envelope: Envelope<Payload>, on topic: Topic) throws {
-        try db.cachedStatement(sql: "INSERT INTO podium_outbox (topic, envelope) VALUES (?, ?)")
-            .execute(arguments: [topic.rawValue, try WireCodec.encode(envelope)])
+        try db.cachedStatement(sql: "INSERT INTO podium_outbox (topic, envelope, created_at) VALUES (?, ?, ?)")
+            .execute(arguments: [topic.rawValue, try WireCodec.encode(envelope), envelope.timestamp])
     }
 
     /// Messages after a sequence, stamped as the stream's, and the outbox's last sequence.
@@ -72,7 +72,40 @@ public enum SQLiteDurable {
             envelope.sequence = UInt64(row["seq"] as Int64)
             messages.append(StreamMessage(topic: row["topic"], envelope: envelope))
         }
-        return StreamPage(messages: messages, head: try outboxHead(db))
+        return StreamPage(messages: messages, head: try outboxHead(db), first: try outboxFirst(db))
+    }
+
+    /// The outbox's oldest sequence when retention pruned older ones (nil when it holds 1 or is empty).
+    static func outboxFirst(_ db: Database) throws -> UInt64? {
+        let first = try Int64.fetchOne(try db.cachedStatement(sql: "SELECT MIN(seq) FROM podium_outbox")) ?? 0
+        return first > 1 ? UInt64(first) : nil
+    }
+
+    // MARK: Retention
+
+    /// The outbox's bounds for retention.
+    public static func outboxBounds(_ db: Database, agedBefore: Int64) throws -> StreamBounds {
+        let row = try Row.fetchOne(
+            try db.cachedStatement(sql: "SELECT IFNULL(MIN(seq), 0) AS first, IFNULL(MAX(seq), 0) AS head FROM podium_outbox"))
+        let aged = try Int64.fetchOne(
+            try db.cachedStatement(sql: "SELECT IFNULL(MAX(seq), 0) FROM podium_outbox WHERE created_at < ?"), arguments: [agedBefore]) ?? 0
+        return StreamBounds(first: UInt64(row?["first"] as Int64? ?? 0), head: UInt64(row?["head"] as Int64? ?? 0), agedThrough: UInt64(aged))
+    }
+
+    /// Deletes the oldest outbox messages through `through`, at most `atMost`.
+    public static func pruneOutbox(_ db: Database, through: UInt64, atMost: Int) throws -> Int {
+        try db.cachedStatement(
+            sql: "DELETE FROM podium_outbox WHERE seq IN (SELECT seq FROM podium_outbox WHERE seq <= ? ORDER BY seq LIMIT ?)"
+        ).execute(arguments: [Int64(clamping: through), atMost])
+        return db.changesCount
+    }
+
+    /// Deletes receipts written before `before`, at most `atMost`.
+    public static func pruneReceipts(_ db: Database, before: Int64, atMost: Int) throws -> Int {
+        try db.cachedStatement(
+            sql: "DELETE FROM podium_receipt WHERE rowid IN (SELECT rowid FROM podium_receipt WHERE created_at < ? LIMIT ?)"
+        ).execute(arguments: [before, atMost])
+        return db.changesCount
     }
 
     /// The outbox's last sequence (0 when empty).
@@ -96,11 +129,30 @@ public enum SQLiteDurable {
     }
 }
 
-/// A service database's receipts and outbox, read for the runtime.
-public struct SQLiteDurableReader: ReceiptReader, OutboxReader {
+/// A service database's receipts and outbox, read for the runtime (and pruned by retention,
+/// given a writer).
+public struct SQLiteDurableReader: ReceiptReader, OutboxReader, StreamRetention, ReceiptRetention {
     let reader: any DatabaseReader
+    let writer: (any DatabaseWriter)?
 
-    public init(_ reader: any DatabaseReader) { self.reader = reader }
+    public init(_ reader: any DatabaseReader, writer: (any DatabaseWriter)? = nil) {
+        self.reader = reader
+        self.writer = writer ?? (reader as? any DatabaseWriter)
+    }
+
+    public func streamBounds(agedBefore: Int64) async throws -> StreamBounds {
+        try await reader.read { db in try SQLiteDurable.outboxBounds(db, agedBefore: agedBefore) }
+    }
+
+    public func pruneStream(through: UInt64, atMost: Int) async throws -> Int {
+        guard let writer else { return 0 }
+        return try await writer.write { db in try SQLiteDurable.pruneOutbox(db, through: through, atMost: atMost) }
+    }
+
+    public func pruneReceipts(before: Int64, atMost: Int) async throws -> Int {
+        guard let writer else { return 0 }
+        return try await writer.write { db in try SQLiteDurable.pruneReceipts(db, before: before, atMost: atMost) }
+    }
 
     public func storedReply(scope: String, requestId: String) async throws -> StoredReply {
         try await reader.read { db in try SQLiteDurable.find(db, scope: scope, requestId: requestId) }

@@ -28,6 +28,8 @@ public final class PodiumTestStack: Sendable {
         public var maxMessageBytes: Int
         public var heartbeatInterval: Duration
         public var clock: any PodiumClock
+        /// Every process's retention (``RetentionSettings``).
+        public var retention: RetentionSettings
         /// Game server keys by game id.
         public var serverKeys: [String: String]
         public var adminKey: String?
@@ -71,8 +73,10 @@ public final class PodiumTestStack: Sendable {
             curveKeyPair: CurveKeyPair? = nil,
             busCurve: Bool = false,
             logger: Logger? = nil,
-            gateways: Int = 1
+            gateways: Int = 1,
+            retention: RetentionSettings = RetentionSettings()
         ) {
+            self.retention = retention
             self.gateways = gateways
             self.busCurve = busCurve
             self.logger = logger
@@ -187,11 +191,12 @@ public final class PodiumTestStack: Sendable {
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("podium-test-\(UUID().uuidString)")
         dataDirectory = data
         ownsDataDirectory = options.dataDirectory == nil
-        let gatewayRuntime = RuntimeSettings(
+        var gatewayRuntime = RuntimeSettings(
             service: "gateway", dataDirectory: data, busPublishEndpoint: "tcp://127.0.0.1:*",
             busSubscribeEndpoint: "tcp://127.0.0.1:*", busServicesEndpoint: "tcp://127.0.0.1:*",
             heartbeatInterval: options.heartbeatInterval, developmentMode: true,
             database: try Self.testDatabase(service: "gateway", dataDirectory: data), busSecurity: hubSecurity)
+        gatewayRuntime.retention = options.retention
         let gatewaySettings = GatewaySettings(
             runtime: gatewayRuntime, requestEndpoint: "tcp://127.0.0.1:*", notificationEndpoint: "tcp://127.0.0.1:*",
             notificationSecret: options.notificationSecret ?? (0..<32).map { _ in UInt8.random(in: .min ... .max) },
@@ -215,12 +220,13 @@ public final class PodiumTestStack: Sendable {
         let busServices = gateways.map(\.endpoints.busServices).joined(separator: ",")
         var runtimes: [ServiceRuntime] = []
         for blueprint in options.services {
-            let settings = RuntimeSettings(
+            var settings = RuntimeSettings(
                 service: blueprint.name, dataDirectory: data, busPublishEndpoint: busPublish,
                 busSubscribeEndpoint: busSubscribe, busServicesEndpoint: busServices,
                 heartbeatInterval: options.heartbeatInterval,
                 database: try Self.testDatabase(service: blueprint.name, dataDirectory: data),
                 busSecurity: memberPairs[blueprint.name].map { BusSecurity(keyPair: $0, hubKey: hubSecurity!.keyPair.publicKey) })
+            settings.retention = options.retention
             let definition = try await blueprint.make(settings, options.clock)
             runtimes.append(try ServiceRuntime(definition: definition, settings: settings, clock: options.clock, logger: logger))
         }

@@ -27,6 +27,7 @@ public enum AchievementService {
             service.shutdown = { await store.close() }
             service.sizedStorage = store as? any StorageSize
             service.receipts = store.durable
+            service.retention = store.durable
             return service
         }
     }

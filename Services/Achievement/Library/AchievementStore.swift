@@ -65,7 +65,7 @@ public protocol AchievementStore: Sendable {
     func close() async
     var location: String { get }
     /// The service's receipts and outbox, for the runtime.
-    var durable: any ReceiptReader & OutboxReader { get }
+    var durable: any DurableTablesAccess { get }
 
     /// One player's records in one game, by achievement.
     func progress(gameId: String, playerId: String) async throws -> [String: ProgressRecord]

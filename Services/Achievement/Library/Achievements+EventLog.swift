@@ -14,4 +14,15 @@ extension Achievements: DurableConsumer {
     func apply(batch: [(message: StreamMessage, sequence: UInt64)], stream: String, context: ServiceContext) async throws {
         try await apply(events: batch.map { ($0.message.envelope, $0.sequence) }, context: context)
     }
+
+    /// Events were pruned before this service applied them (its database restored from a backup
+    /// older than the retained log). The event log is the only record of what they reported, so
+    /// there is no state to rebuild their rule progress from: the position moves past them (one
+    /// transaction), the loss is logged and counted, and players keep the progress and unlocks
+    /// they have. Unlocks reported directly (`achievement.report`) are unaffected.
+    func recover(stream: String, lost: ClosedRange<UInt64>, context: ServiceContext) async throws {
+        var durable = DurableWrites()
+        durable.advance(StreamName.events, to: lost.upperBound)
+        try await store.replace([:], durable: durable)
+    }
 }

@@ -105,6 +105,11 @@ extension Achievements {
         while after < position {
             let page = try await context.call(
                 GatewayRequests.eventsRead, StreamRead(after: after, limit: StreamRead.maximumLimit), timeout: .seconds(30))
+            if let first = page.first, first > after + 1 {
+                throw ErrorReply(
+                    code: .logPruned,
+                    message: "the event log no longer holds events \(after + 1)-\(first - 1) (retention pruned them); a rebuild needs the whole log: keep it with PODIUM_EVENT_RETENTION_SECONDS=0")
+            }
             guard !page.messages.isEmpty else { break }
             for message in page.messages {
                 guard let sequence = message.envelope.sequence, sequence <= position else { return (progress, count) }

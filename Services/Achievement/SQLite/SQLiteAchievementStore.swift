@@ -9,7 +9,7 @@ import PodiumSQLite
 public final class SQLiteAchievementStore: AchievementStore {
     let database: DatabasePool
     public let location: String
-    public var durable: any ReceiptReader & OutboxReader { SQLiteDurableReader(database) }
+    public var durable: any DurableTablesAccess { SQLiteDurableReader(database) }
 
     /// Opens `<data>/<service>-progress.sqlite`.
     public static let opener: AchievementStoreOpener = { settings in

@@ -31,6 +31,7 @@ public enum ChallengeService {
             service.shutdown = { await store.close() }
             service.sizedStorage = store as? any StorageSize
             service.receipts = store.durable
+            service.retention = store.durable
             return service
         }
     }

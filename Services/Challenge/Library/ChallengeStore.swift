@@ -34,7 +34,7 @@ public protocol ChallengeStore: Sendable {
     func close() async
     var location: String { get }
     /// The service's receipts and outbox, for the runtime.
-    var durable: any ReceiptReader & OutboxReader { get }
+    var durable: any DurableTablesAccess { get }
 
     /// Writes the effects of consecutive stream messages, in order, and the stream position
     /// (`sequence`, the last of them) in one transaction: completions (each once), time-boxed

@@ -15,4 +15,59 @@ extension Challenges: DurableConsumer {
     func apply(batch: [(message: StreamMessage, sequence: UInt64)], stream: String, context: ServiceContext) async throws {
         try await apply(batch: batch.map { ($0.message.envelope, $0.sequence) }, stream: stream, context: context)
     }
+
+    /// Messages of `stream` were pruned before they were read (a restored backup): every pending
+    /// score or achievement challenge that stream could have completed is checked against the
+    /// owner's current state (the receiver's entry on the board, the receiver's unlocks), and
+    /// the ones it shows completed are completed, with the position, in one transaction.
+    /// Scores that only counted inside a time-boxed window are not recovered (the board keeps
+    /// each player's best, not every submission).
+    func recover(stream: String, lost: ClosedRange<UInt64>, context: ServiceContext) async throws {
+        let kind: ChallengeKind = stream == StreamName.leaderboard ? .score : .achievement
+        var plans: [ChallengeTriggerPlan] = []
+        let targets = try await store.pendingTargets().filter { $0.kind == kind }
+        for gameId in Set(targets.map(\.gameId)).sorted() {
+            var receivers: [(playerId: String, target: String)] = []
+            for challenge in try await store.recent(gameId: gameId, openOnly: true, limit: 1000) where challenge.kind == kind {
+                guard let target = kind == .score ? challenge.boardId : challenge.achievementId else { continue }
+                for receiver in challenge.receivers where receiver.state == .pending { receivers.append((receiver.playerId, target)) }
+            }
+            var seen = Set<String>()
+            for (playerId, target) in receivers where seen.insert("\(playerId)\u{0}\(target)").inserted {
+                let pending = try await store.pending(gameId: gameId, playerId: playerId, kind: kind, target: target)
+                guard !pending.isEmpty else { continue }
+                if kind == .score {
+                    let entry = try await context.call(
+                        LeaderboardRequests.entry, BoardQuery(boardId: target), gameId: gameId, playerId: playerId
+                    ).entry
+                    guard let entry else { continue }
+                    var plan = ChallengeTriggerPlan(playerId: playerId, time: entry.submittedAt)
+                    for receiver in pending
+                    where ChallengeLifecycle.scoreCompletes(
+                        submitted: entry.value, at: entry.submittedAt, issuerValue: receiver.issuerValue,
+                        higherIsBetter: receiver.higherIsBetter, createdAt: receiver.createdAt, expiresAt: receiver.expiresAt)
+                    {
+                        plan.completions.append((receiver.challengeId, playerId, entry.value))
+                    }
+                    if !plan.completions.isEmpty { plans.append(plan) }
+                } else {
+                    let list = try await context.call(AchievementRequests.list, EmptyPayload(), gameId: gameId, playerId: playerId)
+                    guard let status = list.achievements.first(where: { $0.id == target }), status.timesEarned > 0 else { continue }
+                    let at = status.earnedAt ?? clock.nowMilliseconds
+                    var plan = ChallengeTriggerPlan(playerId: playerId, time: at)
+                    for receiver in pending
+                    where ChallengeLifecycle.unlockCompletes(
+                        timesEarned: status.timesEarned, at: at, baseline: receiver.baseline, expiresAt: receiver.expiresAt)
+                    {
+                        plan.completions.append((receiver.challengeId, playerId, nil))
+                    }
+                    if !plan.completions.isEmpty { plans.append(plan) }
+                }
+            }
+        }
+        try await complete(plans, stream: stream, through: lost.upperBound, context: context)
+        context.logger.warning(
+            "challenges rechecked after lost stream messages",
+            metadata: ["stream": "\(stream)", "completed": "\(plans.reduce(0) { $0 + $1.completions.count })"])
+    }
 }

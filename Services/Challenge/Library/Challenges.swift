@@ -157,6 +157,11 @@ final class Challenges: Sendable {
         guard let last = batch.last?.sequence else { return }
         var plans: [ChallengeTriggerPlan] = []
         for (envelope, _) in batch { plans.append(try await plan(for: envelope, context: context)) }
+        try await complete(plans, stream: stream, through: last, context: context)
+    }
+
+    /// Writes the plans' completions with the stream position, then sends their notifications.
+    func complete(_ plans: [ChallengeTriggerPlan], stream: String, through last: UInt64, context: ServiceContext) async throws {
         let now = clock.nowMilliseconds
         let written = try await store.apply(plans, stream: stream, through: last) { challenge, receiver, value in
             let scores: String = challenge.issuerValue.map { " (\(value.map(String.init) ?? "?") against \($0))" } ?? ""

@@ -12,7 +12,7 @@ import PostgresNIO
 public final class PostgresChallengeStore: ChallengeStore, StorageSize {
     let database: PostgresStorage
     public var location: String { database.settings.location }
-    public var durable: any ReceiptReader & OutboxReader { PostgresDurableReader(database) }
+    public var durable: any DurableTablesAccess { PostgresDurableReader(database) }
     private var logger: Logger { database.logger }
 
     static let migrations = [

@@ -11,7 +11,7 @@ import PodiumSQLite
 public final class SQLiteChallengeStore: ChallengeStore {
     let database: DatabasePool
     public let location: String
-    public var durable: any ReceiptReader & OutboxReader { SQLiteDurableReader(database) }
+    public var durable: any DurableTablesAccess { SQLiteDurableReader(database) }
 
     /// Opens `<data>/<service>-challenges.sqlite`.
     public static let opener: ChallengeStoreOpener = { settings in

@@ -155,7 +155,9 @@ extension Gateway {
         if request.type == .eventsRead {
             do {
                 let read = try request.requestPayload(as: StreamRead.self)
-                let page = try await eventLog.page(after: read.after, limit: try read.checkedLimit())
+                let limit = try read.checkedLimit()
+                pruner.noteRead(by: Actor(kind: .service, service: asker), after: read.after)
+                let page = try await eventLog.page(after: read.after, limit: limit)
                 let reply = RawEnvelope(
                     type: .reply, correlationId: request.id, timestamp: clock.nowMilliseconds, payload: try WireCodec.jsonValue(page))
                 _ = try? await serviceSocket.send([routingID, encode(reply)])

@@ -32,6 +32,8 @@ public final class Gateway: Sendable {
     let eventLog: EventLog
     /// Every operator request, on disk before its reply.
     let auditLog: AuditLog
+    /// Prunes the event log by retention, never past what the services following it have read.
+    public let pruner: Pruner
     let clientSocket: AsyncSocket
     let serviceSocket: AsyncSocket
     let notificationSocket: AsyncSocket
@@ -75,6 +77,8 @@ public final class Gateway: Sendable {
         let storage = try await openStorage(settings.runtime)
         self.eventLog = try await EventLog(store: storage.eventLog)
         self.auditLog = AuditLog(store: storage.audit)
+        self.pruner = Pruner(
+            service: "gateway", stream: (StreamName.events, storage.eventLog, "event"), receipts: nil, settings: settings.runtime.retention)
         self.rateLimits = Locked(ClientRateLimits(settings: settings))
         // CURVE options must be on the public sockets before they bind.
         let curve = settings.curveKeyPair?.serverOptions ?? []
@@ -200,6 +204,9 @@ public final class Gateway: Sendable {
                     await serviceSocket.close()
                 }),
             part(name: "housekeeping", cancelsServe: true, serve: { [self] in await keepHouse() }, stop: {}),
+            part(
+                name: "retention", cancelsServe: true,
+                serve: { [self] in await pruner.run(clock: clock, logger: logger) }, stop: {}),
             part(
                 name: "notifications",
                 serve: { [self] in await forwardNotifications() },

@@ -78,7 +78,8 @@ public struct EventNumbering: Sendable {
 }
 
 /// Where the gateway's event log is kept: every acknowledged event, numbered 1, 2, 3… for good.
-public protocol EventLogStore: Sendable {
+/// It prunes as a ``StreamRetention`` (never its newest event: the next is numbered after it).
+public protocol EventLogStore: StreamRetention {
     /// Where the data is, for health and logs (`sqlite:/path`, `postgresql://host/db`).
     /// Lets go of the database (its connections) once the service has stopped.
     func close() async

@@ -25,8 +25,29 @@ public final class PostgresEventLogStore: EventLogStore, StorageSize {
                     fingerprint text NOT NULL, event_id text NOT NULL, topic text NOT NULL, accepted_at bigint NOT NULL,
                     envelope bytea NOT NULL, UNIQUE (game_id, player_id, request_id))
                 """
-            ])
+            ]),
+        PostgresMigration("v2-retention", ["CREATE INDEX event_accepted_at ON event (accepted_at)"]),
     ]
+
+    public func streamBounds(agedBefore: Int64) async throws -> StreamBounds {
+        let logger = database.logger
+        return try await database.read { connection in try await Self.bounds(agedBefore: agedBefore, connection, logger) }
+    }
+
+    public func pruneStream(through: UInt64, atMost: Int) async throws -> Int {
+        let logger = database.logger
+        return try await database.transaction { connection in
+            try await PostgresDurable.deletedCount(
+                """
+                DELETE FROM event WHERE seq IN (SELECT seq FROM event WHERE seq <= \(Int64(clamping: through)) ORDER BY seq LIMIT \(atMost))
+                RETURNING 1
+                """, on: connection, logger: logger)
+        }
+    }
+
+    private static func bounds(agedBefore: Int64, _ connection: PostgresConnection, _ logger: Logger) async throws -> StreamBounds {
+        try await PostgresDurable.streamBounds(table: "event", timeColumn: "accepted_at", agedBefore: agedBefore, on: connection, logger: logger)
+    }
 
     public init(database: PostgresStorage) { self.database = database }
 
@@ -80,7 +101,8 @@ public final class PostgresEventLogStore: EventLogStore, StorageSize {
             for try await (topic, body) in rows.decode((String, Data).self) {
                 messages.append(StreamMessage(topic: topic, envelope: try WireCodec.decode(RawEnvelope.self, from: body)))
             }
-            return StreamPage(messages: messages, head: try await Self.head(connection, logger))
+            let bounds = try await Self.bounds(agedBefore: .min, connection, logger)
+            return StreamPage(messages: messages, head: bounds.head, first: bounds.first > 1 ? bounds.first : nil)
         }
     }
 

@@ -30,7 +30,29 @@ public final class SQLiteEventLogStore: EventLogStore {
                 table.uniqueKey(["game_id", "player_id", "request_id"])
             }
         }
+        migrator.registerMigration("v2-retention") { db in
+            try db.create(index: "event_accepted_at", on: "event", columns: ["accepted_at"])
+        }
         try migrator.migrate(database)
+    }
+
+    public func streamBounds(agedBefore: Int64) async throws -> StreamBounds {
+        try await database.read { db in
+            let row = try Row.fetchOne(
+                try db.cachedStatement(sql: "SELECT IFNULL(MIN(seq), 0) AS first, IFNULL(MAX(seq), 0) AS head FROM event"))
+            let aged = try Int64.fetchOne(
+                try db.cachedStatement(sql: "SELECT IFNULL(MAX(seq), 0) FROM event WHERE accepted_at < ?"), arguments: [agedBefore]) ?? 0
+            return StreamBounds(
+                first: UInt64(row?["first"] as Int64? ?? 0), head: UInt64(row?["head"] as Int64? ?? 0), agedThrough: UInt64(aged))
+        }
+    }
+
+    public func pruneStream(through: UInt64, atMost: Int) async throws -> Int {
+        try await database.write { db in
+            try db.cachedStatement(sql: "DELETE FROM event WHERE seq IN (SELECT seq FROM event WHERE seq <= ? ORDER BY seq LIMIT ?)")
+                .execute(arguments: [Int64(clamping: through), atMost])
+            return db.changesCount
+        }
     }
 
     public func head() async throws -> UInt64 {
@@ -75,7 +97,8 @@ public final class SQLiteEventLogStore: EventLogStore {
             let messages = try rows.map { row in
                 StreamMessage(topic: row["topic"], envelope: try WireCodec.decode(RawEnvelope.self, from: row["envelope"] as Data))
             }
-            return StreamPage(messages: messages, head: try Self.head(db))
+            let first = try Int64.fetchOne(try db.cachedStatement(sql: "SELECT MIN(seq) FROM event")) ?? 0
+            return StreamPage(messages: messages, head: try Self.head(db), first: first > 1 ? UInt64(first) : nil)
         }
     }
 

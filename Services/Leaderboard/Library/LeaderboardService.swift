@@ -28,6 +28,7 @@ public enum LeaderboardService {
             service.shutdown = { await store.close() }
             service.sizedStorage = store as? any StorageSize
             service.receipts = store.durable
+            service.retention = store.durable
             return service
         }
     }

@@ -86,7 +86,7 @@ public protocol LeaderboardStore: Sendable {
     func close() async
     var location: String { get }
     /// The service's receipts and outbox, for the runtime.
-    var durable: any ReceiptReader & OutboxReader { get }
+    var durable: any DurableTablesAccess { get }
 
     /// Applies a batch of submissions, in order, in one transaction (one commit: group commit).
     /// For each: reads the current entry, lets `decide` compute the new one, writes it and the

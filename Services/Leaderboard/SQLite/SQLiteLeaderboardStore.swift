@@ -9,7 +9,7 @@ import PodiumSQLite
 public final class SQLiteLeaderboardStore: LeaderboardStore {
     let database: DatabasePool
     public let location: String
-    public var durable: any ReceiptReader & OutboxReader { SQLiteDurableReader(database) }
+    public var durable: any DurableTablesAccess { SQLiteDurableReader(database) }
 
     /// Opens `<data>/<service>-scores.sqlite`.
     public static let opener: LeaderboardStoreOpener = { settings in

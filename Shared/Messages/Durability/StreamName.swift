@@ -13,6 +13,16 @@ public enum StreamName {
     /// The achievement service's outbox.
     public static let achievement = "achievement"
 
+    /// The services that follow a stream (their `follows`): retention never prunes a message
+    /// before each of them has read past it.
+    public static func readers(of stream: String) -> [String] {
+        switch stream {
+        case events: ["achievement"]
+        case leaderboard, achievement: ["challenge"]
+        default: []
+        }
+    }
+
     /// The request type that reads a stream's range: `events.read` for the event log,
     /// `<service>.outbox.read` for a service's outbox.
     public static func readType(of stream: String) -> MessageType { read(of: stream).type }

@@ -41,10 +41,14 @@ public struct StreamPage: Codable, Sendable, Equatable {
     public var messages: [StreamMessage]
     /// The last sequence the stream holds (0 when empty).
     public var head: UInt64
+    /// The oldest sequence the stream still holds, present once retention has pruned older ones:
+    /// a reader whose position is below `first - 1` has lost messages (docs/PROTOCOL.md 15.8).
+    public var first: UInt64?
 
-    public init(messages: [StreamMessage], head: UInt64) {
+    public init(messages: [StreamMessage], head: UInt64, first: UInt64? = nil) {
         self.messages = messages
         self.head = head
+        self.first = first
     }
 }
 
@@ -60,8 +64,11 @@ public struct StreamStatus: Codable, Sendable, Equatable {
     public var duplicatesSkipped: UInt64
     /// Messages read back from the stream to fill gaps.
     public var refetched: UInt64
+    /// Messages pruned from the stream before this service read them (recovered from the state); absent when none.
+    public var lost: UInt64?
 
-    public init(position: UInt64, head: UInt64, applied: UInt64, duplicatesSkipped: UInt64, refetched: UInt64) {
+    public init(position: UInt64, head: UInt64, applied: UInt64, duplicatesSkipped: UInt64, refetched: UInt64, lost: UInt64? = nil) {
+        self.lost = lost
         self.position = position
         self.head = head
         self.applied = applied

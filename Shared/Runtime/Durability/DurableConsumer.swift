@@ -20,6 +20,13 @@ public protocol DurableConsumer: Sendable {
     /// changing one's sequence, ideally in one transaction (the default applies them one by one).
     /// Throwing means none of them may be assumed applied beyond the stored position.
     func apply(batch: [(message: StreamMessage, sequence: UInt64)], stream: String, context: ServiceContext) async throws
+
+    /// The stream no longer holds `lost` (retention pruned it before this service read it, for
+    /// example after the service's database was restored from an old backup): rebuild from the
+    /// producers' current state what those messages would have changed, as far as the service
+    /// can, and record `lost.upperBound` as the stream's position. Throwing leaves the position
+    /// where it was; the runtime tries again at the next catch-up.
+    func recover(stream: String, lost: ClosedRange<UInt64>, context: ServiceContext) async throws
 }
 
 extension DurableConsumer {

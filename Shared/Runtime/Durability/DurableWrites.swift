@@ -17,6 +17,8 @@ public struct DurableWrites: Sendable {
     public struct OutboxMessage: Sendable, Equatable {
         public var topic: String
         public var envelope: Data
+        /// When it was written (the envelope's timestamp, ms): retention's age.
+        public var time: Int64
     }
 
     public private(set) var receipts: [Receipt] = []
@@ -36,7 +38,7 @@ public struct DurableWrites: Sendable {
 
     /// Queues a message for the outbox.
     public mutating func appendToOutbox<Payload: Encodable & Sendable>(_ envelope: Envelope<Payload>, on topic: Topic) throws {
-        outbox.append(OutboxMessage(topic: topic.rawValue, envelope: try WireCodec.encode(envelope)))
+        outbox.append(OutboxMessage(topic: topic.rawValue, envelope: try WireCodec.encode(envelope), time: envelope.timestamp))
     }
 
     /// Records that `stream` is applied up to `sequence` (never moves a position back).
@@ -65,3 +67,7 @@ public protocol OutboxReader: Sendable {
     /// The outbox's last sequence (0 when empty).
     func outboxHead() async throws -> UInt64
 }
+
+/// Everything the runtime does with a service's durable tables: reads receipts and the outbox,
+/// and prunes both by retention.
+public typealias DurableTablesAccess = ReceiptReader & OutboxReader & StreamRetention & ReceiptRetention

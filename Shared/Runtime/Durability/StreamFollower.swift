@@ -1,4 +1,5 @@
 import Logging
+import Metrics
 import PodiumMessages
 
 /// Keeps one consumer applied, in order and without gaps, to one durable stream.
@@ -26,6 +27,7 @@ final class StreamFollower: Sendable {
         var applied: UInt64 = 0
         var duplicates: UInt64 = 0
         var refetched: UInt64 = 0
+        var lost: UInt64 = 0
         var queue: [StreamMessage] = []
         var draining = false
     }
@@ -51,7 +53,7 @@ final class StreamFollower: Sendable {
         let state = state.value
         return StreamStatus(
             position: state.position ?? 0, head: max(state.head, state.position ?? 0), applied: state.applied,
-            duplicatesSkipped: state.duplicates, refetched: state.refetched)
+            duplicatesSkipped: state.duplicates, refetched: state.refetched, lost: state.lost == 0 ? nil : state.lost)
     }
 
     /// A live message from the bus: queued, applied soon by the drain task.
@@ -149,6 +151,10 @@ final class StreamFollower: Sendable {
             guard position < last else { return }
             let page = try await read(position)
             state.withLock { $0.head = max($0.head, page.head) }
+            if let first = page.first, first > position + 1 {
+                try await recover(lost: (position + 1)...(first - 1))
+                continue
+            }
             // The page is the stream: its messages in order, whatever their numbers.
             var run: [(message: StreamMessage, sequence: UInt64)] = []
             var reachedLast = false
@@ -165,6 +171,27 @@ final class StreamFollower: Sendable {
             if counting { state.withLock { $0.refetched += UInt64(run.count) } }
             if reachedLast { return }
         }
+    }
+
+    /// The stream pruned `lost` before this consumer read it: the consumer rebuilds from the
+    /// state and moves its position past the range; loudly, never silently.
+    private func recover(lost: ClosedRange<UInt64>) async throws {
+        context.logger.error(
+            "stream messages were pruned before this service read them; recovering from the state",
+            metadata: ["stream": "\(stream)", "lost.first": "\(lost.lowerBound)", "lost.last": "\(lost.upperBound)"])
+        do {
+            try await consumer.recover(stream: stream, lost: lost, context: context)
+        } catch {
+            state.withLock { $0.position = nil }
+            throw error
+        }
+        let count = lost.upperBound - lost.lowerBound + 1
+        state.withLock {
+            $0.position = nil  // re-read: the consumer recorded it
+            $0.lost += count
+        }
+        Counter(label: MetricNames.streamMessagesLost, dimensions: [("service", context.settings.service), ("stream", stream)])
+            .increment(by: Int64(count))
     }
 
     private func applyBatch(_ run: [(message: StreamMessage, sequence: UInt64)]) async throws {

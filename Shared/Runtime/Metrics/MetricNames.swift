@@ -38,6 +38,12 @@ public enum MetricNames {
     public static let streamPosition = "podium_stream_position"
     public static let streamHead = "podium_stream_head"
     public static let streamLag = "podium_stream_lag"
+    /// Rows deleted by retention, by table (`event`, `outbox`, `receipt`).
+    public static let retentionPruned = "podium_retention_pruned_total"
+    /// The oldest sequence a stream still holds (its producer's view).
+    public static let streamFirst = "podium_stream_first"
+    /// Messages a follower found pruned before it had read them (it recovered from the state).
+    public static let streamMessagesLost = "podium_stream_messages_lost_total"
 
     /// Buckets of every duration histogram, in seconds.
     public static let durationBuckets: [Duration] = [

@@ -71,7 +71,7 @@ struct HTTPProblem: Sendable, Equatable {
             return 403
         case .unknownType, .unknownRoute, .unknownPlayer, .unknownGame, .unknownBoard, .unknownAchievement, .unknownChallenge:
             return 404
-        case .conflict, .usernameTaken, .idReused, .duplicateRequestID:
+        case .conflict, .usernameTaken, .idReused, .duplicateRequestID, .logPruned:
             return 409
         case .messageTooLarge:
             return 413
