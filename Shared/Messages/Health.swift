@@ -20,12 +20,16 @@ public struct ServiceHealth: Codable, Sendable, Equatable {
     public var storage: String
     /// Where it stands in each durable stream it follows (position and the stream's head).
     public var streams: [String: StreamStatus]?
+    /// With several instances (leases in PostgreSQL): the partitions this instance owns; empty
+    /// while it stands by. Absent for a single instance, which owns everything.
+    public var partitions: [Int]?
 
     public init(
         service: String, instance: String, ready: Bool, startedAt: Int64, subscriptions: [String],
         eventsReceived: UInt64, recentEventIds: [String], gapsDetected: UInt64, storage: String,
-        streams: [String: StreamStatus]? = nil
+        streams: [String: StreamStatus]? = nil, partitions: [Int]? = nil
     ) {
+        self.partitions = partitions
         self.streams = streams
         self.service = service
         self.instance = instance

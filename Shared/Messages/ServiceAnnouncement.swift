@@ -8,8 +8,15 @@ public struct ServiceAnnouncement: Codable, Sendable, Equatable {
     public var requestTypes: [String]
     /// Heartbeat interval the gateway should expect, ms.
     public var heartbeatIntervalMilliseconds: Int
+    /// With several instances sharing a database: the partitions this instance owns (empty: it
+    /// stands by, and the gateway routes nothing to it but the types any instance answers). Absent: it owns
+    /// everything.
+    public var partitions: [Int]?
 
-    public init(service: String, instance: String, requestTypes: [String], heartbeatIntervalMilliseconds: Int) {
+    public init(
+        service: String, instance: String, requestTypes: [String], heartbeatIntervalMilliseconds: Int, partitions: [Int]? = nil
+    ) {
+        self.partitions = partitions
         self.service = service
         self.instance = instance
         self.requestTypes = requestTypes

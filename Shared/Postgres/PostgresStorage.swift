@@ -20,6 +20,33 @@ public final class PostgresStorage: Sendable {
     /// When a connection was last handed out or a statement last completed: a pool that is busy
     /// but moving is not a database that went away.
     private let lastProgress = Locked(ContinuousClock.now)
+    /// The leases this process's writes are fenced with (set by ``PostgresLeases`` after each
+    /// round); nil for a process without leases.
+    public let fence = Locked<Fence?>(nil)
+
+    /// An instance's leases: each write first checks, `FOR SHARE`, that they are still its own
+    /// with the same epochs, so a lease cannot change hands under it and a write after the lease
+    /// changed hands fails with ``LeaseLost``. No leases (a standby): no writes.
+    public struct Fence: Sendable {
+        public var service: String
+        public var instance: String
+        public var leases: [(partition: Int, epoch: UInt64)]
+
+        func check(on connection: PostgresConnection, logger: Logger) async throws {
+            guard !leases.isEmpty else { throw LeaseLost(service: service) }
+            // Partitions and epochs are integers from the lease table, never input.
+            let pairs = leases.map { "(\($0.partition), \($0.epoch))" }.joined(separator: ", ")
+            var binds = PostgresBindings()
+            binds.append(instance)
+            let rows = try await connection.query(
+                PostgresQuery(
+                    unsafeSQL: "SELECT partition FROM podium_lease WHERE owner = $1 AND (partition, epoch) IN (\(pairs)) FOR SHARE",
+                    binds: binds), logger: logger)
+            var held = 0
+            for try await _ in rows.decode(Int32.self) { held += 1 }
+            guard held == leases.count else { throw LeaseLost(service: service) }
+        }
+    }
 
     /// Connects (the pool runs until ``close()``), creates the schema and applies the migrations
     /// not applied yet, under an advisory lock so that processes starting at once take turns.
@@ -28,7 +55,7 @@ public final class PostgresStorage: Sendable {
     ) async throws -> PostgresStorage {
         let database = PostgresStorage(settings: settings, logger: logger)
         do {
-            try await database.migrate(migrations + PostgresDurable.migrations)
+            try await database.migrate(migrations + PostgresDurable.migrations + PostgresLeases.migrations)
         } catch {
             database.close()
             throw error
@@ -81,15 +108,19 @@ public final class PostgresStorage: Sendable {
     }
 
     /// Runs `body` in one transaction: committed if it returns, rolled back if it throws.
+    /// A fenced process's transaction first checks its leases (``Fence``); `fenced: false` is
+    /// for the lease rounds themselves.
     public func transaction<Result: Sendable>(
-        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+        fenced: Bool = true, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         let logger = logger
+        let fence = fenced ? self.fence.value : nil
         return try await leased { client, race in
             do {
                 return try await client.withTransaction(logger: logger) { connection in
                     try race.enter(connection)
                     self.madeProgress()
+                    try await fence?.check(on: connection, logger: logger)
                     return try await body(connection)
                 }
             } catch let error as PostgresTransactionError {

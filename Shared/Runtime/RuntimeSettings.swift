@@ -38,6 +38,9 @@ public struct RuntimeSettings: Sendable {
     public var busSecurity: BusSecurity?
     /// How long the event log, outboxes and receipts are kept (``RetentionSettings``).
     public var retention = RetentionSettings()
+    /// How long a lease holds (several instances of a service on PostgreSQL): a dead owner's
+    /// data is taken over this long after its last renewal at most. `PODIUM_LEASE_MS`.
+    public var leaseMilliseconds: Int64 = 5000
 
     public init(
         service: String,
@@ -129,6 +132,9 @@ public struct RuntimeSettings: Sendable {
             database: database,
             busSecurity: try BusSecurity.read(from: podium, isHub: service == "gateway")
         )
+        let lease = podium.int(forKey: ["lease", "ms"], default: 5000)
+        guard (500...60_000).contains(lease) else { throw ConfigurationProblem("PODIUM_LEASE_MS must be 500-60000") }
+        leaseMilliseconds = Int64(lease)
         retention = try RetentionSettings.checked(
             eventSeconds: podium.int(forKey: ["event", "retention", "seconds"], default: 30 * 86_400),
             outboxSeconds: podium.int(forKey: ["outbox", "retention", "seconds"], default: 7 * 86_400),

@@ -36,6 +36,12 @@ public struct ServiceDefinition: Sendable {
     public var storage: String?
     /// The store in a database server, measured for `podium_database_size_bytes` before each scrape.
     public var sizedStorage: (any StorageSize)?
+    /// Where the service's instances lease its data (PostgreSQL): with several instances, one
+    /// owns it at a time and the others stand by (``Ownership``); nil: a single instance.
+    public var leases: (any LeaseStore)?
+    /// Runs when this instance becomes the owner after standing by: reload what it keeps in
+    /// memory (the previous owner changed the store meanwhile).
+    public var onOwnershipGained: (@Sendable (ServiceContext) async throws -> Void)?
     /// Runs once the service has stopped (lets go of its database).
     public var shutdown: (@Sendable () async -> Void)?
 

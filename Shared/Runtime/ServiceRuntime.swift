@@ -27,6 +27,9 @@ public final class ServiceRuntime: Service, Sendable {
     private var followers: Locked<[String: StreamFollower]> { streams.followers }
     /// Prunes the outbox and receipts by retention (nil for a service without durable tables).
     public let pruner: Pruner?
+    /// What this instance owns: everything without leases; with leases, what its rounds hold.
+    public let ownership: Ownership
+    private let keeper: LeaseKeeper?
 
     private struct Status {
         var busReady = false
@@ -55,6 +58,13 @@ public final class ServiceRuntime: Service, Sendable {
         self.logger = logger
         self.context = try context ?? ZMQContext()
         self.startedAt = clock.nowMilliseconds
+        let ownership = Ownership(isLeased: definition.leases != nil)
+        self.ownership = ownership
+        keeper = definition.leases.map {
+            LeaseKeeper(
+                store: $0, rules: PartitionLeases(partitions: 1, duration: settings.leaseMilliseconds), instance: settings.instanceID,
+                ownership: ownership, clock: clock, logger: logger)
+        }
         pruner = definition.retention.map { tables in
             Pruner(
                 service: definition.name, stream: definition.outbox == nil ? nil : (definition.name, tables, "outbox"),
@@ -86,6 +96,12 @@ public final class ServiceRuntime: Service, Sendable {
             "service starting",
             metadata: ["bus.subscribe": "\(settings.busSubscribeEndpoints.joined(separator: ","))", "storage": "\(definition.storage ?? "-")"])
         makeFollowers(context: serviceContext)
+        if let keeper {
+            _ = await keeper.round()
+            logger.info(
+                ownership.isOwner ? "instance owns the service's data" : "instance stands by (another instance owns the data)",
+                metadata: ["partitions": "\(ownership.partitions ?? [])", "lease.ms": "\(settings.leaseMilliseconds)"])
+        }
 
         let handlers = builtInHandlers(publisher: publisher).merging(definition.requestHandlers) { _, own in own }
         await withTaskGroup(of: Void.self) { group in
@@ -96,9 +112,16 @@ public final class ServiceRuntime: Service, Sendable {
             }
             group.addTask { await self.consume(subscriber, context: serviceContext) }
             group.addTask { await self.keepFollowersCaughtUp() }
-            if let relay = definition.outbox { group.addTask { await relay.run(publisher: publisher, logger: self.logger) } }
+            if let relay = definition.outbox {
+                group.addTask { [ownership] in await relay.run(publisher: publisher, logger: self.logger) { ownership.isOwner } }
+            }
             if let pruner { group.addTask { [clock, logger] in await pruner.run(clock: clock, logger: logger) } }
-            if let background = definition.background { group.addTask { await background(serviceContext) } }
+            if let background = definition.background { group.addTask { await self.whileOwner { await background(serviceContext) } } }
+            if let keeper {
+                group.addTask {
+                    await keeper.run { gained, lost in await self.ownershipChanged(gained: gained, lost: lost, context: serviceContext) }
+                }
+            }
             try? await gracefulShutdown()
             logger.info("service stopping")
             await subscriber.close()
@@ -117,6 +140,7 @@ public final class ServiceRuntime: Service, Sendable {
         }
         for link in links { await link.close() }
         await publisher.close()
+        await keeper?.leave()
         await definition.shutdown?()
         logger.info("service stopped")
     }
@@ -133,6 +157,7 @@ public final class ServiceRuntime: Service, Sendable {
             handle: { delivery in
                 await self.record(delivery)
                 if let publisher = delivery.envelope.publisher, let follower = self.followers.value[publisher] {
+                    guard self.ownership.isOwner else { return }
                     await follower.deliver(StreamMessage(topic: delivery.topic.rawValue, envelope: delivery.envelope))
                 } else {
                     await self.definition.onBusMessage?(delivery, context)
@@ -160,9 +185,46 @@ public final class ServiceRuntime: Service, Sendable {
         let all = Array(followers.value.values)
         guard !all.isEmpty else { return }
         while !Task.isCancelled {
-            for follower in all { await follower.catchUp() }
+            if ownership.isOwner { for follower in all { await follower.catchUp() } }
             try? await clock.sleep(for: .seconds(1))
         }
+    }
+
+    // MARK: - Ownership
+
+    /// Runs `work` while this instance owns the service's data (periodic work runs on one
+    /// instance only); cancels it when ownership goes, and starts it again when it comes back.
+    private func whileOwner(_ work: @escaping @Sendable () async -> Void) async {
+        while !Task.isCancelled {
+            guard ownership.isOwner else {
+                try? await clock.sleep(for: .milliseconds(200))
+                continue
+            }
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await work() }
+                group.addTask { [ownership, clock] in
+                    while ownership.isOwner && !Task.isCancelled { try? await clock.sleep(for: .milliseconds(200)) }
+                }
+                _ = await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// A lease round changed what this instance owns: on a gain it reloads what it keeps in
+    /// memory before it serves; either way the followers read their positions from the store again.
+    private func ownershipChanged(gained: [Int], lost: [Int], context: ServiceContext) async {
+        for follower in followers.value.values { follower.forgetPosition() }
+        if !gained.isEmpty, ownership.isOwner {
+            do {
+                try await definition.onOwnershipGained?(context)
+            } catch {
+                logger.error("state not reloaded after taking over", metadata: ["error": "\(error)"])
+            }
+        }
+        logger.notice(
+            ownership.isOwner ? "instance took over the service's data" : "instance lost the service's data; standing by",
+            metadata: ["gained": "\(gained)", "lost": "\(lost)", "partitions": "\(ownership.partitions ?? [])"])
     }
 
     private func record(_ delivery: BusDelivery) async {
@@ -180,16 +242,21 @@ public final class ServiceRuntime: Service, Sendable {
     // MARK: - Gateway link
 
     private func announce(over link: ServiceLink, handles: [MessageType]) async {
-        let announcement = ServiceAnnouncement(
+        let interval = Int64(settings.heartbeatInterval.components.seconds * 1000)
+            + settings.heartbeatInterval.components.attoseconds / 1_000_000_000_000_000
+        var announcement = ServiceAnnouncement(
             service: definition.name, instance: settings.instanceID,
-            requestTypes: handles.map(\.rawValue).sorted(),
-            heartbeatIntervalMilliseconds: Int(settings.heartbeatInterval.components.seconds * 1000)
-                + Int(settings.heartbeatInterval.components.attoseconds / 1_000_000_000_000_000))
+            requestTypes: handles.map(\.rawValue).sorted(), heartbeatIntervalMilliseconds: Int(interval))
         while !Task.isCancelled {
             do {
+                announcement.partitions = ownership.partitions
                 try await link.send(
                     Envelope(type: .serviceAnnouncement, timestamp: clock.nowMilliseconds, payload: announcement))
-                try await clock.sleep(for: settings.heartbeatInterval)
+                // Next heartbeat, or at once when what this instance owns changes.
+                let due = clock.monotonicMilliseconds + interval
+                while clock.monotonicMilliseconds < due && ownership.partitions == announcement.partitions {
+                    try await clock.sleep(for: .milliseconds(min(interval, 50)))
+                }
             } catch {
                 return
             }
@@ -256,6 +323,11 @@ public final class ServiceRuntime: Service, Sendable {
                 ErrorReply(code: .unknownType, message: "\(definition.name) does not handle '\(request.type)'", field: "type"),
                 for: request, at: now)
         }
+        // A standby answers only what any instance may: health, receipts, outbox pages.
+        guard ownership.isOwner || definition.requestHandlers[request.type] == nil else {
+            logger.info("request refused: this instance stands by", metadata: ["request.type": "\(request.type)"])
+            return Self.errorEnvelope(LeaseLost(service: definition.name).reply, for: request, at: now)
+        }
         do {
             let result = try await handler(request, context)
             return RawEnvelope(
@@ -266,6 +338,9 @@ public final class ServiceRuntime: Service, Sendable {
                 "request rejected",
                 metadata: ["request.type": "\(request.type)", "error.code": "\(error.code)", "error.message": "\(error.message)"])
             return Self.errorEnvelope(error, for: request, at: clock.nowMilliseconds)
+        } catch let error as LeaseLost {
+            logger.warning("request refused: the lease changed hands", metadata: ["request.type": "\(request.type)"])
+            return Self.errorEnvelope(error.reply, for: request, at: clock.nowMilliseconds)
         } catch let error as StorageUnavailable {
             logger.warning("request refused: storage unavailable", metadata: ["request.type": "\(request.type)", "error": "\(error.cause)"])
             return Self.errorEnvelope(error.reply, for: request, at: clock.nowMilliseconds)
@@ -331,7 +406,7 @@ public final class ServiceRuntime: Service, Sendable {
             startedAt: startedAt, subscriptions: definition.subscriptions,
             eventsReceived: snapshot.eventsReceived, recentEventIds: Array(snapshot.recentEventIds),
             gapsDetected: snapshot.gapsDetected, storage: definition.storage ?? "none",
-            streams: followers.value.isEmpty ? nil : followers.value.mapValues(\.status))
+            streams: followers.value.isEmpty ? nil : followers.value.mapValues(\.status), partitions: ownership.partitions)
     }
 
     private func publishTestNotification(_ request: RawEnvelope, publisher: BusPublisher) async throws -> TestNotificationReceipt {

@@ -30,6 +30,10 @@ public final class PodiumTestStack: Sendable {
         public var clock: any PodiumClock
         /// Every process's retention (``RetentionSettings``).
         public var retention: RetentionSettings
+        /// Instances of each service (more than one needs PostgreSQL: they lease the data).
+        public var instances: Int
+        /// Each service's lease time (``RuntimeSettings/leaseMilliseconds``).
+        public var leaseMilliseconds: Int64
         /// Game server keys by game id.
         public var serverKeys: [String: String]
         public var adminKey: String?
@@ -74,8 +78,12 @@ public final class PodiumTestStack: Sendable {
             busCurve: Bool = false,
             logger: Logger? = nil,
             gateways: Int = 1,
-            retention: RetentionSettings = RetentionSettings()
+            retention: RetentionSettings = RetentionSettings(),
+            instances: Int = 1,
+            leaseMilliseconds: Int64 = 5000
         ) {
+            self.instances = instances
+            self.leaseMilliseconds = leaseMilliseconds
             self.retention = retention
             self.gateways = gateways
             self.busCurve = busCurve
@@ -219,6 +227,7 @@ public final class PodiumTestStack: Sendable {
         let busSubscribe = gateways.map(\.endpoints.busSubscribe).joined(separator: ",")
         let busServices = gateways.map(\.endpoints.busServices).joined(separator: ",")
         var runtimes: [ServiceRuntime] = []
+        for instance in 0..<max(1, options.instances) {
         for blueprint in options.services {
             var settings = RuntimeSettings(
                 service: blueprint.name, dataDirectory: data, busPublishEndpoint: busPublish,
@@ -227,11 +236,15 @@ public final class PodiumTestStack: Sendable {
                 database: try Self.testDatabase(service: blueprint.name, dataDirectory: data),
                 busSecurity: memberPairs[blueprint.name].map { BusSecurity(keyPair: $0, hubKey: hubSecurity!.keyPair.publicKey) })
             settings.retention = options.retention
+            settings.leaseMilliseconds = options.leaseMilliseconds
+            if options.instances > 1 { settings.instanceID = "\(blueprint.name)-\(instance + 1)-\(UUID().uuidString.prefix(4).lowercased())" }
             let definition = try await blueprint.make(settings, options.clock)
             runtimes.append(try ServiceRuntime(definition: definition, settings: settings, clock: options.clock, logger: logger))
         }
+        }
         services = runtimes
-        let members: [[any Service]] = gateways.map(\.services) + [services]
+        // Several instances: each in a group of its own, so that one can be stopped alone.
+        let members: [[any Service]] = gateways.map(\.services) + (options.instances > 1 ? services.map { [$0] } : [services])
         let groups = members.map { parts in
             ServiceGroup(configuration: ServiceGroupConfiguration(services: parts.map { .init(service: $0) }, logger: logger))
         }
@@ -313,6 +326,16 @@ public final class PodiumTestStack: Sendable {
             _ = await running[index].result
         }
         if ownsDataDirectory { try? FileManager.default.removeItem(at: dataDirectory) }
+    }
+
+    /// Stops one service instance (as at SIGTERM) while the rest runs on (a stack with several
+    /// instances of each service).
+    public func stopService(instance: String) async {
+        guard services.count > 1, let index = services.firstIndex(where: { $0.settings.instanceID == instance }),
+            groups.count == gateways.count + services.count
+        else { return }
+        await groups[gateways.count + index].triggerGracefulShutdown()
+        _ = await running[gateways.count + index].result
     }
 
     /// Stops one gateway (its parts, as at SIGTERM) while the rest of the stack runs on.

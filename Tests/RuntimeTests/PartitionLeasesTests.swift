@@ -113,4 +113,24 @@ struct PartitionLeasesTests {
         // FNV-1a of the empty key is its offset basis: pinned, so that it never changes between releases.
         #expect(map.partition(of: "") == Int(UInt64(0xcbf2_9ce4_8422_2325) % 16))
     }
+
+    @Test("the remainder of an uneven split stays with the holders: one partition does not move when another instance joins")
+    func sticky() {
+        let rules = PartitionLeases(partitions: 1, duration: 1000)
+        let heldByB = [PartitionLease(partition: 0, owner: "b", epoch: 3, expiresAt: 5000)]
+        #expect(rules.share(of: "a", among: ["a", "b"], held: ["b": 1]) == 0)
+        #expect(rules.share(of: "b", among: ["a", "b"], held: ["b": 1]) == 1)
+        #expect(rules.round(for: "b", leases: heldByB, live: ["a", "b"], now: 1000) == LeaseRound(renew: [0]), "b keeps it")
+        #expect(rules.round(for: "a", leases: heldByB, live: ["a", "b"], now: 1000) == LeaseRound(), "a stands by")
+        // Once b's lease has expired, a (alone holding nothing, b gone) takes it.
+        #expect(rules.round(for: "a", leases: heldByB, live: ["a"], now: 5000) == LeaseRound(claim: [0]))
+        // Three partitions, two holders and a newcomer: everyone's share is one; the newcomer waits for the release.
+        let three = PartitionLeases(partitions: 3, duration: 1000)
+        let leases = [
+            PartitionLease(partition: 0, owner: "a", epoch: 1, expiresAt: 5000), PartitionLease(partition: 1, owner: "a", epoch: 1, expiresAt: 5000),
+            PartitionLease(partition: 2, owner: "b", epoch: 1, expiresAt: 5000),
+        ]
+        #expect(three.round(for: "a", leases: leases, live: ["a", "b", "c"], now: 1000) == LeaseRound(renew: [0], release: [1]))
+        #expect(three.round(for: "c", leases: leases, live: ["a", "b", "c"], now: 1000) == LeaseRound())
+    }
 }

@@ -28,6 +28,9 @@ public enum AchievementService {
             service.sizedStorage = store as? any StorageSize
             service.receipts = store.durable
             service.retention = store.durable
+            service.leases = store.leases
+            // Another instance may have changed operator definitions while this one stood by.
+            service.onOwnershipGained = { context in try await achievements.loadOperatorChanges(logger: context.logger) }
             return service
         }
     }

@@ -60,6 +60,8 @@ public typealias ProgressByGame = [String: [String: [String: ProgressRecord]]]
 /// The achievement service's storage: progress records, report receipts, what logged events
 /// did, operator-made definitions, and the durable tables (receipts, outbox, event log position).
 public protocol AchievementStore: Sendable {
+    /// Where instances lease the data (nil: a single instance owns it; ``LeaseStore``).
+    var leases: (any LeaseStore)? { get }
     /// Where the data is, for health and logs (`sqlite:/path`, `postgresql://host/db`).
     /// Lets go of the database (its connections) once the service has stopped.
     func close() async
@@ -107,4 +109,9 @@ public typealias AchievementStoreOpener = @Sendable (RuntimeSettings) async thro
 extension AchievementStore {
     /// Nothing to let go of (SQLite files close with their last reference).
     public func close() async {}
+}
+
+extension AchievementStore {
+    /// Where this service's instances lease their data (PostgreSQL); nil: one instance owns it all.
+    public var leases: (any LeaseStore)? { nil }
 }

@@ -12,6 +12,8 @@ import PostgresNIO
 public final class PostgresAchievementStore: AchievementStore, StorageSize {
     let database: PostgresStorage
     public var location: String { database.settings.location }
+    /// Instances of the service share this database and take turns owning it (``PostgresLeases``).
+    public var leases: (any LeaseStore)? { PostgresLeases(database: database, service: "achievement") }
     public var durable: any DurableTablesAccess { PostgresDurableReader(database) }
     private var logger: Logger { database.logger }
 

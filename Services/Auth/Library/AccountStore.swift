@@ -32,6 +32,8 @@ public enum RefreshOutcome: Sendable, Equatable {
 ///
 /// Every method is one atomic transaction.
 public protocol AccountStore: Sendable {
+    /// Where instances lease the data (nil: a single instance owns it; ``LeaseStore``).
+    var leases: (any LeaseStore)? { get }
     /// Where the data is, for health and logs (`sqlite:/path`, `postgresql://host/db`).
     /// Lets go of the database (its connections) once the service has stopped.
     func close() async
@@ -129,4 +131,9 @@ public enum AccountErrors {
 extension AccountStore {
     /// Nothing to let go of (SQLite files close with their last reference).
     public func close() async {}
+}
+
+extension AccountStore {
+    /// Where this service's instances lease their data (PostgreSQL); nil: one instance owns it all.
+    public var leases: (any LeaseStore)? { nil }
 }

@@ -31,6 +31,7 @@ public enum AuthService {
             service.storage = store.location
             service.shutdown = { await store.close() }
             service.sizedStorage = store as? any StorageSize
+            service.leases = store.leases
             return service
         }
     }

@@ -13,6 +13,8 @@ import PostgresNIO
 public final class PostgresAccountStore: AccountStore, StorageSize {
     let database: PostgresStorage
     public var location: String { database.settings.location }
+    /// Instances of the service share this database and take turns owning it (``PostgresLeases``).
+    public var leases: (any LeaseStore)? { PostgresLeases(database: database, service: "auth") }
     private var logger: Logger { database.logger }
 
     static let migrations = [

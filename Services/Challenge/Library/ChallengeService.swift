@@ -32,6 +32,7 @@ public enum ChallengeService {
             service.sizedStorage = store as? any StorageSize
             service.receipts = store.durable
             service.retention = store.durable
+            service.leases = store.leases
             return service
         }
     }

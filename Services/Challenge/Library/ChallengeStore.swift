@@ -29,6 +29,8 @@ public typealias PendingReceiver = (
 /// (from the state the rules expect), so each transition happens once even if the message that
 /// triggers it arrives twice.
 public protocol ChallengeStore: Sendable {
+    /// Where instances lease the data (nil: a single instance owns it; ``LeaseStore``).
+    var leases: (any LeaseStore)? { get }
     /// Where the data is, for health and logs (`sqlite:/path`, `postgresql://host/db`).
     /// Lets go of the database (its connections) once the service has stopped.
     func close() async
@@ -103,4 +105,9 @@ public typealias ChallengeStoreOpener = @Sendable (RuntimeSettings) async throws
 extension ChallengeStore {
     /// Nothing to let go of (SQLite files close with their last reference).
     public func close() async {}
+}
+
+extension ChallengeStore {
+    /// Where this service's instances lease their data (PostgreSQL); nil: one instance owns it all.
+    public var leases: (any LeaseStore)? { nil }
 }

@@ -12,7 +12,7 @@ extension Gateway {
         case .unknown:
             throw ErrorReply(code: .unknownType, message: "no service handles '\(request.type)'", field: "type")
         case .unavailable(let name):
-            throw ErrorReply(code: .serviceUnavailable, message: "the \(name) service is not connected; retry shortly")
+            throw ErrorReply(code: .serviceUnavailable, message: "no \(name) instance is serving (not connected, or one is taking over); retry shortly")
         case .instance(let id, let name):
             (routingID, service) = (id, name)
         }
@@ -173,7 +173,7 @@ extension Gateway {
         guard case .instance(let target, let service) = route else {
             let unavailable = route == .unknown
                 ? ErrorReply(code: .unknownType, message: "no service handles '\(request.type)'", field: "type")
-                : ErrorReply(code: .serviceUnavailable, message: "the \(request.type.serviceName) service is not connected")
+                : ErrorReply(code: .serviceUnavailable, message: "no \(request.type.serviceName) instance is serving (not connected, or one is taking over)")
             await answer(unavailable)
             return
         }

@@ -57,9 +57,14 @@ struct ServiceDirectory: Sendable {
 
     /// Picks an instance for a request type, rotating between instances of the same service.
     mutating func route(_ type: MessageType, knownServices: [String]) -> Route {
-        let candidates = instances.values
+        let announced = instances.values
             .filter { $0.announcement.requestTypes.contains(type.rawValue) }
             .sorted { $0.routingID.lexicographicallyPrecedes($1.routingID) }
+        // With several instances sharing a database, only the one that owns the data (its
+        // announced partitions not empty) serves; a standby answers only the built-in types.
+        let candidates = ServiceRequests.answeredByAnyInstance(type)
+            ? announced : announced.filter { $0.announcement.partitions.map { !$0.isEmpty } ?? true }
+        if !announced.isEmpty && candidates.isEmpty { return .unavailable(service: type.serviceName) }
         if candidates.isEmpty {
             // A connected service that did not announce the type does not have it; a known
             // service with no instance connected may have it once it is back.

@@ -29,6 +29,10 @@ public enum LeaderboardService {
             service.sizedStorage = store as? any StorageSize
             service.receipts = store.durable
             service.retention = store.durable
+            service.leases = store.leases
+            // The standings in memory are this instance's view: read them again from the store,
+            // where the previous owner left them.
+            service.onOwnershipGained = { _ in try await scoreboard.load() }
             return service
         }
     }

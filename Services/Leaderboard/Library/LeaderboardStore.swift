@@ -81,6 +81,8 @@ public struct PendingSubmission: Sendable {
 /// The leaderboard service's storage. The store is the truth; the in-memory standings are
 /// rebuilt from it at start.
 public protocol LeaderboardStore: Sendable {
+    /// Where instances lease the data (nil: a single instance owns it; ``LeaseStore``).
+    var leases: (any LeaseStore)? { get }
     /// Where the data is, for health and logs (`sqlite:/path`, `postgresql://host/db`).
     /// Lets go of the database (its connections) once the service has stopped.
     func close() async
@@ -144,4 +146,9 @@ extension LeaderboardDefinition {
 extension LeaderboardStore {
     /// Nothing to let go of (SQLite files close with their last reference).
     public func close() async {}
+}
+
+extension LeaderboardStore {
+    /// Where this service's instances lease their data (PostgreSQL); nil: one instance owns it all.
+    public var leases: (any LeaseStore)? { nil }
 }

@@ -56,4 +56,13 @@ public enum ServiceRequests {
     public static func outboxRead(of service: String) -> RequestDefinition<StreamRead, StreamPage> {
         RequestDefinition(.outboxRead(of: service), access: .serviceOrOperator)
     }
+
+    /// Whether any instance of a service answers `type`, also one that stands by (it reads the
+    /// shared store or reports on itself): these built-in types. Every other type goes to the
+    /// instance that owns the data.
+    public static func answeredByAnyInstance(_ type: MessageType) -> Bool {
+        let service = type.serviceName
+        return [health(of: service).type, testNotification(of: service).type, receipt(of: service).type, outboxRead(of: service).type]
+            .contains(type)
+    }
 }

@@ -25,8 +25,9 @@ public final class OutboxRelay: Sendable {
         try await reader.outboxPage(stream: stream, after: after, limit: limit)
     }
 
-    /// Relays until cancelled.
-    func run(publisher: BusPublisher, logger: Logger) async {
+    /// Relays until cancelled; while `isActive` is false (a standby instance) it follows the
+    /// outbox without publishing, so that the owner's messages go on the bus once.
+    func run(publisher: BusPublisher, logger: Logger, isActive: @escaping @Sendable () -> Bool = { true }) async {
         var relayed: UInt64
         do {
             relayed = try await reader.outboxHead()
@@ -46,6 +47,10 @@ public final class OutboxRelay: Sendable {
             while true {
                 guard let page = try? await self.page(after: relayed, limit: 1000), !page.messages.isEmpty else { break }
                 for message in page.messages {
+                    guard isActive() else {
+                        relayed = message.envelope.sequence ?? relayed
+                        continue
+                    }
                     do {
                         try await publisher.publishRaw(topic: message.topic, body: try WireCodec.encode(message.envelope))
                     } catch {

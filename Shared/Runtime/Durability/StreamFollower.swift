@@ -129,6 +129,15 @@ final class StreamFollower: Sendable {
         }
     }
 
+    /// Forgets the position and the queued live messages (ownership changed: another instance
+    /// may have moved the position in the store); the next catch-up reads it again.
+    func forgetPosition() {
+        state.withLock {
+            $0.position = nil
+            $0.queue.removeAll()
+        }
+    }
+
     /// Reads and applies everything the stream has beyond the position.
     func catchUp() async {
         do {

@@ -35,13 +35,20 @@ public struct LeaseRound: Sendable, Equatable {
     public var claim: [Int] = []
     /// Held beyond this instance's share while others are short: let them go.
     public var release: [Int] = []
+
+    public init(renew: [Int] = [], claim: [Int] = [], release: [Int] = []) {
+        self.renew = renew
+        self.claim = claim
+        self.release = release
+    }
 }
 
 /// The rules of partition ownership, as pure values (the lease store applies them in one
 /// transaction per round; the tests need no database).
 ///
-/// * Every live instance's share is the partitions divided evenly (the first instances, by id,
-///   take one more when it does not divide).
+/// * Every live instance's share is the partitions divided evenly; when it does not divide, the
+///   instances holding the most take one more (then the first by id), so that nothing moves
+///   that need not (one partition stays with its holder when another instance joins).
 /// * An instance renews what it holds, claims free partitions up to its share, and releases
 ///   what it holds beyond its share (the highest numbers first) so that a joining instance gets
 ///   its share without waiting for leases to expire.
@@ -59,9 +66,9 @@ public struct PartitionLeases: Sendable {
         self.duration = duration
     }
 
-    /// The partitions `instance` should own when `live` are alive.
-    public func share(of instance: String, among live: Set<String>) -> Int {
-        let ordered = live.union([instance]).sorted()
+    /// The partitions `instance` should own when `live` are alive and hold `held` partitions each.
+    public func share(of instance: String, among live: Set<String>, held: [String: Int] = [:]) -> Int {
+        let ordered = live.union([instance]).sorted { (held[$0] ?? 0, $1) > (held[$1] ?? 0, $0) }
         guard let index = ordered.firstIndex(of: instance) else { return 0 }
         let base = partitions / ordered.count
         return base + (index < partitions % ordered.count ? 1 : 0)
@@ -72,7 +79,11 @@ public struct PartitionLeases: Sendable {
     public func round(for instance: String, leases: [PartitionLease], live: Set<String>, now: Int64) -> LeaseRound {
         let byPartition = Dictionary(leases.map { ($0.partition, $0) }, uniquingKeysWith: { first, _ in first })
         let table = (0..<partitions).map { byPartition[$0] ?? PartitionLease(partition: $0) }
-        let share = share(of: instance, among: live)
+        var holding: [String: Int] = [:]
+        for lease in table where !lease.isFree(at: now) {
+            if let owner = lease.owner { holding[owner, default: 0] += 1 }
+        }
+        let share = share(of: instance, among: live, held: holding)
         let held = table.filter { $0.isHeld(by: instance, at: now) }.map(\.partition)
         var result = LeaseRound()
         if held.count > share {

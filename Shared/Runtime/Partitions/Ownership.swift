@@ -1,0 +1,54 @@
+import PodiumMessages
+
+/// Where a service keeps the leases of its partitions (PostgreSQL; a service on SQLite files has
+/// none: one instance, which owns everything).
+public protocol LeaseStore: Sendable {
+    /// One round for `instance` in one transaction: records it as live, reads the leases and the
+    /// live instances, applies ``PartitionLeases/round(for:leases:live:now:)`` and writes the
+    /// renewals, claims and releases. Returns the leases `instance` holds afterwards, and from
+    /// then on fences the store's writes with them (a write whose lease changed hands fails).
+    func round(instance: String, rules: PartitionLeases, now: Int64) async throws -> [PartitionLease]
+    /// Lets every lease of `instance` go at once (a clean shutdown: the next owner need not
+    /// wait for expiry) and stops its writes.
+    func leave(instance: String) async throws
+}
+
+/// A write refused because this instance no longer holds the lease it was made under: another
+/// instance owns the data now. Nothing was written; the client resends to the new owner.
+public struct LeaseLost: Error, CustomStringConvertible {
+    public let service: String
+    public init(service: String) { self.service = service }
+    public var description: String { "this \(service) instance no longer owns its data" }
+    public var reply: ErrorReply {
+        var reply = ErrorReply(
+            code: .serviceUnavailable, message: "another \(service) instance has taken over; send the request again with the same id")
+        reply.retryAfterMilliseconds = 500
+        return reply
+    }
+}
+
+/// What this instance owns right now: partition → fencing epoch, as its last lease round left it.
+/// A service without leases (``isLeased`` false) owns everything, always.
+public final class Ownership: Sendable {
+    public let isLeased: Bool
+    private let owned = Locked<[Int: UInt64]>([:])
+
+    public init(isLeased: Bool) { self.isLeased = isLeased }
+
+    /// Whether this instance serves requests and applies streams: it holds a lease (or needs none).
+    public var isOwner: Bool { !isLeased || !owned.value.isEmpty }
+
+    /// The partitions held, for announcements and health (nil when not leased).
+    public var partitions: [Int]? { isLeased ? owned.value.keys.sorted() : nil }
+
+    /// Takes the leases a round returned; says which partitions came and went.
+    public func update(_ leases: [PartitionLease]) -> (gained: [Int], lost: [Int]) {
+        owned.withLock { owned in
+            let next = Dictionary(leases.map { ($0.partition, $0.epoch) }, uniquingKeysWith: { first, _ in first })
+            let gained = next.filter { owned[$0.key] != $0.value }.keys.sorted()
+            let lost = owned.keys.filter { next[$0] != owned[$0] }.sorted()
+            owned = next
+            return (gained, lost)
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import PodiumMessages
+import PodiumRuntime
+import PodiumTesting
+import Testing
+
+/// Several instances of every service sharing a PostgreSQL database: one owns the data (its
+/// lease), the others stand by; the owner's loss hands over to a standby, which reloads what it
+/// keeps in memory, and nothing acknowledged is lost or applied twice.
+@Suite("Several instances of each service")
+struct ServiceInstancesTests {
+    static let hit: JSONValue = ["name": "cactus.hit", "attributes": ["matchId": "m1"]]
+
+    /// Sends a request until it is answered by a serving instance (the same id each time).
+    static func served(
+        _ client: TestClient, _ type: MessageType, gameId: String? = nil, payload: JSONValue = [:], id: String = UUID().uuidString
+    ) async throws -> RawEnvelope {
+        try await withDeadline(.seconds(20)) {
+            while true {
+                let reply = try await client.request(type, gameId: gameId, payload: payload, id: id)
+                let code = reply.type == .error ? (try? reply.decodePayload(as: ErrorReply.self))?.code : nil
+                guard code == .serviceUnavailable || code == .serviceTimeout else { return reply }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+    }
+
+    /// The player's steps on "100 Whacks" once they reach `target` (asked of whichever instance serves).
+    static func steps(_ client: TestClient, reaching target: Int64) async throws -> Int64? {
+        try await withDeadline(.seconds(20)) {
+            while true {
+                let reply = try await served(client, "achievement.list", gameId: "whackacac")
+                let steps = (try? reply.decodePayload(as: AchievementList.self))?.status("100whacks")?.steps
+                if let steps, steps >= target { return steps }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+    }
+
+    static func owners(_ stack: PodiumTestStack, _ service: String) -> [ServiceRuntime] {
+        stack.services.filter { $0.definition.name == service && $0.ownership.isOwner }
+    }
+
+    @Test(
+        "two instances of every service: one owner each, standbys refuse and apply nothing; the owner stops and the standby takes over with the data",
+        .enabled(if: PodiumTestStack.storageKind == "postgresql", "leases live in PostgreSQL"))
+    func handOver() async throws {
+        try await withPodiumStack(.init(instances: 2, leaseMilliseconds: 1000)) { stack in
+            // Each service settles on exactly one owner (a joining instance may take over once).
+            _ = try await withDeadline(.seconds(15)) {
+                while ["auth", "leaderboard", "achievement", "challenge"].contains(where: { Self.owners(stack, $0).count != 1 }) {
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                return true
+            }
+            try await stack.waitUntilReady()
+            let (amy, _) = try await stack.player("amy")
+            let (bea, _) = try await stack.player("bea")
+            defer { Task { await amy.close(); await bea.close() } }
+            let first = try await Self.served(
+                amy, "leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.highscore", "value": 100], id: "amy-1")
+            #expect(first.type == .reply)
+            for index in 1...3 {
+                #expect(try await Self.served(amy, .eventPublish, gameId: "whackacac", payload: Self.hit, id: "hit-\(index)").type == .reply)
+            }
+            #expect(try await Self.steps(amy, reaching: 3) == 3)
+
+            // A standby refuses what only the owner may do; its health says it owns nothing.
+            let leaderboardOwner = try #require(Self.owners(stack, "leaderboard").first)
+            let standby = try #require(stack.services.first { $0.definition.name == "leaderboard" && !$0.ownership.isOwner })
+            #expect(standby.ownership.partitions == [] && leaderboardOwner.ownership.partitions == [0])
+
+            // The owners of the leaderboard and achievement services stop; their standbys take over.
+            let achievementOwner = try #require(Self.owners(stack, "achievement").first)
+            await stack.stopService(instance: leaderboardOwner.settings.instanceID)
+            await stack.stopService(instance: achievementOwner.settings.instanceID)
+            let second = try await Self.served(
+                bea, "leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.highscore", "value": 250], id: "bea-1")
+            #expect(second.type == .reply)
+            #expect(standby.ownership.isOwner, "the standby owns the leaderboard now")
+            // Its standings came from the store: the score the old owner stored is there.
+            let top = try await Self.served(amy, "leaderboard.top", gameId: "dash", payload: ["boardId": "dash.highscore"])
+                .decodePayload(as: LeaderboardPage.self)
+            #expect(top.entries.map(\.value) == [250, 100])
+            // A resend of the first submission is answered from the shared receipts, not applied again.
+            let resent = try await Self.served(
+                amy, "leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.highscore", "value": 100], id: "amy-1")
+            #expect(resent.payload["duplicate"] == true)
+            // Events after the hand-over are applied once, by the new achievement owner.
+            for index in 4...5 {
+                #expect(try await Self.served(amy, .eventPublish, gameId: "whackacac", payload: Self.hit, id: "hit-\(index)").type == .reply)
+            }
+            #expect(try await Self.steps(amy, reaching: 5) == 5)
+            #expect(Self.owners(stack, "achievement").count == 1)
+        }
+    }
+}
