@@ -12,7 +12,7 @@ import PostgresNIO
 /// by an instance whose lease was taken finds another owner or epoch and fails (``LeaseLost``).
 public struct PostgresLeases: LeaseStore {
     let database: PostgresStorage
-    let service: String
+    public let service: String
 
     public init(database: PostgresStorage, service: String) {
         self.database = database

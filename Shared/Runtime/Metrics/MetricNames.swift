@@ -38,6 +38,8 @@ public enum MetricNames {
     public static let streamPosition = "podium_stream_position"
     public static let streamHead = "podium_stream_head"
     public static let streamLag = "podium_stream_lag"
+    /// Partitions of its service's data this instance owns (0: it stands by).
+    public static let partitionsOwned = "podium_partitions_owned"
     /// Rows deleted by retention, by table (`event`, `outbox`, `receipt`).
     public static let retentionPruned = "podium_retention_pruned_total"
     /// The oldest sequence a stream still holds (its producer's view).

@@ -1,4 +1,5 @@
 import Logging
+import Metrics
 
 /// Keeps one service instance's leases (``LeaseStore``): a round at start, then every third of
 /// the lease time. A round that fails leaves ownership as it was until the lease would have
@@ -11,6 +12,7 @@ final class LeaseKeeper: Sendable {
     private let clock: any PodiumClock
     private let logger: Logger
     private let lastRound = Locked<Int64?>(nil)
+    private let owned: Gauge
 
     init(store: any LeaseStore, rules: PartitionLeases, instance: String, ownership: Ownership, clock: any PodiumClock, logger: Logger) {
         self.store = store
@@ -19,6 +21,7 @@ final class LeaseKeeper: Sendable {
         self.ownership = ownership
         self.clock = clock
         self.logger = logger
+        owned = Gauge(label: MetricNames.partitionsOwned, dimensions: [("service", store.service)])
     }
 
     /// One round: what this instance gained and lost.
@@ -26,11 +29,15 @@ final class LeaseKeeper: Sendable {
         do {
             let leases = try await store.round(instance: instance, rules: rules, now: clock.nowMilliseconds)
             lastRound.withLock { $0 = clock.monotonicMilliseconds }
+            defer { owned.record(ownership.partitions?.count ?? 0) }
             return ownership.update(leases)
         } catch {
             let since = lastRound.value.map { clock.monotonicMilliseconds - $0 }
             logger.warning("lease round failed", metadata: ["error": "\(error)", "since.ms": "\(since.map(String.init) ?? "-")"])
-            if let since, since >= rules.duration, ownership.isOwner { return ownership.update([]) }
+            if let since, since >= rules.duration, ownership.isOwner {
+                defer { owned.record(0) }
+                return ownership.update([])
+            }
             return ([], [])
         }
     }
@@ -49,6 +56,7 @@ final class LeaseKeeper: Sendable {
     /// Lets the leases go (clean shutdown).
     func leave() async {
         _ = ownership.update([])
+        owned.record(0)
         do {
             try await store.leave(instance: instance)
             logger.info("leases released")

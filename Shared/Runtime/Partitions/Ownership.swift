@@ -3,6 +3,8 @@ import PodiumMessages
 /// Where a service keeps the leases of its partitions (PostgreSQL; a service on SQLite files has
 /// none: one instance, which owns everything).
 public protocol LeaseStore: Sendable {
+    /// The service whose data is leased.
+    var service: String { get }
     /// One round for `instance` in one transaction: records it as live, reads the leases and the
     /// live instances, applies ``PartitionLeases/round(for:leases:live:now:)`` and writes the
     /// renewals, claims and releases. Returns the leases `instance` holds afterwards, and from

@@ -12,6 +12,10 @@ faults that only a cluster has:
   * run B: the same stream on another fresh database while, each under load, a gateway host is
     killed (every process in it, SIGKILL) and later restarted, the other gateway's link is cut
     (`ip link set ... down`) and restored, and a services host is killed and restarted;
+  * two instances of every service, one on each services host: one owns the service's data
+    (its lease in PostgreSQL), the other stands by; when the owner's host dies the standby takes
+    over once the lease has expired. For each service whose owner was lost, the verdict prints
+    how long it had no owner (the time requests for it failed before another instance took over);
   * verdict as in scripts/chaos: every request acknowledged, receipt.get finds each one, and
     the state after run B equals run A's. Printed beside it: for each fault, how long the
     requests first sent while it lasted took to be acknowledged, retries included (how long
@@ -34,6 +38,14 @@ sys.path.insert(0, os.path.join(HERE, "..", "chaos"))
 import podium_chaos as chaos  # noqa: E402
 
 GATEWAYS = ("gw1", "gw2")
+# Two instances of every service, one on each services host.
+INSTANCES = (1, 2)
+LEASE_MS = 3000
+
+
+def service_of(name):
+    """The service a process name (auth-1, leaderboard-2, ...) runs."""
+    return name.rsplit("-", 1)[0]
 
 
 def log(message):
@@ -88,17 +100,20 @@ class ClusterStack:
             })
         hubs = {port: ",".join(f"tcp://{gateway_address[g]}:{port}" for g in GATEWAYS) for port in (5560, 5561, 5562)}
         for service in chaos.SERVICES:
-            self.env[service] = dict(base, **{
-                "PODIUM_INSTANCE_ID": f"{service}-1",
-                "PODIUM_DATA": os.path.join(self.root, "data", service),
-                "PODIUM_BUS_PUBLISH": hubs[5560],
-                "PODIUM_BUS_SUBSCRIBE": hubs[5561],
-                "PODIUM_BUS_SERVICES": hubs[5562],
-                "PODIUM_BUS_SECRET_KEY_FILE": os.path.join(keys, f"{service}.key"),
-                "PODIUM_BUS_SERVER_KEY": hub_key,
-            })
-            if service == "auth":
-                self.env[service]["PODIUM_AUTH_TOKEN_KEY"] = token_key
+            for instance in INSTANCES:
+                name = f"{service}-{instance}"
+                self.env[name] = dict(base, **{
+                    "PODIUM_INSTANCE_ID": name,
+                    "PODIUM_DATA": os.path.join(self.root, "data", name),
+                    "PODIUM_BUS_PUBLISH": hubs[5560],
+                    "PODIUM_BUS_SUBSCRIBE": hubs[5561],
+                    "PODIUM_BUS_SERVICES": hubs[5562],
+                    "PODIUM_BUS_SECRET_KEY_FILE": os.path.join(keys, f"{service}.key"),
+                    "PODIUM_BUS_SERVER_KEY": hub_key,
+                    "PODIUM_LEASE_MS": str(LEASE_MS),
+                })
+                if service == "auth":
+                    self.env[name]["PODIUM_AUTH_TOKEN_KEY"] = token_key
         self.procs = {}
         self.starts = collections.Counter()
         self.ctx = chaos.zmq.Context.instance()
@@ -108,7 +123,7 @@ class ClusterStack:
 
     def start(self, name):
         host = self.host_of(name)
-        binary = "podium-gateway" if name in GATEWAYS else f"podium-{name}"
+        binary = "podium-gateway" if name in GATEWAYS else f"podium-{service_of(name)}"
         out = open(os.path.join(self.logs, f"{name}.log"), "ab")
         self.procs[name] = subprocess.Popen(
             ["ip", "netns", "exec", self.args.netns_prefix + host, os.path.join(self.args.bin, binary)],
@@ -117,7 +132,34 @@ class ClusterStack:
         self.starts[name] += 1
 
     def names(self):
-        return list(GATEWAYS) + list(chaos.SERVICES)
+        return list(GATEWAYS) + [f"{s}-{i}" for i in INSTANCES for s in chaos.SERVICES]
+
+    def owners(self):
+        """Which instance owns each service's data, as their health says (None: no owner now).
+        `<service>.health` goes to any instance, so every gateway is asked a few times."""
+        owners = {}
+        for service in chaos.SERVICES:
+            seen = {}
+            for _ in range(4):
+                reply = self.call({"type": f"{service}.health"}, 1.0)
+                if reply and reply["type"] == "reply":
+                    health = reply["payload"]
+                    seen[health.get("instance")] = health.get("partitions")
+            holders = [i for i, p in seen.items() if p]
+            owners[service] = holders[0] if len(holders) == 1 else (None if not holders else holders)
+        return owners
+
+    def wait_owned(self, service, lost, seconds):
+        """Seconds until an instance other than `lost` owns `service` (None: not within `seconds`)."""
+        started = time.monotonic()
+        while time.monotonic() - started < seconds:
+            for _ in range(4):
+                reply = self.call({"type": f"{service}.health"}, 0.5)
+                if reply and reply["type"] == "reply" and reply["payload"].get("partitions") \
+                        and reply["payload"].get("instance") != lost:
+                    return time.monotonic() - started
+            time.sleep(0.05)
+        return None
 
     def start_all(self):
         for name in self.names():
@@ -217,6 +259,7 @@ class Faults(threading.Thread):
         self.failure = None
         self.windows = {}  # action -> (start, end) of the fault, monotonic
         self.waits = {}  # action -> what the requests sent around it waited (see longest_wait)
+        self.takeovers = {}  # action -> {service: seconds without an owner} for the owners it killed
 
     def note(self, text):
         self.notes.append(text)
@@ -269,10 +312,21 @@ class Faults(threading.Thread):
         kind, _, host = action.partition(":")
         at = self.run_.ledger.progress()
         if kind == "host":
+            owners = self.stack.owners() if host.startswith("svc") else {}
+            killed_at = time.monotonic()
             names = self.stack.kill_host(host)
             for name in names:
                 self.kills[name] += 1
             self.note(f"host {host} killed at {at} acknowledged ({', '.join(names)})")
+            lost = {s: o for s, o in owners.items() if o in names}
+            if lost:
+                # The standbys on the other host take over once the dead owners' leases expire.
+                waits = {}
+                for service, owner in sorted(lost.items()):
+                    took = self.stack.wait_owned(service, owner, 30)
+                    waits[service] = None if took is None else round(time.monotonic() - killed_at, 2)
+                self.takeovers[f"host:{host}"] = waits
+                self.note(f"owners lost with {host}: {lost}; seconds until a standby owned each: {waits}")
             time.sleep(self.args_down())
             self.stack.start_host(host)
             for name in names:
@@ -323,7 +377,8 @@ def main():
     t0 = time.monotonic()
     # Which processes run on which host: a gateway on each of two hosts, the services split over
     # two more, PostgreSQL on its own (started by scripts/cluster).
-    placement = {"gw1": ["gw1"], "gw2": ["gw2"], "svc1": ["auth", "leaderboard"], "svc2": ["achievement", "challenge"]}
+    placement = {"gw1": ["gw1"], "gw2": ["gw2"], "svc1": [f"{s}-1" for s in chaos.SERVICES],
+                 "svc2": [f"{s}-2" for s in chaos.SERVICES]}
     actions = ["host:gw1", "link:gw2", "host:svc1"] if args.short else \
         ["host:gw1", "link:gw2", "host:svc1", "host:gw2", "link:svc2", "host:svc2", "link:gw1"]
 
@@ -396,6 +451,10 @@ def main():
         problems.append(f"faults not run: {missing}")
     if exits:
         problems.append(f"run B: processes exited on their own: {exits}")
+    for action, waits in faults.takeovers.items():
+        for service, seconds in waits.items():
+            if seconds is None:
+                problems.append(f"{action}: no other {service} instance took over within 30 s")
 
     print()
     print("==== cluster verdict")
@@ -411,6 +470,9 @@ def main():
     print(f"run B faults: kills {dict(faults.kills)}, restarts {dict(faults.restarts)}")
     for note in faults.notes:
         print(f"    {note}")
+    print(f"takeover (seconds from the owner's host kill until another instance owned the service; lease {LEASE_MS} ms):")
+    for action, waits in faults.takeovers.items():
+        print(f"    {action}: {json.dumps(waits)}")
     print("requests first sent during each fault, first send to acknowledgement (retries included):")
     for action, wait in faults.waits.items():
         print(f"    {action}: {json.dumps(wait)}")
@@ -421,7 +483,8 @@ def main():
     print(f"total time {time.monotonic() - t0:.1f} s")
     if args.report:
         with open(args.report, "w") as f:
-            json.dump({"seed": seed, "problems": problems, "waits": faults.waits, "notes": faults.notes,
+            json.dump({"seed": seed, "problems": problems, "waits": faults.waits, "takeovers": faults.takeovers,
+                       "notes": faults.notes,
                        "diff": diff}, f, indent=1)
     if problems:
         for problem in problems:
