@@ -101,6 +101,9 @@ public final class ServiceRuntime: Service, Sendable {
             logger.info(
                 ownership.isOwner ? "instance owns the service's data" : "instance stands by (another instance owns the data)",
                 metadata: ["partitions": "\(ownership.partitions ?? [])", "lease.ms": "\(settings.leaseMilliseconds)"])
+            // A previous owner may have written until a moment ago: load what is kept in memory
+            // now that this instance owns the data (a leased service loads nothing before).
+            if ownership.isOwner { await ownershipChanged(gained: ownership.partitions ?? [], lost: [], context: serviceContext) }
         }
 
         let handlers = builtInHandlers(publisher: publisher).merging(definition.requestHandlers) { _, own in own }
@@ -115,7 +118,7 @@ public final class ServiceRuntime: Service, Sendable {
             if let relay = definition.outbox {
                 group.addTask { [ownership] in await relay.run(publisher: publisher, logger: self.logger) { ownership.isOwner } }
             }
-            if let pruner { group.addTask { [clock, logger] in await pruner.run(clock: clock, logger: logger) } }
+            if let pruner { group.addTask { [clock, logger] in await self.whileOwner { await pruner.run(clock: clock, logger: logger) } } }
             if let background = definition.background { group.addTask { await self.whileOwner { await background(serviceContext) } } }
             if let keeper {
                 group.addTask {
@@ -219,7 +222,11 @@ public final class ServiceRuntime: Service, Sendable {
             do {
                 try await definition.onOwnershipGained?(context)
             } catch {
-                logger.error("state not reloaded after taking over", metadata: ["error": "\(error)"])
+                // Serving without the state would answer wrong: let the lease go; the next
+                // round takes it again (if nobody else does) and tries once more.
+                logger.error("state not loaded after taking over; letting the lease go", metadata: ["error": "\(error)"])
+                await keeper?.leave()
+                return
             }
         }
         logger.notice(

@@ -21,7 +21,9 @@ public enum LeaderboardService {
             let catalog = try catalog ?? GameCatalog(directory: GameFiles.configuredDirectory())
             let store = try await openStore(settings)
             let scoreboard = Scoreboard(catalog: catalog, store: store, clock: clock)
-            try await scoreboard.load()
+            // With leases (several instances on PostgreSQL) the standings are loaded when this
+            // instance owns the data (onOwnershipGained), from what the last owner left.
+            if store.leases == nil { try await scoreboard.load() }
             var service = definition(scoreboard)
             service.outbox = OutboxRelay(stream: name, reader: store.durable)
             service.storage = store.location
