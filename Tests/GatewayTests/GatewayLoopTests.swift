@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PodiumRuntime
 import ServiceLifecycle
+import PodiumTesting
 import Testing
 
 @testable import Gateway
@@ -82,5 +83,21 @@ struct GatewayLoopTests {
         try await Task.sleep(for: .milliseconds(200))
         await group.triggerGracefulShutdown()
         try await running.value
+    }
+
+    @Test("the gateway is ready (its operations probe) once every part runs, and not after it stopped")
+    func readyWhenEveryPartRuns() async throws {
+        let gateway = try await gateway()
+        #expect(await !gateway.isReady, "nothing runs yet")
+        let group = Self.group(running: gateway)
+        let running = Task { try await group.run() }
+        let ready = try await withDeadline(.seconds(10)) {
+            while await !gateway.isReady { try await Task.sleep(for: .milliseconds(20)) }
+            return true
+        }
+        #expect(ready)
+        await group.triggerGracefulShutdown()
+        try await running.value
+        #expect(await !gateway.isReady)
     }
 }

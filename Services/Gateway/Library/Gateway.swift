@@ -243,9 +243,6 @@ public final class Gateway: Sendable {
             stop: stop)
     }
 
-    /// How many parts ``services`` has.
-    static let partCount = 6
-
     private func logStart() {
         if let curve = settings.curveKeyPair {
             logger.info("public endpoints use CURVE", metadata: ["curve.public_key": "\(curve.publicKey.z85)"])
@@ -342,7 +339,7 @@ extension Gateway: OperationsProbe {
     /// Ready when every part runs (its listeners are bound in `init`). It does not wait for the
     /// services: one of them down must not take the gateway out of a load balancer.
     public var isReady: Bool {
-        get async { runningParts.value.count == Self.partCount }
+        get async { runningParts.value.count == services.count }
     }
 
     public var databaseFiles: [String] { eventLog.store.files + auditLog.store.files }
