@@ -62,7 +62,9 @@ struct ServiceDirectory: Sendable {
             .sorted { $0.routingID.lexicographicallyPrecedes($1.routingID) }
         // With several instances sharing a database, only the one that owns the data (its
         // announced partitions not empty) serves; a standby answers only the built-in types.
-        let candidates = ServiceRequests.answeredByAnyInstance(type)
+        // (Checked only when an instance leases: most deployments never pay for it per request.)
+        let leased = announced.contains { $0.announcement.partitions != nil }
+        let candidates = !leased || ServiceRequests.answeredByAnyInstance(type)
             ? announced : announced.filter { $0.announcement.partitions.map { !$0.isEmpty } ?? true }
         if !announced.isEmpty && candidates.isEmpty { return .unavailable(service: type.serviceName) }
         if candidates.isEmpty {
