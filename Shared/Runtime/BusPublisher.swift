@@ -75,6 +75,13 @@ public actor BusPublisher {
         try await socket.send([Data(topic.utf8), body])
     }
 
+    /// Publishes several messages already stamped by a durable stream, in order, with one
+    /// hand-over to the socket; returns how many the socket refused (it only does when closed).
+    @discardableResult
+    public func publishRaw(_ messages: [(topic: String, body: Data)]) async -> Int {
+        await socket.send(batch: messages.map { [Data($0.topic.utf8), $0.body] }).count
+    }
+
     /// Builds, stamps and publishes a message.
     @discardableResult
     public func publish<Payload>(

@@ -9,6 +9,8 @@ public final class ServiceLink: Sendable {
     /// The gateway endpoint this link connects to.
     public let endpoint: String
     private let socket: AsyncSocket
+    /// What goes to the gateway (replies, questions, announcements), handed over in batches.
+    private let sends: SendQueue
     private let monitor: SocketMonitor
     private let connected = Locked(false)
 
@@ -24,6 +26,7 @@ public final class ServiceLink: Sendable {
             ] + security,
             connect: [endpoint], monitor: monitorEndpoint)
         monitor = try SocketMonitor(context: context, endpoint: monitorEndpoint)
+        sends = SendQueue(socket: socket)
     }
 
     /// Whether the connection to the gateway is up (its handshake done, not disconnected since),
@@ -41,14 +44,20 @@ public final class ServiceLink: Sendable {
         }
     }
 
-    /// Sends one envelope to the gateway.
+    /// Sends one envelope to the gateway: queued, and handed to the socket with whatever else
+    /// is queued (``SendQueue``). Throws only if it cannot be encoded.
     public func send<Payload>(_ envelope: Envelope<Payload>) async throws {
-        try await socket.send([try WireCodec.encode(envelope)])
+        sends.send([try WireCodec.encode(envelope)])
     }
 
     /// The next frame set from the gateway; `nil` once closed.
     public func receive() async throws -> [Data]? {
         try await socket.receive()
+    }
+
+    /// Everything the gateway sent that is waiting (at least one message); `nil` once closed.
+    public func receiveBatch(maximum: Int = 256) async throws -> [ZMQMessage]? {
+        try await socket.receiveBatch(maximum: maximum)
     }
 
     public func close() async {

@@ -275,28 +275,32 @@ public final class ServiceRuntime: Service, Sendable {
     ) async {
         await withDiscardingTaskGroup { inFlight in
             while true {
-                let frames: [Data]
+                // Everything the gateway sent that is waiting, in one hand-over from the socket.
+                let messages: [ZMQMessage]
                 do {
-                    guard let next = try await link.receive() else { return }
-                    frames = next
+                    guard let next = try await link.receiveBatch() else { return }
+                    messages = next
                 } catch {
                     return  // cancelled by shutdown, or the socket failed
                 }
-                guard frames.count == 1, let request = try? WireCodec.decode(RawEnvelope.self, from: frames[0]) else {
-                    logger.warning("gateway message dropped: undecodable", metadata: ["frames": "\(frames.count)"])
-                    continue
-                }
-                if request.type == .reply || request.type == .error {
-                    if let id = request.correlationId, asker.complete(id, with: request) { continue }
-                    logger.debug("late or unknown reply dropped", metadata: ["message.id": "\(request.id)"])
-                    continue
-                }
-                inFlight.addTask {
-                    let reply = await self.answer(request, handlers: handlers, context: context)
-                    do {
-                        try await link.send(reply)
-                    } catch {
-                        self.logger.error("reply not sent", metadata: ["request.id": "\(request.id)", "error": "\(error)"])
+                for message in messages {
+                    let frames = message.frames
+                    guard frames.count == 1, let request = try? WireCodec.decode(RawEnvelope.self, from: frames[0]) else {
+                        logger.warning("gateway message dropped: undecodable", metadata: ["frames": "\(frames.count)"])
+                        continue
+                    }
+                    if request.type == .reply || request.type == .error {
+                        if let id = request.correlationId, asker.complete(id, with: request) { continue }
+                        logger.debug("late or unknown reply dropped", metadata: ["message.id": "\(request.id)"])
+                        continue
+                    }
+                    inFlight.addTask {
+                        let reply = await self.answer(request, handlers: handlers, context: context)
+                        do {
+                            try await link.send(reply)
+                        } catch {
+                            self.logger.error("reply not sent", metadata: ["request.id": "\(request.id)", "error": "\(error)"])
+                        }
                     }
                 }
             }

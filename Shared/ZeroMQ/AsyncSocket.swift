@@ -105,7 +105,19 @@ public final class AsyncSocket: Sendable {
     /// `EHOSTUNREACH` for an unknown peer.
     public func send(_ frames: [Data]) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
-            core.enqueue(.message(frames, continuation))
+            core.enqueue(.messages([frames], .single(continuation)))
+        }
+    }
+
+    /// Queues several multipart messages at once and returns when libzmq has accepted (or
+    /// refused) every one of them: one hand-over to the owner thread and one resumption for the
+    /// whole batch. The messages leave in order. Returns the refusals (a ROUTER's unknown peer,
+    /// a closed socket) by their position in `batch`; empty when all were accepted.
+    @discardableResult
+    public func send(batch: [[Data]]) async -> [SendFailure] {
+        guard !batch.isEmpty else { return [] }
+        return await withCheckedContinuation { (continuation: CheckedContinuation<[SendFailure], Never>) in
+            core.enqueue(.messages(batch, .batch(continuation)))
         }
     }
 
@@ -113,13 +125,20 @@ public final class AsyncSocket: Sendable {
     ///
     /// One task at a time may wait; a second concurrent receive throws.
     public func receive() async throws -> [Data]? {
-        try await core.receive()?.frames
+        try await core.receive(maximum: 1)?.first?.frames
     }
 
     /// Receives the next message with its peer address (when the socket was created with
     /// `capturesPeerAddress`); `nil` once closed.
     public func receiveMessage() async throws -> ZMQMessage? {
-        try await core.receive()
+        try await core.receive(maximum: 1)?.first
+    }
+
+    /// Receives everything read and waiting, up to `maximum` messages (at least one: it waits
+    /// for one if none is there); `nil` once closed. A consumer that takes batches pays one
+    /// resumption per batch instead of one per message.
+    public func receiveBatch(maximum: Int = 256) async throws -> [ZMQMessage]? {
+        try await core.receive(maximum: maximum)
     }
 
     /// Applies an option on the owner thread (for example a later ``SocketOption/subscribe(_:)``).

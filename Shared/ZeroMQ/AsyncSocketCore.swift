@@ -3,15 +3,31 @@ import Foundation
 import Synchronization
 
 /// The state an ``AsyncSocket`` shares between the tasks that use it and its owner thread.
+///
+/// Everything crosses in batches: the owner thread reads all that is ready before it hands
+/// anything over (one resumption per wake-up, not per message), and a batch of outgoing messages
+/// is one queue entry with one continuation, resumed when the last of them is accepted.
 final class AsyncSocketCore: Sendable {
     enum Work {
-        case message([Data], CheckedContinuation<Void, Error>)
+        case messages([[Data]], SendCompletion)
         case option(SocketOption, CheckedContinuation<Void, Error>)
+    }
+
+    /// What waits for a batch of outgoing messages: resumed once, when every message of the
+    /// batch has been accepted by libzmq or refused.
+    enum SendCompletion {
+        /// One message; its error is thrown.
+        case single(CheckedContinuation<Void, Error>)
+        /// Several; the refusals come back by index.
+        case batch(CheckedContinuation<[SendFailure], Never>)
+        /// Nobody waits (the sender does not need to know).
+        case none
     }
 
     struct Receiver {
         let id: UInt64
-        let continuation: CheckedContinuation<ZMQMessage?, Error>
+        let maximum: Int
+        let continuation: CheckedContinuation<[ZMQMessage]?, Error>
     }
 
     struct State {
@@ -42,7 +58,7 @@ final class AsyncSocketCore: Sendable {
 
     /// Messages read per wake-up before the thread looks at its queue again.
     private static let readBatch = 256
-    /// How often a ROUTER retries a message refused because its one peer is full.
+    /// How often a ROUTER retries messages for a peer that was full.
     private static let routerRetryMilliseconds = 5
 
     init(
@@ -66,30 +82,31 @@ final class AsyncSocketCore: Sendable {
             return true
         }
         guard accepted else {
-            switch item {
-            case .message(_, let continuation), .option(_, let continuation):
-                continuation.resume(throwing: ZMQError.socketClosed)
-            }
+            Self.refuse(item, ZMQError.socketClosed)
             return
         }
         wake()
     }
 
-    func receive() async throws -> ZMQMessage? {
+    /// The next messages: everything in the inbox up to `maximum` (at least one), waiting for
+    /// one if there is none; nil once the socket is closed and the inbox is empty.
+    func receive(maximum: Int) async throws -> [ZMQMessage]? {
         let id = state.withLock { state -> UInt64 in
             state.nextReceiverID += 1
             return state.nextReceiverID
         }
+        let maximum = max(1, maximum)
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ZMQMessage?, Error>) in
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[ZMQMessage]?, Error>) in
                 var resumeReading = false
-                let immediate = state.withLock { state -> Result<ZMQMessage?, Error>? in
-                    if let message = state.inbox.popFirst() {
+                let immediate = state.withLock { state -> Result<[ZMQMessage]?, Error>? in
+                    if !state.inbox.isEmpty {
+                        let taken = Self.take(&state.inbox, maximum)
                         if state.readPaused && state.inbox.count < inboxCapacity {
                             state.readPaused = false
                             resumeReading = true
                         }
-                        return .success(message)
+                        return .success(taken)
                     }
                     if state.finished {
                         if let failure = state.failure { return .failure(failure) }
@@ -99,14 +116,14 @@ final class AsyncSocketCore: Sendable {
                     if state.receiver != nil {
                         return .failure(ZMQError.invalid("receive", "another task is already receiving"))
                     }
-                    state.receiver = Receiver(id: id, continuation: continuation)
+                    state.receiver = Receiver(id: id, maximum: maximum, continuation: continuation)
                     return nil
                 }
                 if let immediate { continuation.resume(with: immediate) }
                 if resumeReading { wake() }
             }
         } onCancel: {
-            let waiting = state.withLock { state -> CheckedContinuation<ZMQMessage?, Error>? in
+            let waiting = state.withLock { state -> CheckedContinuation<[ZMQMessage]?, Error>? in
                 guard let receiver = state.receiver, receiver.id == id else { return nil }
                 state.receiver = nil
                 return receiver.continuation
@@ -141,10 +158,30 @@ final class AsyncSocketCore: Sendable {
         }
     }
 
+    private static func take(_ inbox: inout Deque<ZMQMessage>, _ maximum: Int) -> [ZMQMessage] {
+        if inbox.count <= maximum {
+            let all = Array(inbox)
+            inbox.removeAll(keepingCapacity: true)
+            return all
+        }
+        let taken = Array(inbox.prefix(maximum))
+        inbox.removeFirst(maximum)
+        return taken
+    }
+
+    private static func refuse(_ item: Work, _ error: ZMQError) {
+        switch item {
+        case .messages(let messages, let completion):
+            OutgoingBatch(count: messages.count, completion: completion).failAll(error)
+        case .option(_, let continuation):
+            continuation.resume(throwing: error)
+        }
+    }
+
     // MARK: - Owner thread
 
     func runOwnerLoop(socket: ZMQSocket, wakeReceiver: ZMQSocket) {
-        var outgoing = Deque<(frames: [Data], continuation: CheckedContinuation<Void, Error>)>()
+        var outgoing = OutgoingQueue(isRouter: type == .router)
         var failure: ZMQError?
         do {
             while true {
@@ -157,8 +194,8 @@ final class AsyncSocketCore: Sendable {
                 }
                 for item in work {
                     switch item {
-                    case .message(let frames, let continuation):
-                        outgoing.append((frames, continuation))
+                    case .messages(let messages, let completion):
+                        outgoing.append(messages, OutgoingBatch(count: messages.count, completion: completion))
                     case .option(let option, let continuation):
                         do {
                             try socket.set(option)
@@ -168,21 +205,7 @@ final class AsyncSocketCore: Sendable {
                         }
                     }
                 }
-                var blocked = false
-                while let next = outgoing.first {
-                    do {
-                        if try socket.send(next.frames, wait: false) {
-                            outgoing.removeFirst()
-                            next.continuation.resume()
-                        } else {
-                            blocked = true
-                            break
-                        }
-                    } catch {
-                        outgoing.removeFirst()
-                        next.continuation.resume(throwing: error)
-                    }
-                }
+                let blocked = outgoing.send(on: socket)
                 if closing { break }
 
                 var interest: PollEvents = []
@@ -206,7 +229,8 @@ final class AsyncSocketCore: Sendable {
         }
         socket.close()
         wakeReceiver.close()
-        finish(failure: failure, unsent: outgoing.map(\.continuation))
+        outgoing.failAll(ZMQError.socketClosed)
+        finish(failure: failure)
     }
 
     /// Whether the inbox has room; if not, records that reading paused so a consumer wakes us.
@@ -220,24 +244,30 @@ final class AsyncSocketCore: Sendable {
         }
     }
 
+    /// Reads what is ready (up to the room in the inbox and ``readBatch``), then hands it over
+    /// in one go: to a waiting receiver with one resumption, the rest to the inbox.
     private func readAvailable(from socket: ZMQSocket) throws {
-        for _ in 0..<Self.readBatch {
-            guard let message = try socket.receiveMessage(wait: false, peerAddress: capturesPeerAddress, limits: receiveLimits) else { return }
-            if let receiveFilter, !receiveFilter(socket, message.frames) { continue }
-            let (receiver, full) = state.withLock { state -> (CheckedContinuation<ZMQMessage?, Error>?, Bool) in
-                if let receiver = state.receiver {
-                    state.receiver = nil
-                    return (receiver.continuation, false)
-                }
-                state.inbox.append(message)
-                return (nil, state.inbox.count >= inboxCapacity)
+        let room = state.withLock { inboxCapacity - $0.inbox.count }
+        var read: [ZMQMessage] = []
+        read.reserveCapacity(min(16, max(1, room)))
+        while read.count < min(Self.readBatch, max(1, room)) {
+            guard let message = try socket.receiveMessage(wait: false, peerAddress: capturesPeerAddress, limits: receiveLimits) else {
+                break
             }
-            receiver?.resume(returning: message)
-            if full { return }
+            if let receiveFilter, !receiveFilter(socket, message.frames) { continue }
+            read.append(message)
         }
+        guard !read.isEmpty else { return }
+        let handed = state.withLock { state -> (CheckedContinuation<[ZMQMessage]?, Error>, [ZMQMessage])? in
+            state.inbox.append(contentsOf: read)
+            guard let receiver = state.receiver else { return nil }
+            state.receiver = nil
+            return (receiver.continuation, Self.take(&state.inbox, receiver.maximum))
+        }
+        if let (continuation, messages) = handed { continuation.resume(returning: messages) }
     }
 
-    private func finish(failure: ZMQError?, unsent: [CheckedContinuation<Void, Error>]) {
+    private func finish(failure: ZMQError?) {
         wakeSender.withLock { sender in
             sender?.close()
             sender = nil
@@ -251,18 +281,124 @@ final class AsyncSocketCore: Sendable {
             state.work.removeAll()
             return (receiver, leftover)
         }
-        for continuation in unsent { continuation.resume(throwing: ZMQError.socketClosed) }
-        for item in leftover {
-            switch item {
-            case .message(_, let continuation), .option(_, let continuation):
-                continuation.resume(throwing: ZMQError.socketClosed)
-            }
-        }
+        for item in leftover { Self.refuse(item, ZMQError.socketClosed) }
         if let failure {
             receiver?.continuation.resume(throwing: failure)
         } else {
             receiver?.continuation.resume(returning: nil)
         }
         finishSignal.signal()
+    }
+}
+
+/// One message's refusal in a batch sent with ``AsyncSocket/send(batch:)``.
+public struct SendFailure: Error, Sendable {
+    /// The message's position in the batch.
+    public let index: Int
+    public let error: ZMQError
+}
+
+/// The messages of one batch still to be accepted, and who waits for them. Owner thread only.
+final class OutgoingBatch {
+    private var remaining: Int
+    private var failures: [SendFailure] = []
+    private let completion: AsyncSocketCore.SendCompletion
+
+    init(count: Int, completion: AsyncSocketCore.SendCompletion) {
+        remaining = count
+        self.completion = completion
+        if count == 0 { finish() }
+    }
+
+    func accepted() {
+        remaining -= 1
+        if remaining == 0 { finish() }
+    }
+
+    func refused(_ index: Int, _ error: ZMQError) {
+        failures.append(SendFailure(index: index, error: error))
+        accepted()
+    }
+
+    func failAll(_ error: ZMQError) {
+        while remaining > 0 { refused(failures.count, error) }
+    }
+
+    private func finish() {
+        switch completion {
+        case .single(let continuation):
+            if let failure = failures.first { continuation.resume(throwing: failure.error) } else { continuation.resume() }
+        case .batch(let continuation):
+            continuation.resume(returning: failures)
+        case .none:
+            break
+        }
+    }
+}
+
+/// Messages waiting for libzmq to accept them, in order. On a ROUTER, a peer whose queue is full
+/// gets a queue of its own so that it holds up nobody else; its messages keep their order and
+/// are retried before anything newer for it.
+struct OutgoingQueue {
+    struct Message {
+        let frames: [Data]
+        let index: Int
+        let batch: OutgoingBatch
+    }
+
+    let isRouter: Bool
+    private var queue = Deque<Message>()
+    private var held: [Data: Deque<Message>] = [:]
+
+    init(isRouter: Bool) { self.isRouter = isRouter }
+
+    mutating func append(_ messages: [[Data]], _ batch: OutgoingBatch) {
+        for (index, frames) in messages.enumerated() { queue.append(Message(frames: frames, index: index, batch: batch)) }
+    }
+
+    /// Sends what libzmq takes now; returns whether something is left waiting.
+    mutating func send(on socket: ZMQSocket) -> Bool {
+        if !held.isEmpty {
+            for peer in Array(held.keys) {
+                while let message = held[peer]?.first {
+                    guard Self.offer(message, to: socket) else { break }
+                    held[peer]?.removeFirst()
+                }
+                if held[peer]?.isEmpty == true { held[peer] = nil }
+            }
+        }
+        while let message = queue.first {
+            if isRouter, let peer = message.frames.first, held[peer] != nil {
+                held[peer]?.append(queue.removeFirst())
+                continue
+            }
+            if Self.offer(message, to: socket) {
+                queue.removeFirst()
+                continue
+            }
+            guard isRouter, let peer = message.frames.first else { return true }
+            held[peer, default: []].append(queue.removeFirst())
+        }
+        return !held.isEmpty
+    }
+
+    /// Offers one message; false if it must wait (its peer or the socket is full).
+    private static func offer(_ message: Message, to socket: ZMQSocket) -> Bool {
+        do {
+            guard try socket.send(message.frames, wait: false) else { return false }
+            message.batch.accepted()
+        } catch let error as ZMQError {
+            message.batch.refused(message.index, error)
+        } catch {
+            message.batch.refused(message.index, ZMQError.invalid("zmq_send", "\(error)"))
+        }
+        return true
+    }
+
+    mutating func failAll(_ error: ZMQError) {
+        for message in queue { message.batch.refused(message.index, error) }
+        queue.removeAll()
+        for (_, messages) in held { for message in messages { message.batch.refused(message.index, error) } }
+        held.removeAll()
     }
 }

@@ -63,7 +63,7 @@ class Stack:
             "PODIUM_BIN": bin_dir,
             "PODIUM_LOG_LEVEL": "error",
             "PODIUM_HTTP": f"127.0.0.1:{self.http_port}",
-            "PODIUM_METRICS": "off",
+            "PODIUM_METRICS": os.environ.get("BENCH_METRICS", "off"),
             "PODIUM_GATEWAY_REQUESTS": self.requests,
             "PODIUM_GATEWAY_NOTIFICATIONS": f"tcp://127.0.0.1:{free_port()}",
             "PODIUM_BUS_PUBLISH": f"tcp://127.0.0.1:{free_port()}",

@@ -42,54 +42,77 @@ extension Gateway {
         await sendToService(envelope, routingID: routingID, internalID: internalID)
     }
 
-    /// Sends a request to a service instance; if it cannot be reached, answers the request now.
+    /// Sends a request to a service instance through the batching queue (``SendQueue``); if it
+    /// cannot be reached, answers the request in its place.
     func sendToService(_ envelope: RawEnvelope, routingID: Data, internalID: String) async {
+        let frames: [Data]
         do {
-            try await serviceSocket.send([routingID, try WireCodec.encode(envelope)])
+            frames = [routingID, try WireCodec.encode(envelope)]
         } catch {
-            if let error = error as? ZMQError, error.errno == EHOSTUNREACH {
-                _ = directory.withLock { $0.remove(routingID: routingID) }
-            }
-            guard let entry = pending.withLock({ $0.complete(internalID: internalID) }) else { return }
-            logger.warning("service unreachable", metadata: ["service.name": "\(entry.service)", "error": "\(error)"])
-            await resolve(
-                entry,
-                with: errorEnvelope(
-                    ErrorReply(code: .serviceUnavailable, message: "the \(entry.service) service is not reachable; retry shortly"),
-                    correlationId: nil))
+            await serviceUnreachable(routingID: routingID, internalID: internalID, error: error)
+            return
+        }
+        serviceSends.send(frames) { [self] error in
+            await serviceUnreachable(routingID: routingID, internalID: internalID, error: error)
         }
     }
 
-    /// Reads announcements and replies from services until the socket closes.
+    /// A request could not be handed to its service: forgets an instance that went away and
+    /// answers the request in its place.
+    private func serviceUnreachable(routingID: Data, internalID: String, error: Error) async {
+        if let error = error as? ZMQError, error.errno == EHOSTUNREACH {
+            _ = directory.withLock { $0.remove(routingID: routingID) }
+        }
+        guard let entry = pending.withLock({ $0.complete(internalID: internalID) }) else { return }
+        logger.warning("service unreachable", metadata: ["service.name": "\(entry.service)", "error": "\(error)"])
+        await resolve(
+            entry,
+            with: errorEnvelope(
+                ErrorReply(code: .serviceUnavailable, message: "the \(entry.service) service is not reachable; retry shortly"),
+                correlationId: nil))
+    }
+
+    /// Sends a message to a service without a pending request behind it (an answer to its question).
+    private func sendToServiceInstance(_ frames: [Data]) async {
+        serviceSends.send(frames) { [logger] error in
+            logger.warning("message to a service not delivered", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Reads announcements and replies from services until the socket closes, a batch at a time.
     func serveServices() async {
         while true {
-            let frames: [Data]
+            let messages: [ZMQMessage]
             do {
-                guard let next = try await serviceSocket.receive() else { return }
-                frames = next
+                guard let next = try await serviceSocket.receiveBatch(maximum: Self.frontBatch) else { return }
+                messages = next
             } catch {
                 return
             }
-            guard frames.count == 2, let envelope = try? WireCodec.decode(RawEnvelope.self, from: frames[1]) else {
-                logger.warning("service message dropped: expected [routing id, envelope]", metadata: ["frames": "\(frames.count)"])
-                continue
-            }
-            if envelope.type == .serviceAnnouncement {
-                await register(envelope, routingID: frames[0])
-                continue
-            }
-            if envelope.type != .reply && envelope.type != .error {
-                await forwardServiceRequest(envelope, from: frames[0])
-                continue
-            }
-            guard let internalID = envelope.correlationId,
-                let entry = pending.withLock({ $0.complete(internalID: internalID) })
-            else {
-                logger.debug("late or unknown service reply dropped", metadata: ["message.id": "\(envelope.id)"])
-                continue
-            }
-            await resolve(entry, with: envelope)
+            for message in messages { await serviceMessage(message.frames) }
         }
+    }
+
+    private func serviceMessage(_ frames: [Data]) async {
+        guard frames.count == 2, let envelope = try? WireCodec.decode(RawEnvelope.self, from: frames[1]) else {
+            logger.warning("service message dropped: expected [routing id, envelope]", metadata: ["frames": "\(frames.count)"])
+            return
+        }
+        if envelope.type == .serviceAnnouncement {
+            await register(envelope, routingID: frames[0])
+            return
+        }
+        if envelope.type != .reply && envelope.type != .error {
+            await forwardServiceRequest(envelope, from: frames[0])
+            return
+        }
+        guard let internalID = envelope.correlationId,
+            let entry = pending.withLock({ $0.complete(internalID: internalID) })
+        else {
+            logger.debug("late or unknown service reply dropped", metadata: ["message.id": "\(envelope.id)"])
+            return
+        }
+        await resolve(entry, with: envelope)
     }
 
     private func register(_ envelope: RawEnvelope, routingID: Data) async {
@@ -132,11 +155,7 @@ extension Gateway {
         case .service(let routingID, let requestID):
             var answer = envelope
             answer.correlationId = requestID
-            do {
-                try await serviceSocket.send([routingID, try WireCodec.encode(answer)])
-            } catch {
-                logger.warning("reply to a service not delivered", metadata: ["error": "\(error)"])
-            }
+            await sendToServiceInstance([routingID, encode(answer)])
         }
     }
 
@@ -146,7 +165,7 @@ extension Gateway {
         func answer(_ error: ErrorReply) async {
             var reply = errorEnvelope(error, correlationId: request.id)
             reply.correlationId = request.id
-            _ = try? await serviceSocket.send([routingID, encode(reply)])
+            await sendToServiceInstance([routingID, encode(reply)])
         }
         guard let asker else {
             await answer(ErrorReply(code: .forbidden, message: "announce the service before sending requests"))
@@ -160,7 +179,7 @@ extension Gateway {
                 let page = try await eventLog.page(after: read.after, limit: limit)
                 let reply = RawEnvelope(
                     type: .reply, correlationId: request.id, timestamp: clock.nowMilliseconds, payload: try WireCodec.jsonValue(page))
-                _ = try? await serviceSocket.send([routingID, encode(reply)])
+                await sendToServiceInstance([routingID, encode(reply)])
             } catch let error as ErrorReply {
                 await answer(error)
             } catch {

@@ -26,20 +26,26 @@ extension Gateway {
                     try? await Task.sleep(for: .milliseconds(1))
                     if Task.isCancelled { return }
                 }
-                let message: ZMQMessage
+                // Everything read and waiting, in one hand-over from the socket's thread.
+                let messages: [ZMQMessage]
                 do {
-                    guard let next = try await clientSocket.receiveMessage() else { return }
-                    message = next
+                    guard let next = try await clientSocket.receiveBatch(maximum: Self.frontBatch) else { return }
+                    messages = next
                 } catch {
                     return
                 }
-                guard let work = await accept(message) else { continue }
-                if lanes.withLock({ $0.enqueue(work, on: work.frames.routingID) }) {
-                    group.addTask { await self.runLane(work) }
+                for message in messages {
+                    guard let work = await accept(message) else { continue }
+                    if lanes.withLock({ $0.enqueue(work, on: work.frames.routingID) }) {
+                        group.addTask { await self.runLane(work) }
+                    }
                 }
             }
         }
     }
+
+    /// Messages the front takes from its socket at a time.
+    static let frontBatch = 256
 
     /// Handles a lane's requests one after the other until it has none left.
     private func runLane(_ first: ZeroMQWork) async {
@@ -83,10 +89,10 @@ extension Gateway {
         }
     }
 
+    /// Sends to a client through the batching queue (``SendQueue``): the reply is on its way
+    /// when this returns.
     func sendToClient(_ frames: [Data]) async {
-        do {
-            try await clientSocket.send(frames)
-        } catch {
+        clientSends.send(frames) { [logger] error in
             logger.warning("reply not delivered", metadata: ["error": "\(error)"])
         }
     }

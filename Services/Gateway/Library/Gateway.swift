@@ -36,6 +36,9 @@ public final class Gateway: Sendable {
     public let pruner: Pruner
     let clientSocket: AsyncSocket
     let serviceSocket: AsyncSocket
+    /// Replies to clients and messages to services, handed to their sockets in batches.
+    let clientSends: SendQueue
+    let serviceSends: SendQueue
     let notificationSocket: AsyncSocket
     let notificationFeed: AsyncSocket
     let busHub: ZMQProxy
@@ -144,6 +147,8 @@ public final class Gateway: Sendable {
             inboxCapacity: 1024,
             capturesPeerAddress: true,
             receiveLimits: ReceiveLimits(maxFrames: ClientFrames.maxFrames, maxBytes: settings.maxKeptMessageBytes))
+        clientSends = SendQueue(socket: clientSocket)
+        serviceSends = SendQueue(socket: serviceSocket)
         let subscriptionLogger = logger
         notificationSocket = try AsyncSocket(
             context: context, type: .extendedPublisher, name: "gateway.notifications",
@@ -185,13 +190,11 @@ public final class Gateway: Sendable {
                 name: "event log",
                 serve: { [self] in
                     await eventLog.serve { [publisher, logger] committed in
-                        for event in committed {
-                            do {
-                                try await publisher.publishRaw(topic: event.topic, body: event.body)
-                            } catch {
-                                logger.warning(
-                                    "logged event not published (services read it from the log)", metadata: ["error": "\(error)"])
-                            }
+                        // A committed batch goes to the bus in one hand-over, in sequence order.
+                        let refused = await publisher.publishRaw(committed.map { (topic: $0.topic, body: $0.body) })
+                        if refused > 0 {
+                            logger.warning(
+                                "logged events not published (services read them from the log)", metadata: ["events": "\(refused)"])
                         }
                     }
                 },

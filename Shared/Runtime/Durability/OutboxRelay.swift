@@ -46,17 +46,19 @@ public final class OutboxRelay: Sendable {
             if Task.isCancelled { return }
             while true {
                 guard let page = try? await self.page(after: relayed, limit: 1000), !page.messages.isEmpty else { break }
+                // A page goes to the bus in one hand-over, in order.
+                var batch: [(topic: String, body: Data)] = []
                 for message in page.messages {
-                    guard isActive() else {
-                        relayed = message.envelope.sequence ?? relayed
-                        continue
-                    }
+                    relayed = message.envelope.sequence ?? relayed
+                    guard isActive() else { continue }
                     do {
-                        try await publisher.publishRaw(topic: message.topic, body: try WireCodec.encode(message.envelope))
+                        batch.append((message.topic, try WireCodec.encode(message.envelope)))
                     } catch {
                         logger.warning("outbox message not relayed (readers catch up)", metadata: ["error": "\(error)"])
                     }
-                    relayed = message.envelope.sequence ?? relayed
+                }
+                if !batch.isEmpty, await publisher.publishRaw(batch) > 0 {
+                    logger.warning("outbox messages not relayed (readers catch up)")
                 }
             }
         }
