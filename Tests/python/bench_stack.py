@@ -14,6 +14,13 @@ Rows (each the median of --runs runs of --seconds, with min and max):
   acknowledged and applied by the achievement service: from the first send until its stream
   position reaches the log's head); single-client round trips (1 x 1) of top 10 and rank, p50
   and p99.
+The same rows over HTTP (the other transport a game uses): wrk (Debian) with --clients x --window
+keep-alive connections, one request in flight each (HTTP/1.1 has no more), a Lua script naming a
+random player and value per request; one connection for the single-client round trips (wrk's
+p50 and p99). Every run must be answered without one error or non-2xx response.
+Profiles: after the measured runs, each load runs once more with `perf record -g` on the five
+processes (when perf is installed); profile-stack-<load>.txt holds each process's share of the
+CPU, the split by library and the hottest functions.
 Redis, the same run, same machine: ZREVRANGE 0 9 WITHSCORES, ZREVRANK, ZADD on an --entries
 member sorted set with redis-benchmark (-c --clients -P 16), once without persistence and, for
 ZADD, once with appendonly yes / appendfsync always (the durable comparison). Ratios are
@@ -22,13 +29,15 @@ Podium / Redis.
 Writes stack.json and stack.md into --out.
 
 Usage: bench_stack.py --bin DIR --load FILE --out DIR [--entries 1000000] [--runs 3] [--seconds 10]
-                      [--clients 4] [--window 64] [--no-redis]
+                      [--clients 4] [--window 64] [--no-redis] [--no-http] [--no-profile]
 """
 
 import argparse
 import functools
 import json
 import os
+import re
+import shutil
 import socket
 import statistics
 import subprocess
@@ -56,7 +65,8 @@ class Load:
     def __init__(self, binary, endpoint, players):
         self.binary, self.endpoint, self.players = binary, endpoint, players
 
-    def run(self, request, connections, window, seconds=10, count=0, latency=False):
+    def command(self, request, connections, window, seconds=10, count=0, latency=False):
+        """The podium-load command line and the request file it reads (the caller removes it)."""
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
             file.write(json.dumps(request).replace('"__VALUE__"', "__VALUE__"))
         command = [self.binary, "--endpoint", self.endpoint, "--request", file.name, "--connections", str(connections),
@@ -65,14 +75,110 @@ class Load:
             command += ["--count", str(count)]
         if latency:
             command.append("--latency")
+        return command, file.name
+
+    def start(self, request, connections, window, seconds):
+        """The load in the background (for a profile); the caller waits for it."""
+        command, _ = self.command(request, connections, window, seconds)
+        return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def run(self, request, connections, window, seconds=10, count=0, latency=False):
+        command, name = self.command(request, connections, window, seconds, count, latency)
         try:
             result = subprocess.run(command, capture_output=True, text=True)
         finally:
-            os.unlink(file.name)
+            os.unlink(name)
         lines = result.stdout.strip().splitlines()
         if result.returncode != 0 or not lines:
             raise SystemExit(f"stack bench: podium-load failed ({result.returncode}):\n{result.stdout}{result.stderr}")
         return json.loads(lines[-1])
+
+
+class Wrk:
+    """Runs wrk against the HTTP front with a Lua script per request kind."""
+
+    def __init__(self, base, out, players):
+        self.base, self.out, self.players = base, Path(out), players
+
+    def script(self, name, method, path, body=None):
+        """A Lua script: `path` and `body` may hold {player} and {value}, drawn per request."""
+        lua = self.out / f"wrk-{name}.lua"
+        def lua_string(text):
+            return '"' + text.replace('"', '\\"') + '"'
+        def expand(text):
+            parts = re.split(r"(\{player\}|\{value\})", text)
+            pieces = []
+            for part in parts:
+                if part == "{player}":
+                    pieces.append(f'"bench-" .. math.random(0, {self.players - 1})')
+                elif part == "{value}":
+                    pieces.append("math.random(0, 999999)")
+                elif part:
+                    pieces.append(lua_string(part))
+            return " .. ".join(pieces) if pieces else '""'
+        lua.write_text(
+            f'wrk.method = "{method}"\n'
+            f'wrk.headers["Content-Type"] = "application/json"\n'
+            f'wrk.headers["X-Podium-Server-Key"] = "{KEY}"\n'
+            'request = function()\n'
+            f'  return wrk.format(nil, {expand(path)}, nil, {expand(body) if body else "nil"})\n'
+            'end\n')
+        return str(lua)
+
+    def run(self, script, connections, seconds):
+        command = ["wrk", f"-t{min(2, connections)}", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", script, self.base]
+        output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+        bad = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", output)
+        errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output)
+        if bad or (errors and any(int(n) for n in errors.groups())):
+            raise SystemExit(f"stack bench: wrk saw failures:\n{output}")
+        result = {"rate": float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))}
+        for percentile in ("50", "99"):
+            found = re.search(rf"^\s+{percentile}%\s+([\d.]+)(us|ms|s)\s*$", output, re.M)
+            if found:
+                value, unit = float(found.group(1)), found.group(2)
+                result[f"p{percentile}_us"] = round(value * {"us": 1, "ms": 1000, "s": 1_000_000}[unit])
+        return result
+
+
+def stack_pids(bin_dir):
+    found = subprocess.run(["pgrep", "-f", f"{bin_dir}/podium-(gateway|auth|leaderboard|achievement|challenge)"],
+                           capture_output=True, text=True).stdout.split()
+    return [int(pid) for pid in found]
+
+
+def profile(out, label, pids, start_load, seconds=5):
+    """Runs a load with perf record on the stack's processes; writes profile-stack-<label>.txt."""
+    slug = re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
+    data = Path(out) / f"perf-stack-{slug}.data"
+    load = start_load()
+    time.sleep(1)
+    subprocess.run(["perf", "record", "-F", "499", "-g", "-o", str(data), "-p", ",".join(map(str, pids)), "--", "sleep",
+                    str(seconds)], capture_output=True)
+    load.wait()
+    def report(*args):
+        return subprocess.run(["perf", "report", "-i", str(data), "--stdio", "--no-children", "-g", "none", *args],
+                              capture_output=True, text=True).stdout
+    def lines(text, limit):
+        return [line for line in text.splitlines() if line.strip() and not line.startswith("#")][:limit]
+    names = {str(pid): Path(f"/proc/{pid}/comm").read_text().strip() if Path(f"/proc/{pid}/comm").exists() else str(pid)
+             for pid in pids}
+    per_process = subprocess.run(["perf", "script", "-i", str(data), "-F", "pid"], capture_output=True, text=True).stdout.split()
+    counts = {}
+    for pid in per_process:
+        counts[names.get(pid, pid)] = counts.get(names.get(pid, pid), 0) + 1
+    total = max(1, sum(counts.values()))
+    text = [f"# perf record -g, {seconds} s of {label} (samples at 499 Hz on the five processes: {total})", "",
+            "## Share of the samples by process"]
+    text += [f"{count / total * 100:6.1f}%  {name}" for name, count in sorted(counts.items(), key=lambda item: -item[1])]
+    text += ["", "## By library (self)"] + lines(report("--sort", "dso"), 12)
+    text += ["", "## Hottest functions (self, >= 0.7 %)"] + lines(report("--sort", "dso,symbol", "--percent-limit", "0.7"), 40)
+    body = "\n".join(text) + "\n"
+    if shutil.which("swift-demangle"):
+        body = subprocess.run(["swift-demangle", "--simplified", "--compact"], input=body, capture_output=True, text=True).stdout
+    (Path(out) / f"profile-stack-{slug}.txt").write_text(body)
+    data.unlink(missing_ok=True)
+    print(f"stack bench: profile of {label} in profile-stack-{slug}.txt")
 
 
 def request(type_, payload, game=GAME):
@@ -152,13 +258,20 @@ def main():
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--window", type=int, default=64)
     parser.add_argument("--no-redis", action="store_true")
+    parser.add_argument("--no-http", action="store_true")
+    parser.add_argument("--no-profile", action="store_true")
     options = parser.parse_args()
+    with_http = not options.no_http and shutil.which("wrk") is not None
+    with_profile = not options.no_profile and shutil.which("perf") is not None
+    if not options.no_http and not with_http:
+        print("stack bench: wrk not installed; the HTTP rows are left out")
     out = Path(options.out)
     out.mkdir(parents=True, exist_ok=True)
     admin_key = "bench-admin-key-" + "y" * 32
     os.environ["PODIUM_ADMIN_KEY"] = admin_key
     results = {"entries": options.entries, "clients": options.clients, "window": options.window,
-               "runs": options.runs, "seconds": options.seconds, "podium": {}, "redis": {}, "redisDurable": {}}
+               "runs": options.runs, "seconds": options.seconds, "podium": {}, "http": {}, "redis": {},
+               "redisDurable": {}}
     stack = bench_fronts.Stack(options.bin, options.out)
     try:
         load = Load(options.load, stack.requests, options.entries)
@@ -173,11 +286,26 @@ def main():
             "durable score submission": request("leaderboard.submit", {"boardId": BOARD, "value": "__VALUE__"}),
             "event.publish (acknowledged)": request("event.publish", {"name": "bench.tick", "value": "__VALUE__"}),
         }
+        web = Wrk(stack.base, out, options.entries)
+        board_path = f"/v1/games/{GAME}/leaderboards/{BOARD}"
+        http_scripts = {
+            "top 10": web.script("top", "GET", f"{board_path}/top?limit=10"),
+            "rank": web.script("rank", "GET", f"{board_path}/entry?playerId={{player}}"),
+            "durable score submission": web.script("submit", "POST", f"{board_path}/scores?playerId={{player}}",
+                                                   '{"value": {value}}'),
+            "event.publish (acknowledged)": web.script("event", "POST", f"/v1/games/{GAME}/events?playerId={{player}}",
+                                                       '{"name": "bench.tick", "value": {value}}'),
+        }
+        connections = options.clients * options.window
         for _ in range(options.runs):
             for label, template in pipelined.items():
                 result = load.run(template, options.clients, options.window, options.seconds)
                 results["podium"].setdefault(label, []).append(result["rate"])
                 print(f"stack bench: {label}: {result['rate']:,.0f}/s")
+                if with_http:
+                    result = web.run(http_scripts[label], connections, options.seconds)
+                    results["http"].setdefault(label, []).append(result["rate"])
+                    print(f"stack bench: {label} over HTTP ({connections} connections): {result['rate']:,.0f}/s")
             # Ingest end to end: a fixed number of events, timed until the achievement service
             # has applied the log up to its head.
             events = max(10_000, options.seconds * 5_000)
@@ -202,6 +330,21 @@ def main():
                 results["podium"].setdefault(f"{label}, one client: p50 µs", []).append(result["p50_us"])
                 results["podium"].setdefault(f"{label}, one client: p99 µs", []).append(result["p99_us"])
                 print(f"stack bench: {label} one client: p50 {result['p50_us']} µs, p99 {result['p99_us']} µs")
+                if with_http:
+                    result = web.run(http_scripts[label], 1, options.seconds)
+                    for percentile in ("p50", "p99"):
+                        if f"{percentile}_us" in result:
+                            results["http"].setdefault(f"{label}, one client: {percentile} µs", []).append(result[f"{percentile}_us"])
+                    print(f"stack bench: {label} one client over HTTP: p50 {result.get('p50_us')} µs, p99 {result.get('p99_us')} µs")
+        if with_profile:
+            pids = stack_pids(options.bin)
+            for label, template in pipelined.items():
+                profile(out, label, pids, lambda: load.start(template, options.clients, options.window, 7))
+            if with_http:
+                for label in ("top 10", "durable score submission"):
+                    profile(out, f"{label} over HTTP", pids, lambda: subprocess.Popen(
+                        ["wrk", "-t2", f"-c{connections}", "-d7s", "-s", http_scripts[label], web.base],
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
     finally:
         stack.stop()
 
@@ -230,25 +373,29 @@ def main():
 
     (out / "stack.json").write_text(json.dumps(results, indent=2) + "\n")
     redis_names = {"top 10": "ZREVRANGE 0 9 WITHSCORES", "rank": "ZREVRANK", "durable score submission": "ZADD"}
+    http_note = (f"; HTTP: wrk, {options.clients * options.window} keep-alive connections x 1 in flight"
+                 if results["http"] else "; HTTP rows left out (no wrk)")
     lines = [
         "## The stack as users run it, beside Redis",
         "",
-        f"Five processes from scripts/run (release binaries, SQLite, durability on); load from podium-load (C, libzmq, "
-        f"its own process), {options.clients} connections x {options.window} in flight; {options.entries:,} entries on the "
-        f"board; Redis with redis-benchmark -c {options.clients} -P 16 on {options.entries:,} members. "
-        f"{options.runs} runs of {options.seconds} s, median [min–max].",
+        f"Five processes from scripts/run (release binaries, SQLite, durability on); ZeroMQ: podium-load (C, libzmq, "
+        f"its own process), {options.clients} connections x {options.window} in flight{http_note}; {options.entries:,} "
+        f"entries on the board; Redis with redis-benchmark -c {options.clients} -P 16 on {options.entries:,} members. "
+        f"{options.runs} runs of {options.seconds} s, median [min–max]. Ratios: Podium / Redis.",
         "",
-        "| request | Podium | Redis, no persistence | Podium / Redis | Redis, appendfsync always | Podium / Redis |",
-        "|---|---|---|---|---|---|",
+        "| request | Podium, ZeroMQ | Podium, HTTP | Redis, no persistence | ZeroMQ / Redis | HTTP / Redis "
+        "| Redis, appendfsync always | ZeroMQ / Redis | HTTP / Redis |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
+    def ratio(values, reference):
+        return f"{statistics.median(values) / statistics.median(reference):.3f}" if values and reference else "—"
     for label, values in results["podium"].items():
-        digits = 0
-        redis = results["redis"].get(label, [])
+        over_http = results["http"].get(label, [])
+        redis = [] if "µs" in label else results["redis"].get(label, [])
         durable = results["redisDurable"].get(label, [])
-        ratio = f"{statistics.median(values) / statistics.median(redis):.3f}" if redis and "µs" not in label else "—"
-        ratio_durable = f"{statistics.median(values) / statistics.median(durable):.3f}" if durable else "—"
         name = f" ({redis_names[label]})" if label in redis_names and redis else ""
-        lines.append(f"| {label} | {figure(values, digits)} | {figure(redis)}{name} | {ratio} | {figure(durable)} | {ratio_durable} |")
+        lines.append(f"| {label} | {figure(values)} | {figure(over_http)} | {figure(redis)}{name} | {ratio(values, redis)} "
+                     f"| {ratio(over_http, redis)} | {figure(durable)} | {ratio(values, durable)} | {ratio(over_http, durable)} |")
     (out / "stack.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 

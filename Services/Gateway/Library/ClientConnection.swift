@@ -31,4 +31,8 @@ struct ClientConnection: Sendable {
     /// Sends one reply envelope (a reply or an error) back to the client, written as its
     /// transport needs it. Called exactly once per request.
     let deliver: @Sendable (RawEnvelope) async -> Void
+    /// Sends a successful reply already encoded as the envelope the client gets, for transports
+    /// that carry envelopes as they are (a ZeroMQ or WebSocket client): the gateway passes a
+    /// service's reply on without decoding and encoding it again. nil: only ``deliver``.
+    var deliverEncoded: (@Sendable (Data) async -> Void)? = nil
 }

@@ -69,16 +69,26 @@ extension Gateway {
             label = "invalid"
         }
         let transport = connection.key.transport.rawValue
-        return ClientConnection(key: connection.key, peer: connection.peer) { reply in
-            await connection.deliver(reply)
-            let code = reply.type == .error ? (reply.payload["code"]?.stringValue ?? "internal_error") : "ok"
+        let count: @Sendable (_ code: String) -> Void = { code in
             self.consoleCounts.requests.add(1, ordering: .relaxed)
-            if reply.type == .error { self.consoleCounts.errors.add(1, ordering: .relaxed) }
+            if code != "ok" { self.consoleCounts.errors.add(1, ordering: .relaxed) }
             Counter(label: MetricNames.gatewayRequests, dimensions: [("type", label), ("transport", transport), ("code", code)])
                 .increment()
             Metrics.Timer(label: MetricNames.gatewayRequestDuration, dimensions: [("type", label), ("transport", transport)])
                 .record(duration: ContinuousClock.now - started)
         }
+        var counted = ClientConnection(key: connection.key, peer: connection.peer) { reply in
+            await connection.deliver(reply)
+            count(reply.type == .error ? (reply.payload["code"]?.stringValue ?? "internal_error") : "ok")
+        }
+        if let deliverEncoded = connection.deliverEncoded {
+            // Only successful replies travel encoded.
+            counted.deliverEncoded = { body in
+                await deliverEncoded(body)
+                count("ok")
+            }
+        }
+        return counted
     }
 
     /// The request types the gateway answers itself.
@@ -93,6 +103,8 @@ extension Gateway {
         let at = clock.nowMilliseconds
         let payload = AuditLog.redacted(request.payload ?? .object([:]))
         let target = request.playerId ?? request.payload?["playerId"]?.stringValue
+        // A request with the admin key has its reply decoded (no `deliverEncoded`), so that the
+        // audit entry can say how it ended.
         return ClientConnection(key: connection.key, peer: connection.peer) { [auditLog, logger] reply in
             guard isOperator.value else {
                 await connection.deliver(reply)

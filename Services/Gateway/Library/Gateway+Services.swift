@@ -94,6 +94,7 @@ extension Gateway {
     }
 
     private func serviceMessage(_ frames: [Data]) async {
+        if frames.count == 2, await passOn(frames[1]) { return }
         guard frames.count == 2, let envelope = try? WireCodec.decode(RawEnvelope.self, from: frames[1]) else {
             logger.warning("service message dropped: expected [routing id, envelope]", metadata: ["frames": "\(frames.count)"])
             return
@@ -113,6 +114,31 @@ extension Gateway {
             return
         }
         await resolve(entry, with: envelope)
+    }
+
+    /// Passes a service's successful reply to a client as it is, with only its correlation id
+    /// swapped in the bytes, when the client's transport takes encoded envelopes and the request
+    /// needs nothing more of the reply (see ``applySessionChanges(_:answer:)``). Returns false to
+    /// have the reply decoded and resolved in full.
+    private func passOn(_ body: Data) async -> Bool {
+        guard let header = EnvelopeHeader.scan(body), header.type == MessageType.reply.rawValue,
+            let internalID = header.correlationId
+        else { return false }
+        let taken = pending.withLock { pending -> (deliver: @Sendable (Data) async -> Void, requestID: String)? in
+            guard let entry = pending.entry(internalID: internalID), case .client(let client, let requestID) = entry.origin,
+                let deliverEncoded = client.deliverEncoded, !Self.changesSessions(entry.requestType)
+            else { return nil }
+            _ = pending.complete(internalID: internalID)
+            return (deliverEncoded, requestID)
+        }
+        guard let taken else { return false }
+        guard let reply = header.replacingCorrelationId(in: body, with: taken.requestID) else {
+            // Cannot happen (the scan found the id); answer rather than leave the client waiting.
+            logger.error("service reply not passed on", metadata: ["message.correlation_id": "\(internalID)"])
+            return false
+        }
+        await taken.deliver(reply)
+        return true
     }
 
     private func register(_ envelope: RawEnvelope, routingID: Data) async {
@@ -209,6 +235,18 @@ extension Gateway {
         forwarded.correlationId = request.id
         forwarded.actor = Actor(kind: .service, service: asker)
         await sendToService(forwarded, routingID: target, internalID: internalID)
+    }
+
+    /// Whether a reply to the request type changes what the gateway knows of sessions (so it is
+    /// decoded and applied before the client hears it).
+    static func changesSessions(_ type: MessageType?) -> Bool {
+        switch type {
+        case AuthRequests.logout.type?, AuthRequests.revoke.type?, AuthRequests.revokeSession.type?, AuthRequests.ban.type?,
+            AuthRequests.unban.type?, AuthRequests.refresh.type?:
+            true
+        default:
+            false
+        }
     }
 
     /// Forgets revoked sessions before the client hears that they are revoked, so that no token

@@ -84,14 +84,15 @@ extension Gateway {
 
     /// The pipeline's view of the ROUTER connection a message came from.
     func zeroMQConnection(_ frames: ClientFrames, peer: String?) -> ClientConnection {
-        ClientConnection(key: .init(transport: .zeromq, id: frames.routingID), peer: peer) { [self] envelope in
-            await sendToClient(frames.reply(encode(envelope)))
-        }
+        ClientConnection(
+            key: .init(transport: .zeromq, id: frames.routingID), peer: peer,
+            deliver: { [self] envelope in sendToClient(frames.reply(encode(envelope))) },
+            deliverEncoded: { [self] body in sendToClient(frames.reply(body)) })
     }
 
     /// Sends to a client through the batching queue (``SendQueue``): the reply is on its way
     /// when this returns.
-    func sendToClient(_ frames: [Data]) async {
+    func sendToClient(_ frames: [Data]) {
         clientSends.send(frames) { [logger] error in
             logger.warning("reply not delivered", metadata: ["error": "\(error)"])
         }

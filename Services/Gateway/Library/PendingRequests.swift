@@ -54,6 +54,11 @@ struct PendingRequests: Sendable {
     }
 
     /// Removes and returns the entry a reply answers.
+    /// The entry of a request in flight, left in place.
+    func entry(internalID: String) -> Entry? {
+        entries[internalID]
+    }
+
     mutating func complete(internalID: String) -> Entry? {
         guard let entry = entries.removeValue(forKey: internalID) else { return nil }
         forget(entry)

@@ -52,7 +52,8 @@ struct WebSocketSession: Sendable {
             shared.ending.withLock { $0 = $0 ?? reason }
             queued.finish()
         }
-        let connection = ClientConnection(key: key, peer: peer) { [gateway] reply in send(gateway.encode(reply)) }
+        let connection = ClientConnection(
+            key: key, peer: peer, deliver: { [gateway] reply in send(gateway.encode(reply)) }, deliverEncoded: { send($0) })
         logger.debug("websocket opened", metadata: ["peer": "\(peer ?? "-")"])
         gateway.openSockets.add(1, ordering: .relaxed)
         defer { gateway.openSockets.subtract(1, ordering: .relaxed) }
