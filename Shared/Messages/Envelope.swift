@@ -33,7 +33,7 @@ public struct Envelope<Payload: Codable & Sendable & Equatable>: Codable, Sendab
     public init(
         type: MessageType,
         version: Int = Self.currentVersion,
-        id: String = UUID().uuidString.lowercased(),
+        id: String = MessageID.make(),
         correlationId: String? = nil,
         gameId: String? = nil,
         playerId: String? = nil,

@@ -32,7 +32,7 @@ final class ServiceAsker: Sendable {
     }
 
     func ask(_ type: MessageType, payload: JSONValue, gameId: String?, playerId: String?, timeout: Duration) async throws -> RawEnvelope {
-        let id = UUID().uuidString.lowercased()
+        let id = MessageID.make()
         let request = RawEnvelope(
             type: type, id: id, gameId: gameId, playerId: playerId, timestamp: clock.nowMilliseconds, payload: payload)
         let clock = self.clock

@@ -56,3 +56,25 @@ struct EnvelopeHeaderTests {
         #expect(empty.type == nil && empty.correlationId == nil)
     }
 }
+
+/// ``MessageID``: UUID-shaped, distinct.
+@Suite("Message ids")
+struct MessageIDTests {
+    @Test("ids are version-4-shaped UUIDs Foundation reads, and 100,000 of them from 8 tasks never repeat")
+    func idsAreDistinctUUIDs() async throws {
+        let ids = await withTaskGroup(of: [String].self) { group in
+            for _ in 0..<8 { group.addTask { (0..<12_500).map { _ in MessageID.make() } } }
+            var all: [String] = []
+            for await some in group { all += some }
+            return all
+        }
+        #expect(Set(ids).count == 100_000)
+        for id in ids.prefix(100) {
+            let uuid = try #require(UUID(uuidString: id), "\(id)")
+            #expect(uuid.uuidString.lowercased() == id)
+            let characters = Array(id)
+            #expect(characters[14] == "4")
+            #expect("89ab".contains(characters[19]))
+        }
+    }
+}

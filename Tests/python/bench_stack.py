@@ -240,6 +240,23 @@ class Redis:
         subprocess.run(["rm", "-rf", self.dir])
 
 
+def settle(endpoint, admin_key, limit=600):
+    """Waits until every service has applied every stream it follows up to its head (the preload
+    leaves the challenge service a score message per entry to apply), so that no run measures
+    the catching up of the one before."""
+    started = time.monotonic()
+    while time.monotonic() - started < limit:
+        behind = 0
+        for service in ("leaderboard", "achievement", "challenge"):
+            health = admin_call(endpoint, admin_key, f"{service}.health", {}) or {}
+            for stream in ((health.get("payload") or {}).get("streams") or {}).values():
+                behind += max(0, stream.get("head", 0) - stream.get("position", 0))
+        if behind == 0:
+            return time.monotonic() - started
+        time.sleep(0.5)
+    raise SystemExit(f"stack bench: the services did not catch up within {limit} s")
+
+
 def figure(values, digits=0):
     if not values:
         return "—"
@@ -279,7 +296,7 @@ def main():
         preload = load.run({**request("leaderboard.submit", {"boardId": BOARD, "value": "__VALUE__"}), "playerId": "bench-__SEQ__"},
                            options.clients, options.window, count=options.entries)
         print(f"stack bench: {options.entries:,} entries written in {time.monotonic() - started:.0f} s "
-              f"({preload['rate']:,.0f}/s)")
+              f"({preload['rate']:,.0f}/s); the services caught up {settle(stack.requests, admin_key):.0f} s later")
         pipelined = {
             "top 10": request("leaderboard.top", {"boardId": BOARD, "limit": 10}),
             "rank": request("leaderboard.entry", {"boardId": BOARD}),

@@ -16,7 +16,7 @@ extension Gateway {
         case .instance(let id, let name):
             (routingID, service) = (id, name)
         }
-        let internalID = UUID().uuidString.lowercased()
+        let internalID = MessageID.make()
         let deadline = clock.monotonicMilliseconds + settings.requestTimeout.milliseconds
         let admitted = pending.withLock { pending -> ErrorReply? in
             if pending.isInFlight(connection: client.key, requestID: request.id) {
@@ -222,7 +222,7 @@ extension Gateway {
             await answer(unavailable)
             return
         }
-        let internalID = UUID().uuidString.lowercased()
+        let internalID = MessageID.make()
         pending.withLock {
             $0.add(
                 PendingRequests.Entry(
@@ -286,7 +286,7 @@ extension Gateway {
                 ErrorReply(code: .serviceUnavailable, message: "the \(type.serviceName) service is not connected"),
                 correlationId: nil)
         }
-        let internalID = UUID().uuidString.lowercased()
+        let internalID = MessageID.make()
         let envelope = RawEnvelope(
             type: type, id: internalID, timestamp: clock.nowMilliseconds, actor: Actor(kind: .service, service: "gateway"),
             payload: payload)

@@ -35,7 +35,7 @@ extension Gateway {
                     return
                 }
                 for message in messages {
-                    guard let work = await accept(message) else { continue }
+                    guard let work = accept(message) else { continue }
                     if lanes.withLock({ $0.enqueue(work, on: work.frames.routingID) }) {
                         group.addTask { await self.runLane(work) }
                     }
@@ -58,7 +58,7 @@ extension Gateway {
     }
 
     /// The request a message holds, or nil after answering a message that holds none.
-    private func accept(_ message: ZMQMessage) async -> ZeroMQWork? {
+    private func accept(_ message: ZMQMessage) -> ZeroMQWork? {
         let peer = message.peerAddress
         switch ClientFrames.parse(message, maxBytes: settings.maxWholeMessageBytes) {
         case .success(let frames):
@@ -76,7 +76,7 @@ extension Gateway {
                     "transport": "zeromq", "peer": "\(peer ?? "-")",
                 ])
             if let reply = rejection.reply(encode(errorEnvelope(error, correlationId: nil))) {
-                await sendToClient(reply)
+                sendToClient(reply)
             }
             return nil
         }

@@ -111,7 +111,7 @@ public struct GatewayHTTPFront: Service {
     private func respond(route: HTTPRoute, request: Request, context: HTTPFrontContext) async throws -> Response {
         var request = request
         // Every response names its request id: the client's Idempotency-Key, or one made now.
-        let requestID = request.headers[Self.idempotencyKeyField] ?? UUID().uuidString.lowercased()
+        let requestID = request.headers[Self.idempotencyKeyField] ?? MessageID.make()
         let maxBytes = gateway.settings.maxMessageBytes
         let body: ByteBuffer
         do {

@@ -25,7 +25,7 @@ struct ProblemMiddleware: RouterMiddleware {
             default:
                 reply = ErrorReply(code: .internalError, message: "the gateway could not complete the request")
             }
-            let requestID = request.headers[GatewayHTTPFront.idempotencyKeyField] ?? UUID().uuidString.lowercased()
+            let requestID = request.headers[GatewayHTTPFront.idempotencyKeyField] ?? MessageID.make()
             return GatewayHTTPFront.problem(HTTPProblem(reply, requestID: requestID))
         }
     }
