@@ -52,47 +52,58 @@ public final class BusSubscriber: Sendable {
     ) async {
         var tracker = SequenceTracker()
         while true {
-            let frames: [Data]
+            // Everything the socket read and holds, in one hand-over.
+            let messages: [ZMQMessage]
             do {
-                guard let next = try await socket.receive() else { return }
-                frames = next
+                guard let next = try await socket.receiveBatch() else { return }
+                messages = next
             } catch {
                 logger.error("bus receive failed", metadata: ["error": "\(error)"])
                 return
             }
-            guard frames.count == 2, let topicText = String(data: frames[0], encoding: .utf8) else {
-                logger.warning("bus message dropped: expected [topic, envelope]", metadata: ["frames": "\(frames.count)"])
-                continue
+            for message in messages {
+                await deliver(message.frames, tracker: &tracker, logger: logger, onTick: onTick, onGap: onGap, handle: handle)
             }
-            let envelope: RawEnvelope
-            do {
-                envelope = try WireCodec.decode(RawEnvelope.self, from: frames[1])
-            } catch {
-                logger.warning("bus message dropped: undecodable envelope", metadata: ["topic": "\(topicText)"])
-                continue
-            }
-            let topic = Topic(rawValue: topicText)
-            var observation = SequenceTracker.Observation.first
-            if let publisher = envelope.publisher, let sequence = envelope.sequence {
-                let family = topicText.prefix(while: { $0 != "/" })
-                observation = tracker.observe(publisher: "\(publisher)/\(family)", sequence: sequence)
-                if case .gap(let missing) = observation {
-                    logger.warning(
-                        "bus gap detected",
-                        metadata: [
-                            "bus.publisher": "\(publisher)", "bus.family": "\(family)",
-                            "bus.missing.first": "\(missing.lowerBound)", "bus.missing.last": "\(missing.upperBound)",
-                        ])
-                    onGap(publisher, missing)
-                }
-            }
-            if topicText == Self.tickTopic {
-                onTick()
-                continue
-            }
-            if observation == .duplicate { continue }
-            await handle(BusDelivery(topic: topic, envelope: envelope, observation: observation))
         }
+    }
+
+    private func deliver(
+        _ frames: [Data], tracker: inout SequenceTracker, logger: Logger, onTick: @Sendable () -> Void,
+        onGap: @Sendable (_ publisher: String, _ missing: ClosedRange<UInt64>) -> Void,
+        handle: @Sendable (BusDelivery) async -> Void
+    ) async {
+        guard frames.count == 2, let topicText = String(data: frames[0], encoding: .utf8) else {
+            logger.warning("bus message dropped: expected [topic, envelope]", metadata: ["frames": "\(frames.count)"])
+            return
+        }
+        let envelope: RawEnvelope
+        do {
+            envelope = try WireCodec.decode(RawEnvelope.self, from: frames[1])
+        } catch {
+            logger.warning("bus message dropped: undecodable envelope", metadata: ["topic": "\(topicText)"])
+            return
+        }
+        let topic = Topic(rawValue: topicText)
+        var observation = SequenceTracker.Observation.first
+        if let publisher = envelope.publisher, let sequence = envelope.sequence {
+            let family = topicText.prefix(while: { $0 != "/" })
+            observation = tracker.observe(publisher: "\(publisher)/\(family)", sequence: sequence)
+            if case .gap(let missing) = observation {
+                logger.warning(
+                    "bus gap detected",
+                    metadata: [
+                        "bus.publisher": "\(publisher)", "bus.family": "\(family)",
+                        "bus.missing.first": "\(missing.lowerBound)", "bus.missing.last": "\(missing.upperBound)",
+                    ])
+                onGap(publisher, missing)
+            }
+        }
+        if topicText == Self.tickTopic {
+            onTick()
+            return
+        }
+        if observation == .duplicate { return }
+        await handle(BusDelivery(topic: topic, envelope: envelope, observation: observation))
     }
 
     /// Closes the socket; `run` returns.

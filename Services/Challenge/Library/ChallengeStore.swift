@@ -64,6 +64,10 @@ public protocol ChallengeStore: Sendable {
     func challenges(gameId: String, playerId: String, issued: Bool, state: ChallengeState?) async throws -> [ChallengeDetail]
     /// Pending receivers of a kind in a game for a player, with what they must reach.
     func pending(gameId: String, playerId: String, kind: ChallengeKind, target: String) async throws -> [PendingReceiver]
+    /// ``pending(gameId:playerId:kind:target:)`` and, for scores,
+    /// ``runningTimed(gameId:boardId:playerId:)`` of many triggers (a batch of stream messages)
+    /// at once.
+    func candidates(for triggers: Set<ChallengeTrigger>) async throws -> [ChallengeTrigger: TriggerCandidates]
     /// Moves a receiver from `from` to `to` if it is still in `from`; true if this call changed it.
     func transition(
         challengeId: String, playerId: String, from: ChallengeState, to: ChallengeState, at time: Int64, value: Int64?

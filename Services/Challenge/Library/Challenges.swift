@@ -152,11 +152,20 @@ final class Challenges: Sendable {
     }
 
     /// Applies consecutive messages of one stream in one transaction: each one's completions and
-    /// timed scores in order, then the stream position.
+    /// timed scores in order, then the stream position. What the messages may complete is read
+    /// for the whole batch at once.
     func apply(batch: [(envelope: RawEnvelope, sequence: UInt64)], stream: String, context: ServiceContext) async throws {
         guard let last = batch.last?.sequence else { return }
+        let triggers = batch.map { Self.trigger(of: $0.envelope) }
+        let candidates = try await store.candidates(for: Set(triggers.compactMap { $0?.trigger }))
         var plans: [ChallengeTriggerPlan] = []
-        for (envelope, _) in batch { plans.append(try await plan(for: envelope, context: context)) }
+        for (item, trigger) in zip(batch, triggers) {
+            var plan = ChallengeTriggerPlan(playerId: item.envelope.playerId ?? "", time: item.envelope.timestamp)
+            if let trigger, let found = candidates[trigger.trigger] {
+                try await fill(&plan, trigger: trigger, candidates: found, at: item.envelope.timestamp, context: context)
+            }
+            plans.append(plan)
+        }
         try await complete(plans, stream: stream, through: last, context: context)
     }
 
@@ -177,40 +186,63 @@ final class Challenges: Sendable {
         for note in written { await publish(note.item, to: note.playerId, gameId: note.gameId, context: context) }
     }
 
-    /// What one message would complete or count.
-    private func plan(for envelope: RawEnvelope, context: ServiceContext) async throws -> ChallengeTriggerPlan {
-        var plan = ChallengeTriggerPlan(playerId: envelope.playerId ?? "", time: envelope.timestamp)
-        if let gameId = envelope.gameId, let playerId = envelope.playerId {
-            if envelope.type == .scoreAccepted, let receipt = try? envelope.decodePayload(as: ScoreReceipt.self) {
-                // The score this submission carried must beat the issuer's (not an older best).
-                let submitted = receipt.submittedValue ?? receipt.entry.value
-                for pending in try await store.pending(gameId: gameId, playerId: playerId, kind: .score, target: receipt.boardId)
-                // A score submitted before the challenge was issued never completes it, even when
-                // its message is read (from the outbox) after the issue.
-                where ChallengeLifecycle.scoreCompletes(
-                    submitted: submitted, at: envelope.timestamp, issuerValue: pending.issuerValue,
-                    higherIsBetter: pending.higherIsBetter, createdAt: pending.createdAt, expiresAt: pending.expiresAt)
-                {
-                    plan.completions.append((pending.challengeId, playerId, submitted))
-                }
-                // Time-boxed challenges count every score submitted in their window (at the
-                // submission's time, which the leaderboard stamped from the clock).
-                let running = try await store.runningTimed(gameId: gameId, boardId: receipt.boardId, playerId: playerId)
-                    .filter { ChallengeLifecycle.inWindow($0, at: envelope.timestamp) }.map(\.challengeId)
-                if !running.isEmpty {
-                    let higher = (try await Self.board(receipt.boardId, gameId: gameId, context: context).sortOrder) != .lowerIsBetter
-                    plan.timedScores = running.map { ($0, submitted, higher) }
-                }
-            } else if envelope.type == .achievementEarned, let earned = try? envelope.decodePayload(as: AchievementEarned.self) {
-                for pending in try await store.pending(gameId: gameId, playerId: playerId, kind: .achievement, target: earned.achievementId)
-                where ChallengeLifecycle.unlockCompletes(
-                    timesEarned: earned.timesEarned, at: envelope.timestamp, baseline: pending.baseline, expiresAt: pending.expiresAt)
-                {
-                    plan.completions.append((pending.challengeId, playerId, nil))
-                }
-            }
+    /// What a stream message is about: a score on a board (with the value it carried) or an
+    /// achievement earned (how many times); nil for anything else.
+    private static func trigger(of envelope: RawEnvelope) -> (trigger: ChallengeTrigger, value: Int64?, timesEarned: Int?)? {
+        guard let gameId = envelope.gameId, let playerId = envelope.playerId else { return nil }
+        if envelope.type == .scoreAccepted, let receipt = try? envelope.decodePayload(as: ScoreReceipt.self) {
+            // The score this submission carried must beat the issuer's (not an older best).
+            return (
+                ChallengeTrigger(gameId: gameId, playerId: playerId, kind: .score, target: receipt.boardId),
+                receipt.submittedValue ?? receipt.entry.value, nil
+            )
         }
-        return plan
+        if envelope.type == .achievementEarned, let earned = try? envelope.decodePayload(as: AchievementEarned.self) {
+            return (
+                ChallengeTrigger(gameId: gameId, playerId: playerId, kind: .achievement, target: earned.achievementId), nil,
+                earned.timesEarned
+            )
+        }
+        return nil
+    }
+
+    /// What one message completes or counts, given what its trigger touches.
+    private func fill(
+        _ plan: inout ChallengeTriggerPlan, trigger: (trigger: ChallengeTrigger, value: Int64?, timesEarned: Int?),
+        candidates: TriggerCandidates, at time: Int64, context: ServiceContext
+    ) async throws {
+        let playerId = trigger.trigger.playerId
+        switch trigger.trigger.kind {
+        case .score:
+            guard let submitted = trigger.value else { return }
+            // A score submitted before the challenge was issued never completes it, even when
+            // its message is read (from the outbox) after the issue.
+            for pending in candidates.pending
+            where ChallengeLifecycle.scoreCompletes(
+                submitted: submitted, at: time, issuerValue: pending.issuerValue, higherIsBetter: pending.higherIsBetter,
+                createdAt: pending.createdAt, expiresAt: pending.expiresAt)
+            {
+                plan.completions.append((pending.challengeId, playerId, submitted))
+            }
+            // Time-boxed challenges count every score submitted in their window (at the
+            // submission's time, which the leaderboard stamped from the clock).
+            let running = candidates.timed.filter { ChallengeLifecycle.inWindow($0, at: time) }.map(\.challengeId)
+            if !running.isEmpty {
+                let board = try await Self.board(trigger.trigger.target, gameId: trigger.trigger.gameId, context: context)
+                let higher = board.sortOrder != .lowerIsBetter
+                plan.timedScores = running.map { ($0, submitted, higher) }
+            }
+        case .achievement:
+            guard let timesEarned = trigger.timesEarned else { return }
+            for pending in candidates.pending
+            where ChallengeLifecycle.unlockCompletes(
+                timesEarned: timesEarned, at: time, baseline: pending.baseline, expiresAt: pending.expiresAt)
+            {
+                plan.completions.append((pending.challengeId, playerId, nil))
+            }
+        default:
+            return
+        }
     }
 
     // MARK: - Declining, expiring, ending

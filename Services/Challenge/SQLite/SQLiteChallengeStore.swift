@@ -179,16 +179,36 @@ public final class SQLiteChallengeStore: ChallengeStore {
     public func pending(gameId: String, playerId: String, kind: ChallengeKind, target: String) async throws
         -> [(challengeId: String, issuerValue: Int64?, higherIsBetter: Bool?, baseline: Int64?, expiresAt: Int64?, createdAt: Int64)]
     {
+        try await database.read { db in try Self.pending(db, gameId: gameId, playerId: playerId, kind: kind, target: target) }
+    }
+
+    private static func pending(_ db: Database, gameId: String, playerId: String, kind: ChallengeKind, target: String) throws
+        -> [PendingReceiver]
+    {
         let column = kind == .score ? "board_id" : "achievement_id"
+        return try Row.fetchAll(
+            try db.cachedStatement(sql: """
+                SELECT c.id, c.issuer_value, c.higher_is_better, r.baseline, c.expires_at, c.created_at FROM challenge c
+                JOIN receiver r ON r.challenge_id = c.id
+                WHERE c.game_id = ? AND c.kind = ? AND c.\(column) = ? AND r.player_id = ? AND r.state = 'pending'
+                """),
+            arguments: [gameId, kind.rawValue, target, playerId]
+        ).map { ($0["id"], $0["issuer_value"], $0["higher_is_better"], $0["baseline"], $0["expires_at"], $0["created_at"]) }
+    }
+
+    /// Every trigger's candidates in one read (one hand-over to the database's queue for a
+    /// whole batch of stream messages, not two per message).
+    public func candidates(for triggers: Set<ChallengeTrigger>) async throws -> [ChallengeTrigger: TriggerCandidates] {
+        guard !triggers.isEmpty else { return [:] }
         return try await database.read { db in
-            try Row.fetchAll(
-                try db.cachedStatement(sql: """
-                    SELECT c.id, c.issuer_value, c.higher_is_better, r.baseline, c.expires_at, c.created_at FROM challenge c
-                    JOIN receiver r ON r.challenge_id = c.id
-                    WHERE c.game_id = ? AND c.kind = ? AND c.\(column) = ? AND r.player_id = ? AND r.state = 'pending'
-                    """),
-                arguments: [gameId, kind.rawValue, target, playerId]
-            ).map { ($0["id"], $0["issuer_value"], $0["higher_is_better"], $0["baseline"], $0["expires_at"], $0["created_at"]) }
+            var found: [ChallengeTrigger: TriggerCandidates] = [:]
+            for trigger in triggers {
+                found[trigger] = TriggerCandidates(
+                    pending: try Self.pending(db, gameId: trigger.gameId, playerId: trigger.playerId, kind: trigger.kind, target: trigger.target),
+                    timed: trigger.kind == .score
+                        ? try Self.runningTimed(db, gameId: trigger.gameId, boardId: trigger.target, playerId: trigger.playerId) : [])
+            }
+            return found
         }
     }
 
@@ -247,15 +267,17 @@ public final class SQLiteChallengeStore: ChallengeStore {
     // MARK: Time-boxed
 
     public func runningTimed(gameId: String, boardId: String, playerId: String) async throws -> [TimedWindow] {
-        try await database.read { db in
-            try Row.fetchAll(
-                try db.cachedStatement(sql: """
-                    SELECT c.id, c.created_at, c.ends_at FROM challenge c JOIN receiver r ON r.challenge_id = c.id
-                    WHERE c.game_id = ? AND c.kind = 'timed' AND c.board_id = ? AND c.state = 'running' AND r.player_id = ?
-                    """),
-                arguments: [gameId, boardId, playerId]
-            ).map { TimedWindow(challengeId: $0["id"], startsAt: $0["created_at"], endsAt: $0["ends_at"]) }
-        }
+        try await database.read { db in try Self.runningTimed(db, gameId: gameId, boardId: boardId, playerId: playerId) }
+    }
+
+    private static func runningTimed(_ db: Database, gameId: String, boardId: String, playerId: String) throws -> [TimedWindow] {
+        try Row.fetchAll(
+            try db.cachedStatement(sql: """
+                SELECT c.id, c.created_at, c.ends_at FROM challenge c JOIN receiver r ON r.challenge_id = c.id
+                WHERE c.game_id = ? AND c.kind = 'timed' AND c.board_id = ? AND c.state = 'running' AND r.player_id = ?
+                """),
+            arguments: [gameId, boardId, playerId]
+        ).map { TimedWindow(challengeId: $0["id"], startsAt: $0["created_at"], endsAt: $0["ends_at"]) }
     }
 
     /// Moves a running time-boxed challenge's end to `now` (an operator ends it early); false

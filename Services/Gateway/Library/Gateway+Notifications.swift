@@ -15,40 +15,48 @@ extension Gateway {
         var tracker = SequenceTracker()
         let forwarded = Counter(label: MetricNames.notificationsForwarded)
         while true {
-            let frames: [Data]
+            // What the feed holds goes out in one hand-over, in the order it came.
+            let messages: [ZMQMessage]
             do {
-                guard let next = try await notificationFeed.receive() else { return }
-                frames = next
+                guard let next = try await notificationFeed.receiveBatch() else { return }
+                messages = next
             } catch {
                 return
             }
-            guard frames.count == 2, let topicText = String(data: frames[0], encoding: .utf8) else {
-                logger.warning("bus message dropped: malformed", metadata: ["frames": "\(frames.count)"])
-                continue
+            var outgoing: [[Data]] = []
+            for message in messages {
+                if let published = route(message.frames, tracker: &tracker) { outgoing.append(published) }
             }
-            if topicText.hasPrefix(Self.revocationPrefix) {
-                applyRevocation(frames[1], isRevocation: topicText == "auth/revoked", tracker: &tracker)
-                continue
-            }
-            let topic: String
-            if topicText.hasPrefix(Self.operatorBusPrefix) {
-                topic = topics.operatorTopic
-            } else if let target = Topic(rawValue: topicText).notificationTarget {
-                topic = topics.topic(gameId: target.gameId, playerId: target.playerId)
-            } else {
-                logger.warning("notification dropped: malformed topic", metadata: ["topic": "\(topicText)"])
-                continue
-            }
-            for listener in socketSubscribers.withLock({ $0.listeners(topic) }) {
-                listener.deliver(frames[1])
-            }
-            do {
-                try await notificationSocket.send([Data(topic.utf8), frames[1]])
-            } catch {
-                return
-            }
-            forwarded.increment()
+            guard !outgoing.isEmpty else { continue }
+            if await notificationSocket.send(batch: outgoing).contains(where: { $0.error == .socketClosed }) { return }
+            forwarded.increment(by: outgoing.count)
         }
+    }
+
+    /// What one bus message becomes on the notification socket (nil: nothing, it was a
+    /// revocation or malformed); WebSocket listeners of the topic get it at once.
+    private func route(_ frames: [Data], tracker: inout SequenceTracker) -> [Data]? {
+        guard frames.count == 2, let topicText = String(data: frames[0], encoding: .utf8) else {
+            logger.warning("bus message dropped: malformed", metadata: ["frames": "\(frames.count)"])
+            return nil
+        }
+        if topicText.hasPrefix(Self.revocationPrefix) {
+            applyRevocation(frames[1], isRevocation: topicText == "auth/revoked", tracker: &tracker)
+            return nil
+        }
+        let topic: String
+        if topicText.hasPrefix(Self.operatorBusPrefix) {
+            topic = topics.operatorTopic
+        } else if let target = Topic(rawValue: topicText).notificationTarget {
+            topic = topics.topic(gameId: target.gameId, playerId: target.playerId)
+        } else {
+            logger.warning("notification dropped: malformed topic", metadata: ["topic": "\(topicText)"])
+            return nil
+        }
+        for listener in socketSubscribers.withLock({ $0.listeners(topic) }) {
+            listener.deliver(frames[1])
+        }
+        return [Data(topic.utf8), frames[1]]
     }
 
     /// Follows the auth service's `auth/…` family: a gap in its sequence (a revocation may be
