@@ -27,6 +27,7 @@ final class Scoreboard: Sendable {
     let clock: any PodiumClock
     let standings = Standings()
     let displayNames = DisplayNames()
+    let details: EntryDetails
     let pages = PageCache()
     /// Validated submissions wait here for their batch (group commit: one transaction each).
     private let submissions: GroupCommit<QueuedScore, SubmitResult>
@@ -46,6 +47,7 @@ final class Scoreboard: Sendable {
         self.catalog = Locked(catalog)
         self.store = store
         self.clock = clock
+        details = EntryDetails(store: store)
         let writing = writing
         submissions = GroupCommit(maximumBatch: Self.maximumBatch, service: "leaderboard", queue: "scores") { [standings] batch in
             await writing.withLock { await Self.write(batch, store: store, standings: standings, clock: clock) }
@@ -458,9 +460,12 @@ final class Scoreboard: Sendable {
     ) async throws -> (entries: [LeaderboardEntry], settled: Bool) {
         guard !rows.isEmpty else { return ([], true) }
         let ids = rows.map(\.playerId)
-        let stored = try await store.entries(
+        // The stored details and the names at the same time, each read together with those of
+        // concurrent requests.
+        async let lookedUp = displayNames.names(for: ids, context: context)
+        let stored = try await details.entries(
             gameId: request.gameId ?? "", boardId: board.storageID(period: board.period(at: clock.nowMilliseconds)), playerIds: ids)
-        let names = await displayNames.names(for: ids, context: context)
+        let names = await lookedUp
         var settled = true
         let entries = rows.enumerated().map { offset, row in
             let detail = stored[row.playerId]
