@@ -60,7 +60,9 @@ public final class ServiceLink: Sendable {
         try await socket.receiveBatch(maximum: maximum)
     }
 
+    /// Closes the link once what is queued for the gateway has left (at most 2 s).
     public func close() async {
+        await sends.waitUntilSent()
         await socket.close()
         await monitor.close()
     }

@@ -31,6 +31,19 @@ public final class SendQueue: Sendable {
     /// Messages queued and not yet handed to the socket.
     public var queued: Int { state.withLock { $0.messages.count } }
 
+    /// Whether everything queued has been handed to the socket and accepted (or refused).
+    public var isIdle: Bool { state.withLock { !$0.sending && $0.messages.isEmpty } }
+
+    /// Waits until everything queued so far has been handed over, at most `limit` (a socket
+    /// whose peer never comes holds its batch for good): call it before closing the socket, so
+    /// that replies queued just before a shutdown still leave.
+    public func waitUntilSent(limit: Duration = .seconds(2)) async {
+        let deadline = ContinuousClock.now + limit
+        while !isIdle && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+    }
+
     /// Queues a message and returns; if no batch is on its way, a task takes the queue to the
     /// socket (the caller never waits for the socket's thread).
     public func send(_ frames: [Data], onFailure: FailureHandler? = nil) {

@@ -204,6 +204,7 @@ public final class Gateway: Sendable {
                 serve: { [self] in await serveServices() },
                 stop: { [self] in
                     await finishInFlight(within: .seconds(1))
+                    await serviceSends.waitUntilSent()
                     await serviceSocket.close()
                 }),
             part(name: "housekeeping", cancelsServe: true, serve: { [self] in await keepHouse() }, stop: {}),
@@ -226,6 +227,8 @@ public final class Gateway: Sendable {
                 stop: { [self] in
                     logger.info("gateway stopping", metadata: ["requests.in_flight": "\(pending.value.count)"])
                     await finishInFlight(within: .seconds(2))
+                    // Replies queued in the last moment leave before the socket closes.
+                    await clientSends.waitUntilSent()
                     await clientSocket.close()
                 }),
         ]
