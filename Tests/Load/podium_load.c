@@ -4,7 +4,7 @@
  *
  *   podium-load --endpoint tcp://127.0.0.1:5555 --request FILE
  *               [--connections 4] [--window 64] [--seconds 10] [--warmup 1]
- *               [--count N] [--players P] [--latency]
+ *               [--count N] [--players P] [--latency] [--rate R]
  *
  * Each of --connections threads owns one DEALER and keeps --window requests in flight. The
  * request is the text of FILE with these placeholders filled in for every request:
@@ -13,6 +13,8 @@
  *   __PLAYER__  "bench-<k>" for a random k in [0, --players)
  *   __SEQ__     0, 1, 2, ... across all threads (with --count: exactly N requests, for preloading)
  *
+ * --rate R paces the sends at R requests per second in all (each connection its share; 0, the
+ * default, sends as fast as the window allows): a steady background load.
  * Timed mode (default): one second of warm-up (--warmup), then --seconds measured. --count N
  * instead sends exactly N requests and measures all of them. With --latency, each request's
  * round trip (send to reply; use --window 1, since a DEALER's replies are matched by order) is
@@ -38,6 +40,7 @@ enum { MAX_CONNECTIONS = 256, MAX_REQUEST = 16384 };
 static const char *endpoint;
 static char *template_text;
 static int connections = 4, window_size = 64, players = 1000, latency = 0;
+static double rate = 0; /* requests per second in all, 0: unpaced */
 static double seconds = 10, warmup = 1;
 static long long count = 0;
 static void *context;
@@ -134,8 +137,10 @@ static void *run(void *arg) {
     size_t head = 0, tail = 0; /* ring of send times: replies come back in order on one DEALER */
     int in_flight = 0;
     long long counter = 0;
+    double interval = rate > 0 ? connections / rate : 0, next_at = now_seconds();
     for (;;) {
-        while (in_flight < window_size && wants_more()) {
+        while (in_flight < window_size && (rate <= 0 || now_seconds() >= next_at) && wants_more()) {
+            next_at += interval;
             int length = render(w, ++counter, request, MAX_REQUEST);
             if (length < 0) { fprintf(stderr, "podium-load: request longer than %d bytes\n", MAX_REQUEST); exit(2); }
             sent_at[head] = now_seconds();
@@ -145,6 +150,13 @@ static void *run(void *arg) {
                 exit(2);
             }
             in_flight++;
+        }
+        if (rate > 0 && count == 0 && !atomic_load(&stopping) && in_flight < window_size) {
+            /* Paced: wait for a reply only until the next send is due. */
+            double wait = next_at - now_seconds();
+            if (wait <= 0) continue;
+            zmq_pollitem_t item = {dealer, 0, ZMQ_POLLIN, 0};
+            if (zmq_poll(&item, 1, (long)(wait * 1000) + 1) <= 0) continue;
         }
         if (in_flight == 0) break;
         int size = zmq_recv(dealer, reply, MAX_REQUEST - 1, 0);
@@ -178,7 +190,7 @@ static int compare(const void *a, const void *b) {
 
 static void usage(void) {
     fprintf(stderr, "usage: podium-load --endpoint E --request FILE [--connections N] [--window W] [--seconds S]\n"
-                    "                   [--warmup S] [--count N] [--players P] [--latency]\n");
+                    "                   [--warmup S] [--count N] [--players P] [--latency] [--rate R]\n");
     exit(2);
 }
 
@@ -197,6 +209,7 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--warmup") == 0) warmup = atof(v);
         else if (strcmp(a, "--count") == 0) count = atoll(v);
         else if (strcmp(a, "--players") == 0) players = atoi(v);
+        else if (strcmp(a, "--rate") == 0) rate = atof(v);
         else usage();
         i++;
     }

@@ -57,6 +57,7 @@ class Stack:
         self.data = tempfile.mkdtemp(prefix="podium-bench-fronts-")
         self.http_port = free_port()
         self.requests = f"tcp://127.0.0.1:{free_port()}"
+        self.notifications = f"tcp://127.0.0.1:{free_port()}"
         env = dict(os.environ)
         env.update({
             "PODIUM_DATA": self.data,
@@ -65,7 +66,7 @@ class Stack:
             "PODIUM_HTTP": f"127.0.0.1:{self.http_port}",
             "PODIUM_METRICS": os.environ.get("BENCH_METRICS", "off"),
             "PODIUM_GATEWAY_REQUESTS": self.requests,
-            "PODIUM_GATEWAY_NOTIFICATIONS": f"tcp://127.0.0.1:{free_port()}",
+            "PODIUM_GATEWAY_NOTIFICATIONS": self.notifications,
             "PODIUM_BUS_PUBLISH": f"tcp://127.0.0.1:{free_port()}",
             "PODIUM_BUS_SUBSCRIBE": f"tcp://127.0.0.1:{free_port()}",
             "PODIUM_BUS_SERVICES": f"tcp://127.0.0.1:{free_port()}",

@@ -77,9 +77,12 @@ class Load:
             command.append("--latency")
         return command, file.name
 
-    def start(self, request, connections, window, seconds):
-        """The load in the background (for a profile); the caller waits for it."""
+    def start(self, request, connections, window, seconds, rate=0):
+        """The load in the background (for a profile, or paced at `rate` per second in all); the
+        caller waits for it or ends it."""
         command, _ = self.command(request, connections, window, seconds)
+        if rate:
+            command += ["--rate", str(rate)]
         return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def run(self, request, connections, window, seconds=10, count=0, latency=False):
@@ -257,6 +260,112 @@ def settle(endpoint, admin_key, limit=600):
     raise SystemExit(f"stack bench: the services did not catch up within {limit} s")
 
 
+def notification_latency(stack, load, admin_key, samples, rate, seconds_per_sample=0.05):
+    """Submission -> challenge.completed notification under a paced event.publish load.
+
+    Two players who are friends; the issuer has 100 on the board. Per sample the issuer
+    challenges the receiver (and the bench waits for challenge.received on the receiver's
+    subscription), then the receiver submits a higher score over a DEALER of its own: the time
+    from that send to challenge.completed arriving on the SUB socket. The background load is
+    podium-load sending event.publish at `rate` per second in all, from its own process.
+    Returns (p50 ms, p99 ms, the background rate achieved, from the event log's head)."""
+    import zmq
+    context = zmq.Context.instance()
+    dealer = context.socket(zmq.DEALER)
+    dealer.setsockopt(zmq.LINGER, 0)
+    dealer.connect(stack.requests)
+    numbers = iter(range(1_000_000))
+
+    def call(type_, payload, token=None, game=None):
+        request_id = f"n{next(numbers)}-{time.time_ns()}"
+        request = {"id": request_id, "type": type_, "payload": payload}
+        if token:
+            request["token"] = token
+        if game:
+            request["gameId"] = game
+        dealer.send_json(request)
+        while True:
+            if not dealer.poll(10_000):
+                raise SystemExit(f"stack bench: no reply to {type_}")
+            reply = json.loads(dealer.recv())
+            if reply.get("correlationId") == request_id:
+                break
+        if reply["type"] == "error":
+            raise SystemExit(f"stack bench: {type_} failed: {reply['payload']}")
+        return reply["payload"]
+
+    suffix = str(time.time_ns())[-9:]
+    issuer = call("auth.register", {"username": f"nissuer{suffix}", "password": "bench-password-1"})
+    receiver = call("auth.register", {"username": f"nreceiver{suffix}", "password": "bench-password-1"})
+    call("auth.friends.request", {"playerId": receiver["playerId"]}, issuer["sessionToken"])
+    call("auth.friends.accept", {"playerId": issuer["playerId"]}, receiver["sessionToken"])
+    call("leaderboard.submit", {"boardId": BOARD, "value": 100}, issuer["sessionToken"], GAME)
+    topic = call("notifications.subscribe", {}, receiver["sessionToken"], GAME)["topic"]
+    sub = context.socket(zmq.SUB)
+    sub.setsockopt(zmq.LINGER, 0)
+    sub.setsockopt(zmq.SUBSCRIBE, topic.encode())
+    sub.connect(stack.notifications)
+    submitter = context.socket(zmq.DEALER)
+    submitter.setsockopt(zmq.LINGER, 0)
+    submitter.connect(stack.requests)
+
+    def wait_for(kind, limit=10.0):
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline:
+            if sub.poll(100):
+                _, body = sub.recv_multipart()
+                if json.loads(body)["payload"]["kind"] == kind:
+                    return time.perf_counter()
+        return None
+
+    def issue():
+        call("challenge.issue", {"kind": "score", "boardId": BOARD, "receivers": [receiver["playerId"]]},
+             issuer["sessionToken"], GAME)
+
+    # Subscriptions are not confirmed: issue until a challenge.received arrives.
+    for _ in range(50):
+        issue()
+        if wait_for("challenge.received", 0.5):
+            break
+    else:
+        raise SystemExit("stack bench: no challenge.received reached the subscriber")
+    # The receiver completes what is pending before the samples start.
+    call("leaderboard.submit", {"boardId": BOARD, "value": 1000}, receiver["sessionToken"], GAME)
+    while wait_for("challenge.completed", 0.5):
+        pass
+    background = load.start(request("event.publish", {"name": "bench.tick", "value": "__VALUE__"}), 4, 64,
+                            samples * (seconds_per_sample + 0.05) + 10, rate=rate)
+    times = []
+    try:
+        time.sleep(1)
+        head_before = admin_call(stack.requests, admin_key, "events.read", {"after": 0, "limit": 1})["payload"]["head"]
+        measured_from = time.monotonic()
+        for index in range(samples):
+            issue()
+            if wait_for("challenge.received") is None:
+                raise SystemExit("stack bench: challenge.received did not arrive")
+            started = time.perf_counter()
+            submitter.send_json({"id": f"ns{index}-{time.time_ns()}", "type": "leaderboard.submit", "gameId": GAME,
+                                 "token": receiver["sessionToken"], "payload": {"boardId": BOARD, "value": 1001 + index}})
+            arrived = wait_for("challenge.completed")
+            if arrived is None:
+                raise SystemExit("stack bench: challenge.completed did not arrive")
+            times.append((arrived - started) * 1000)
+            if submitter.poll(5000):
+                submitter.recv()
+            time.sleep(seconds_per_sample)
+        head_after = admin_call(stack.requests, admin_key, "events.read", {"after": 0, "limit": 1})["payload"]["head"]
+        achieved = (head_after - head_before) / (time.monotonic() - measured_from)
+    finally:
+        background.terminate()
+        background.wait()
+    times.sort()
+    dealer.close()
+    sub.close()
+    submitter.close()
+    return statistics.median(times), times[min(len(times) - 1, int(len(times) * 0.99))], achieved
+
+
 def figure(values, digits=0):
     if not values:
         return "—"
@@ -353,6 +462,14 @@ def main():
                         if f"{percentile}_us" in result:
                             results["http"].setdefault(f"{label}, one client: {percentile} µs", []).append(result[f"{percentile}_us"])
                     print(f"stack bench: {label} one client over HTTP: p50 {result.get('p50_us')} µs, p99 {result.get('p99_us')} µs")
+        for _ in range(options.runs):
+            p50, p99, achieved = notification_latency(stack, load, admin_key, samples=100, rate=10_000)
+            label = "notification after a completing submission, events paced at 10,000/s"
+            results["podium"].setdefault(f"{label}: p50 ms", []).append(round(p50, 2))
+            results["podium"].setdefault(f"{label}: p99 ms", []).append(round(p99, 2))
+            results["podium"].setdefault(f"{label}: events/s achieved", []).append(round(achieved))
+            print(f"stack bench: notification under events paced at 10,000/s ({achieved:,.0f}/s achieved): "
+                  f"p50 {p50:.2f} ms, p99 {p99:.2f} ms")
         if with_profile:
             pids = stack_pids(options.bin)
             for label, template in pipelined.items():
@@ -391,7 +508,7 @@ def main():
     (out / "stack.json").write_text(json.dumps(results, indent=2) + "\n")
     redis_names = {"top 10": "ZREVRANGE 0 9 WITHSCORES", "rank": "ZREVRANK", "durable score submission": "ZADD"}
     http_note = (f"; HTTP: wrk, {options.clients * options.window} keep-alive connections x 1 in flight"
-                 if results["http"] else "; HTTP rows left out (no wrk)")
+                 if results["http"] else "; HTTP rows left out" + ("" if options.no_http else " (no wrk)"))
     lines = [
         "## The stack as users run it, beside Redis",
         "",
@@ -408,10 +525,11 @@ def main():
         return f"{statistics.median(values) / statistics.median(reference):.3f}" if values and reference else "—"
     for label, values in results["podium"].items():
         over_http = results["http"].get(label, [])
-        redis = [] if "µs" in label else results["redis"].get(label, [])
+        redis = [] if ("µs" in label or " ms" in label) else results["redis"].get(label, [])
         durable = results["redisDurable"].get(label, [])
         name = f" ({redis_names[label]})" if label in redis_names and redis else ""
-        lines.append(f"| {label} | {figure(values)} | {figure(over_http)} | {figure(redis)}{name} | {ratio(values, redis)} "
+        digits = 2 if label.endswith(" ms") else 0
+        lines.append(f"| {label} | {figure(values, digits)} | {figure(over_http)} | {figure(redis)}{name} | {ratio(values, redis)} "
                      f"| {ratio(over_http, redis)} | {figure(durable)} | {ratio(values, durable)} | {ratio(over_http, durable)} |")
     (out / "stack.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
