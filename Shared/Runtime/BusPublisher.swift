@@ -69,14 +69,9 @@ public actor BusPublisher {
         return stamped
     }
 
-    /// Publishes a message already stamped by a durable stream (the event log, an outbox), whose
-    /// sequence is its position in that stream rather than this publisher's count.
-    public func publishRaw(topic: String, body: Data) async throws {
-        try await socket.send([Data(topic.utf8), body])
-    }
-
-    /// Publishes several messages already stamped by a durable stream, in order, with one
-    /// hand-over to the socket; returns how many the socket refused (it only does when closed).
+    /// Publishes messages already stamped by a durable stream (the event log, an outbox), whose
+    /// sequence is their position in that stream rather than this publisher's count: in order,
+    /// with one hand-over to the socket. Returns how many the socket refused (only when closed).
     @discardableResult
     public func publishRaw(_ messages: [(topic: String, body: Data)]) async -> Int {
         await socket.send(batch: messages.map { [Data($0.topic.utf8), $0.body] }).count

@@ -50,11 +50,6 @@ public final class ServiceLink: Sendable {
         sends.send([try WireCodec.encode(envelope)])
     }
 
-    /// The next frame set from the gateway; `nil` once closed.
-    public func receive() async throws -> [Data]? {
-        try await socket.receive()
-    }
-
     /// Everything the gateway sent that is waiting (at least one message); `nil` once closed.
     public func receiveBatch(maximum: Int = 256) async throws -> [ZMQMessage]? {
         try await socket.receiveBatch(maximum: maximum)

@@ -20,8 +20,6 @@ final class AsyncSocketCore: Sendable {
         case single(CheckedContinuation<Void, Error>)
         /// Several; the refusals come back by index.
         case batch(CheckedContinuation<[SendFailure], Never>)
-        /// Nobody waits (the sender does not need to know).
-        case none
     }
 
     struct Receiver {
@@ -172,7 +170,8 @@ final class AsyncSocketCore: Sendable {
     private static func refuse(_ item: Work, _ error: ZMQError) {
         switch item {
         case .messages(let messages, let completion):
-            OutgoingBatch(count: messages.count, completion: completion).failAll(error)
+            let batch = OutgoingBatch(count: messages.count, completion: completion)
+            for index in messages.indices { batch.refused(index, error) }
         case .option(_, let continuation):
             continuation.resume(throwing: error)
         }
@@ -320,18 +319,12 @@ final class OutgoingBatch {
         accepted()
     }
 
-    func failAll(_ error: ZMQError) {
-        while remaining > 0 { refused(failures.count, error) }
-    }
-
     private func finish() {
         switch completion {
         case .single(let continuation):
             if let failure = failures.first { continuation.resume(throwing: failure.error) } else { continuation.resume() }
         case .batch(let continuation):
             continuation.resume(returning: failures)
-        case .none:
-            break
         }
     }
 }

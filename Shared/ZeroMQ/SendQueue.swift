@@ -28,9 +28,6 @@ public final class SendQueue: Sendable {
         self.socket = socket
     }
 
-    /// Messages queued and not yet handed to the socket.
-    public var queued: Int { state.withLock { $0.messages.count } }
-
     /// Whether everything queued has been handed to the socket and accepted (or refused).
     public var isIdle: Bool { state.withLock { !$0.sending && $0.messages.isEmpty } }
 

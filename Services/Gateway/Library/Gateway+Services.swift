@@ -124,20 +124,18 @@ extension Gateway {
         guard let header = EnvelopeHeader.scan(body), header.type == MessageType.reply.rawValue,
             let internalID = header.correlationId
         else { return false }
-        let taken = pending.withLock { pending -> (deliver: @Sendable (Data) async -> Void, requestID: String)? in
+        // The request leaves the pending ones only once its reply is in hand, so a reply that
+        // cannot be passed on is still resolved the long way.
+        let taken = pending.withLock { pending -> (deliver: @Sendable (Data) async -> Void, reply: Data)? in
             guard let entry = pending.entry(internalID: internalID), case .client(let client, let requestID) = entry.origin,
-                let deliverEncoded = client.deliverEncoded, !Self.changesSessions(entry.requestType)
+                let deliverEncoded = client.deliverEncoded, !Self.changesSessions(entry.requestType),
+                let reply = header.replacingCorrelationId(in: body, with: requestID)
             else { return nil }
             _ = pending.complete(internalID: internalID)
-            return (deliverEncoded, requestID)
+            return (deliverEncoded, reply)
         }
         guard let taken else { return false }
-        guard let reply = header.replacingCorrelationId(in: body, with: taken.requestID) else {
-            // Cannot happen (the scan found the id); answer rather than leave the client waiting.
-            logger.error("service reply not passed on", metadata: ["message.correlation_id": "\(internalID)"])
-            return false
-        }
-        await taken.deliver(reply)
+        await taken.deliver(taken.reply)
         return true
     }
 

@@ -20,10 +20,9 @@ public struct EnvelopeHeader: Sendable, Equatable {
             var header = EnvelopeHeader()
             var index = 0
             let count = bytes.count
+            func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
             func skipSpace() {
-                while index < count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
-                    index += 1
-                }
+                while index < count, isSpace(bytes[index]) { index += 1 }
             }
             /// Skips a string starting at `index` (its opening quote); returns its content range
             /// and whether it held an escape.
@@ -77,8 +76,8 @@ public struct EnvelopeHeader: Sendable, Equatable {
                     return false
                 default:
                     // A number, true, false or null: up to the next delimiter.
-                    while index < count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09]
-                        .contains(bytes[index])
+                    while index < count, bytes[index] != UInt8(ascii: ","), bytes[index] != UInt8(ascii: "}"),
+                        bytes[index] != UInt8(ascii: "]"), !isSpace(bytes[index])
                     {
                         index += 1
                     }
