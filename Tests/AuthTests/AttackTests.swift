@@ -4,6 +4,8 @@ import PodiumTesting
 import PodiumTokens
 import Testing
 
+@testable import Auth
+
 /// The attacks issue 3 names, each through the gateway over real sockets.
 @Suite("Attacks")
 struct AttackTests {
@@ -135,7 +137,7 @@ struct AttackTests {
         }
     }
 
-    @Test("brute-force logins are throttled per username and per address, with a retry-after, and operators hear of it")
+    @Test("a guesser is stopped per account-and-address with a retry-after, operators hear of it, and the window lets it go")
     func bruteForce() async throws {
         let clock = OffsetClock()
         let admin = String(repeating: "a", count: 40)
@@ -153,7 +155,7 @@ struct AttackTests {
                 #expect(try await anonymous.login("target", password: "guess guess").errorCode == .invalidCredentials)
             }
             let blocked = try await anonymous.login("target")
-            #expect(blocked.errorCode == .rateLimited, "even the right password waits")
+            #expect(blocked.errorCode == .rateLimited, "even the right password waits at this address")
             let retryAfter = try blocked.decodePayload(as: ErrorReply.self).retryAfterMilliseconds
             #expect((retryAfter ?? 0) > 0)
             // Operators also hear of services coming and going; wait for the throttling notice.
@@ -167,14 +169,62 @@ struct AttackTests {
                 }
             }
             #expect(throttledNotice?.kind == "operator.login-throttled")
+            #expect(throttledNotice?.details["limit"]?.stringValue == "account-and-address")
             clock.advance(by: .seconds(15 * 60 + 1))
             #expect(try await anonymous.login("target").type == .reply)
+        }
+    }
 
-            // Per address: 20 failures spread over many usernames also stop the address.
-            for index in 0..<20 {
-                _ = try await anonymous.login("nobody\(index)", password: "guess guess")
+    @Test("behind one shared address a guesser is stopped while the other players there log in, and an operator sees and clears it")
+    func sharedAddress() async throws {
+        let admin = String(repeating: "a", count: 40)
+        var auth = PodiumTestStack.testAuthConfiguration
+        auth.loginLimits = LoginGuard.Limits(accountAndAddress: 3, account: 10, address: 8)
+        try await withPodiumStack(.init(adminKey: admin, auth: auth)) { stack in
+            // Every client here connects from 127.0.0.1: the school behind one address.
+            let guesser = try client(stack)
+            let classmate = try client(stack)
+            let operatorClient = try TestClient(endpoint: stack.endpoints.requests)
+            operatorClient.use(.adminKey(admin))
+            defer { Task { await guesser.close(); await classmate.close(); await operatorClient.close() } }
+            _ = try await classmate.register("classmate")
+            _ = try await classmate.register("victim")
+            _ = try await classmate.register("newcomer")
+            for _ in 0..<3 {
+                #expect(try await guesser.login("victim", password: "guess guess").errorCode == .invalidCredentials)
             }
-            #expect(try await anonymous.login("target").errorCode == .rateLimited)
+            #expect(try await guesser.login("victim", password: "guess again").errorCode == .rateLimited)
+            #expect(try await classmate.login("classmate").type == .reply, "another player on the same address logs in")
+            #expect(try await classmate.login("newcomer").type == .reply)
+
+            // The guesser moves on to other names: the address limit (8) stops that, but the
+            // players who logged in from this address before still get in.
+            for index in 0..<5 {
+                #expect(try await guesser.login("name\(index)", password: "guess guess").errorCode == .invalidCredentials)
+            }
+            #expect(try await guesser.login("name9", password: "guess guess").errorCode == .rateLimited)
+            #expect(try await classmate.login("classmate").type == .reply, "known at this address")
+            let stranger = "stranger\(UInt32.random(in: 0...UInt32.max))"
+            #expect(try await guesser.login(stranger, password: "guess guess").errorCode == .rateLimited)
+
+            let lockouts = try await operatorClient.request(AuthRequests.lockouts.type, payload: ["address": "127.0.0.1"])
+                .decodePayload(as: LockoutList.self).lockouts
+            #expect(Set(lockouts.map(\.limit)) == ["account-and-address", "address"], "\(lockouts)")
+            #expect(lockouts.first { $0.limit == "account-and-address" }?.username == "victim")
+            #expect(lockouts.first { $0.limit == "address" }?.failures == 8)
+            let forVictim = try await operatorClient.request(AuthRequests.lockouts.type, payload: ["username": "VICTIM"])
+                .decodePayload(as: LockoutList.self).lockouts
+            #expect(forVictim.map(\.limit) == ["account-and-address"])
+            #expect(try await guesser.request(AuthRequests.lockouts.type, payload: [:]).errorCode == .unauthenticated)
+            #expect(try await operatorClient.request(AuthRequests.unlock.type, payload: [:]).errorCode == .missingField)
+
+            let receipt = try await operatorClient.request(AuthRequests.unlock.type, payload: ["address": "127.0.0.1"])
+                .decodePayload(as: UnlockReceipt.self)
+            #expect(receipt.cleared >= 2)
+            #expect(try await guesser.login("victim").type == .reply, "cleared: the right password gets in")
+            #expect(
+                try await operatorClient.request(AuthRequests.lockouts.type, payload: [:]).decodePayload(as: LockoutList.self).lockouts
+                    .isEmpty)
         }
     }
 

@@ -21,8 +21,11 @@ The tests start nothing. They read:
 Every test makes its own players (unique usernames, or unique device ids where the username
 does not matter: a registration costs the auth service an scrypt hash, a device login does
 not), so the tests do not depend on each other or on what earlier runs left behind. Like
-test_auth.py, this file makes 2 failed logins per run (each with its own username): every
-client shares one address, whose failed logins are throttled after 20 in 15 minutes.
+test_auth.py, this file makes 2 failed logins per run from 127.0.0.1 (each with its own
+username): every client shares that address, whose failed logins are throttled after 300 in
+15 minutes (PODIUM_LOGIN_ADDRESS_FAILURES). scripts/test trusts 127.0.0.1 as a proxy
+(PODIUM_HTTP_TRUSTED_PROXIES), so the shared-address test names its own made-up addresses in
+X-Forwarded-For.
 
 Waits are bounded and only poll where something is asynchronous (notifications, achievements
 earned from an event); no test asserts how long anything takes.
@@ -1004,6 +1007,40 @@ def test_wrong_login_does_not_blame_a_token(http):
     response = http.post("/v1/sessions", json={"username": new_username(), "password": new_password()})
     problem(response, 401, "invalid_credentials")
     assert "invalid_token" not in response.headers["www-authenticate"]
+
+
+def test_shared_address_login_throttling(http, admin_key):
+    """A guesser behind a shared address (a school, a carrier-grade NAT) is stopped while the other
+    players behind it log in; an operator sees the lockout and clears it (docs/SECURITY.md 3.4)."""
+    school = f"198.51.100.{uuid.uuid4().int % 250 + 1}"
+    elsewhere = f"203.0.113.{uuid.uuid4().int % 250 + 1}"
+    via_school = {"X-Forwarded-For": school}
+    victim, classmate = register(http), register(http)
+    for _ in range(5):  # PODIUM_LOGIN_ACCOUNT_ADDRESS_FAILURES
+        problem(
+            http.post("/v1/sessions", headers=via_school, json={"username": victim["username"], "password": new_password()}),
+            401,
+            "invalid_credentials",
+        )
+    right = {"username": victim["username"], "password": victim["password"]}
+    refused = problem(http.post("/v1/sessions", headers=via_school, json=right), 429, "rate_limited")
+    assert refused["retryAfterMilliseconds"] > 0
+    # The classmate behind the same address logs in; so does the victim from another address.
+    ok(http.post("/v1/sessions", headers=via_school, json={"username": classmate["username"], "password": classmate["password"]}))
+    ok(http.post("/v1/sessions", headers={"X-Forwarded-For": elsewhere}, json=right))
+
+    admin = {"X-Podium-Admin-Key": admin_key}
+    lockouts = ok(http.get("/v1/admin/lockouts", headers=admin, params={"address": school}))["lockouts"]
+    assert [(item["limit"], item["username"], item["address"], item["failures"]) for item in lockouts] == [
+        ("account-and-address", victim["username"].lower(), school, 5)
+    ], lockouts
+    assert lockouts[0]["retryAfterMilliseconds"] > 0
+    problem(http.get("/v1/admin/lockouts", headers=bearer(classmate)), 403, "forbidden")
+    problem(http.post("/v1/admin/lockouts/clear", headers=admin, json={}), 400, "missing_field")
+    receipt = ok(http.post("/v1/admin/lockouts/clear", headers=admin, json={"username": victim["username"], "address": school}))
+    assert receipt["cleared"] >= 1, receipt
+    ok(http.post("/v1/sessions", headers=via_school, json=right))
+    assert ok(http.get("/v1/admin/lockouts", headers=admin, params={"address": school}))["lockouts"] == []
 
 
 def test_forbidden(http):

@@ -10,8 +10,7 @@ final class Accounts: Sendable {
     let hasher: PasswordHasher
     let configuration: AuthConfiguration
     let clock: any PodiumClock
-    private let usernameThrottle: Locked<LoginThrottle>
-    private let peerThrottle: Locked<LoginThrottle>
+    private let loginGuard: Locked<LoginGuard>
     /// A hash checked when the username does not exist, so that unknown and known usernames
     /// take the same time to fail.
     private let decoyHash: Locked<String?> = Locked(nil)
@@ -22,17 +21,14 @@ final class Accounts: Sendable {
         self.hasher = hasher
         self.configuration = configuration
         self.clock = clock
-        usernameThrottle = Locked(
-            LoginThrottle(limit: configuration.usernameFailureLimit, windowMilliseconds: configuration.failureWindowMilliseconds))
-        peerThrottle = Locked(
-            LoginThrottle(limit: configuration.peerFailureLimit, windowMilliseconds: configuration.failureWindowMilliseconds))
+        loginGuard = Locked(LoginGuard(limits: configuration.loginLimits))
     }
 
     var friends: Friends { Friends(store: store) }
 
     // MARK: - Accounts and sessions
 
-    func register(_ registration: Registration, context: ServiceContext) async throws -> SessionGrant {
+    func register(_ registration: Registration, peer: String?, context: ServiceContext) async throws -> SessionGrant {
         let (username, key) = try AccountRules.validUsername(registration.username)
         try AccountRules.checkPassword(registration.password)
         let displayName = try AccountRules.validDisplayName(registration.displayName ?? username)
@@ -43,42 +39,84 @@ final class Accounts: Sendable {
             playerId: Self.newID(), username: username, usernameKey: key, passwordHash: hash, displayName: displayName,
             now: clock.nowMilliseconds)
         context.logger.info("player registered", metadata: ["player.id": "\(account.playerId)"])
+        // The address a player signed up from is theirs as much as one they logged in from.
+        loginGuard.withLock { $0.recordSuccess(account: key, address: Self.loginAddress(peer), now: clock.nowMilliseconds) }
         return try await startSession(for: account, created: true)
     }
 
     func login(_ login: PasswordLogin, peer: String?, context: ServiceContext) async throws -> SessionGrant {
-        let key = (try? AccountRules.validUsername(login.username).key) ?? login.username.lowercased()
+        let account = Self.loginAccount(login.username)
+        let address = Self.loginAddress(peer)
         let now = clock.nowMilliseconds
-        let usernameKey = "user:\(key)"
-        let peerKey = "peer:\(peer ?? "unknown")"
-        let wait = max(
-            usernameThrottle.withLock { $0.retryAfter(usernameKey, now: now) } ?? 0,
-            peer == nil ? 0 : (peerThrottle.withLock { $0.retryAfter(peerKey, now: now) } ?? 0))
-        if wait > 0 {
-            context.logger.warning("login throttled", metadata: ["peer": "\(peer ?? "-")"])
+        if let refusal = loginGuard.withLock({ $0.check(account: account, address: address, now: now) }) {
+            let wait = refusal.retryAfterMilliseconds
+            context.logger.warning(
+                "login throttled", metadata: ["peer": "\(address)", "login.limit": "\(refusal.scope.rawValue)"])
             await tellOperators(
                 "operator.login-throttled", "failed logins throttled",
-                ["peer": .string(peer ?? "unknown"), "retryAfterMilliseconds": .integer(wait)], context: context)
+                [
+                    "peer": .string(address), "limit": .string(refusal.scope.rawValue),
+                    "retryAfterMilliseconds": .integer(wait),
+                ], context: context)
             throw ErrorReply(
                 code: .rateLimited, message: "too many failed logins; try again in \((wait + 999) / 1000) s",
                 retryAfterMilliseconds: wait)
         }
-        let account = try await store.account(usernameKey: key)
+        let stored = try await store.account(usernameKey: account)
         let matches: Bool
-        if let account, let hash = account.passwordHash {
+        if let stored, let hash = stored.passwordHash {
             matches = try await hasher.verify(login.password, against: hash)
         } else {
             _ = try await hasher.verify(login.password, against: try await decoy())
             matches = false
         }
-        guard matches, let account else {
-            usernameThrottle.withLock { $0.recordFailure(usernameKey, now: now) }
-            if peer != nil { peerThrottle.withLock { $0.recordFailure(peerKey, now: now) } }
-            context.logger.info("login failed", metadata: ["peer": "\(peer ?? "-")"])
+        guard matches, let stored else {
+            loginGuard.withLock { $0.recordFailure(account: account, address: address, now: now) }
+            context.logger.info("login failed", metadata: ["peer": "\(address)"])
             throw ErrorReply(code: .invalidCredentials, message: "wrong username or password")
         }
-        usernameThrottle.withLock { $0.recordSuccess(usernameKey) }
-        return try await startSession(for: account, created: false)
+        loginGuard.withLock { $0.recordSuccess(account: account, address: address, now: now) }
+        return try await startSession(for: stored, created: false)
+    }
+
+    /// The key failed logins are counted under: the username as stored (any text, for unknown
+    /// and malformed names alike, so that neither stands out).
+    static func loginAccount(_ username: String) -> String {
+        (try? AccountRules.validUsername(username).key) ?? username.lowercased()
+    }
+
+    /// The client's address without a port (the gateway sends the address alone; older peers
+    /// sent `address:port`), or `unknown` when the transport has none.
+    static func loginAddress(_ peer: String?) -> String {
+        guard let peer, !peer.isEmpty else { return "unknown" }
+        if peer.hasPrefix("["), let end = peer.firstIndex(of: "]") { return String(peer[peer.index(after: peer.startIndex)..<end]) }
+        if peer.filter({ $0 == ":" }).count == 1, let colon = peer.firstIndex(of: ":") { return String(peer[..<colon]) }
+        return peer
+    }
+
+    /// What `auth.admin.lockouts` answers: the limits reached now, for an account and/or address.
+    func lockouts(_ query: LockoutQuery) -> LockoutList {
+        let now = clock.nowMilliseconds
+        let account = query.username.map(Self.loginAccount)
+        let found = loginGuard.withLock { $0.lockouts(account: account, address: query.address, now: now) }
+        return LockoutList(
+            lockouts: found.prefix(200).map {
+                Lockout(
+                    limit: $0.scope.rawValue, username: $0.account, address: $0.address, failures: $0.failures,
+                    retryAfterMilliseconds: $0.retryAfterMilliseconds)
+            })
+    }
+
+    /// `auth.admin.unlock`: forgets the failed logins counted against an account and/or address.
+    func unlock(_ query: LockoutQuery, context: ServiceContext) throws -> UnlockReceipt {
+        guard query.username != nil || query.address != nil else {
+            throw ErrorReply(code: .missingField, message: "give a username, an address or both", field: "payload.username")
+        }
+        let account = query.username.map(Self.loginAccount)
+        let cleared = loginGuard.withLock { $0.clear(account: account, address: query.address) }
+        context.logger.notice(
+            "login lockout cleared", metadata: ["login.account": "\(account ?? "-")", "peer": "\(query.address ?? "-")", "cleared": "\(cleared)"])
+        return UnlockReceipt(username: query.username, address: query.address, cleared: cleared)
     }
 
     func deviceLogin(_ login: DeviceLogin, context: ServiceContext) async throws -> SessionGrant {

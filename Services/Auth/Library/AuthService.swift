@@ -39,7 +39,7 @@ public enum AuthService {
     static func definition(accounts: Accounts) -> ServiceDefinition {
         typealias Requests = AuthRequests
         let handlers: [TypedRequestHandler] = [
-            Requests.register.handler { request, context in try await accounts.register(request.payload, context: context) },
+            Requests.register.handler { request, context in try await accounts.register(request.payload, peer: request.caller.peer, context: context) },
             Requests.login.handler { request, context in try await accounts.login(request.payload, peer: request.caller.peer, context: context) },
             Requests.deviceLogin.handler { request, context in try await accounts.deviceLogin(request.payload, context: context) },
             Requests.refresh.handler { request, context in try await accounts.refresh(request.payload, context: context) },
@@ -61,6 +61,8 @@ public enum AuthService {
             Requests.unban.handler { request, context in try await accounts.unban(request.payload, context: context) },
             Requests.revokeSession.handler { request, context in try await accounts.revokeSession(request.payload, context: context) },
             Requests.lookup.handler { request, _ in try await accounts.lookup(request.payload) },
+            Requests.lockouts.handler { request, _ in accounts.lockouts(request.payload) },
+            Requests.unlock.handler { request, context in try accounts.unlock(request.payload, context: context) },
             Requests.profile.handler { request, _ in try await accounts.profile(try request.player()) },
             Requests.displayName.handler { request, _ in try await accounts.rename(try request.player(), request.payload) },
             Requests.players.handler { request, _ in try await accounts.profiles(request.payload) },

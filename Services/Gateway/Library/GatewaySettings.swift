@@ -13,6 +13,7 @@ import ZeroMQ
 /// | `PODIUM_GATEWAY_NOTIFICATIONS` | `tcp://127.0.0.1:5556` | public notification endpoint (XPUB) |
 /// | `PODIUM_HTTP` | `127.0.0.1:8080` | the HTTP front's `host:port` (port 0: any free port); `off` for none |
 /// | `PODIUM_HTTP_ALLOWED_ORIGINS` | none | browser origins that may call the HTTP front (CORS), comma-separated, or `*` |
+/// | `PODIUM_HTTP_TRUSTED_PROXIES` | none | proxies (addresses or networks, comma-separated) whose `X-Forwarded-For` names the client; from anywhere else the connection's address counts |
 /// | `PODIUM_NOTIFICATION_SECRET` | none: required | key that derives private notification topics (≥ 32 bytes) |
 /// | `PODIUM_MAX_MESSAGE_BYTES` | `65536` | largest request accepted; larger gets `message_too_large` |
 /// | `PODIUM_REQUEST_TIMEOUT_MS` | `5000` | how long a service has to answer |
@@ -43,6 +44,8 @@ public struct GatewaySettings: Sendable {
     public var httpAddress: HTTPListenAddress?
     /// Browser origins the HTTP front answers with CORS headers.
     var corsPolicy: CORSPolicy = .none
+    /// Proxies whose `X-Forwarded-For` names the HTTP client (rate limits, login throttling, audit).
+    public var trustedProxies: TrustedProxies = .none
     public var notificationSecret: [UInt8]
     public var maxMessageBytes: Int
     public var requestTimeout: Duration
@@ -178,6 +181,7 @@ public struct GatewaySettings: Sendable {
                 .filter { !$0.isEmpty },
             tokenKey: tokenKey, serverKeys: serverKeys, adminKey: adminKey)
         corsPolicy = try CORSPolicy.parse(podium.string(forKey: ["http", "allowed", "origins"], default: ""))
+        trustedProxies = try TrustedProxies.parse(podium.string(forKey: ["http", "trusted", "proxies"], default: ""))
     }
 }
 

@@ -58,6 +58,12 @@ public enum AuthRequests {
         "auth.admin.revoke-session", access: .operator, changesState: true)
     public static let lookup = RequestDefinition<PlayerLookup, PlayerRecord>(
         "auth.admin.lookup", access: .operator)
+    /// The failed-login limits reached now.
+    public static let lockouts = RequestDefinition<LockoutQuery, LockoutList>(
+        "auth.admin.lockouts", access: .operator)
+    /// Forgets failed logins counted against an account and/or an address.
+    public static let unlock = RequestDefinition<LockoutQuery, UnlockReceipt>(
+        "auth.admin.unlock", access: .operator, changesState: true)
 
     /// Every auth request type.
     public static let all: [RequestInfo] = [
@@ -67,6 +73,6 @@ public enum AuthRequests {
         friendRemove.info,
         friendBlock.info, friendUnblock.info, friendList.info, sessionCheck.info, friendCheck.info,
         friendsOf.info, ban.info,
-        unban.info, revokeSession.info, lookup.info,
+        unban.info, revokeSession.info, lookup.info, lockouts.info, unlock.info,
     ]
 }

@@ -47,6 +47,7 @@ public struct GatewayHTTPFront: Service {
 
     public func run() async throws {
         let router = Router(context: HTTPFrontContext.self)
+        router.add(middleware: ClientAddressMiddleware(proxies: gateway.settings.trustedProxies))
         router.add(middleware: CORSMiddleware(policy: gateway.settings.corsPolicy))
         router.add(middleware: ProblemMiddleware())
         for route in HTTPRoute.all {

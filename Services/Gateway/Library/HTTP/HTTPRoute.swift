@@ -105,6 +105,8 @@ extension HTTPRoute {
             .post("/v1/admin/players/:playerId/unban", AuthRequests.unban.type),
             .get("/v1/admin/players", AuthRequests.lookup.type, query: ["playerId": .string, "username": .string, "deviceId": .string]),
             .post("/v1/admin/sessions/:sessionId/revoke", AuthRequests.revokeSession.type),
+            .get("/v1/admin/lockouts", AuthRequests.lockouts.type, query: ["username": .string, "address": .string]),
+            .post("/v1/admin/lockouts/clear", AuthRequests.unlock.type),
             .delete("\(adminBoard)/scores/:playerId", LeaderboardRequests.removeScore.type),
             .post("\(adminBoard)/reset", LeaderboardRequests.reset.type),
             .post("\(adminGame)/challenges/:challengeId/end", ChallengeRequests.end.type),
