@@ -249,7 +249,7 @@ let package = Package(
         .testTarget(name: "LeaderboardTests", dependencies: ["PodiumTesting"], path: "Tests/LeaderboardTests"),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["PodiumTesting", "GatewaySQLite", .product(name: "Configuration", package: "swift-configuration")],
+            dependencies: ["PodiumTesting", "GatewaySQLite", "Leaderboard", .product(name: "Configuration", package: "swift-configuration")],
             path: "Tests/GatewayTests"
         ),
     ]

@@ -16,6 +16,12 @@ extension Envelope where Payload == JSONValue {
         } catch let DecodingError.typeMismatch(expected, context) {
             throw ErrorReply(
                 code: .invalidShape, message: "payload field has the wrong type (expected \(expected))", field: Self.path(context.codingPath))
+        } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty && Self.isUnknownCase(context) {
+            // The right JSON type, but not one of the values the field takes (an enum's case):
+            // `invalid_field`, as for every other value a field does not accept.
+            throw ErrorReply(
+                code: .invalidField, message: "payload field has a value it does not take (\(Self.offered(context)))",
+                field: Self.path(context.codingPath))
         } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
             throw ErrorReply(code: .invalidShape, message: "payload field has an unusable value", field: Self.path(context.codingPath))
         } catch {
@@ -46,6 +52,17 @@ extension Envelope where Payload == JSONValue {
         guard actor?.kind == .admin else {
             throw ErrorReply(code: .forbidden, message: "'\(type)' is for operators only")
         }
+    }
+
+    /// The standard library's refusal of a raw value that names no case of a `RawRepresentable`.
+    private static func isUnknownCase(_ context: DecodingError.Context) -> Bool {
+        context.debugDescription.hasPrefix("Cannot initialize ")
+    }
+
+    /// The refused value, as the standard library words it ("… from invalid String value x").
+    private static func offered(_ context: DecodingError.Context) -> String {
+        guard let range = context.debugDescription.range(of: " value ") else { return "unknown value" }
+        return "'\(context.debugDescription[range.upperBound...])' is not one of them"
     }
 
     private static func path(_ keys: [any CodingKey]) -> String {

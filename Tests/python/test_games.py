@@ -43,7 +43,7 @@ def test_scores_rank_and_page(ready_stack, dealer):
     a, b = register(dealer), register(dealer)
     first = submit(dealer, a, 300)
     assert first["improved"] is True and first["entry"]["rank"] >= 1
-    assert set(first["scopesBeaten"]) == {"today", "week", "allTime"}
+    assert first["scopesBeaten"] == ["today", "week", "allTime"]  # narrowest first (PROTOCOL.md 10.1)
     submit(dealer, b, 200)
     page = ok(dealer, {"type": "leaderboard.top", "gameId": "dash", "token": a["sessionToken"],
                        "payload": {"boardId": BOARD, "limit": 200}})

@@ -447,7 +447,7 @@ def test_scores_and_leaderboard_views(http):
     assert first["boardId"] == HIGHSCORE and first["playerId"] == ann["playerId"]
     assert first["improved"] is True and "previousValue" not in first and "duplicate" not in first
     assert first["entry"]["value"] == 300 and first["entry"]["playerId"] == ann["playerId"]
-    assert set(first["scopesBeaten"]) == {"today", "week", "allTime"}
+    assert first["scopesBeaten"] == ["today", "week", "allTime"]  # narrowest first (PROTOCOL.md 10.1)
     lower = submit(http, ann, HIGHSCORE, 250)
     assert lower["improved"] is False and lower["previousValue"] == 300 and lower["entry"]["value"] == 300
     assert lower["scopesBeaten"] == []

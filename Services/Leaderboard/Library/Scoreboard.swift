@@ -106,7 +106,7 @@ final class Scoreboard: Sendable {
                 payload: PlayerNotification(
                     kind: "leaderboard.left-top", message: "You dropped out of the top \(Standings.topSize) of \(board.title)",
                     details: ["boardId": .string(board.id), "rank": .integer(Int64(Standings.topSize + 1)), "by": .string(playerId)]),
-                gameId: gameId, playerId: pushed)
+                gameId: gameId, playerId: pushed, correlationId: queued.cause)
         }
         return receipt
     }
@@ -225,6 +225,13 @@ final class Scoreboard: Sendable {
             total: total, nextCursor: next)
     }
 
+    /// Where the window of `around` starts (0-based): `radius` ranks above the player's, moved
+    /// away from the top or the bottom of the board so that it keeps `2 × radius + 1` entries
+    /// when the board has that many (PROTOCOL.md 10.3).
+    static func windowStart(rank: Int, radius: Int, count: Int) -> Int {
+        max(0, min(rank - 1 - radius, count - (2 * radius + 1)))
+    }
+
     /// The entries around a player (`radius` on each side).
     func around(_ request: RawEnvelope, query: BoardQuery, context: ServiceContext) async throws -> LeaderboardPage {
         let (board, scope) = try target(request, query)
@@ -235,7 +242,7 @@ final class Scoreboard: Sendable {
         }
         let (start, rows, total) = try read(request.gameId ?? "", board, scope) { index -> (Int, [RankIndex.Entry], Int) in
             guard let rank = index.rank(of: playerId) else { return (0, [], index.count) }
-            let start = max(0, rank - 1 - radius)
+            let start = Self.windowStart(rank: rank, radius: radius, count: index.count)
             return (start, index.entries(offset: start, limit: 2 * radius + 1), index.count)
         }
         return LeaderboardPage(

@@ -111,8 +111,10 @@ final class Standings: Sendable {
                 if board.scoped[scope] != nil {
                     Self.apply(definition, score, player: player, to: &board.scoped[scope]!.index, players: players)
                 }
-                if previous.map({ definition.isBetter(score.value, than: $0.value) }) ?? true { beaten.insert(scope, at: 0) }
+                if previous.map({ definition.isBetter(score.value, than: $0.value) }) ?? true { beaten.append(scope) }
             }
+            // Narrowest first, as documented (PROTOCOL.md 10.1): today, week, allTime.
+            beaten.sort { TimeScope.allCases.firstIndex(of: $0)! < TimeScope.allCases.firstIndex(of: $1)! }
             var pushed: String?
             if let lastInTop, lastInTop.player != player, board.allTime.rank(of: lastInTop.player, players: players) == Self.topSize + 1 {
                 pushed = players.name(of: lastInTop.player)
