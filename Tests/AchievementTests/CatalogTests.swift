@@ -32,7 +32,7 @@ struct CatalogTests {
             .deletingLastPathComponent().appendingPathComponent("docs/examples/games")
         let catalog = try AchievementCatalog(directory: directory)
         #expect(catalog.games["whackacac"]?.achievements?.count == 7)
-        #expect(catalog.games["blackjack"]?.achievements?.count == 6)
+        #expect(catalog.games["blackjack"]?.achievements?.count == 7)
     }
 
     @Test("bad configurations are refused with a message that says why")
