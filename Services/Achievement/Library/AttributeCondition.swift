@@ -111,7 +111,7 @@ struct AttributeCondition: Sendable, Equatable {
         case (.integer(let x), .integer(let y)): return x < y ? -1 : (x == y ? 0 : 1)
         case (.double(let x), .double(let y)): return x < y ? -1 : (x == y ? 0 : 1)
         case (.integer(let x), .double(let y)): return compare(x, y)
-        case (.double(let x), .integer(let y)): return compare(y, x).map { -$0 }
+        case (.double(let x), .integer(let y)): return -compare(y, x)
         default: return nil
         }
     }
