@@ -33,6 +33,9 @@ struct CatalogTests {
         let catalog = try AchievementCatalog(directory: directory)
         #expect(catalog.games["whackacac"]?.achievements?.count == 7)
         #expect(catalog.games["blackjack"]?.achievements?.count == 7)
+        let quick = catalog.games["whackacac"]?.achievements?.first { $0.id == "com.dragonforged.whackacac.hit5Fast" }
+        #expect(quick?.title == "Hit 5 Quick" && quick?.hidden == true && quick?.rule?.allOrNothing == true)
+        #expect(quick?.rule?.kind == .window && quick?.rule?.count == 5 && quick?.rule?.withinMilliseconds == 1000)
     }
 
     @Test("bad configurations are refused with a message that says why")

@@ -20,7 +20,8 @@ struct RuleLanguageGatewayTests {
 
     @Test("numeric where and a measured attribute (High Roller), events lists, in, present and all-or-nothing")
     func language() async throws {
-        try await withPodiumStack(.init(adminKey: Self.admin)) { stack in
+        let logs = LogRecorder()
+        try await withPodiumStack(.init(adminKey: Self.admin, logger: logs.logger())) { stack in
             let (player, _) = try await stack.player("roller")
             let operatorClient = try TestClient(endpoint: stack.endpoints.requests)
             operatorClient.use(.adminKey(Self.admin))
@@ -53,6 +54,8 @@ struct RuleLanguageGatewayTests {
             let second = try await player.waitForAchievements("blackjack") { $0.status("seated")?.earned == true }
             #expect(second.status("seated")?.earned == true && second.status("seated")?.steps == 1)
             #expect(second.status("highroller")?.steps == 100)
+            let notANumber = logs.matching("event ignored by a rule: attribute not a number")
+            #expect(notANumber.contains { $0.metadata["achievement.id"] == "com.example.blackjack.highroller" && $0.metadata["attribute"] == "bet" })
 
             try await player.play("blackjack", [Self.hand("s2", bet: 900), Self.hand("s2", bet: 1, variant: "spanish")])
             let done = try await player.waitForAchievements("blackjack") {
