@@ -39,7 +39,7 @@ struct WhackACacTests {
             #expect(afterOne.status("1000whacks")?.steps == 43)
             #expect(afterOne.status("1000whacks")?.percentComplete == 4.3, "exact, not rounded to whole percent")
             #expect(afterOne.status("play5Mins")?.steps == 90)
-            #expect(afterOne.status("fastfingers")?.earned == false)
+            #expect(afterOne.status("hit5Fast")?.earned == false)
 
             // Match 2: 100 quick hits in one match, then 4 more matches and enough time.
             try await player.play("whackacac", Array(repeating: ("cactus.hit", nil, ["matchId": "m2"]), count: 100))
@@ -47,7 +47,7 @@ struct WhackACacTests {
                 try await player.play("whackacac", [("tick", 60, ["matchId": .string("m\(match)")]), ("match.end", 0, ["matchId": .string("m\(match)")])])
             }
             let done = try await player.waitForAchievements("whackacac") { $0.status("play5")?.earned == true && $0.status("play5Mins")?.earned == true }
-            for id in ["killone", "score100", "play5", "100whacks", "play5Mins", "fastfingers"] {
+            for id in ["killone", "score100", "play5", "100whacks", "play5Mins", "hit5Fast"] {
                 #expect(done.status(id)?.earned == true, "\(id) was not earned")
             }
             #expect(done.status("1000whacks")?.earned == false)
@@ -61,7 +61,7 @@ struct WhackACacTests {
                 let notice = try banner.envelope.decodePayload(as: PlayerNotification.self)
                 if notice.kind == "achievement.earned" { kinds.append(notice.details["title"]?.stringValue ?? "") }
             }
-            #expect(Set(kinds) == ["Kill One", "Score 100", "Play Five", "100 Whacks", "Five Minutes", "Fast Fingers"])
+            #expect(Set(kinds) == ["Kill One", "Score 100", "Play Five", "100 Whacks", "Five Minutes", "Hit 5 Quick"])
         }
     }
 

@@ -63,7 +63,7 @@ DEFINED = "com.example.dash.defined"
 WHACK_BOARD = "com.dragonforged.whackacac.leaderboard"
 BOARDS = {DASH: (HIGH, FAST, COINS, RANKED, WEEKLY, DEFINED), WHACK: (WHACK_BOARD,)}
 # A `window` rule counts events within wall-clock time: not comparable across a restart anyway.
-TIMING = {"com.dragonforged.whackacac.fastfingers"}
+TIMING = {"com.dragonforged.whackacac.hit5Fast"}
 
 passed = []
 kept = {"work": None}  # the temporary directory, shown (with the processes' logs) on a failure

@@ -81,43 +81,4 @@ public struct AchievementCatalog: Sendable {
                 "game \(game.gameId): achievements add up to \(total) points; the most a game may have is \(maximumTotalPoints)")
         }
     }
-
-    private static func validate(_ rule: AchievementRule, place: String, events: [String: Set<String>]) throws {
-        guard let attributes = events[rule.event] else {
-            throw ConfigurationProblem("\(place): the rule uses event '\(rule.event)', which the game does not declare in \"events\"")
-        }
-        var needed = Array((rule.where ?? [:]).keys)
-        if let groupBy = rule.groupBy { needed.append(groupBy) }
-        if let attribute = rule.attribute { needed.append(attribute) }
-        for name in needed where !attributes.contains(name) {
-            throw ConfigurationProblem("\(place): event '\(rule.event)' has no attribute '\(name)'")
-        }
-        func never(_ why: String) -> ConfigurationProblem { ConfigurationProblem("\(place): the rule can never complete: \(why)") }
-        if let target = rule.target, target > maximumTarget { throw never("target is above \(maximumTarget)") }
-        if let values = rule.values, values.count > 1000 { throw never("perValue takes at most 1000 values") }
-        switch rule.kind {
-        case .event:
-            break
-        case .counter:
-            guard (rule.target ?? 0) >= 1 else { throw never("counter needs a target of at least 1") }
-        case .threshold:
-            guard rule.groupBy != nil else { throw never("threshold needs groupBy (the match or session attribute)") }
-            guard (rule.target ?? 0) >= 1 else { throw never("threshold needs a target of at least 1") }
-            if rule.measure != .value && rule.aggregate == .max && (rule.target ?? 0) > 1 {
-                throw never("the largest count of one event is 1, below the target")
-            }
-        case .window:
-            guard (rule.count ?? 0) >= 1, (rule.count ?? 0) <= 10_000 else { throw never("window needs a count of 1-10000") }
-            guard (rule.withinMilliseconds ?? 0) >= 1 else { throw never("window needs withinMilliseconds of at least 1") }
-        case .perValue:
-            guard rule.attribute != nil else { throw never("perValue needs an attribute") }
-            guard let values = rule.values, !values.isEmpty, Set(values).count == values.count else {
-                throw never("perValue needs distinct values")
-            }
-            guard (rule.target ?? 0) >= 1 else { throw never("perValue needs a target of at least 1") }
-        case .sequence:
-            guard rule.groupBy != nil else { throw never("sequence needs groupBy (the match or session attribute)") }
-            guard rule.below != nil, rule.atLeast != nil else { throw never("sequence needs below and atLeast") }
-        }
-    }
 }

@@ -119,7 +119,7 @@ extension Achievements {
                 guard envelope.type == .gameEvent, let gameId = envelope.gameId, let playerId = envelope.playerId,
                     let definitions = games[gameId], let event = try? envelope.decodePayload(as: GameEvent.self)
                 else { continue }
-                let listening = definitions.filter { $0.rule?.event == event.name }
+                let listening = definitions.filter { $0.rule?.listens(to: event.name) == true }
                 guard !listening.isEmpty else { continue }
                 var records = progress[gameId]?[playerId] ?? [:]
                 _ = evaluate(event, at: envelope.timestamp, listening: listening, records: &records, context: nil)

@@ -176,7 +176,7 @@ final class Achievements: Sendable {
                     let event = try? envelope.decodePayload(as: GameEvent.self),
                     let achievements = try? catalog.value.achievements(of: gameId)
                 else { continue }
-                let listening = achievements.filter { $0.rule?.event == event.name }
+                let listening = achievements.filter { $0.rule?.listens(to: event.name) == true }
                 guard !listening.isEmpty else { continue }
                 let key = "\(gameId)\u{0}\(playerId)"
                 var records: [String: ProgressRecord]
@@ -226,6 +226,12 @@ final class Achievements: Sendable {
                 ignoredEvents.withLock { $0[definition.id, default: 0] += 1 }
                 context?.logger.info(
                     "event ignored by a rule: missing attribute",
+                    metadata: ["achievement.id": "\(definition.id)", "event.name": "\(event.name)", "attribute": "\(attribute)"])
+                continue
+            case .notANumber(let attribute):
+                ignoredEvents.withLock { $0[definition.id, default: 0] += 1 }
+                context?.logger.info(
+                    "event ignored by a rule: attribute not a number",
                     metadata: ["achievement.id": "\(definition.id)", "event.name": "\(event.name)", "attribute": "\(attribute)"])
                 continue
             case .progressed(let steps):

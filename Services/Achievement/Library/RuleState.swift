@@ -26,6 +26,9 @@ enum RuleStep: Sendable, Equatable {
     case notMatched
     /// The event lacks an attribute the rule needs; the rule ignores it.
     case missingAttribute(String)
+    /// An attribute the rule compares or measures as a number is not one (an integer, for a
+    /// measure); the rule ignores the event.
+    case notANumber(String)
     /// The rule's state changed; `steps` is the progress now (out of the rule's completion steps).
     case progressed(steps: Int64)
 }
@@ -33,26 +36,35 @@ enum RuleStep: Sendable, Equatable {
 extension AchievementRule {
     /// Applies one event (name, value, attributes, time) to the state.
     func apply(name: String, value: Int64?, attributes: [String: JSONValue], at time: Int64, to state: inout RuleState) -> RuleStep {
-        guard name == event else { return .notMatched }
-        for (key, expected) in `where` ?? [:] {
-            guard let actual = attributes[key] else { return .missingAttribute(key) }
-            guard actual == expected else { return .notMatched }
+        guard listens(to: name) else { return .notMatched }
+        if let refusal = filter(attributes) { return refusal }
+        // The number the rule reads: the event's value, or the attribute it measures instead.
+        let reading: Int64?
+        if let measureAttribute {
+            switch attributes[measureAttribute] {
+            case nil, .null?: return .missingAttribute(measureAttribute)
+            case .integer(let number)?: reading = number
+            case _?: return .notANumber(measureAttribute)
+            }
+        } else {
+            reading = value
         }
         let amount: Int64
-        switch measure ?? .count {
-        case .count: amount = 1
-        case .value:
-            guard let value else { return .missingAttribute("value") }
+        if measure == .value || measureAttribute != nil {
+            guard let reading else { return .missingAttribute("value") }
             // Progress only ever adds up: a negative measure counts as nothing.
-            amount = max(0, value)
+            amount = max(0, reading)
+        } else {
+            amount = 1
         }
+        let complete = countedSteps
         let steps: Int64
         switch kind {
         case .event:
             steps = 1
         case .counter:
             state.total = Self.saturatingSum(state.total, amount)
-            steps = min(state.total, completionSteps)
+            steps = min(state.total, complete)
         case .threshold:
             guard let groupBy, let group = Self.key(attributes[groupBy]) else { return .missingAttribute(groupBy ?? "groupBy") }
             let current = state.groups[group]
@@ -62,12 +74,12 @@ extension AchievementRule {
             case .max: next = max(current ?? Int64.min, amount)
             }
             Self.remember(group, next, in: &state)
-            steps = min(max(0, next), completionSteps)
+            steps = min(max(0, next), complete)
         case .window:
             let window = withinMilliseconds ?? 0
             state.times.append(time)
             state.times.removeAll { $0 <= time - window }
-            if state.times.count > Int(completionSteps) { state.times.removeFirst(state.times.count - Int(completionSteps)) }
+            if state.times.count > Int(complete) { state.times.removeFirst(state.times.count - Int(complete)) }
             steps = Int64(state.times.count)
         case .perValue:
             guard let attribute, let key = Self.key(attributes[attribute]) else { return .missingAttribute(attribute ?? "attribute") }
@@ -77,20 +89,41 @@ extension AchievementRule {
             steps = values.reduce(Int64(0)) { Self.saturatingSum($0, min(each, state.perValue[$1] ?? 0)) }
         case .sequence:
             guard let groupBy, let group = Self.key(attributes[groupBy]) else { return .missingAttribute(groupBy ?? "groupBy") }
-            guard let value else { return .missingAttribute("value") }
+            guard let reading else { return .missingAttribute("value") }
             let fell = (state.groups[group] ?? 0) == 1
-            if !fell, let below, value < below {
+            if !fell, let below, reading < below {
                 Self.remember(group, 1, in: &state)
                 steps = 1
-            } else if fell, let atLeast, value >= atLeast {
+            } else if fell, let atLeast, reading >= atLeast {
                 Self.remember(group, 2, in: &state)
                 steps = 2
             } else {
                 steps = state.groups[group] ?? 0
             }
         }
+        // `best` keeps the rule's own count, so an all-or-nothing rule still counts its way up.
         state.best = max(state.best, steps)
+        if allOrNothing == true { return .progressed(steps: state.best >= complete ? 1 : 0) }
         return .progressed(steps: state.best)
+    }
+
+    /// Checks the `where` conditions, in the order of their attribute names. An event that
+    /// fails any condition does not concern the rule (even if it also lacks another attribute);
+    /// otherwise the first missing or non-numeric attribute makes the rule ignore it.
+    func filter(_ attributes: [String: JSONValue]) -> RuleStep? {
+        guard let conditions = `where`, !conditions.isEmpty else { return nil }
+        var ignored: RuleStep?
+        for (key, written) in conditions.sorted(by: { $0.key < $1.key }) {
+            // The catalog refused conditions that do not parse; one that got here anyway matches nothing.
+            guard let condition = try? AttributeCondition(written) else { return .notMatched }
+            switch condition.verdict(for: attributes[key]) {
+            case .holds: continue
+            case .fails: return .notMatched
+            case .missing: ignored = ignored ?? .missingAttribute(key)
+            case .notANumber: ignored = ignored ?? .notANumber(key)
+            }
+        }
+        return ignored
     }
 
     /// Adds two non-negative amounts, stopping at the largest integer instead of overflowing.
