@@ -37,7 +37,7 @@ final class Challenges: Sendable {
         let message = try Self.message(issue.message)
         let receivers = try await checkReceivers(issue.receivers, issuer: issuer, gameId: gameId, context: context)
         if let expiry = issue.expiresInMilliseconds, !(1...Self.maximumDuration).contains(expiry) {
-            throw ErrorReply(code: .invalidField, message: "expiresInMilliseconds must be 1 to 30 days", field: "payload.expiresInMilliseconds")
+            throw ErrorReply(code: .invalidField, message: "expiresInMilliseconds must be 1 ms to 30 days (2592000000)", field: "payload.expiresInMilliseconds")
         }
         let now = clock.nowMilliseconds
         var issuerValue: Int64?

@@ -94,9 +94,12 @@ public struct RequestAccess: Sendable, Hashable, CustomStringConvertible {
         case .player:
             return ErrorReply(code: .forbidden, message: "'\(type)' needs a player's session token")
         case .operator: return ErrorReply(code: .forbidden, message: "'\(type)' is for operators only")
-        case .service, .serviceOrOperator:
+        case .service:
             return ErrorReply(
                 code: .forbidden, message: "'\(type)' is sent by Podium's services only, not by clients")
+        case .serviceOrOperator:
+            return ErrorReply(
+                code: .forbidden, message: "'\(type)' is sent by Podium's services and operators (the admin key) only")
         default:
             return ErrorReply(
                 code: .forbidden, message: "'\(type)' is not for this credential (\(description) only)")
