@@ -180,7 +180,9 @@ let package = Package(
             dependencies: ["Achievement", "PodiumSQLite", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Services/Achievement/SQLite"
         ),
-        .target(name: "Challenge", dependencies: ["PodiumRuntime"], path: "Services/Challenge/Library"),
+        .target(
+            name: "Challenge", dependencies: ["PodiumRuntime", .product(name: "Configuration", package: "swift-configuration")],
+            path: "Services/Challenge/Library"),
         .target(
             name: "ChallengePostgres",
             dependencies: ["Challenge", "ChallengeSQLite", "PodiumPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],

@@ -13,7 +13,9 @@ public struct MessageType: RawRepresentable, Codable, Sendable, Hashable, Custom
 
     /// The service a request type belongs to: the part before the first dot.
     public var serviceName: String {
-        String(rawValue.prefix(while: { $0 != "." }))
+        let prefix = rawValue.prefix(while: { $0 != "." })
+        // The notification inbox is the challenge service's (docs/PROTOCOL.md 14.5).
+        return prefix == "inbox" ? "challenge" : String(prefix)
     }
 
     // Replies.

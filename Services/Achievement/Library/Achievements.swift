@@ -342,21 +342,13 @@ final class Achievements: Sendable {
         )
     }
 
-    /// The player's notification (the completion banner's data).
+    /// Logs an achievement earned. The player's notification (the completion banner's data) is
+    /// made by the inbox (the challenge service) from the `achievement.earned` outbox message,
+    /// so that it is kept durably and sent once (docs/PROTOCOL.md 14.5).
     func notifyEarned(
         _ definition: AchievementDefinition, _ record: ProgressRecord, gameId: String, playerId: String, cause: String,
         context: ServiceContext
     ) async {
-        _ = try? await context.publisher.publish(
-            type: .notification, topic: .notification(gameId: gameId, playerId: playerId),
-            payload: PlayerNotification(
-                kind: "achievement.earned", message: "Achievement earned: \(definition.title)",
-                details: [
-                    "achievementId": .string(definition.id), "title": .string(definition.title),
-                    "earnedDescription": .string(definition.earnedDescription), "points": .integer(Int64(definition.points)),
-                    "timesEarned": .integer(Int64(record.timesEarned)),
-                ]),
-            gameId: gameId, playerId: playerId, correlationId: cause)
         context.logger.info("achievement earned", metadata: ["achievement.id": "\(definition.id)", "player.id": "\(playerId)"])
     }
 }

@@ -1,3 +1,4 @@
+import Configuration
 import Foundation
 import PodiumMessages
 import PodiumRuntime
@@ -7,7 +8,8 @@ import PodiumRuntime
 /// service's bus messages; every notification is also kept in an inbox.
 ///
 /// `PODIUM_CHALLENGE_OPEN_GAMES` (comma-separated game ids) lists games whose challenges may go to
-/// players who are not friends; elsewhere receivers must be friends.
+/// players who are not friends; elsewhere receivers must be friends. The service also keeps every
+/// player's notification inbox (`inbox.*`), items kept `PODIUM_INBOX_RETENTION_DAYS` (default 90).
 public enum ChallengeService {
     /// The service name: its request types start with `challenge.`.
     public static let name = "challenge"
@@ -20,13 +22,16 @@ public enum ChallengeService {
 
     /// Builds the service on the store `openStore` opens; `openGames` nil reads
     /// `PODIUM_CHALLENGE_OPEN_GAMES`.
-    public static func blueprint(openGames: Set<String>? = nil, openStore: @escaping ChallengeStoreOpener) -> ServiceBlueprint {
+    public static func blueprint(
+        openGames: Set<String>? = nil, inboxRetentionDays: Int? = nil, openStore: @escaping ChallengeStoreOpener
+    ) -> ServiceBlueprint {
         ServiceBlueprint(name: name) { settings, clock in
             let open = openGames ?? Set(
                 RuntimeSettings.environmentReader().string(forKey: "podium.challenge.open.games", default: "")
                     .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+            let retention = try inboxRetentionDays ?? Self.inboxRetentionDays(RuntimeSettings.environmentReader())
             let store = try await openStore(settings)
-            var service = definition(Challenges(store: store, clock: clock, openGames: open))
+            var service = definition(Challenges(store: store, clock: clock, openGames: open, inboxRetentionDays: retention))
             service.storage = store.location
             service.shutdown = { await store.close() }
             service.sizedStorage = store as? any StorageSize
@@ -35,6 +40,13 @@ public enum ChallengeService {
             service.leases = store.leases
             return service
         }
+    }
+
+    /// `PODIUM_INBOX_RETENTION_DAYS` (1-3650, default 90): how long inbox items are kept.
+    static func inboxRetentionDays(_ reader: ConfigReader) throws -> Int {
+        let days = reader.int(forKey: "podium.inbox.retention.days", default: 90)
+        guard (1...3650).contains(days) else { throw ConfigurationProblem("PODIUM_INBOX_RETENTION_DAYS must be 1-3650 (it is \(days))") }
+        return days
     }
 
     /// The service without storage (for stacks that do not use challenges).
@@ -74,20 +86,34 @@ public enum ChallengeService {
                 Requests.candidates.handler { request, context in
                     ChallengeCandidates(playerIds: try await challenges.candidates(request.envelope, context: context))
                 },
+                // The challenge kinds of the inbox, as before the inbox kept every kind.
                 Requests.inbox.handler { request, _ in
                     let (gameId, playerId) = try Challenges.player(request.envelope)
                     let items = try await challenges.store.inbox(
-                        gameId: gameId, playerId: playerId, unreadOnly: request.payload.unreadOnly == true, after: request.payload.after)
+                        gameId: gameId, playerId: playerId,
+                        page: InboxPageRequest(
+                            after: request.payload.after, unreadOnly: request.payload.unreadOnly == true, kindPrefix: "challenge."))
                     return InboxPage(items: items)
                 },
                 Requests.inboxRead.handler { request, _ in
                     let (gameId, playerId) = try Challenges.player(request.envelope)
                     return InboxMarked(marked: try await challenges.store.markRead(gameId: gameId, playerId: playerId, ids: request.payload.ids))
                 },
+                Requests.inboxList.handler { request, _ in try await challenges.inboxList(request.envelope, request.payload) },
+                Requests.inboxUnread.handler { request, _ in
+                    let (gameId, playerId) = try Challenges.player(request.envelope)
+                    return InboxUnread(unread: try await challenges.store.unreadCount(gameId: gameId, playerId: playerId))
+                },
+                Requests.inboxMarkRead.handler { request, _ in try await challenges.inboxMarkRead(request.envelope, request.payload) },
+                Requests.inboxDelete.handler { request, _ in try await challenges.inboxDelete(request.envelope, request.payload) },
+                Requests.inboxNotify.handler { request, context in
+                    try await challenges.operatorNotice(request.envelope, request.payload, context: context)
+                },
             ],
             background: { context in
                 while !Task.isCancelled {
                     await challenges.sweep(context: context)
+                    await challenges.pruneInbox(context: context)
                     try? await context.clock.sleep(for: sweepInterval)
                 }
             },

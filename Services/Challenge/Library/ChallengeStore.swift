@@ -7,12 +7,18 @@ public struct ChallengeTriggerPlan: Sendable {
     public var completions: [(challengeId: String, receiver: String, value: Int64?)] = []
     /// Scores for running time-boxed challenges.
     public var timedScores: [(challengeId: String, value: Int64, higherIsBetter: Bool)] = []
+    /// Inbox items the message makes besides completions (an achievement earned, a player
+    /// pushed out of a top 10), written in the same transaction.
+    public var notices: [AddressedInboxItem] = []
     public var playerId: String
     public var time: Int64
+    /// The message's `correlationId`: the request or event that caused it.
+    public var cause: String?
 
-    public init(playerId: String, time: Int64) {
+    public init(playerId: String, time: Int64, cause: String? = nil) {
         self.playerId = playerId
         self.time = time
+        self.cause = cause
     }
 }
 
@@ -44,7 +50,7 @@ public protocol ChallengeStore: Sendable {
     /// written, to be sent as notifications.
     func apply(
         _ plans: [ChallengeTriggerPlan], stream: String, through sequence: UInt64,
-        notes: @escaping @Sendable (_ challenge: ChallengeDetail, _ receiver: String, _ value: Int64?) -> [AddressedInboxItem]
+        notes: @escaping @Sendable (_ challenge: ChallengeDetail, _ receiver: String, _ value: Int64?, _ cause: String?) -> [AddressedInboxItem]
     ) async throws -> [AddressedInboxItem]
     /// The position applied in a followed stream.
     func position(of stream: String) async throws -> UInt64
@@ -90,11 +96,41 @@ public protocol ChallengeStore: Sendable {
     /// Marks time-boxed challenges ended; returns those this call ended (each ends once).
     func endTimed(_ candidates: [String]) async throws -> [String]
     func addToInbox(_ item: InboxItem, gameId: String, playerId: String) async throws
-    /// The player's items in a game: newest first, or, `after` a position, the later ones oldest
-    /// first (a reconnecting client's catch-up); at most 200 either way. Positions only grow.
-    func inbox(gameId: String, playerId: String, unreadOnly: Bool, after: Int64?) async throws -> [InboxItem]
-    /// Marks items read; returns how many changed.
-    func markRead(gameId: String, playerId: String, ids: [String]) async throws -> Int
+    /// The player's items in a game (deleted ones never): newest first by position, below
+    /// `before` if given; or, `after` a position, the later ones oldest first (a reconnecting
+    /// client's catch-up). Only unread ones, only `kinds`, only kinds starting with
+    /// `kindPrefix`, as asked; at most `limit`. Positions only grow and are never reused.
+    func inbox(gameId: String, playerId: String, page: InboxPageRequest) async throws -> [InboxItem]
+    /// The player's unread items in a game.
+    func unreadCount(gameId: String, playerId: String) async throws -> Int
+    /// Marks items read (nil: every item of the player in the game); returns how many changed.
+    func markRead(gameId: String, playerId: String, ids: [String]?) async throws -> Int
+    /// Deletes the player's items; returns how many there were.
+    func deleteFromInbox(gameId: String, playerId: String, ids: [String]) async throws -> Int
+    /// Deletes every item created before `time` (retention); returns how many.
+    func pruneInbox(createdBefore time: Int64) async throws -> Int
+}
+
+/// What one read of an inbox asks for (``ChallengeStore/inbox(gameId:playerId:page:)``).
+public struct InboxPageRequest: Sendable, Equatable {
+    public var after: Int64?
+    public var before: Int64?
+    public var unreadOnly: Bool
+    public var kinds: [String]?
+    public var kindPrefix: String?
+    public var limit: Int
+
+    public init(
+        after: Int64? = nil, before: Int64? = nil, unreadOnly: Bool = false, kinds: [String]? = nil, kindPrefix: String? = nil,
+        limit: Int = 200
+    ) {
+        self.after = after
+        self.before = before
+        self.unreadOnly = unreadOnly
+        self.kinds = kinds
+        self.kindPrefix = kindPrefix
+        self.limit = limit
+    }
 }
 
 extension ChallengeStore {

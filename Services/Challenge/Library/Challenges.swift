@@ -18,14 +18,21 @@ final class Challenges: Sendable {
     private let lastTargetCheck = Locked<Int64>(0)
     static let targetCheckMilliseconds: Int64 = 5000
 
+    /// How long inbox items are kept (`PODIUM_INBOX_RETENTION_DAYS`).
+    let inboxRetentionMilliseconds: Int64
+    /// When the inbox was last pruned (monotonic).
+    let lastInboxPrune = Locked<Int64>(0)
+    static let inboxPruneMilliseconds: Int64 = 60_000
+
     static let maximumReceivers = 20
     static let maximumMessageLength = 280
     static let maximumDuration: Int64 = 30 * 86_400_000
 
-    init(store: any ChallengeStore, clock: any PodiumClock, openGames: Set<String>) {
+    init(store: any ChallengeStore, clock: any PodiumClock, openGames: Set<String>, inboxRetentionDays: Int = 90) {
         self.store = store
         self.clock = clock
         self.openGames = openGames
+        inboxRetentionMilliseconds = Int64(inboxRetentionDays) * 86_400_000
     }
 
     // MARK: - Issuing
@@ -80,7 +87,7 @@ final class Challenges: Sendable {
         let notes = receivers.map { receiver in
             (gameId, receiver, Self.inboxItem(
                 kind: "challenge.received", message: "\(issuer) challenged you" + (message.map { ": \($0)" } ?? ""), challenge: challenge,
-                at: now))
+                at: now, cause: request.correlationId ?? request.id))
         }
         return try await store(challenge, higherIsBetter: higherIsBetter, baselines: baselines, notes: notes, key: key, context: context)
     }
@@ -107,7 +114,7 @@ final class Challenges: Sendable {
         let notes = receivers.map { receiver in
             (gameId, receiver, Self.inboxItem(
                 kind: "challenge.received", message: "\(issuer) started a challenge on \(board.title)" + (message.map { ": \($0)" } ?? ""),
-                challenge: challenge, at: now))
+                challenge: challenge, at: now, cause: request.correlationId ?? request.id))
         }
         return try await store(
             challenge, higherIsBetter: board.sortOrder == .higherIsBetter, baselines: [:], notes: notes, key: key, context: context)
@@ -160,10 +167,12 @@ final class Challenges: Sendable {
         let candidates = try await store.candidates(for: Set(triggers.compactMap { $0?.trigger }))
         var plans: [ChallengeTriggerPlan] = []
         for (item, trigger) in zip(batch, triggers) {
-            var plan = ChallengeTriggerPlan(playerId: item.envelope.playerId ?? "", time: item.envelope.timestamp)
+            var plan = ChallengeTriggerPlan(
+                playerId: item.envelope.playerId ?? "", time: item.envelope.timestamp, cause: item.envelope.correlationId)
             if let trigger, let found = candidates[trigger.trigger] {
                 try await fill(&plan, trigger: trigger, candidates: found, at: item.envelope.timestamp, context: context)
             }
+            plan.notices = await notices(for: item.envelope, context: context)
             plans.append(plan)
         }
         try await complete(plans, stream: stream, through: last, context: context)
@@ -172,15 +181,15 @@ final class Challenges: Sendable {
     /// Writes the plans' completions with the stream position, then sends their notifications.
     func complete(_ plans: [ChallengeTriggerPlan], stream: String, through last: UInt64, context: ServiceContext) async throws {
         let now = clock.nowMilliseconds
-        let written = try await store.apply(plans, stream: stream, through: last) { challenge, receiver, value in
+        let written = try await store.apply(plans, stream: stream, through: last) { challenge, receiver, value, cause in
             let scores: String = challenge.issuerValue.map { " (\(value.map(String.init) ?? "?") against \($0))" } ?? ""
             return [
                 (challenge.gameId, receiver, Self.inboxItem(
                     kind: "challenge.completed", message: "You completed \(challenge.issuerId)'s challenge" + scores, challenge: challenge,
-                    at: now)),
+                    at: now, cause: cause)),
                 (challenge.gameId, challenge.issuerId, Self.inboxItem(
                     kind: "challenge.completed-by-receiver", message: "\(receiver) completed your challenge" + scores, challenge: challenge,
-                    at: now, extra: ["receiverId": .string(receiver)])),
+                    at: now, extra: ["receiverId": .string(receiver)], cause: cause)),
             ]
         }
         for note in written { await publish(note.item, to: note.playerId, gameId: note.gameId, context: context) }
@@ -427,7 +436,8 @@ final class Challenges: Sendable {
 
     /// A notification as the inbox keeps it.
     static func inboxItem(
-        kind: String, message: String, challenge: ChallengeDetail, at time: Int64, extra: [String: JSONValue] = [:]
+        kind: String, message: String, challenge: ChallengeDetail, at time: Int64, extra: [String: JSONValue] = [:],
+        cause: String? = nil
     ) -> InboxItem {
         var details: [String: JSONValue] = [
             "challengeId": .string(challenge.challengeId), "kind": .string(challenge.kind.rawValue), "issuerId": .string(challenge.issuerId),
@@ -437,15 +447,16 @@ final class Challenges: Sendable {
         if let value = challenge.issuerValue { details["issuerValue"] = .integer(value) }
         if let note = challenge.message { details["message"] = .string(note) }
         details.merge(extra) { _, new in new }
-        return InboxItem(id: UUID().uuidString.lowercased(), kind: kind, message: message, details: details, createdAt: time, read: false)
+        return InboxItem(
+            id: newItemID(), kind: kind, message: message, details: details, createdAt: time, read: false, correlationId: cause)
     }
 
     /// Sends an inbox item to the player's subscribers (a notification may be missed; the inbox keeps it).
-    private func publish(_ item: InboxItem, to playerId: String, gameId: String, context: ServiceContext) async {
+    func publish(_ item: InboxItem, to playerId: String, gameId: String, context: ServiceContext) async {
         _ = try? await context.publisher.publish(
             type: .notification, topic: .notification(gameId: gameId, playerId: playerId),
             payload: PlayerNotification(kind: item.kind, message: item.message, details: item.details.merging(["inboxId": .string(item.id)]) { a, _ in a }),
-            gameId: gameId, playerId: playerId)
+            gameId: gameId, playerId: playerId, correlationId: item.correlationId)
     }
 
     static func player(_ request: RawEnvelope) throws -> (gameId: String, playerId: String) {

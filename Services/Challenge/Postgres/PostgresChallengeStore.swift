@@ -38,7 +38,16 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
                     read boolean NOT NULL DEFAULT false)
                 """,
                 "CREATE INDEX inbox_player ON inbox (game_id, player_id, created_at)",
-            ])
+            ]),
+        // Every kind of notification, with the request that caused it; deleted rows go (the
+        // bigserial position is never handed out again).
+        PostgresMigration(
+            "v2-inbox",
+            [
+                "ALTER TABLE inbox ADD COLUMN correlation_id text",
+                "CREATE INDEX inbox_created ON inbox (created_at)",
+                "CREATE INDEX inbox_player_position ON inbox (game_id, player_id, position)",
+            ]),
     ]
 
     public init(database: PostgresStorage) { self.database = database }
@@ -62,7 +71,7 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
 
     public func apply(
         _ plans: [ChallengeTriggerPlan], stream: String, through sequence: UInt64,
-        notes: @escaping @Sendable (_ challenge: ChallengeDetail, _ receiver: String, _ value: Int64?) -> [AddressedInboxItem]
+        notes: @escaping @Sendable (_ challenge: ChallengeDetail, _ receiver: String, _ value: Int64?, _ cause: String?) -> [AddressedInboxItem]
     ) async throws -> [AddressedInboxItem] {
         let logger = logger
         return try await database.transaction { connection in
@@ -76,10 +85,14 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
                         RETURNING 1
                         """, connection, logger)
                     guard changed == 1, let challenge = try await Self.load(completion.challengeId, connection, logger) else { continue }
-                    for note in notes(challenge, completion.receiver, completion.value) {
+                    for note in notes(challenge, completion.receiver, completion.value, plan.cause) {
                         try await Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, connection, logger)
                         written.append(note)
                     }
+                }
+                for note in plan.notices {
+                    try await Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, connection, logger)
+                    written.append(note)
                 }
                 for score in plan.timedScores {
                     var query: PostgresQuery = """
@@ -200,13 +213,45 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
         try await write { connection, logger in try await Self.insert(item, gameId: gameId, playerId: playerId, connection, logger) }
     }
 
-    public func markRead(gameId: String, playerId: String, ids: [String]) async throws -> Int {
+    public func markRead(gameId: String, playerId: String, ids: [String]?) async throws -> Int {
         try await write { connection, logger in
-            try await Self.count(
+            guard let ids else {
+                return try await Self.count(
+                    "UPDATE inbox SET read = true WHERE game_id = \(gameId) AND player_id = \(playerId) AND NOT read RETURNING 1",
+                    connection, logger)
+            }
+            return try await Self.count(
                 """
                 UPDATE inbox SET read = true WHERE id = ANY(\(ids)) AND game_id = \(gameId) AND player_id = \(playerId) AND NOT read
                 RETURNING 1
                 """, connection, logger)
+        }
+    }
+
+    public func deleteFromInbox(gameId: String, playerId: String, ids: [String]) async throws -> Int {
+        try await write { connection, logger in
+            try await Self.count(
+                "DELETE FROM inbox WHERE id = ANY(\(ids)) AND game_id = \(gameId) AND player_id = \(playerId) RETURNING 1",
+                connection, logger)
+        }
+    }
+
+    public func pruneInbox(createdBefore time: Int64) async throws -> Int {
+        try await write { connection, logger in
+            try await Self.count("DELETE FROM inbox WHERE created_at < \(time) RETURNING 1", connection, logger)
+        }
+    }
+
+    public func unreadCount(gameId: String, playerId: String) async throws -> Int {
+        let logger = logger
+        return try await database.read { connection in
+            var count = 0
+            for try await (value) in try await connection.query(
+                "SELECT count(*) FROM inbox WHERE game_id = \(gameId) AND player_id = \(playerId) AND NOT read", logger: logger
+            ).decode(Int64.self) {
+                count = Int(value)
+            }
+            return count
         }
     }
 
@@ -309,30 +354,34 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
         }
     }
 
-    public func inbox(gameId: String, playerId: String, unreadOnly: Bool, after: Int64?) async throws -> [InboxItem] {
-        let query: PostgresQuery =
-            after == nil
-            ? """
-            SELECT position, id, kind, message, details, created_at, read FROM inbox
-            WHERE game_id = \(gameId) AND player_id = \(playerId) AND (NOT \(unreadOnly) OR NOT read)
-            ORDER BY created_at DESC, id LIMIT 200
+    public func inbox(gameId: String, playerId: String, page: InboxPageRequest) async throws -> [InboxItem] {
+        var query: PostgresQuery = """
+            SELECT position, id, kind, message, details, created_at, read, correlation_id FROM inbox
+            WHERE game_id = \(gameId) AND player_id = \(playerId) AND (NOT \(page.unreadOnly) OR NOT read)
+            AND (\(page.kinds == nil) OR kind = ANY(\(page.kinds ?? [])))
+            AND (\(page.kindPrefix == nil) OR starts_with(kind, \(page.kindPrefix ?? "")))
             """
-            : """
-            SELECT position, id, kind, message, details, created_at, read FROM inbox
-            WHERE game_id = \(gameId) AND player_id = \(playerId) AND (NOT \(unreadOnly) OR NOT read) AND position > \(after ?? 0)
-            ORDER BY position LIMIT 200
-            """
+        if let after = page.after {
+            query.sql += " AND position > $\(query.binds.count + 1) ORDER BY position LIMIT $\(query.binds.count + 2)"
+            query.binds.append(after)
+            query.binds.append(Int64(page.limit))
+        } else {
+            query.sql += " AND position < $\(query.binds.count + 1) ORDER BY position DESC LIMIT $\(query.binds.count + 2)"
+            query.binds.append(page.before ?? Int64.max)
+            query.binds.append(Int64(page.limit))
+        }
         let logger = logger
+        let prepared = query
         return try await database.read { connection in
             var items: [InboxItem] = []
-            for try await (position, id, kind, message, details, createdAt, read) in try await connection.query(query, logger: logger)
-                .decode((Int64, String, String, String, String, Int64, Bool).self)
+            for try await (position, id, kind, message, details, createdAt, read, correlation) in try await connection.query(prepared, logger: logger)
+                .decode((Int64, String, String, String, String, Int64, Bool, String?).self)
             {
                 items.append(
                     InboxItem(
                         id: id, kind: kind, message: message,
                         details: (try? WireCodec.decode([String: JSONValue].self, from: Data(details.utf8))) ?? [:],
-                        createdAt: createdAt, read: read, position: position))
+                        createdAt: createdAt, read: read, position: position, correlationId: correlation))
             }
             return items
         }
@@ -377,8 +426,9 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
         let details = String(decoding: try WireCodec.encode(item.details), as: UTF8.self)
         try await connection.query(
             """
-            INSERT INTO inbox (id, game_id, player_id, kind, message, details, created_at, read)
-            VALUES (\(item.id), \(gameId), \(playerId), \(item.kind), \(item.message), \(details), \(item.createdAt), false)
+            INSERT INTO inbox (id, game_id, player_id, kind, message, details, created_at, read, correlation_id)
+            VALUES (\(item.id), \(gameId), \(playerId), \(item.kind), \(item.message), \(details), \(item.createdAt), false,
+                \(item.correlationId))
             """, logger: logger)
     }
 

@@ -60,6 +60,15 @@ public final class SQLiteChallengeStore: ChallengeStore {
             }
             try db.create(index: "inbox_player", on: "inbox", columns: ["game_id", "player_id", "created_at"])
         }
+        migrator.registerMigration("inbox-v2") { db in
+            // Every kind of notification, deletable, with the request that caused it. Deleting
+            // marks the row (its rowid, the item's position, must never be handed out again).
+            try db.alter(table: "inbox") { t in
+                t.add(column: "correlation_id", .text)
+                t.add(column: "deleted", .boolean).notNull().defaults(to: false)
+            }
+            try db.create(index: "inbox_created", on: "inbox", columns: ["created_at"])
+        }
         DurableTables.register(in: &migrator)
         try migrator.migrate(database)
         location = "sqlite:\(path.path)"
@@ -71,7 +80,7 @@ public final class SQLiteChallengeStore: ChallengeStore {
     /// Returns the inbox items written, to be sent as notifications.
     public func apply(
         _ plans: [ChallengeTriggerPlan], stream: String, through sequence: UInt64,
-        notes: @escaping @Sendable (_ challenge: ChallengeDetail, _ receiver: String, _ value: Int64?) -> [(gameId: String, playerId: String, item: InboxItem)]
+        notes: @escaping @Sendable (_ challenge: ChallengeDetail, _ receiver: String, _ value: Int64?, _ cause: String?) -> [(gameId: String, playerId: String, item: InboxItem)]
     ) async throws -> [(gameId: String, playerId: String, item: InboxItem)] {
         try await database.write { db in
             var written: [(gameId: String, playerId: String, item: InboxItem)] = []
@@ -80,10 +89,14 @@ public final class SQLiteChallengeStore: ChallengeStore {
                     try db.cachedStatement(sql:
                         "UPDATE receiver SET state = 'completed', completed_at = ?, value = COALESCE(?, value) WHERE challenge_id = ? AND player_id = ? AND state = 'pending'").execute(arguments: [plan.time, completion.value, completion.challengeId, completion.receiver])
                     guard db.changesCount == 1, let challenge = try Self.load(db, completion.challengeId) else { continue }
-                    for note in notes(challenge, completion.receiver, completion.value) {
+                    for note in notes(challenge, completion.receiver, completion.value, plan.cause) {
                         try Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, in: db)
                         written.append(note)
                     }
+                }
+                for note in plan.notices {
+                    try Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, in: db)
+                    written.append(note)
                 }
                 for score in plan.timedScores {
                     let better = score.higherIsBetter ? "? > value" : "? < value"
@@ -323,44 +336,90 @@ public final class SQLiteChallengeStore: ChallengeStore {
     private static func insert(_ item: InboxItem, gameId: String, playerId: String, in db: Database) throws {
         let details = String(decoding: try WireCodec.encode(item.details), as: UTF8.self)
         try db.cachedStatement(
-            sql: "INSERT INTO inbox (id, game_id, player_id, kind, message, details, created_at, read) VALUES (?, ?, ?, ?, ?, ?, ?, 0)").execute(arguments: [item.id, gameId, playerId, item.kind, item.message, details, item.createdAt])
+            sql: "INSERT INTO inbox (id, game_id, player_id, kind, message, details, created_at, read, correlation_id) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)").execute(arguments: [item.id, gameId, playerId, item.kind, item.message, details, item.createdAt, item.correlationId])
     }
 
-    /// The player's items in a game: newest first, or, `after` a position, the later ones oldest
-    /// first (a reconnecting client's catch-up); at most 200 either way. The position is the
-    /// row's rowid: items are never deleted, so positions only grow.
-    public func inbox(gameId: String, playerId: String, unreadOnly: Bool, after: Int64?) async throws -> [InboxItem] {
+    /// The position is the row's rowid; deleted rows stay (marked) until retention removes
+    /// them, so positions only grow.
+    public func inbox(gameId: String, playerId: String, page: InboxPageRequest) async throws -> [InboxItem] {
         try await database.read { db in
-            let sql = after == nil
-                ? """
-                SELECT rowid AS position, * FROM inbox WHERE game_id = ? AND player_id = ? AND (? = 0 OR read = 0)
-                ORDER BY created_at DESC, id LIMIT 200
-                """
-                : """
-                SELECT rowid AS position, * FROM inbox WHERE game_id = ? AND player_id = ? AND (? = 0 OR read = 0)
-                AND rowid > ? ORDER BY rowid LIMIT 200
-                """
-            var arguments: StatementArguments = [gameId, playerId, unreadOnly]
-            if let after { arguments += [after] }
+            var sql = "SELECT rowid AS position, * FROM inbox WHERE game_id = ? AND player_id = ? AND NOT deleted"
+            var arguments: StatementArguments = [gameId, playerId]
+            if page.unreadOnly { sql += " AND read = 0" }
+            if let kinds = page.kinds {
+                sql += " AND kind IN (\(kinds.map { _ in "?" }.joined(separator: ",")))"
+                arguments += StatementArguments(kinds)
+            }
+            if let prefix = page.kindPrefix {
+                sql += " AND substr(kind, 1, ?) = ?"
+                arguments += [prefix.count, prefix]
+            }
+            if let after = page.after {
+                sql += " AND rowid > ? ORDER BY rowid LIMIT ?"
+                arguments += [after, page.limit]
+            } else {
+                if let before = page.before {
+                    sql += " AND rowid < ?"
+                    arguments += [before]
+                }
+                sql += " ORDER BY rowid DESC LIMIT ?"
+                arguments += [page.limit]
+            }
             return try Row.fetchAll(try db.cachedStatement(sql: sql), arguments: arguments).map { row in
                 let details: String = row["details"]
                 return InboxItem(
                     id: row["id"], kind: row["kind"], message: row["message"],
                     details: (try? WireCodec.decode([String: JSONValue].self, from: Data(details.utf8))) ?? [:],
-                    createdAt: row["created_at"], read: row["read"], position: row["position"])
+                    createdAt: row["created_at"], read: row["read"], position: row["position"], correlationId: row["correlation_id"])
             }
         }
     }
 
-    public func markRead(gameId: String, playerId: String, ids: [String]) async throws -> Int {
+    public func unreadCount(gameId: String, playerId: String) async throws -> Int {
+        try await database.read { db in
+            try Int.fetchOne(
+                try db.cachedStatement(sql: "SELECT count(*) FROM inbox WHERE game_id = ? AND player_id = ? AND read = 0 AND NOT deleted"),
+                arguments: [gameId, playerId]) ?? 0
+        }
+    }
+
+    public func markRead(gameId: String, playerId: String, ids: [String]?) async throws -> Int {
         try await database.write { db in
+            guard let ids else {
+                try db.cachedStatement(sql: "UPDATE inbox SET read = 1 WHERE game_id = ? AND player_id = ? AND read = 0 AND NOT deleted")
+                    .execute(arguments: [gameId, playerId])
+                return db.changesCount
+            }
             var changed = 0
-            for id in ids {
+            for id in Set(ids) {
                 try db.cachedStatement(
-                    sql: "UPDATE inbox SET read = 1 WHERE id = ? AND game_id = ? AND player_id = ? AND read = 0").execute(arguments: [id, gameId, playerId])
+                    sql: "UPDATE inbox SET read = 1 WHERE id = ? AND game_id = ? AND player_id = ? AND read = 0 AND NOT deleted").execute(arguments: [id, gameId, playerId])
                 changed += db.changesCount
             }
             return changed
+        }
+    }
+
+    public func deleteFromInbox(gameId: String, playerId: String, ids: [String]) async throws -> Int {
+        try await database.write { db in
+            var changed = 0
+            for id in Set(ids) {
+                try db.cachedStatement(
+                    sql: "UPDATE inbox SET deleted = 1 WHERE id = ? AND game_id = ? AND player_id = ? AND NOT deleted").execute(arguments: [id, gameId, playerId])
+                changed += db.changesCount
+            }
+            return changed
+        }
+    }
+
+    public func pruneInbox(createdBefore time: Int64) async throws -> Int {
+        try await database.write { db in
+            // The newest row stays even when it is old, so that SQLite never reuses its rowid.
+            try db.cachedStatement(
+                sql: "DELETE FROM inbox WHERE created_at < ? AND rowid < (SELECT max(rowid) FROM inbox)").execute(arguments: [time])
+            let removed = db.changesCount
+            try db.cachedStatement(sql: "UPDATE inbox SET deleted = 1 WHERE created_at < ? AND NOT deleted").execute(arguments: [time])
+            return removed + db.changesCount
         }
     }
 

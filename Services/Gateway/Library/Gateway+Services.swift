@@ -142,7 +142,7 @@ extension Gateway {
     private func register(_ envelope: RawEnvelope, routingID: Data) async {
         guard let announcement = try? envelope.decodePayload(as: ServiceAnnouncement.self),
             Identifiers.isValidID(announcement.service),
-            announcement.requestTypes.allSatisfy({ $0.hasPrefix(announcement.service + ".") })
+            announcement.requestTypes.allSatisfy({ MessageType(rawValue: $0).serviceName == announcement.service })
         else {
             logger.warning("service announcement refused")
             return

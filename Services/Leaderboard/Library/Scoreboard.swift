@@ -98,16 +98,10 @@ final class Scoreboard: Sendable {
         let queued = QueuedScore(
             board: board, gameId: gameId, playerId: playerId, submission: submission, metadata: metadataText,
             key: RequestKey(request, playerId: playerId), cause: request.correlationId ?? request.id)
-        let (receipt, pushed) = try await submissions.submit(queued).get()
+        let (receipt, _) = try await submissions.submit(queued).get()
+        // A player this pushed out of the top 10 hears of it from the inbox (the challenge
+        // service), which reads the outbox message: durably, once.
         context.outboxChanged()
-        if let pushed {
-            _ = try? await context.publisher.publish(
-                type: .notification, topic: .notification(gameId: gameId, playerId: pushed),
-                payload: PlayerNotification(
-                    kind: "leaderboard.left-top", message: "You dropped out of the top \(Standings.topSize) of \(board.title)",
-                    details: ["boardId": .string(board.id), "rank": .integer(Int64(Standings.topSize + 1)), "by": .string(playerId)]),
-                gameId: gameId, playerId: pushed, correlationId: queued.cause)
-        }
         return receipt
     }
 
@@ -140,9 +134,11 @@ final class Scoreboard: Sendable {
                         boardId: board.id, playerId: playerId, improved: previous != current, previousValue: previous?.value,
                         entry: Self.entry(playerId, current, rank: rank), scopesBeaten: recorded.scopesBeaten.map(\.rawValue),
                         submittedValue: value)
+                    var message = receipt
+                    message.pushedOutOfTop = recorded.pushedOutOfTop
                     let accepted = Envelope(
                         type: .scoreAccepted, correlationId: queued.cause, gameId: queued.gameId, playerId: playerId,
-                        timestamp: now, payload: receipt)
+                        timestamp: now, payload: message)
                     return SubmissionJournal(
                         reply: try WireCodec.jsonValue(receipt), accepted: (Topic(rawValue: "score/\(queued.gameId)/\(board.id)"), accepted),
                         leftTop: recorded.pushedOutOfTop)
@@ -159,8 +155,11 @@ final class Scoreboard: Sendable {
                         original.duplicate = true
                         return .success((original, nil))
                     case .applied(_, _, _, let journal):
-                        // The receipt is the outbox message's payload; no need to read back the stored reply.
-                        return .success((journal.accepted.envelope.payload, journal.leftTop))
+                        // The receipt is the outbox message's payload (less whom it pushed out);
+                        // no need to read back the stored reply.
+                        var receipt = journal.accepted.envelope.payload
+                        receipt.pushedOutOfTop = nil
+                        return .success((receipt, journal.leftTop))
                     }
                 }
             }

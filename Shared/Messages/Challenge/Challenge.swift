@@ -126,11 +126,15 @@ public struct InboxItem: Codable, Sendable, Equatable {
     /// that reconnects asks for the items `after` the highest position it has seen. Set on
     /// items read from the inbox, absent on notifications.
     public var position: Int64?
+    /// The request (or game event) that caused it, as its notification's `correlationId`;
+    /// absent when none did (a time-boxed challenge that ended, an expiry).
+    public var correlationId: String?
 
     public init(
         id: String, kind: String, message: String, details: [String: JSONValue], createdAt: Int64, read: Bool,
-        position: Int64? = nil
+        position: Int64? = nil, correlationId: String? = nil
     ) {
+        self.correlationId = correlationId
         self.id = id
         self.kind = kind
         self.message = message

@@ -80,6 +80,9 @@ public struct ScoreReceipt: Codable, Sendable, Equatable {
     /// True when this answers a resend of an already applied request id: nothing was applied
     /// again; `entry.rank` is the current rank and `scopesBeaten` is empty.
     public var duplicate: Bool?
+    /// Only in the `leaderboard.score-accepted` message, never in the reply: the player this
+    /// score pushed from rank 10 to 11 of the all-time board, whom the inbox tells.
+    public var pushedOutOfTop: String?
 
     public init(
         boardId: String, playerId: String, improved: Bool, previousValue: Int64?, entry: LeaderboardEntry, scopesBeaten: [String] = [],
@@ -101,7 +104,7 @@ public struct LeaderboardPage: Codable, Sendable, Equatable {
     /// `today`, `week` or `allTime`.
     public var scope: String
     public var entries: [LeaderboardEntry]
-    /// Entries in the scope (for `leaderboard.friends`: the friends with an entry, and the player).
+    /// Entries in the scope (for a `friendsOnly` page: the friends with an entry, and the player).
     public var total: Int
     /// Pass as `cursor` for the next page; absent on the last page.
     public var nextCursor: String?

@@ -21,6 +21,18 @@ public enum ChallengeRequests {
     public static let inboxRead = RequestDefinition<InboxMarkRead, InboxMarked>(
         "challenge.inbox.read", access: .signedIn, changesState: true)
 
+    // The notification inbox of every kind (docs/PROTOCOL.md 14.5); the challenge service keeps it.
+    public static let inboxList = RequestDefinition<InboxListQuery, InboxList>(
+        "inbox.list", access: .signedIn)
+    public static let inboxUnread = RequestDefinition<EmptyPayload, InboxUnread>(
+        "inbox.unread", access: .signedIn)
+    public static let inboxMarkRead = RequestDefinition<InboxSelection, InboxMarked>(
+        "inbox.read", access: .signedIn, changesState: true)
+    public static let inboxDelete = RequestDefinition<InboxSelection, InboxDeleted>(
+        "inbox.delete", access: .signedIn, changesState: true)
+    public static let inboxNotify = RequestDefinition<OperatorNotice, InboxItem>(
+        "inbox.admin.notify", access: .operator, changesState: true)
+
     // Operators.
     public static let list = RequestDefinition<ChallengeListing, ChallengeList>(
         "challenge.admin.list", access: .operator)
@@ -31,6 +43,7 @@ public enum ChallengeRequests {
     public static let all: [RequestInfo] = [
         issue.info, start.info, rematch.info, decline.info, received.info, issued.info, detail.info,
         candidates.info,
-        inbox.info, inboxRead.info, list.info, end.info,
+        inbox.info, inboxRead.info, inboxList.info, inboxUnread.info, inboxMarkRead.info, inboxDelete.info, inboxNotify.info,
+        list.info, end.info,
     ]
 }

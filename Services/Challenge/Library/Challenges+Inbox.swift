@@ -1,0 +1,106 @@
+import Foundation
+import PodiumMessages
+import PodiumRuntime
+
+/// The notification inbox of every kind (docs/PROTOCOL.md 14.5): what the challenge service
+/// sends is kept first and sent after, and so are the notifications it makes from the other
+/// services' durable streams (an achievement earned, a player pushed out of a top 10) and an
+/// operator's notices. A client that was offline catches up from here.
+extension Challenges {
+    /// The inbox items a stream message makes besides challenge completions.
+    func notices(for envelope: RawEnvelope, context: ServiceContext) async -> [AddressedInboxItem] {
+        guard let gameId = envelope.gameId, let playerId = envelope.playerId else { return [] }
+        let time = clock.nowMilliseconds
+        if envelope.type == .achievementEarned, let earned = try? envelope.decodePayload(as: AchievementEarned.self) {
+            let item = InboxItem(
+                id: Self.newItemID(), kind: "achievement.earned", message: "Achievement earned: \(earned.title)",
+                details: [
+                    "achievementId": .string(earned.achievementId), "title": .string(earned.title),
+                    "earnedDescription": .string(earned.earnedDescription), "points": .integer(Int64(earned.points)),
+                    "timesEarned": .integer(Int64(earned.timesEarned)),
+                ],
+                createdAt: time, read: false, correlationId: envelope.correlationId)
+            return [(gameId, playerId, item)]
+        }
+        if envelope.type == .scoreAccepted, let receipt = try? envelope.decodePayload(as: ScoreReceipt.self),
+            let pushed = receipt.pushedOutOfTop
+        {
+            let title = (try? await Self.board(receipt.boardId, gameId: gameId, context: context).title) ?? receipt.boardId
+            let item = InboxItem(
+                id: Self.newItemID(), kind: "leaderboard.left-top", message: "You dropped out of the top \(Self.topSize) of \(title)",
+                details: ["boardId": .string(receipt.boardId), "rank": .integer(Int64(Self.topSize + 1)), "by": .string(playerId)],
+                createdAt: time, read: false, correlationId: envelope.correlationId)
+            return [(gameId, pushed, item)]
+        }
+        return []
+    }
+
+    /// The size of the top whose leavers are told (the leaderboard's).
+    static let topSize = 10
+
+    static func newItemID() -> String { UUID().uuidString.lowercased() }
+
+    /// `inbox.list`: a page of the player's items, with the unread count.
+    func inboxList(_ request: RawEnvelope, _ query: InboxListQuery) async throws -> InboxList {
+        let (gameId, playerId) = try Self.player(request)
+        let items = try await store.inbox(
+            gameId: gameId, playerId: playerId,
+            page: InboxPageRequest(
+                after: query.after, before: query.before, unreadOnly: query.unreadOnly, kinds: query.kinds, limit: query.limit))
+        let unread = try await store.unreadCount(gameId: gameId, playerId: playerId)
+        // Newest-first pages continue below their last item while they come back full.
+        let more = query.after == nil && items.count == query.limit
+        return InboxList(items: items, nextBefore: more ? items.last?.position : nil, unread: unread)
+    }
+
+    /// `inbox.read`: some items, or all of them.
+    func inboxMarkRead(_ request: RawEnvelope, _ selection: InboxSelection) async throws -> InboxMarked {
+        let (gameId, playerId) = try Self.player(request)
+        return InboxMarked(marked: try await store.markRead(gameId: gameId, playerId: playerId, ids: selection.all ? nil : selection.ids))
+    }
+
+    /// `inbox.delete`: the player's own items only.
+    func inboxDelete(_ request: RawEnvelope, _ selection: InboxSelection) async throws -> InboxDeleted {
+        let (gameId, playerId) = try Self.player(request)
+        guard !selection.all else {
+            throw ErrorReply(code: .invalidField, message: "inbox.delete takes ids, not all", field: "payload.all")
+        }
+        return InboxDeleted(deleted: try await store.deleteFromInbox(gameId: gameId, playerId: playerId, ids: selection.ids))
+    }
+
+    /// `inbox.admin.notify`: an operator's notice to one player, kept and sent.
+    func operatorNotice(_ request: RawEnvelope, _ notice: OperatorNotice, context: ServiceContext) async throws -> InboxItem {
+        guard let gameId = request.gameId else { throw ErrorReply(code: .missingField, message: "give the gameId", field: "gameId") }
+        guard let playerId = request.playerId else {
+            throw ErrorReply(code: .missingField, message: "name the player with playerId", field: "playerId")
+        }
+        let text = notice.message.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...512).contains(text.count), !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" })
+        else {
+            throw ErrorReply(code: .invalidField, message: "the message is 1-512 characters without control characters", field: "payload.message")
+        }
+        let details = notice.details ?? [:]
+        guard (try WireCodec.encode(details)).count <= 2048 else {
+            throw ErrorReply(code: .invalidField, message: "details are at most 2048 bytes of JSON", field: "payload.details")
+        }
+        let item = InboxItem(
+            id: Self.newItemID(), kind: "operator.notice", message: text, details: details, createdAt: clock.nowMilliseconds, read: false,
+            correlationId: request.correlationId ?? request.id)
+        try await store.addToInbox(item, gameId: gameId, playerId: playerId)
+        await publish(item, to: playerId, gameId: gameId, context: context)
+        return item
+    }
+
+    /// Removes items older than the retention (`PODIUM_INBOX_RETENTION_DAYS`), about once a minute.
+    func pruneInbox(context: ServiceContext) async {
+        let monotonic = clock.monotonicMilliseconds
+        guard monotonic - lastInboxPrune.value >= Self.inboxPruneMilliseconds else { return }
+        lastInboxPrune.withLock { $0 = monotonic }
+        do {
+            let removed = try await store.pruneInbox(createdBefore: clock.nowMilliseconds - inboxRetentionMilliseconds)
+            if removed > 0 { context.logger.info("inbox items past their retention removed", metadata: ["inbox.removed": "\(removed)"]) }
+        } catch {
+            context.logger.error("inbox pruning failed", metadata: ["error": "\(error)"])
+        }
+    }
+}
