@@ -33,9 +33,9 @@ struct LeaderboardSubmitCommand: ParsableCommand {
 
     func run() throws {
         let submission = ScoreSubmission(boardId: boardId, value: value, context: context, metadata: try metadataObject())
-        let (receipt, reply) = try options.send(LeaderboardRequests.submit, submission)
+        let (receipt, _) = try options.send(LeaderboardRequests.submit, submission)
         if options.json { return }
-        emit(LeaderboardText.receipt(receipt, me: options.player(of: reply)))
+        emit(LeaderboardText.receipt(receipt))
     }
 
     /// `--metadata` parsed: a JSON object no larger than the service takes.

@@ -16,7 +16,8 @@ enum LeaderboardText {
         return "\(displayName) (\(id))"
     }
 
-    /// The subject of a sentence about the caller: "you have" or "player X has".
+    /// The subject of a sentence about the caller: "you have", or "player X has" for a player
+    /// named with --player.
     static func who(_ playerId: String?) -> String {
         playerId.map { "player \($0) has" } ?? "you have"
     }
@@ -48,7 +49,7 @@ enum LeaderboardText {
             ]
         }
         var lines = [
-            "\(title): ranks \(first.rank)-\(last.rank) of \(page.total)",
+            "\(title): " + (first.rank == last.rank ? "rank \(first.rank)" : "ranks \(first.rank)-\(last.rank)") + " of \(page.total)",
             TextColumns.render(header: ["RANK", "PLAYER", "VALUE", "SUBMITTED", ""], rows: rows),
         ]
         if let next = page.nextCursor { lines.append("next page: --cursor \(next)") }
@@ -59,7 +60,7 @@ enum LeaderboardText {
     static func entry(_ entry: LeaderboardEntry, boardId: String, scope: String) -> String {
         var table = TextTable([.left, .left])
         table.append(["board", "\(boardId) (\(scope))"])
-        table.append(["player", player(entry.playerId, displayName: entry.displayName)])
+        table.append(["player", entry.displayName.map { "\($0) (\(entry.playerId))" } ?? entry.playerId])
         table.append(["rank", String(entry.rank)])
         table.append(["value", String(entry.value)])
         table.append(["submitted", Timestamp.text(entry.submittedAt)])
@@ -71,10 +72,10 @@ enum LeaderboardText {
     }
 
     /// A submission's receipt: the entry it left, whether it improved, the scopes it beat.
-    static func receipt(_ receipt: ScoreReceipt, me: String?) -> String {
+    static func receipt(_ receipt: ScoreReceipt) -> String {
         var table = TextTable([.left, .left])
         table.append(["board", receipt.boardId])
-        table.append(["player", player(receipt.playerId, displayName: receipt.entry.displayName)])
+        table.append(["player", receipt.entry.displayName.map { "\($0) (\(receipt.playerId))" } ?? receipt.playerId])
         if let submitted = receipt.submittedValue { table.append(["submitted", String(submitted)]) }
         table.append(["rank", "\(receipt.entry.rank) (all time)"])
         table.append(["value", String(receipt.entry.value)])
@@ -86,18 +87,24 @@ enum LeaderboardText {
         case (false, nil): improved = "no"
         }
         table.append(["improved", improved])
-        table.append(["beaten", receipt.scopesBeaten.isEmpty ? "none" : receipt.scopesBeaten.map(scope).joined(separator: ", ")])
+        table.append(["beaten", receipt.scopesBeaten.isEmpty ? "none" : ordered(receipt.scopesBeaten).map(scope).joined(separator: ", ")])
         if receipt.duplicate == true { table.append(["duplicate", "yes: a resend, nothing was submitted again"]) }
         return table.text
     }
 
+    /// Scopes from the shortest to all time.
+    static func ordered(_ scopes: [String]) -> [String] {
+        let order = ["today", "week", "allTime"]
+        return scopes.sorted { (order.firstIndex(of: $0) ?? order.count, $0) < (order.firstIndex(of: $1) ?? order.count, $1) }
+    }
+
     /// The caller's best scores, best first.
-    static func history(_ history: ScoreHistory) -> String {
-        guard !history.scores.isEmpty else { return "\(who(nil)) no scores on \(history.boardId)" }
+    static func history(_ history: ScoreHistory, named: Bool) -> String {
+        guard !history.scores.isEmpty else { return "\(who(named ? history.playerId : nil)) no scores on \(history.boardId)" }
         let rows = history.scores.enumerated().map { index, score in
             [String(index + 1), String(score.value), Timestamp.text(score.submittedAt)]
         }
-        return "\(history.boardId), best scores of \(history.playerId):\n"
+        return "\(history.boardId), " + (named ? "best scores of \(history.playerId)" : "your best scores") + ":\n"
             + TextColumns.render(header: ["#", "VALUE", "SUBMITTED"], rows: rows)
     }
 

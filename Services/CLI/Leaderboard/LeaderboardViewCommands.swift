@@ -96,7 +96,7 @@ struct LeaderboardAroundCommand: ParsableCommand {
         if options.json { return }
         let me = options.player(of: reply)
         guard !page.entries.isEmpty else {
-            return emit("\(LeaderboardText.who(me)) no entry on \(page.boardId) (\(LeaderboardText.scope(page.scope)))")
+            return emit("\(LeaderboardText.who(options.playerId)) no entry on \(page.boardId) (\(LeaderboardText.scope(page.scope)))")
         }
         emit(LeaderboardText.page(page, me: me, friends: false))
     }
@@ -118,11 +118,11 @@ struct LeaderboardEntryCommand: ParsableCommand {
 
     func run() throws {
         let query = BoardQuery(boardId: boardId, scope: scope.map { .string($0.rawValue) })
-        let (reply, raw) = try options.send(LeaderboardRequests.entry, query)
+        let (reply, _) = try options.send(LeaderboardRequests.entry, query)
         if options.json { return }
         let scopeText = LeaderboardText.scope((scope ?? .allTime).rawValue)
         guard let entry = reply.entry else {
-            return emit("\(LeaderboardText.who(options.player(of: raw))) no entry on \(boardId) (\(scopeText))")
+            return emit("\(LeaderboardText.who(options.playerId)) no entry on \(boardId) (\(scopeText))")
         }
         emit(LeaderboardText.entry(entry, boardId: boardId, scope: scopeText))
     }
@@ -143,7 +143,7 @@ struct LeaderboardHistoryCommand: ParsableCommand {
     func run() throws {
         let (history, _) = try options.send(LeaderboardRequests.history, BoardQuery(boardId: boardId))
         if options.json { return }
-        emit(LeaderboardText.history(history))
+        emit(LeaderboardText.history(history, named: options.playerId != nil))
     }
 }
 
