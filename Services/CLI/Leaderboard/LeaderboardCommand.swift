@@ -24,7 +24,7 @@ typealias LeaderboardOptions = GameCommandOptions
 enum LeaderboardScope: String, ExpressibleByArgument, CaseIterable {
     case today, week, allTime
 
-    static var help: ArgumentHelp { "today, week or allTime (the default)." }
+    static var help: ArgumentHelp { "The time scope (default: allTime)." }
 }
 
 /// The protocol's bounds on board reads, checked before anything is sent.
