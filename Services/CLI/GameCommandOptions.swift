@@ -1,7 +1,7 @@
 import ArgumentParser
 import PodiumMessages
 
-/// The options every per-game subcommand (achievements, challenges) shares.
+/// The options every per-game subcommand (achievements, challenges, leaderboard) shares.
 struct GameCommandOptions: ParsableArguments {
     @OptionGroup var gateway: GatewayOptions
     @OptionGroup var credentials: CredentialOptions
@@ -18,9 +18,10 @@ struct GameCommandOptions: ParsableArguments {
     var json = false
 
     /// Sends one request for the player and returns its reply, error or not.
-    /// A server or admin key acts for no player of its own, so it needs `--player`.
-    func call(_ type: MessageType, payload: JSONValue? = nil) throws -> Reply {
-        if try credentials.usesKey(), playerId == nil {
+    /// A server or admin key acts for no player of its own, so it needs `--player` unless the
+    /// request is about no player (`forPlayer: false`: a board's standings, its definitions).
+    func call(_ type: MessageType, payload: JSONValue? = nil, forPlayer: Bool = true) throws -> Reply {
+        if forPlayer, try credentials.usesKey(), playerId == nil {
             throw CommandFailure("a server or admin key acts for no player of its own: give --player")
         }
         let connection = try GatewayConnection(gateway)
@@ -33,8 +34,10 @@ struct GameCommandOptions: ParsableArguments {
 
     /// Sends the request and decodes a successful reply. With `--json` the reply is printed as
     /// received first (an error reply too); an error reply then fails the command.
-    func expect<Value: Decodable>(_ type: MessageType, payload: JSONValue? = nil, as value: Value.Type) throws -> (Value, Reply) {
-        let reply = try call(type, payload: payload)
+    func expect<Value: Decodable>(
+        _ type: MessageType, payload: JSONValue? = nil, as value: Value.Type, forPlayer: Bool = true
+    ) throws -> (Value, Reply) {
+        let reply = try call(type, payload: payload, forPlayer: forPlayer)
         if json { emit(reply.text) }
         guard reply.isSuccess else { throw ReplyFailure(reply) }
         guard let decoded = try? reply.envelope?.decodePayload(as: value) else {

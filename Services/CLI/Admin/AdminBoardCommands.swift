@@ -33,7 +33,9 @@ struct AdminResetBoardCommand: ParsableCommand {
         let archive = try options.expect(
             "leaderboard.admin.reset", gameId: board.gameId, payload: ["boardId": .string(board.boardId)], as: LeaderboardArchive.self)
         if options.json { return }
-        emit("reset \(archive.boardId): \(archive.entries) entries archived as archive \(archive.archive) (read it with leaderboard.top and \"archive\": \(archive.archive))")
+        emit(
+            "reset \(archive.boardId): \(archive.entries) entries archived as archive \(archive.archive) "
+                + "(podium leaderboard top \(archive.boardId) --game \(board.gameId) --archive \(archive.archive))")
     }
 }
 
