@@ -76,6 +76,12 @@ struct InboxTests {
             #expect(page.items.first { $0.kind == "challenge.received" }?.correlationId == "dare-1")
             #expect(page.items.first { $0.kind == "operator.notice" }?.correlationId == "notice-1")
             #expect(page.items.first { $0.kind == "operator.notice" }?.details["url"] == "https://status.example.com")
+            // A resend of the notice (its reply lost) keeps and sends nothing new.
+            let again = try await operatorClient.request(
+                "inbox.admin.notify", gameId: "whackacac", playerId: grant.playerId,
+                payload: ["message": "Servers restart at 04:00 UTC", "details": ["url": "https://status.example.com"]], id: "notice-1")
+            #expect(try again.decodePayload(as: InboxItem.self).id == "notice:whackacac:\(grant.playerId):notice-1")
+            #expect(try await Self.list(player, ["kinds": ["operator.notice"]]).items.count == 1)
 
             // Pages of one, newest first, continue with nextBefore; kinds filter.
             let first = try await Self.list(player, ["limit": 1])
@@ -193,8 +199,15 @@ struct InboxTests {
                 try await refused(
                     "inbox.admin.notify", ["message": "big", "details": ["blob": .string(String(repeating: "x", count: 3000))]],
                     by: operatorClient, playerId: grant.playerId) == (.invalidField, "payload.details"))
+            #expect(
+                try await refused("inbox.admin.notify", ["message": "hi"], by: operatorClient, playerId: "no-such-player")
+                    == (.unknownPlayer, "playerId"))
+            // The player may be named in the payload too (the HTTP route's path does that).
+            let named = try await operatorClient.request(
+                "inbox.admin.notify", gameId: "dash", payload: ["playerId": .string(grant.playerId), "message": "hello"])
+            #expect(named.type == .reply)
             let page = try await player.request("inbox.list", gameId: "dash").decodePayload(as: InboxList.self)
-            #expect(page.items.isEmpty && page.unread == 0, "nothing was kept")
+            #expect(page.items.map(\.message) == ["hello"] && page.unread == 1, "only the good notice was kept")
         }
     }
 }

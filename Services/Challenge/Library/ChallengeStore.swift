@@ -96,6 +96,8 @@ public protocol ChallengeStore: Sendable {
     /// Marks time-boxed challenges ended; returns those this call ended (each ends once).
     func endTimed(_ candidates: [String]) async throws -> [String]
     func addToInbox(_ item: InboxItem, gameId: String, playerId: String) async throws
+    /// Adds the item unless one with its id is kept already; true if this call added it.
+    func addToInboxIfAbsent(_ item: InboxItem, gameId: String, playerId: String) async throws -> Bool
     /// The player's items in a game (deleted ones never): newest first by position, below
     /// `before` if given; or, `after` a position, the later ones oldest first (a reconnecting
     /// client's catch-up). Only unread ones, only `kinds`, only kinds starting with

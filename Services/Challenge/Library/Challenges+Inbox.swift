@@ -13,7 +13,7 @@ extension Challenges {
         let time = clock.nowMilliseconds
         if envelope.type == .achievementEarned, let earned = try? envelope.decodePayload(as: AchievementEarned.self) {
             let item = InboxItem(
-                id: Self.newItemID(), kind: "achievement.earned", message: "Achievement earned: \(earned.title)",
+                id: Self.newItemID(), kind: MessageType.achievementEarned.rawValue, message: "Achievement earned: \(earned.title)",
                 details: [
                     "achievementId": .string(earned.achievementId), "title": .string(earned.title),
                     "earnedDescription": .string(earned.earnedDescription), "points": .integer(Int64(earned.points)),
@@ -39,6 +39,11 @@ extension Challenges {
     static let topSize = 10
 
     static func newItemID() -> String { UUID().uuidString.lowercased() }
+
+    /// An operator notice's item id: `notice:<gameId>:<playerId>:<request id>`.
+    static func noticeID(gameId: String, playerId: String, requestId: String) -> String {
+        "notice:\(gameId):\(playerId):\(requestId)"
+    }
 
     /// `inbox.list`: a page of the player's items, with the unread count.
     func inboxList(_ request: RawEnvelope, _ query: InboxListQuery) async throws -> InboxList {
@@ -71,8 +76,11 @@ extension Challenges {
     /// `inbox.admin.notify`: an operator's notice to one player, kept and sent.
     func operatorNotice(_ request: RawEnvelope, _ notice: OperatorNotice, context: ServiceContext) async throws -> InboxItem {
         guard let gameId = request.gameId else { throw ErrorReply(code: .missingField, message: "give the gameId", field: "gameId") }
-        guard let playerId = request.playerId else {
+        guard let playerId = notice.playerId ?? request.playerId else {
             throw ErrorReply(code: .missingField, message: "name the player with playerId", field: "playerId")
+        }
+        guard Identifiers.isValidID(playerId) else {
+            throw ErrorReply(code: .invalidField, message: "playerId is not a player id", field: "payload.playerId")
         }
         let text = notice.message.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...512).contains(text.count), !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" })
@@ -83,11 +91,18 @@ extension Challenges {
         guard (try WireCodec.encode(details)).count <= 2048 else {
             throw ErrorReply(code: .invalidField, message: "details are at most 2048 bytes of JSON", field: "payload.details")
         }
+        guard !(try await context.call(AuthRequests.players, ProfileLookup(playerIds: [playerId]))).players.isEmpty else {
+            throw ErrorReply(code: .unknownPlayer, message: "no player \(playerId)", field: "playerId")
+        }
+        // The item's id comes from the request's, so that a resend (a reply lost on the way)
+        // finds the notice already kept and sends nothing again.
+        let requestId = request.correlationId ?? request.id
         let item = InboxItem(
-            id: Self.newItemID(), kind: "operator.notice", message: text, details: details, createdAt: clock.nowMilliseconds, read: false,
-            correlationId: request.correlationId ?? request.id)
-        try await store.addToInbox(item, gameId: gameId, playerId: playerId)
-        await publish(item, to: playerId, gameId: gameId, context: context)
+            id: Self.noticeID(gameId: gameId, playerId: playerId, requestId: requestId), kind: "operator.notice", message: text,
+            details: details, createdAt: clock.nowMilliseconds, read: false, correlationId: requestId)
+        if try await store.addToInboxIfAbsent(item, gameId: gameId, playerId: playerId) {
+            await publish(item, to: playerId, gameId: gameId, context: context)
+        }
         return item
     }
 

@@ -455,7 +455,7 @@ final class Challenges: Sendable {
     func publish(_ item: InboxItem, to playerId: String, gameId: String, context: ServiceContext) async {
         _ = try? await context.publisher.publish(
             type: .notification, topic: .notification(gameId: gameId, playerId: playerId),
-            payload: PlayerNotification(kind: item.kind, message: item.message, details: item.details.merging(["inboxId": .string(item.id)]) { a, _ in a }),
+            payload: PlayerNotification(kind: item.kind, message: item.message, details: item.details.merging(["inboxId": .string(item.id)]) { _, real in real }),
             gameId: gameId, playerId: playerId, correlationId: item.correlationId)
     }
 

@@ -213,6 +213,19 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
         try await write { connection, logger in try await Self.insert(item, gameId: gameId, playerId: playerId, connection, logger) }
     }
 
+    public func addToInboxIfAbsent(_ item: InboxItem, gameId: String, playerId: String) async throws -> Bool {
+        let details = String(decoding: try WireCodec.encode(item.details), as: UTF8.self)
+        return try await write { connection, logger in
+            try await Self.count(
+                """
+                INSERT INTO inbox (id, game_id, player_id, kind, message, details, created_at, read, correlation_id)
+                VALUES (\(item.id), \(gameId), \(playerId), \(item.kind), \(item.message), \(details), \(item.createdAt), false,
+                    \(item.correlationId))
+                ON CONFLICT (id) DO NOTHING RETURNING 1
+                """, connection, logger) == 1
+        }
+    }
+
     public func markRead(gameId: String, playerId: String, ids: [String]?) async throws -> Int {
         try await write { connection, logger in
             guard let ids else {

@@ -333,6 +333,16 @@ public final class SQLiteChallengeStore: ChallengeStore {
         try await database.write { db in try Self.insert(item, gameId: gameId, playerId: playerId, in: db) }
     }
 
+    public func addToInboxIfAbsent(_ item: InboxItem, gameId: String, playerId: String) async throws -> Bool {
+        try await database.write { db in
+            guard try Int.fetchOne(try db.cachedStatement(sql: "SELECT 1 FROM inbox WHERE id = ?"), arguments: [item.id]) == nil else {
+                return false
+            }
+            try Self.insert(item, gameId: gameId, playerId: playerId, in: db)
+            return true
+        }
+    }
+
     private static func insert(_ item: InboxItem, gameId: String, playerId: String, in db: Database) throws {
         let details = String(decoding: try WireCodec.encode(item.details), as: UTF8.self)
         try db.cachedStatement(

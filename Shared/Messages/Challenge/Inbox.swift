@@ -1,3 +1,5 @@
+import Foundation
+
 /// The payload of `inbox.list` (docs/PROTOCOL.md 14.5): a page of the player's notification
 /// inbox in a game, newest first, or the items after a position, oldest first (catch-up).
 public struct InboxListQuery: Codable, Sendable, Equatable {
@@ -7,7 +9,8 @@ public struct InboxListQuery: Codable, Sendable, Equatable {
     public var before: Int64?
     /// Only unread items.
     public var unreadOnly: Bool
-    /// Only items of these kinds (`achievement.earned`, `challenge.received`, …; at most 20).
+    /// Only items of these kinds (`achievement.earned`, `challenge.received`, …; at most 20; a
+    /// comma-separated string is taken as the list).
     public var kinds: [String]?
     /// 1-200, default 50.
     public var limit: Int
@@ -46,6 +49,13 @@ public struct InboxListQuery: Codable, Sendable, Equatable {
         }
         switch try container.decodeIfPresent(JSONValue.self, forKey: .kinds) {
         case nil, .null?: kinds = nil
+        case .string(let list)?:
+            // Over HTTP the query gives the kinds comma-separated.
+            let names = list.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
+            guard (1...20).contains(names.count), names.allSatisfy({ (1...64).contains($0.utf8.count) }) else {
+                throw ErrorReply(code: .invalidField, message: "kinds are 1-20 strings of 1-64 bytes", field: "payload.kinds")
+            }
+            kinds = names
         case .array(let values)?:
             let names = values.compactMap(\.stringValue)
             guard names.count == values.count, (1...20).contains(names.count), names.allSatisfy({ (1...64).contains($0.utf8.count) }) else {
@@ -106,7 +116,7 @@ public struct InboxSelection: Codable, Sendable, Equatable {
             ids = []
         case .array(let values)?:
             let ids = values.compactMap(\.stringValue)
-            guard ids.count == values.count, ids.count <= 200, ids.allSatisfy({ (1...128).contains($0.utf8.count) }) else {
+            guard ids.count == values.count, ids.count <= 200, ids.allSatisfy({ (1...300).contains($0.utf8.count) }) else {
                 throw ErrorReply(code: .invalidField, message: "ids are 0-200 item ids", field: "payload.ids")
             }
             self.ids = ids
@@ -122,14 +132,17 @@ public struct InboxDeleted: Codable, Sendable, Equatable {
     public init(deleted: Int) { self.deleted = deleted }
 }
 
-/// `inbox.admin.notify`: an operator's notice to one player (`playerId` of the request) in a game.
+/// `inbox.admin.notify`: an operator's notice to one player in a game: the payload's `playerId`,
+/// or else the request's.
 public struct OperatorNotice: Codable, Sendable, Equatable {
+    public var playerId: String?
     /// 1-512 characters, no control characters but newlines.
     public var message: String
     /// Optional data for the game (at most 2048 bytes of JSON).
     public var details: [String: JSONValue]?
 
-    public init(message: String, details: [String: JSONValue]? = nil) {
+    public init(playerId: String? = nil, message: String, details: [String: JSONValue]? = nil) {
+        self.playerId = playerId
         self.message = message
         self.details = details
     }

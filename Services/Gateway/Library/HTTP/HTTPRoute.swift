@@ -92,6 +92,13 @@ extension HTTPRoute {
                 query: ["boardId": .string, "score": .integer, "achievementId": .string]),
             .get("\(challenges)/inbox", ChallengeRequests.inbox.type, query: ["unreadOnly": .boolean, "after": .integer]),
             .post("\(challenges)/inbox/read", ChallengeRequests.inboxRead.type),
+            // The notification inbox of every kind (docs/PROTOCOL.md 14.5).
+            .get(
+                "\(game)/inbox/items", ChallengeRequests.inboxList.type,
+                query: ["after": .integer, "before": .integer, "unreadOnly": .boolean, "limit": .integer, "kinds": .string]),
+            .get("\(game)/inbox/unread", ChallengeRequests.inboxUnread.type),
+            .post("\(game)/inbox/read", ChallengeRequests.inboxMarkRead.type),
+            .post("\(game)/inbox/delete", ChallengeRequests.inboxDelete.type),
             .get("\(challenges)/:challengeId", ChallengeRequests.detail.type),
             .post("\(challenges)/:challengeId/decline", ChallengeRequests.decline.type),
             .post("\(challenges)/:challengeId/rematch", ChallengeRequests.rematch.type),
@@ -110,6 +117,7 @@ extension HTTPRoute {
             .delete("\(adminBoard)/scores/:playerId", LeaderboardRequests.removeScore.type),
             .post("\(adminBoard)/reset", LeaderboardRequests.reset.type),
             .post("\(adminGame)/challenges/:challengeId/end", ChallengeRequests.end.type),
+            .post("\(adminGame)/players/:playerId/notices", ChallengeRequests.inboxNotify.type),
             .get("\(adminGame)/challenges", ChallengeRequests.list.type, query: ["openOnly": .boolean, "limit": .integer]),
             .get("/v1/admin/audit", GatewayRequests.audit.type, query: ["before": .integer, "limit": .integer, "type": .string, "playerId": .string]),
         ]
