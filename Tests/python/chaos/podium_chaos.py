@@ -333,6 +333,14 @@ def build_stream(seed, ops, players):
                 inbox_bound[(q, game)] += 2  # received, completed
                 lists_bound[(q, game, "received")] += 1
             challenge[p].append(op)
+        # Operators' notices (admin key), each then read or deleted by its player: the inbox must
+        # keep every notice once (a resend finds it by its request id) and apply each change once.
+        for _ in range(max(1, budget // 200)):
+            p = rng.randrange(players)
+            notice = new_op(p, "inbox.admin.notify", "dash", {"message": f"notice r{r}"})
+            notice["admin"] = True
+            follow = "inbox.read" if rng.random() < 0.5 else "inbox.delete"
+            play[p] += [notice, new_op(p, follow, "dash", {"noticeOf": notice["id"]})]
         rounds.append((play, challenge))
     # Top up to the asked number with coin submissions (no challenge looks at that board).
     while total < ops:
@@ -408,6 +416,12 @@ class Client(threading.Thread):
         payload = dict(op["payload"])
         if "receivers" in payload:
             payload["receivers"] = [run.player_ids[q] for q in payload["receivers"]]
+        if "noticeOf" in payload:  # an operator notice's item id: notice:<game>:<player>:<request id>
+            payload = {"ids": [f"notice:{op['gameId']}:{run.player_ids[op['player']]}:{payload['noticeOf']}"]}
+        if op.get("admin"):
+            payload["playerId"] = run.player_ids[op["player"]]
+            return {"type": op["type"], "id": op["id"], "gameId": op["gameId"], "adminKey": run.stack.admin_key,
+                    "payload": payload}
         return {"type": op["type"], "id": op["id"], "gameId": op["gameId"], "token": run.tokens[op["player"]],
                 "payload": payload}
 
@@ -655,13 +669,35 @@ class Run:
                     json.dumps(self.normal({"kind": i["kind"], "message": i["message"], "details": i["details"]},
                                            drop=("challengeId", "inboxId", "createdAt")), sort_keys=True)
                     for i in items)
+            # The whole inbox: every item made from the streams (achievements earned, challenges)
+            # and every operator notice exactly once, with its read flag. A left-top item depends
+            # on how the players' submissions interleave, and the window achievement on wall-clock
+            # timing: both differ between runs and are left out.
+            for game in ("dash", "whackacac", "blackjack"):
+                kept, before = [], None
+                while True:
+                    payload = {"limit": 200}
+                    if before is not None:
+                        payload["before"] = before
+                    page = self.must(p, "inbox.list", payload, game)
+                    kept += page["items"]
+                    before = page.get("nextBefore")
+                    if before is None:
+                        break
+                state[f"all of the inbox P{p} {game}"] = sorted(
+                    json.dumps(self.normal({"kind": i["kind"], "message": i["message"], "details": i["details"], "read": i["read"]},
+                                           drop=("challengeId", "inboxId", "createdAt")), sort_keys=True)
+                    for i in kept if i["kind"] != "leaderboard.left-top"
+                    and i["details"].get("achievementId") not in EXCLUDED_ACHIEVEMENTS)
         return state
 
     def check_receipts(self):
         """receipt.get for every acknowledged id: found, or (challenges) in the state."""
         ledger = self.ledger
         with ledger.lock:
-            acked = list(ledger.acked.items())
+            # The inbox's requests keep no receipts (a notice is found by its request id, reads
+            # and deletes change nothing twice): the state checks them.
+            acked = [(rid, entry) for rid, entry in ledger.acked.items() if not entry[0]["type"].startswith("inbox.")]
         missing, not_kept, answered = [], collections.Counter(), 0
         sock = zmq.Context.instance().socket(zmq.DEALER)
         sock.setsockopt(zmq.LINGER, 0)
