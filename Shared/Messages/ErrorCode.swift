@@ -65,6 +65,12 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, CustomSt
     public static let unknownAchievement = ErrorCode(rawValue: "unknown_achievement")
     /// The player has no challenge with this id (or it is not theirs).
     public static let unknownChallenge = ErrorCode(rawValue: "unknown_challenge")
+    /// No invite code like the one entered works (never made, or mistyped).
+    public static let unknownInvite = ErrorCode(rawValue: "unknown_invite")
+    /// The invite code's time is over.
+    public static let inviteExpired = ErrorCode(rawValue: "invite_expired")
+    /// The invite code's owner revoked it.
+    public static let inviteRevoked = ErrorCode(rawValue: "invite_revoked")
     /// The player is banned by an operator (docs/PROTOCOL.md 22.1).
     public static let playerBanned = ErrorCode(rawValue: "player_banned")
     /// A destructive request was not confirmed in the request.

@@ -90,6 +90,19 @@ public protocol AccountStore: Sendable {
     func friendIDs(playerId: String) async throws -> [String]
     /// Whether either player blocked the other.
     func isBlocked(_ playerId: String, _ otherPlayerId: String) async throws -> Bool
+
+    // Invite codes (their rules are ``InviteRules``).
+    /// Stores a new code; false when the code is taken already (the caller draws another).
+    func createInvite(_ invite: Invite, ownerId: String) async throws -> Bool
+    /// A code and its owner, whatever its state.
+    func invite(code: String) async throws -> (invite: Invite, ownerId: String)?
+    /// The owner's codes that still work at `now`, newest first.
+    func invites(ownerId: String, now: Int64) async throws -> [Invite]
+    /// Marks the owner's code revoked; nil when the owner has no such code, false when it was
+    /// revoked already.
+    func revokeInvite(code: String, ownerId: String, now: Int64) async throws -> Bool?
+    /// Counts one use of a code.
+    func useInvite(code: String) async throws
 }
 
 extension AccountStore {

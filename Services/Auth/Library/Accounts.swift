@@ -11,6 +11,8 @@ final class Accounts: Sendable {
     let configuration: AuthConfiguration
     let clock: any PodiumClock
     private let loginGuard: Locked<LoginGuard>
+    /// Wrong invite codes per player and address (``InviteGuessing``).
+    let inviteGuessing = Locked(InviteGuessing())
     /// A hash checked when the username does not exist, so that unknown and known usernames
     /// take the same time to fail.
     private let decoyHash: Locked<String?> = Locked(nil)

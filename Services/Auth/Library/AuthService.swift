@@ -76,6 +76,20 @@ public enum AuthService {
                 try await friends.unblock(playerId: me, otherPlayerId: other)
             },
             Requests.friendList.handler { request, _ in try await accounts.friendList(try request.player()) },
+            Requests.createInvite.handler { request, _ in try await accounts.createInvite(request.payload, playerId: try request.player()) },
+            Requests.listInvites.handler { request, context in
+                InviteList(invites: try await accounts.store.invites(ownerId: try request.player(), now: context.clock.nowMilliseconds))
+            },
+            Requests.revokeInvite.handler { request, _ in try await accounts.revokeInvite(request.payload, playerId: try request.player()) },
+            Requests.redeemInvite.handler { request, context in
+                try await accounts.redeem(request.payload, playerId: try request.player(), peer: request.caller.peer, context: context)
+            },
+            Requests.issueInvite.handler { request, _ in try await accounts.issue(request.payload) },
+            Requests.resolveInvite.handler { request, context in
+                let found = try await accounts.resolve(request.payload, context: context)
+                return ResolvedInvite(
+                    ownerId: found.ownerId, purpose: found.invite.purpose, challengeId: found.invite.challengeId, gameId: found.invite.gameId)
+            },
             Requests.friendCheck.handler { request, _ in try await accounts.friendship(request.payload) },
             Requests.friendsOf.handler { request, _ in try await accounts.friendIDs(request.payload) },
         ]

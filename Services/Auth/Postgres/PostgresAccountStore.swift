@@ -40,7 +40,17 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
                 CREATE TABLE ban (player_id text PRIMARY KEY REFERENCES player (id), reason text NOT NULL, banned_at bigint NOT NULL,
                     until bigint)
                 """,
-            ])
+            ]),
+        PostgresMigration(
+            "v3-invites",
+            [
+                """
+                CREATE TABLE invite (code text PRIMARY KEY, owner_id text NOT NULL REFERENCES player (id), purpose text NOT NULL,
+                    challenge_id text, game_id text, created_at bigint NOT NULL, expires_at bigint NOT NULL, revoked_at bigint,
+                    uses bigint NOT NULL DEFAULT 0)
+                """,
+                "CREATE INDEX invite_owner ON invite (owner_id, created_at)",
+            ]),
     ]
 
     public init(database: PostgresStorage) { self.database = database }
@@ -321,6 +331,73 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
             }
             return nil
         }
+    }
+
+    // MARK: Invites
+
+    public func createInvite(_ invite: Invite, ownerId: String) async throws -> Bool {
+        try await write { connection, logger in
+            try await !Self.strings(
+                """
+                INSERT INTO invite (code, owner_id, purpose, challenge_id, game_id, created_at, expires_at, uses)
+                VALUES (\(invite.code), \(ownerId), \(invite.purpose.rawValue), \(invite.challengeId), \(invite.gameId),
+                    \(invite.createdAt), \(invite.expiresAt), 0)
+                ON CONFLICT (code) DO NOTHING RETURNING code
+                """, connection, logger
+            ).isEmpty
+        }
+    }
+
+    public func invite(code: String) async throws -> (invite: Invite, ownerId: String)? {
+        try await read { connection, logger in
+            try await Self.invites("SELECT \(unescaped: Self.inviteColumns) FROM invite WHERE code = \(code)", connection, logger).first
+        }
+    }
+
+    public func invites(ownerId: String, now: Int64) async throws -> [Invite] {
+        try await read { connection, logger in
+            try await Self.invites(
+                """
+                SELECT \(unescaped: Self.inviteColumns) FROM invite WHERE owner_id = \(ownerId) AND revoked_at IS NULL AND expires_at > \(now)
+                ORDER BY created_at DESC, code LIMIT 200
+                """, connection, logger
+            ).map(\.invite)
+        }
+    }
+
+    public func revokeInvite(code: String, ownerId: String, now: Int64) async throws -> Bool? {
+        try await write { connection, logger in
+            guard try await !Self.strings("SELECT code FROM invite WHERE code = \(code) AND owner_id = \(ownerId)", connection, logger).isEmpty
+            else { return nil }
+            return try await !Self.strings(
+                "UPDATE invite SET revoked_at = \(now) WHERE code = \(code) AND revoked_at IS NULL RETURNING code", connection, logger
+            ).isEmpty
+        }
+    }
+
+    public func useInvite(code: String) async throws {
+        try await write { connection, logger in
+            try await connection.query("UPDATE invite SET uses = uses + 1 WHERE code = \(code)", logger: logger)
+        }
+    }
+
+    private static let inviteColumns = "code, owner_id, purpose, challenge_id, game_id, created_at, expires_at, revoked_at, uses"
+
+    private static func invites(_ query: PostgresQuery, _ connection: PostgresConnection, _ logger: Logger) async throws
+        -> [(invite: Invite, ownerId: String)]
+    {
+        var found: [(invite: Invite, ownerId: String)] = []
+        for try await (code, owner, purpose, challengeId, gameId, createdAt, expiresAt, revokedAt, uses) in try await connection.query(
+            query, logger: logger
+        ).decode((String, String, String, String?, String?, Int64, Int64, Int64?, Int64).self) {
+            found.append(
+                (
+                    Invite(
+                        code: code, purpose: InvitePurpose(rawValue: purpose) ?? .friend, challengeId: challengeId, gameId: gameId,
+                        createdAt: createdAt, expiresAt: expiresAt, revokedAt: revokedAt, uses: Int(uses)), owner
+                ))
+        }
+        return found
     }
 
     // MARK: Friends

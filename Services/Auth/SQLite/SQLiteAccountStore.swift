@@ -62,6 +62,20 @@ public final class SQLiteAccountStore: AccountStore {
                 t.column("until", .integer)
             }
         }
+        migrator.registerMigration("v3-invites") { db in
+            try db.create(table: "invite") { t in
+                t.primaryKey("code", .text)
+                t.column("owner_id", .text).notNull().references("player")
+                t.column("purpose", .text).notNull()
+                t.column("challenge_id", .text)
+                t.column("game_id", .text)
+                t.column("created_at", .integer).notNull()
+                t.column("expires_at", .integer).notNull()
+                t.column("revoked_at", .integer)
+                t.column("uses", .integer).notNull().defaults(to: 0)
+            }
+            try db.create(index: "invite_owner", on: "invite", columns: ["owner_id", "created_at"])
+        }
         return migrator
     }
 
@@ -286,6 +300,65 @@ public final class SQLiteAccountStore: AccountStore {
                 try db.cachedStatement(sql: "SELECT reason, banned_at, until FROM ban WHERE player_id = ?"), arguments: [playerId]
             ).map { PlayerRecord.Ban(reason: $0["reason"], bannedAt: $0["banned_at"], until: $0["until"]) }
         }
+    }
+
+    // MARK: Invites
+
+    public func createInvite(_ invite: Invite, ownerId: String) async throws -> Bool {
+        try await database.write { db in
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO invite (code, owner_id, purpose, challenge_id, game_id, created_at, expires_at, uses)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, 0) ON CONFLICT(code) DO NOTHING
+                    """
+            ).execute(arguments: [
+                invite.code, ownerId, invite.purpose.rawValue, invite.challengeId, invite.gameId, invite.createdAt, invite.expiresAt,
+            ])
+            return db.changesCount == 1
+        }
+    }
+
+    public func invite(code: String) async throws -> (invite: Invite, ownerId: String)? {
+        try await database.read { db in
+            guard let row = try Row.fetchOne(try db.cachedStatement(sql: "SELECT * FROM invite WHERE code = ?"), arguments: [code]) else {
+                return nil
+            }
+            return (Self.invite(row), row["owner_id"])
+        }
+    }
+
+    public func invites(ownerId: String, now: Int64) async throws -> [Invite] {
+        try await database.read { db in
+            try Row.fetchAll(
+                try db.cachedStatement(
+                    sql: "SELECT * FROM invite WHERE owner_id = ? AND revoked_at IS NULL AND expires_at > ? ORDER BY created_at DESC, code LIMIT 200"),
+                arguments: [ownerId, now]
+            ).map(Self.invite)
+        }
+    }
+
+    public func revokeInvite(code: String, ownerId: String, now: Int64) async throws -> Bool? {
+        try await database.write { db in
+            guard
+                try Bool.fetchOne(try db.cachedStatement(sql: "SELECT 1 FROM invite WHERE code = ? AND owner_id = ?"), arguments: [code, ownerId])
+                    != nil
+            else { return nil }
+            try db.cachedStatement(sql: "UPDATE invite SET revoked_at = ? WHERE code = ? AND revoked_at IS NULL").execute(arguments: [now, code])
+            return db.changesCount == 1
+        }
+    }
+
+    public func useInvite(code: String) async throws {
+        try await database.write { db in
+            try db.cachedStatement(sql: "UPDATE invite SET uses = uses + 1 WHERE code = ?").execute(arguments: [code])
+        }
+    }
+
+    private static func invite(_ row: Row) -> Invite {
+        Invite(
+            code: row["code"], purpose: InvitePurpose(rawValue: row["purpose"]) ?? .friend, challengeId: row["challenge_id"],
+            gameId: row["game_id"], createdAt: row["created_at"], expiresAt: row["expires_at"], revokedAt: row["revoked_at"],
+            uses: row["uses"])
     }
 
     // MARK: Friends

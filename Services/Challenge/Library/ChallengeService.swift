@@ -99,6 +99,8 @@ public enum ChallengeService {
                     let (gameId, playerId) = try Challenges.player(request.envelope)
                     return InboxMarked(marked: try await challenges.store.markRead(gameId: gameId, playerId: playerId, ids: request.payload.ids))
                 },
+                Requests.invite.handler { request, context in try await challenges.invite(request.envelope, request.payload, context: context) },
+                Requests.join.handler { request, context in try await challenges.join(request.envelope, request.payload, context: context) },
                 Requests.inboxList.handler { request, _ in try await challenges.inboxList(request.envelope, request.payload) },
                 Requests.inboxUnread.handler { request, _ in
                     let (gameId, playerId) = try Challenges.player(request.envelope)

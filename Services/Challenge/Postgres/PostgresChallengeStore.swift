@@ -213,6 +213,22 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
         try await write { connection, logger in try await Self.insert(item, gameId: gameId, playerId: playerId, connection, logger) }
     }
 
+    public func join(challengeId: String, playerId: String, inbox: [AddressedInboxItem]) async throws -> Bool {
+        try await write { connection, logger in
+            let running = try await Self.count(
+                "SELECT 1 FROM challenge WHERE id = \(challengeId) AND state = 'running' FOR UPDATE", connection, logger)
+            guard running == 1 else { return false }
+            let added = try await Self.count(
+                """
+                INSERT INTO receiver (challenge_id, player_id, state) VALUES (\(challengeId), \(playerId), 'pending')
+                ON CONFLICT DO NOTHING RETURNING 1
+                """, connection, logger)
+            guard added == 1 else { return false }
+            for note in inbox { try await Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, connection, logger) }
+            return true
+        }
+    }
+
     public func addToInboxIfAbsent(_ item: InboxItem, gameId: String, playerId: String) async throws -> Bool {
         let details = String(decoding: try WireCodec.encode(item.details), as: UTF8.self)
         return try await write { connection, logger in

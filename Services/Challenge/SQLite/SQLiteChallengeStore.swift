@@ -333,6 +333,20 @@ public final class SQLiteChallengeStore: ChallengeStore {
         try await database.write { db in try Self.insert(item, gameId: gameId, playerId: playerId, in: db) }
     }
 
+    public func join(challengeId: String, playerId: String, inbox: [(gameId: String, playerId: String, item: InboxItem)]) async throws -> Bool {
+        try await database.write { db in
+            guard try Bool.fetchOne(
+                try db.cachedStatement(sql: "SELECT 1 FROM challenge WHERE id = ? AND state = 'running'"), arguments: [challengeId]) != nil
+            else { return false }
+            try db.cachedStatement(
+                sql: "INSERT INTO receiver (challenge_id, player_id, state) VALUES (?, ?, 'pending') ON CONFLICT DO NOTHING"
+            ).execute(arguments: [challengeId, playerId])
+            guard db.changesCount == 1 else { return false }
+            for note in inbox { try Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, in: db) }
+            return true
+        }
+    }
+
     public func addToInboxIfAbsent(_ item: InboxItem, gameId: String, playerId: String) async throws -> Bool {
         try await database.write { db in
             guard try Int.fetchOne(try db.cachedStatement(sql: "SELECT 1 FROM inbox WHERE id = ?"), arguments: [item.id]) == nil else {

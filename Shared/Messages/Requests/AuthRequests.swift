@@ -38,6 +38,22 @@ public enum AuthRequests {
     public static let friendList = RequestDefinition<EmptyPayload, FriendList>(
         "auth.friends.list", access: .player)
 
+    // Invite codes (docs/PROTOCOL.md 9.4).
+    public static let createInvite = RequestDefinition<InviteRequest, Invite>(
+        "auth.invites.create", access: .player, changesState: true)
+    public static let listInvites = RequestDefinition<EmptyPayload, InviteList>(
+        "auth.invites.list", access: .player)
+    public static let revokeInvite = RequestDefinition<InviteEntry, InviteRevocation>(
+        "auth.invites.revoke", access: .player, changesState: true)
+    public static let redeemInvite = RequestDefinition<InviteEntry, FriendRelation>(
+        "auth.invites.redeem", access: .player, changesState: true)
+    /// A code for another service's purpose (a challenge to join), owned by a player.
+    public static let issueInvite = RequestDefinition<InviteIssue, Invite>(
+        "auth.invites.issue", access: .service, changesState: true)
+    /// Who owns an entered code and what it is for; counts guesses and uses.
+    public static let resolveInvite = RequestDefinition<InviteResolution, ResolvedInvite>(
+        "auth.invites.resolve", access: .service, changesState: true)
+
     // Asked by other services (and operators).
     /// Whether a session is still valid (the gateway, before it trusts a token).
     public static let sessionCheck = RequestDefinition<SessionCheck, SessionStatus>(
@@ -72,7 +88,8 @@ public enum AuthRequests {
         displayName.info, players.info, friendRequest.info, friendAccept.info, friendDecline.info,
         friendRemove.info,
         friendBlock.info, friendUnblock.info, friendList.info, sessionCheck.info, friendCheck.info,
-        friendsOf.info, ban.info,
+        friendsOf.info, createInvite.info, listInvites.info, revokeInvite.info, redeemInvite.info, issueInvite.info,
+        resolveInvite.info, ban.info,
         unban.info, revokeSession.info, lookup.info, lockouts.info, unlock.info,
     ]
 }

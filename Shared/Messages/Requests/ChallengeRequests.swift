@@ -21,6 +21,13 @@ public enum ChallengeRequests {
     public static let inboxRead = RequestDefinition<InboxMarkRead, InboxMarked>(
         "challenge.inbox.read", access: .signedIn, changesState: true)
 
+    /// An invite code for a running time-boxed challenge the player takes part in.
+    public static let invite = RequestDefinition<ChallengeInviteRequest, Invite>(
+        "challenge.invite", access: .signedIn, changesState: true)
+    /// Joins the time-boxed challenge of an invite code.
+    public static let join = RequestDefinition<InviteEntry, ChallengeDetail>(
+        "challenge.join", access: .signedIn, changesState: true)
+
     // The notification inbox of every kind (docs/PROTOCOL.md 14.5); the challenge service keeps it.
     public static let inboxList = RequestDefinition<InboxListQuery, InboxList>(
         "inbox.list", access: .signedIn)
@@ -42,7 +49,7 @@ public enum ChallengeRequests {
     /// Every challenge request type.
     public static let all: [RequestInfo] = [
         issue.info, start.info, rematch.info, decline.info, received.info, issued.info, detail.info,
-        candidates.info,
+        candidates.info, invite.info, join.info,
         inbox.info, inboxRead.info, inboxList.info, inboxUnread.info, inboxMarkRead.info, inboxDelete.info, inboxNotify.info,
         list.info, end.info,
     ]

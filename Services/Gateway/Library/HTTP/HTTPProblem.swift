@@ -69,7 +69,8 @@ struct HTTPProblem: Sendable, Equatable {
             return 401
         case .forbidden, .playerBanned:
             return 403
-        case .unknownType, .unknownRoute, .unknownPlayer, .unknownGame, .unknownBoard, .unknownAchievement, .unknownChallenge:
+        case .inviteExpired, .inviteRevoked: return 410
+        case .unknownType, .unknownRoute, .unknownPlayer, .unknownGame, .unknownBoard, .unknownAchievement, .unknownChallenge, .unknownInvite:
             return 404
         case .conflict, .usernameTaken, .idReused, .duplicateRequestID, .logPruned:
             return 409

@@ -1,0 +1,74 @@
+import PodiumMessages
+import PodiumRuntime
+
+/// Invite codes: a player's own friend codes, and codes other services issue for their
+/// purposes (a challenge to join), resolved here so that guessing is counted in one place.
+extension Accounts {
+    /// `auth.invites.create`: a friend code of the player's own.
+    func createInvite(_ request: InviteRequest, playerId: String) async throws -> Invite {
+        try await issue(InviteIssue(ownerId: playerId, purpose: .friend, challengeId: nil, gameId: nil, expiresInMilliseconds: request.expiresInMilliseconds))
+    }
+
+    /// A new code for its owner (drawn again in the unlikely case the code is taken).
+    func issue(_ issue: InviteIssue) async throws -> Invite {
+        let lifetime = try InviteRules.lifetime(issue.expiresInMilliseconds)
+        let now = clock.nowMilliseconds
+        guard try await store.account(playerId: issue.ownerId) != nil else {
+            throw ErrorReply(code: .unknownPlayer, message: "no player \(issue.ownerId)", field: "payload.ownerId")
+        }
+        guard try await store.invites(ownerId: issue.ownerId, now: now).count < InviteRules.maximumLive else {
+            throw ErrorReply(
+                code: .conflict, message: "you have \(InviteRules.maximumLive) invite codes that still work; revoke one first")
+        }
+        for _ in 0..<8 {
+            let invite = Invite(
+                code: InviteCode.random().description, purpose: issue.purpose, challengeId: issue.challengeId, gameId: issue.gameId,
+                createdAt: now, expiresAt: now + lifetime)
+            if try await store.createInvite(invite, ownerId: issue.ownerId) { return invite }
+        }
+        throw ErrorReply(code: .internalError, message: "no free invite code was found")
+    }
+
+    /// `auth.invites.revoke`: only the owner's own codes (any other: `unknown_invite`).
+    func revokeInvite(_ entry: InviteEntry, playerId: String) async throws -> InviteRevocation {
+        let code = try InviteRules.entered(entry.code)
+        guard let revoked = try await store.revokeInvite(code: code.description, ownerId: playerId, now: clock.nowMilliseconds) else {
+            throw ErrorReply(code: .unknownInvite, message: "you have no invite code \(code)", field: "payload.code")
+        }
+        return InviteRevocation(code: code.description, revoked: revoked)
+    }
+
+    /// Finds the code a player entered: a wrong one counts towards the guessing limits; one that
+    /// no longer works says why; one that works counts a use.
+    func resolve(_ resolution: InviteResolution, context: ServiceContext) async throws -> (invite: Invite, ownerId: String) {
+        let now = clock.nowMilliseconds
+        let address = Self.loginAddress(resolution.address)
+        if let wait = inviteGuessing.withLock({ $0.retryAfter(player: resolution.playerId, address: address, now: now) }) {
+            context.logger.warning("invite code guessing throttled", metadata: ["player.id": "\(resolution.playerId)", "peer": "\(address)"])
+            throw ErrorReply(
+                code: .rateLimited, message: "too many wrong invite codes; try again in \((wait + 999) / 1000) s", retryAfterMilliseconds: wait)
+        }
+        guard let code = InviteCode(entered: resolution.code), let found = try await store.invite(code: code.description) else {
+            inviteGuessing.withLock { $0.recordWrong(player: resolution.playerId, address: address, now: now) }
+            context.logger.info("unknown invite code entered", metadata: ["player.id": "\(resolution.playerId)", "peer": "\(address)"])
+            throw ErrorReply(code: .unknownInvite, message: "no invite code like that works", field: "payload.code")
+        }
+        try InviteRules.check(found.invite, now: now)
+        guard found.ownerId != resolution.playerId else {
+            throw ErrorReply(code: .invalidField, message: "this is your own invite code", field: "payload.code")
+        }
+        try await store.useInvite(code: code.description)
+        return found
+    }
+
+    /// `auth.invites.redeem`: a friend code sends its owner a friend request (or makes friends
+    /// when the owner had asked first).
+    func redeem(_ entry: InviteEntry, playerId: String, peer: String?, context: ServiceContext) async throws -> FriendRelation {
+        let found = try await resolve(InviteResolution(code: entry.code, playerId: playerId, address: peer), context: context)
+        guard found.invite.purpose == .friend else {
+            throw ErrorReply(code: .conflict, message: "this code is for joining a challenge: enter it with challenge.join", field: "payload.code")
+        }
+        let state = try await friends.request(from: playerId, to: found.ownerId, now: clock.nowMilliseconds)
+        return FriendRelation(playerId: found.ownerId, state: state)
+    }
+}

@@ -1,0 +1,60 @@
+import PodiumMessages
+import PodiumRuntime
+
+/// Joining a time-boxed challenge with an invite code (docs/PROTOCOL.md 12.11): the auth
+/// service keeps the codes and counts guesses; this service decides who may join what.
+extension Challenges {
+    /// The most participants a time-boxed challenge may have (the starter and 20 others).
+    static let maximumParticipants = maximumReceivers + 1
+
+    /// `challenge.invite`: a code for a running time-boxed challenge the player takes part in.
+    func invite(_ request: RawEnvelope, _ invite: ChallengeInviteRequest, context: ServiceContext) async throws -> Invite {
+        let (gameId, playerId) = try Self.player(request)
+        guard let challenge = try await store.challenge(invite.challengeId), challenge.gameId == gameId, challenge.kind == .timed,
+            challenge.receivers.contains(where: { $0.playerId == playerId })
+        else {
+            throw ErrorReply(code: .unknownChallenge, message: "no time-boxed challenge of yours with that id", field: "payload.challengeId")
+        }
+        guard challenge.state == .running else {
+            throw ErrorReply(code: .conflict, message: "the challenge has ended", field: "payload.challengeId")
+        }
+        return try await context.call(
+            AuthRequests.issueInvite,
+            InviteIssue(
+                ownerId: playerId, purpose: .challenge, challengeId: challenge.challengeId, gameId: gameId,
+                expiresInMilliseconds: invite.expiresInMilliseconds))
+    }
+
+    /// `challenge.join`: enters a code; the player joins its running time-boxed challenge, and
+    /// whoever shared the code is told. Joining one already joined answers the challenge again.
+    func join(_ request: RawEnvelope, _ entry: InviteEntry, context: ServiceContext) async throws -> ChallengeDetail {
+        let (gameId, playerId) = try Self.player(request)
+        let resolved = try await context.call(
+            AuthRequests.resolveInvite, InviteResolution(code: entry.code, playerId: playerId, address: request.actor?.peer))
+        // A friend code, or a code of another game, is not one this request can use; saying
+        // whose it is would tell the player about someone who did not share it with them.
+        guard resolved.purpose == .challenge, resolved.gameId == gameId, let challengeId = resolved.challengeId,
+            let challenge = try await store.challenge(challengeId)
+        else {
+            throw ErrorReply(code: .unknownInvite, message: "this code does not join a challenge of this game", field: "payload.code")
+        }
+        if challenge.receivers.contains(where: { $0.playerId == playerId }) { return challenge }
+        guard challenge.state == .running else {
+            throw ErrorReply(code: .conflict, message: "the challenge has ended", field: "payload.code")
+        }
+        guard challenge.receivers.count < Self.maximumParticipants else {
+            throw ErrorReply(code: .conflict, message: "the challenge is full (\(Self.maximumParticipants) players)", field: "payload.code")
+        }
+        let relation = try await context.call(AuthRequests.friendCheck, FriendshipQuery(playerId: resolved.ownerId, otherPlayerId: playerId))
+        guard !relation.blocked else {
+            throw ErrorReply(code: .unknownInvite, message: "this code does not join a challenge of this game", field: "payload.code")
+        }
+        let note = Self.inboxItem(
+            kind: "challenge.joined", message: "\(playerId) joined your challenge with your code", challenge: challenge,
+            at: clock.nowMilliseconds, extra: ["playerId": .string(playerId)], cause: request.correlationId ?? request.id)
+        if try await store.join(challengeId: challengeId, playerId: playerId, inbox: [(gameId, resolved.ownerId, note)]) {
+            await publish(note, to: resolved.ownerId, gameId: gameId, context: context)
+        }
+        return try await store.challenge(challengeId) ?? challenge
+    }
+}
