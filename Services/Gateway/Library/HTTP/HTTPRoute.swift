@@ -63,6 +63,11 @@ extension HTTPRoute {
             .post("/v1/me/link", AuthRequests.link.type),
             // Friends.
             .get("/v1/friends", AuthRequests.friendList.type),
+            // Invite codes (docs/PROTOCOL.md 9.4).
+            .post("/v1/invites", AuthRequests.createInvite.type),
+            .get("/v1/invites", AuthRequests.listInvites.type),
+            .post("/v1/invites/redeem", AuthRequests.redeemInvite.type),
+            .post("/v1/invites/revoke", AuthRequests.revokeInvite.type),
             // Events.
             .post("\(game)/events", GatewayRequests.publish.type),
             // Leaderboards.
@@ -99,6 +104,8 @@ extension HTTPRoute {
             .get("\(game)/inbox/unread", ChallengeRequests.inboxUnread.type),
             .post("\(game)/inbox/read", ChallengeRequests.inboxMarkRead.type),
             .post("\(game)/inbox/delete", ChallengeRequests.inboxDelete.type),
+            .post("\(challenges)/join", ChallengeRequests.join.type),
+            .post("\(challenges)/:challengeId/invites", ChallengeRequests.invite.type),
             .get("\(challenges)/:challengeId", ChallengeRequests.detail.type),
             .post("\(challenges)/:challengeId/decline", ChallengeRequests.decline.type),
             .post("\(challenges)/:challengeId/rematch", ChallengeRequests.rematch.type),
