@@ -71,6 +71,12 @@ struct InviteFlowTests {
             #expect(ownerSide.incoming.map(\.playerId) == [strangerGrant.playerId])
             #expect(try await owner.request("auth.invites.list").decodePayload(as: InviteList.self).invites.map(\.uses) == [1])
             #expect(try await owner.request("auth.invites.redeem", payload: ["code": .string(invite.code)]).errorCode == .invalidField, "own code")
+            // A block answers exactly like a code that does not exist.
+            _ = try await owner.request("auth.friends.block", payload: ["playerId": .string(strangerGrant.playerId)])
+            let blocked = try await stranger.request("auth.invites.redeem", payload: ["code": .string(invite.code)])
+            let unknown = try await stranger.request("auth.invites.redeem", payload: ["code": .string(InviteCode.random().description)])
+            #expect(try blocked.decodePayload(as: ErrorReply.self) == unknown.decodePayload(as: ErrorReply.self))
+            _ = try await owner.request("auth.friends.unblock", payload: ["playerId": .string(strangerGrant.playerId)])
 
             // Revoked: refused, and the owner's list no longer shows it.
             let revoked = try await owner.request("auth.invites.create").decodePayload(as: Invite.self)

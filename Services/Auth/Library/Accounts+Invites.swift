@@ -4,6 +4,10 @@ import PodiumRuntime
 /// Invite codes: a player's own friend codes, and codes other services issue for their
 /// purposes (a challenge to join), resolved here so that guessing is counted in one place.
 extension Accounts {
+    /// The one answer for a code that does not exist, does not fit, or may not be used by this
+    /// player: none of them tells anything about the code's owner.
+    static let noSuchInvite = ErrorReply(code: .unknownInvite, message: "no invite code like that works", field: "payload.code")
+
     /// `auth.invites.create`: a friend code of the player's own.
     func createInvite(_ request: InviteRequest, playerId: String) async throws -> Invite {
         try await issue(InviteIssue(ownerId: playerId, purpose: .friend, challengeId: nil, gameId: nil, expiresInMilliseconds: request.expiresInMilliseconds))
@@ -51,7 +55,7 @@ extension Accounts {
         guard let code = InviteCode(entered: resolution.code), let found = try await store.invite(code: code.description) else {
             inviteGuessing.withLock { $0.recordWrong(player: resolution.playerId, address: address, now: now) }
             context.logger.info("unknown invite code entered", metadata: ["player.id": "\(resolution.playerId)", "peer": "\(address)"])
-            throw ErrorReply(code: .unknownInvite, message: "no invite code like that works", field: "payload.code")
+            throw Self.noSuchInvite
         }
         try InviteRules.check(found.invite, now: now)
         guard found.ownerId != resolution.playerId else {
@@ -68,6 +72,9 @@ extension Accounts {
         guard found.invite.purpose == .friend else {
             throw ErrorReply(code: .conflict, message: "this code is for joining a challenge: enter it with challenge.join", field: "payload.code")
         }
+        // A block between the two answers like a code that does not exist: whoever holds a code
+        // learns nothing about a relation the owner did not share.
+        if try await store.isBlocked(playerId, found.ownerId) { throw Self.noSuchInvite }
         let state = try await friends.request(from: playerId, to: found.ownerId, now: clock.nowMilliseconds)
         return FriendRelation(playerId: found.ownerId, state: state)
     }

@@ -1,6 +1,6 @@
 import PodiumMessages
 
-/// The rules of invite codes (docs/PROTOCOL.md 9.4): lifetimes, the states a code can be in, and
+/// The rules of invite codes (docs/PROTOCOL.md 9.5): lifetimes, the states a code can be in, and
 /// how guessing is slowed.
 enum InviteRules {
     static let defaultLifetime: Int64 = 86_400_000

@@ -115,3 +115,44 @@ struct ChallengeDeclineCommand: ParsableCommand {
         try options.showChallenge("challenge.decline", payload: ["challengeId": .string(challengeId)])
     }
 }
+
+/// `podium challenges invite <challengeId>`: a code that lets others join your time-boxed challenge.
+struct ChallengeInviteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "invite", abstract: "Make a code that lets others join a running time-boxed challenge (challenge.invite).")
+
+    @OptionGroup var options: ChallengesOptions
+
+    @Argument(help: "The challenge (one you take part in, still running).")
+    var challengeId: String
+
+    @Option(help: "How long the code works, in minutes (1-43200, default 1440).")
+    var minutes: Int64?
+
+    func validate() throws {
+        if let minutes, !(1...43_200).contains(minutes) { throw ValidationError("--minutes must be between 1 and 43200 (30 days)") }
+    }
+
+    func run() throws {
+        var payload: [String: JSONValue] = ["challengeId": .string(challengeId)]
+        if let minutes { payload["expiresInMilliseconds"] = .integer(minutes * 60_000) }
+        let (invite, _) = try options.expect("challenge.invite", payload: .object(payload), as: Invite.self)
+        if options.json { return }
+        emit("\(invite.code)  (works until \(Timestamp.text(invite.expiresAt)))")
+    }
+}
+
+/// `podium challenges join CODE`.
+struct ChallengeJoinCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "join", abstract: "Join a time-boxed challenge with a code someone shared (challenge.join).")
+
+    @OptionGroup var options: ChallengesOptions
+
+    @Argument(help: "The code (XXXXX-XXXXX; case and hyphen do not matter).")
+    var code: String
+
+    func run() throws {
+        try options.showChallenge("challenge.join", payload: ["code": .string(code)])
+    }
+}

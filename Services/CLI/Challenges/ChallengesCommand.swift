@@ -14,7 +14,7 @@ struct ChallengesCommand: ParsableCommand {
         subcommands: [
             ChallengeIssueCommand.self, ChallengeStartCommand.self, ChallengeRematchCommand.self, ChallengeDeclineCommand.self,
             ChallengeReceivedCommand.self, ChallengeIssuedCommand.self, ChallengeShowCommand.self, ChallengeCandidatesCommand.self,
-            ChallengeInboxCommand.self, ChallengeReadCommand.self,
+            ChallengeInboxCommand.self, ChallengeReadCommand.self, ChallengeInviteCommand.self, ChallengeJoinCommand.self,
         ])
 }
 

@@ -7,7 +7,8 @@ struct FriendsCommand: ParsableCommand {
         abstract: "List and change the logged-in player's friends.",
         subcommands: [
             FriendListCommand.self, FriendRequestCommand.self, FriendAcceptCommand.self, FriendDeclineCommand.self,
-            FriendRemoveCommand.self, FriendBlockCommand.self, FriendUnblockCommand.self,
+            FriendRemoveCommand.self, FriendBlockCommand.self, FriendUnblockCommand.self, FriendInviteCommand.self,
+            FriendInvitesCommand.self, FriendRedeemCommand.self, FriendRevokeInviteCommand.self,
         ])
 }
 

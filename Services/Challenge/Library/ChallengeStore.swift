@@ -95,10 +95,10 @@ public protocol ChallengeStore: Sendable {
     func runningTimedWindows() async throws -> [TimedWindow]
     /// Marks time-boxed challenges ended; returns those this call ended (each ends once).
     func endTimed(_ candidates: [String]) async throws -> [String]
-    /// Adds a participant to a running time-boxed challenge, with the inbox items that announce
-    /// it, in one transaction; false (and nothing written) when the player takes part already or
-    /// the challenge is no longer running.
-    func join(challengeId: String, playerId: String, inbox: [AddressedInboxItem]) async throws -> Bool
+    /// Adds a participant to a running time-boxed challenge at `at` (only their scores from then
+    /// count), with the inbox items that announce it, in one transaction; false (and nothing
+    /// written) when the player takes part already or the challenge is no longer running.
+    func join(challengeId: String, playerId: String, at: Int64, inbox: [AddressedInboxItem]) async throws -> Bool
     func addToInbox(_ item: InboxItem, gameId: String, playerId: String) async throws
     /// Adds the item unless one with its id is kept already; true if this call added it.
     func addToInboxIfAbsent(_ item: InboxItem, gameId: String, playerId: String) async throws -> Bool

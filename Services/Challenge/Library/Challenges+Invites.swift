@@ -31,13 +31,14 @@ extension Challenges {
         let (gameId, playerId) = try Self.player(request)
         let resolved = try await context.call(
             AuthRequests.resolveInvite, InviteResolution(code: entry.code, playerId: playerId, address: request.actor?.peer))
-        // A friend code, or a code of another game, is not one this request can use; saying
-        // whose it is would tell the player about someone who did not share it with them.
+        // A friend code, a code of another game or a block answer like a code that does not
+        // exist: saying more would tell the player about someone who did not share it with them.
+        let noSuchInvite = ErrorReply(code: .unknownInvite, message: "no invite code like that works", field: "payload.code")
         guard resolved.purpose == .challenge, resolved.gameId == gameId, let challengeId = resolved.challengeId,
             let challenge = try await store.challenge(challengeId)
-        else {
-            throw ErrorReply(code: .unknownInvite, message: "this code does not join a challenge of this game", field: "payload.code")
-        }
+        else { throw noSuchInvite }
+        let relation = try await context.call(AuthRequests.friendCheck, FriendshipQuery(playerId: resolved.ownerId, otherPlayerId: playerId))
+        guard !relation.blocked else { throw noSuchInvite }
         if challenge.receivers.contains(where: { $0.playerId == playerId }) { return challenge }
         guard challenge.state == .running else {
             throw ErrorReply(code: .conflict, message: "the challenge has ended", field: "payload.code")
@@ -45,14 +46,12 @@ extension Challenges {
         guard challenge.receivers.count < Self.maximumParticipants else {
             throw ErrorReply(code: .conflict, message: "the challenge is full (\(Self.maximumParticipants) players)", field: "payload.code")
         }
-        let relation = try await context.call(AuthRequests.friendCheck, FriendshipQuery(playerId: resolved.ownerId, otherPlayerId: playerId))
-        guard !relation.blocked else {
-            throw ErrorReply(code: .unknownInvite, message: "this code does not join a challenge of this game", field: "payload.code")
-        }
+        let now = clock.nowMilliseconds
         let note = Self.inboxItem(
             kind: "challenge.joined", message: "\(playerId) joined your challenge with your code", challenge: challenge,
-            at: clock.nowMilliseconds, extra: ["playerId": .string(playerId)], cause: request.correlationId ?? request.id)
-        if try await store.join(challengeId: challengeId, playerId: playerId, inbox: [(gameId, resolved.ownerId, note)]) {
+            at: now, extra: ["playerId": .string(playerId)], cause: request.correlationId ?? request.id)
+        // Only the scores the player submits from now on count in the window.
+        if try await store.join(challengeId: challengeId, playerId: playerId, at: now, inbox: [(gameId, resolved.ownerId, note)]) {
             await publish(note, to: resolved.ownerId, gameId: gameId, context: context)
         }
         return try await store.challenge(challengeId) ?? challenge

@@ -48,6 +48,8 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
                 "CREATE INDEX inbox_created ON inbox (created_at)",
                 "CREATE INDEX inbox_player_position ON inbox (game_id, player_id, position)",
             ]),
+        // A participant who joined a time-boxed challenge by code: only their scores from then count.
+        PostgresMigration("v3-receiver-joined", ["ALTER TABLE receiver ADD COLUMN joined_at bigint"]),
     ]
 
     public init(database: PostgresStorage) { self.database = database }
@@ -97,7 +99,8 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
                 for score in plan.timedScores {
                     var query: PostgresQuery = """
                         UPDATE receiver SET value = \(score.value), completed_at = \(plan.time)
-                        WHERE challenge_id = \(score.challengeId) AND player_id = \(plan.playerId) AND (value IS NULL OR 
+                        WHERE challenge_id = \(score.challengeId) AND player_id = \(plan.playerId)
+                        AND (joined_at IS NULL OR joined_at <= \(plan.time)) AND (value IS NULL OR 
                         """
                     query.sql += score.higherIsBetter ? "value < $1)" : "value > $1)"
                     try await connection.query(query, logger: logger)
@@ -213,14 +216,14 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
         try await write { connection, logger in try await Self.insert(item, gameId: gameId, playerId: playerId, connection, logger) }
     }
 
-    public func join(challengeId: String, playerId: String, inbox: [AddressedInboxItem]) async throws -> Bool {
+    public func join(challengeId: String, playerId: String, at: Int64, inbox: [AddressedInboxItem]) async throws -> Bool {
         try await write { connection, logger in
             let running = try await Self.count(
                 "SELECT 1 FROM challenge WHERE id = \(challengeId) AND state = 'running' FOR UPDATE", connection, logger)
             guard running == 1 else { return false }
             let added = try await Self.count(
                 """
-                INSERT INTO receiver (challenge_id, player_id, state) VALUES (\(challengeId), \(playerId), 'pending')
+                INSERT INTO receiver (challenge_id, player_id, state, joined_at) VALUES (\(challengeId), \(playerId), 'pending', \(at))
                 ON CONFLICT DO NOTHING RETURNING 1
                 """, connection, logger)
             guard added == 1 else { return false }

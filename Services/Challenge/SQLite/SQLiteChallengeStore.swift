@@ -69,6 +69,10 @@ public final class SQLiteChallengeStore: ChallengeStore {
             }
             try db.create(index: "inbox_created", on: "inbox", columns: ["created_at"])
         }
+        migrator.registerMigration("receiver-joined") { db in
+            // A participant who joined a time-boxed challenge by code: only their scores from then count.
+            try db.alter(table: "receiver") { t in t.add(column: "joined_at", .integer) }
+        }
         DurableTables.register(in: &migrator)
         try migrator.migrate(database)
         location = "sqlite:\(path.path)"
@@ -101,7 +105,7 @@ public final class SQLiteChallengeStore: ChallengeStore {
                 for score in plan.timedScores {
                     let better = score.higherIsBetter ? "? > value" : "? < value"
                     try db.cachedStatement(sql:
-                        "UPDATE receiver SET value = ?, completed_at = ? WHERE challenge_id = ? AND player_id = ? AND (value IS NULL OR \(better))").execute(arguments: [score.value, plan.time, score.challengeId, plan.playerId, score.value])
+                        "UPDATE receiver SET value = ?, completed_at = ? WHERE challenge_id = ? AND player_id = ? AND (joined_at IS NULL OR joined_at <= ?) AND (value IS NULL OR \(better))").execute(arguments: [score.value, plan.time, score.challengeId, plan.playerId, plan.time, score.value])
                 }
             }
             try SQLiteDurable.advance(db, stream: stream, to: sequence)
@@ -333,14 +337,16 @@ public final class SQLiteChallengeStore: ChallengeStore {
         try await database.write { db in try Self.insert(item, gameId: gameId, playerId: playerId, in: db) }
     }
 
-    public func join(challengeId: String, playerId: String, inbox: [(gameId: String, playerId: String, item: InboxItem)]) async throws -> Bool {
+    public func join(
+        challengeId: String, playerId: String, at: Int64, inbox: [(gameId: String, playerId: String, item: InboxItem)]
+    ) async throws -> Bool {
         try await database.write { db in
             guard try Bool.fetchOne(
                 try db.cachedStatement(sql: "SELECT 1 FROM challenge WHERE id = ? AND state = 'running'"), arguments: [challengeId]) != nil
             else { return false }
             try db.cachedStatement(
-                sql: "INSERT INTO receiver (challenge_id, player_id, state) VALUES (?, ?, 'pending') ON CONFLICT DO NOTHING"
-            ).execute(arguments: [challengeId, playerId])
+                sql: "INSERT INTO receiver (challenge_id, player_id, state, joined_at) VALUES (?, ?, 'pending', ?) ON CONFLICT DO NOTHING"
+            ).execute(arguments: [challengeId, playerId, at])
             guard db.changesCount == 1 else { return false }
             for note in inbox { try Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, in: db) }
             return true

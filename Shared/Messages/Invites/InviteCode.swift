@@ -1,5 +1,5 @@
 /// A short code a player shares so that others can send them a friend request or join their
-/// challenge without knowing their player id (docs/PROTOCOL.md 9.4).
+/// challenge without knowing their player id (docs/PROTOCOL.md 9.5).
 ///
 /// Ten characters from an alphabet of 30 without look-alikes (no `0 O 1 I L U`), written
 /// `XXXXX-XXXXX`; case, spaces and hyphens do not matter when one is entered. 30^10 ≈ 5.9 × 10^14

@@ -38,7 +38,7 @@ public enum AuthRequests {
     public static let friendList = RequestDefinition<EmptyPayload, FriendList>(
         "auth.friends.list", access: .player)
 
-    // Invite codes (docs/PROTOCOL.md 9.4).
+    // Invite codes (docs/PROTOCOL.md 9.5).
     public static let createInvite = RequestDefinition<InviteRequest, Invite>(
         "auth.invites.create", access: .player, changesState: true)
     public static let listInvites = RequestDefinition<EmptyPayload, InviteList>(

@@ -224,6 +224,9 @@ def build_stream(seed, ops, players):
     inbox_bound = collections.Counter()  # (player, game) -> items at most
     lists_bound = collections.Counter()  # (player, game, received|issued)
     match = {p: 0 for p in range(players)}
+    invited = set()  # (redeemer, owner) pairs that used a friend code
+    timed = []  # (starter, start op id, participants) of earlier rounds, for invite codes
+
     session = {p: 0 for p in range(players)}
     expected_boards = collections.defaultdict(dict)
     rounds = []
@@ -341,6 +344,37 @@ def build_stream(seed, ops, players):
             notice["admin"] = True
             follow = "inbox.read" if rng.random() < 0.5 else "inbox.delete"
             play[p] += [notice, new_op(p, follow, "dash", {"noticeOf": notice["id"]})]
+        # Invite codes: a friend code made in the play phase and entered by a player who is not a
+        # friend yet in the challenge phase (a friend request each); a code for a time-boxed
+        # challenge of an earlier round, entered by someone not in it yet (one more participant).
+        for _ in range(max(1, budget // 300)):
+            owner = rng.randrange(players)
+            strangers = [q for q in range(players) if q != owner and q not in friends[owner] and owner not in friends[q]
+                         and (q, owner) not in invited and (owner, q) not in invited]
+            if not strangers:
+                continue
+            q = rng.choice(strangers)
+            invited.add((q, owner))
+            made = new_op(owner, "auth.invites.create", None, {})
+            play[owner].append(made)
+            challenge[q].append(new_op(q, "auth.invites.redeem", None, {"codeOf": made["id"]}))
+        for starter, start_id, participants in list(timed):
+            if rng.random() > 0.5 or len(participants) >= 21:
+                continue
+            joiners = [q for q in range(players) if q not in participants and lists_bound[(q, "dash", "received")] < 190]
+            if not joiners or inbox_bound[(starter, "dash")] >= 180:
+                continue
+            q = rng.choice(joiners)
+            made = new_op(starter, "challenge.invite", "dash", {"challengeOf": start_id})
+            play[starter].append(made)
+            challenge[q].append(new_op(q, "challenge.join", "dash", {"codeOf": made["id"]}))
+            participants.add(q)
+            lists_bound[(q, "dash", "received")] += 1
+            inbox_bound[(starter, "dash")] += 1  # challenge.joined
+        for queue in challenge.values():
+            for op in queue:
+                if op["type"] == "challenge.start":
+                    timed.append((op["player"], op["id"], {op["player"], *op["payload"]["receivers"]}))
         rounds.append((play, challenge))
     # Top up to the asked number with coin submissions (no challenge looks at that board).
     while total < ops:
@@ -416,8 +450,14 @@ class Client(threading.Thread):
         payload = dict(op["payload"])
         if "receivers" in payload:
             payload["receivers"] = [run.player_ids[q] for q in payload["receivers"]]
+        if "codeOf" in payload:  # the code an earlier (acknowledged) request got
+            payload = {"code": run.ledger.acked[payload["codeOf"]][1]["code"]}
+        if "challengeOf" in payload:
+            payload = {"challengeId": run.ledger.acked[payload["challengeOf"]][1]["challengeId"]}
         if "noticeOf" in payload:  # an operator notice's item id: notice:<game>:<player>:<request id>
             payload = {"ids": [f"notice:{op['gameId']}:{run.player_ids[op['player']]}:{payload['noticeOf']}"]}
+        if op["gameId"] is None:
+            return {"type": op["type"], "id": op["id"], "token": run.tokens[op["player"]], "payload": payload}
         if op.get("admin"):
             payload["playerId"] = run.player_ids[op["player"]]
             return {"type": op["type"], "id": op["id"], "gameId": op["gameId"], "adminKey": run.stack.admin_key,
@@ -653,6 +693,9 @@ class Run:
                     break
             state[f"board {board}"] = entries
         for p in range(players):
+            relations = self.must(p, "auth.friends.list", {})
+            state[f"friends P{p}"] = {kind: sorted(self.names[f["playerId"]] for f in relations[kind])
+                                      for kind in ("friends", "incoming", "outgoing", "blocked")}
             for game in GAMES_WITH_ACHIEVEMENTS:
                 listing = self.must(p, "achievement.list", {}, game)
                 state[f"achievements P{p} {game}"] = {
@@ -697,7 +740,8 @@ class Run:
         with ledger.lock:
             # The inbox's requests keep no receipts (a notice is found by its request id, reads
             # and deletes change nothing twice): the state checks them.
-            acked = [(rid, entry) for rid, entry in ledger.acked.items() if not entry[0]["type"].startswith("inbox.")]
+            acked = [(rid, entry) for rid, entry in ledger.acked.items()
+                     if not entry[0]["type"].startswith(("inbox.", "auth.invites.", "challenge.invite", "challenge.join"))]
         missing, not_kept, answered = [], collections.Counter(), 0
         sock = zmq.Context.instance().socket(zmq.DEALER)
         sock.setsockopt(zmq.LINGER, 0)

@@ -63,7 +63,7 @@ extension HTTPRoute {
             .post("/v1/me/link", AuthRequests.link.type),
             // Friends.
             .get("/v1/friends", AuthRequests.friendList.type),
-            // Invite codes (docs/PROTOCOL.md 9.4).
+            // Invite codes (docs/PROTOCOL.md 9.5).
             .post("/v1/invites", AuthRequests.createInvite.type),
             .get("/v1/invites", AuthRequests.listInvites.type),
             .post("/v1/invites/redeem", AuthRequests.redeemInvite.type),
