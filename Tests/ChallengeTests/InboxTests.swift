@@ -81,6 +81,10 @@ struct InboxTests {
                 "inbox.admin.notify", gameId: "whackacac", playerId: grant.playerId,
                 payload: ["message": "Servers restart at 04:00 UTC", "details": ["url": "https://status.example.com"]], id: "notice-1")
             #expect(try again.decodePayload(as: InboxItem.self).id == "notice:whackacac:\(grant.playerId):notice-1")
+            #expect(try again.decodePayload(as: InboxItem.self).position != nil, "the kept item answers")
+            let other = try await operatorClient.request(
+                "inbox.admin.notify", gameId: "whackacac", playerId: grant.playerId, payload: ["message": "something else"], id: "notice-1")
+            #expect(other.errorCode == .idReused)
             #expect(try await Self.list(player, ["kinds": ["operator.notice"]]).items.count == 1)
 
             // Pages of one, newest first, continue with nextBefore; kinds filter.

@@ -150,8 +150,9 @@ def admin(admin_key, key=None):
     return headers
 
 
-def notice(http, admin_key, grant, message, game=DASH, key=None, details=None):
-    """An operator notice to `grant`'s player, sent with Idempotency-Key `key`; returns the item."""
+def notice(http, admin_key, grant, message, game=DASH, key=None, details=None, resend=False):
+    """An operator notice to `grant`'s player, sent with Idempotency-Key `key`; returns the item.
+    A first notice answers the new item (no position yet); a resend answers the item as kept."""
     key = key or unique("notice")
     body = {"message": message}
     if details is not None:
@@ -162,7 +163,7 @@ def notice(http, admin_key, grant, message, game=DASH, key=None, details=None):
     assert item["id"] == f"notice:{game}:{grant['playerId']}:{key}", item
     assert item["kind"] == "operator.notice" and item["message"] == message and item["read"] is False, item
     assert item["correlationId"] == key and item["details"] == (details if details is not None else {}), item
-    assert "position" not in item and isinstance(item["createdAt"], int), item
+    assert ("position" in item) == resend and isinstance(item["createdAt"], int), item
     return item
 
 
@@ -321,12 +322,18 @@ def test_operator_notice_is_kept_for_a_player_who_is_not_subscribed(http, admin_
     assert inbox(http, device_player(http)) == {"items": [], "unread": 0}
 
     # A resend (same Idempotency-Key) answers the same item and keeps no second one.
-    again = notice(http, admin_key, ann, "Servers restart at 04:00 UTC", key=key, details={"url": "https://status.example.com"})
+    again = notice(
+        http, admin_key, ann, "Servers restart at 04:00 UTC", key=key, details={"url": "https://status.example.com"}, resend=True)
     page = inbox(http, ann)
     assert [i["id"] for i in page["items"]] == [item["id"]] and page["unread"] == 1, page
     assert page["items"][0] == kept, page  # the kept item is unchanged
-    # "it answers the same item" (14.5): the kept one, not a new one made for the resend.
-    assert again == item, (again, item)
+    # "it answers the item as kept" (14.5): the kept one, not a new one made for the resend.
+    assert again == kept, (again, kept)
+    # The same key with another notice is refused and changes nothing.
+    refused = http.post(f"/v1/admin/games/{DASH}/players/{ann['playerId']}/notices", headers=admin(admin_key, key),
+                        json={"message": "something else"})
+    problem(refused, 409, "id_reused", "id")
+    assert inbox(http, ann)["items"] == [kept]
 
 
 def test_notice_heard_live_names_its_inbox_item(http, sockets, admin_key):
@@ -346,7 +353,7 @@ def test_notice_heard_live_names_its_inbox_item(http, sockets, admin_key):
     assert [i["id"] for i in page["items"]] == [item["id"]] and page["unread"] == 1
 
     # A resend sends nothing again: the next thing heard is a later test notification.
-    notice(http, admin_key, bo, "Live notice", key=key, details={"level": "info"})
+    notice(http, admin_key, bo, "Live notice", key=key, details={"level": "info"}, resend=True)
     marker = unique("after-resend")
     ok(
         http.post(

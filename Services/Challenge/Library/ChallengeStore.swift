@@ -100,8 +100,9 @@ public protocol ChallengeStore: Sendable {
     /// written) when the player takes part already or the challenge is no longer running.
     func join(challengeId: String, playerId: String, at: Int64, inbox: [AddressedInboxItem]) async throws -> Bool
     func addToInbox(_ item: InboxItem, gameId: String, playerId: String) async throws
-    /// Adds the item unless one with its id is kept already; true if this call added it.
-    func addToInboxIfAbsent(_ item: InboxItem, gameId: String, playerId: String) async throws -> Bool
+    /// Adds the item unless one with its id is kept already: nil if this call added it, else
+    /// the item kept (as it is now, with its position).
+    func addToInboxIfAbsent(_ item: InboxItem, gameId: String, playerId: String) async throws -> InboxItem?
     /// The player's items in a game (deleted ones never): newest first by position, below
     /// `before` if given; or, `after` a position, the later ones oldest first (a reconnecting
     /// client's catch-up). Only unread ones, only `kinds`, only kinds starting with

@@ -100,10 +100,15 @@ extension Challenges {
         let item = InboxItem(
             id: Self.noticeID(gameId: gameId, playerId: playerId, requestId: requestId), kind: "operator.notice", message: text,
             details: details, createdAt: clock.nowMilliseconds, read: false, correlationId: requestId)
-        if try await store.addToInboxIfAbsent(item, gameId: gameId, playerId: playerId) {
+        guard let kept = try await store.addToInboxIfAbsent(item, gameId: gameId, playerId: playerId) else {
             await publish(item, to: playerId, gameId: gameId, context: context)
+            return item
         }
-        return item
+        // A resend: the notice kept answers; the same id with another notice is refused.
+        guard kept.message == item.message, kept.details == item.details else {
+            throw ErrorReply(code: .idReused, message: "this request id already sent another notice to this player", field: "id")
+        }
+        return kept
     }
 
     /// Removes items older than the retention (`PODIUM_INBOX_RETENTION_DAYS`), about once a minute.

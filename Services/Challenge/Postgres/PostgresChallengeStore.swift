@@ -232,16 +232,27 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
         }
     }
 
-    public func addToInboxIfAbsent(_ item: InboxItem, gameId: String, playerId: String) async throws -> Bool {
+    public func addToInboxIfAbsent(_ item: InboxItem, gameId: String, playerId: String) async throws -> InboxItem? {
         let details = String(decoding: try WireCodec.encode(item.details), as: UTF8.self)
         return try await write { connection, logger in
-            try await Self.count(
+            let added = try await Self.count(
                 """
                 INSERT INTO inbox (id, game_id, player_id, kind, message, details, created_at, read, correlation_id)
                 VALUES (\(item.id), \(gameId), \(playerId), \(item.kind), \(item.message), \(details), \(item.createdAt), false,
                     \(item.correlationId))
                 ON CONFLICT (id) DO NOTHING RETURNING 1
-                """, connection, logger) == 1
+                """, connection, logger)
+            guard added == 0 else { return nil }
+            for try await (position, id, kind, message, kept, createdAt, read, correlation) in try await connection.query(
+                "SELECT position, id, kind, message, details, created_at, read, correlation_id FROM inbox WHERE id = \(item.id)",
+                logger: logger
+            ).decode((Int64, String, String, String, String, Int64, Bool, String?).self) {
+                return InboxItem(
+                    id: id, kind: kind, message: message,
+                    details: (try? WireCodec.decode([String: JSONValue].self, from: Data(kept.utf8))) ?? [:],
+                    createdAt: createdAt, read: read, position: position, correlationId: correlation)
+            }
+            return nil
         }
     }
 

@@ -353,14 +353,22 @@ public final class SQLiteChallengeStore: ChallengeStore {
         }
     }
 
-    public func addToInboxIfAbsent(_ item: InboxItem, gameId: String, playerId: String) async throws -> Bool {
+    public func addToInboxIfAbsent(_ item: InboxItem, gameId: String, playerId: String) async throws -> InboxItem? {
         try await database.write { db in
-            guard try Int.fetchOne(try db.cachedStatement(sql: "SELECT 1 FROM inbox WHERE id = ?"), arguments: [item.id]) == nil else {
-                return false
+            if let row = try Row.fetchOne(try db.cachedStatement(sql: "SELECT rowid AS position, * FROM inbox WHERE id = ?"), arguments: [item.id]) {
+                return Self.item(row)
             }
             try Self.insert(item, gameId: gameId, playerId: playerId, in: db)
-            return true
+            return nil
         }
+    }
+
+    private static func item(_ row: Row) -> InboxItem {
+        let details: String = row["details"]
+        return InboxItem(
+            id: row["id"], kind: row["kind"], message: row["message"],
+            details: (try? WireCodec.decode([String: JSONValue].self, from: Data(details.utf8))) ?? [:],
+            createdAt: row["created_at"], read: row["read"], position: row["position"], correlationId: row["correlation_id"])
     }
 
     private static func insert(_ item: InboxItem, gameId: String, playerId: String, in db: Database) throws {
@@ -395,13 +403,7 @@ public final class SQLiteChallengeStore: ChallengeStore {
                 sql += " ORDER BY rowid DESC LIMIT ?"
                 arguments += [page.limit]
             }
-            return try Row.fetchAll(try db.cachedStatement(sql: sql), arguments: arguments).map { row in
-                let details: String = row["details"]
-                return InboxItem(
-                    id: row["id"], kind: row["kind"], message: row["message"],
-                    details: (try? WireCodec.decode([String: JSONValue].self, from: Data(details.utf8))) ?? [:],
-                    createdAt: row["created_at"], read: row["read"], position: row["position"], correlationId: row["correlation_id"])
-            }
+            return try Row.fetchAll(try db.cachedStatement(sql: sql), arguments: arguments).map(Self.item)
         }
     }
 
