@@ -99,6 +99,18 @@ export class Podium extends EventTarget {
   challenge(gameId: string, boardId: string, receivers: string[], message?: string): Promise<any>;
   /** The challenge inbox, newest first; with `after` (an item's `position`), the later items oldest first. */
   inbox(gameId: string, options?: boolean | { unreadOnly?: boolean; after?: number }): Promise<any>;
+  /** Every kept notification (PROTOCOL 14.5): newest first, `before` pages on, `after` catches up oldest first. */
+  notifications(
+    gameId: string, options?: { after?: number; before?: number; unreadOnly?: boolean; kinds?: string[]; limit?: number }
+  ): Promise<any>;
+  unreadNotifications(gameId: string): Promise<any>;
+  markNotificationsRead(gameId: string, ids: string[] | "all"): Promise<any>;
+  deleteNotifications(gameId: string, ids: string[]): Promise<any>;
+  /** Invite codes (PROTOCOL 9.5, 12.11). */
+  createInvite(expiresInMilliseconds?: number): Promise<any>;
+  redeemInvite(code: string): Promise<any>;
+  inviteToChallenge(gameId: string, challengeId: string): Promise<any>;
+  joinChallenge(gameId: string, code: string): Promise<any>;
 
   /** Opens the WebSocket, says hello with the session, reconnects with backoff until `disconnect`. */
   connect(options: ConnectOptions): Promise<void>;

@@ -203,6 +203,39 @@ export class Podium extends EventTarget {
     return this._http("GET", `/v1/games/${encodeURIComponent(gameId)}/challenges/inbox`, { query });
   }
 
+  /**
+   * Every notification kept for the player in a game (PROTOCOL 14.5), newest first: `{ before }`
+   * pages on (a page's `nextBefore`), `{ after }` gives the items missed since, oldest first;
+   * also `unreadOnly`, `kinds` (an array) and `limit` (1-200).
+   */
+  notifications(gameId, options = {}) {
+    const query = { ...options };
+    if (Array.isArray(query.kinds)) query.kinds = query.kinds.join(",");
+    return this._http("GET", `/v1/games/${encodeURIComponent(gameId)}/inbox/items`, { query });
+  }
+  unreadNotifications(gameId) { return this._http("GET", `/v1/games/${encodeURIComponent(gameId)}/inbox/unread`); }
+  /** Marks kept notifications read: an array of ids, or `"all"`. */
+  markNotificationsRead(gameId, ids) {
+    const body = ids === "all" ? { all: true } : { ids };
+    return this._http("POST", `/v1/games/${encodeURIComponent(gameId)}/inbox/read`, { body });
+  }
+  deleteNotifications(gameId, ids) {
+    return this._http("POST", `/v1/games/${encodeURIComponent(gameId)}/inbox/delete`, { body: { ids } });
+  }
+
+  /** A friend code to share (PROTOCOL 9.5); whoever redeems it sends the player a friend request. */
+  createInvite(expiresInMilliseconds) {
+    return this._http("POST", "/v1/invites", { body: expiresInMilliseconds ? { expiresInMilliseconds } : {} });
+  }
+  redeemInvite(code) { return this._http("POST", "/v1/invites/redeem", { body: { code } }); }
+  /** A code that lets others join a running time-boxed challenge (PROTOCOL 12.11), and joining with one. */
+  inviteToChallenge(gameId, challengeId) {
+    return this._http("POST", `/v1/games/${encodeURIComponent(gameId)}/challenges/${encodeURIComponent(challengeId)}/invites`, { body: {} });
+  }
+  joinChallenge(gameId, code) {
+    return this._http("POST", `/v1/games/${encodeURIComponent(gameId)}/challenges/join`, { body: { code } });
+  }
+
   // ---- WebSocket ---------------------------------------------------------------------------------
 
   /** Opens the socket and keeps it open (reconnecting with backoff) until disconnect(). */
