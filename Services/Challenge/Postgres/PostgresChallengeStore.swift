@@ -39,12 +39,15 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
                 """,
                 "CREATE INDEX inbox_player ON inbox (game_id, player_id, created_at)",
             ]),
-        // Every kind of notification, with the request that caused it; deleted rows go (the
+        // Every kind of notification, with the request that caused it; a deleted row is marked and goes with retention (the
         // bigserial position is never handed out again).
         PostgresMigration(
             "v2-inbox",
             [
                 "ALTER TABLE inbox ADD COLUMN correlation_id text",
+                // As in SQLite (the two layouts mirror each other for export and import): a
+                // player's delete marks the row; retention removes it.
+                "ALTER TABLE inbox ADD COLUMN deleted boolean NOT NULL DEFAULT false",
                 "CREATE INDEX inbox_created ON inbox (created_at)",
                 "CREATE INDEX inbox_player_position ON inbox (game_id, player_id, position)",
             ]),
@@ -260,13 +263,13 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
         try await write { connection, logger in
             guard let ids else {
                 return try await Self.count(
-                    "UPDATE inbox SET read = true WHERE game_id = \(gameId) AND player_id = \(playerId) AND NOT read RETURNING 1",
+                    "UPDATE inbox SET read = true WHERE game_id = \(gameId) AND player_id = \(playerId) AND NOT read AND NOT deleted RETURNING 1",
                     connection, logger)
             }
             return try await Self.count(
                 """
                 UPDATE inbox SET read = true WHERE id = ANY(\(ids)) AND game_id = \(gameId) AND player_id = \(playerId) AND NOT read
-                RETURNING 1
+                AND NOT deleted RETURNING 1
                 """, connection, logger)
         }
     }
@@ -274,7 +277,10 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
     public func deleteFromInbox(gameId: String, playerId: String, ids: [String]) async throws -> Int {
         try await write { connection, logger in
             try await Self.count(
-                "DELETE FROM inbox WHERE id = ANY(\(ids)) AND game_id = \(gameId) AND player_id = \(playerId) RETURNING 1",
+                """
+                UPDATE inbox SET deleted = true WHERE id = ANY(\(ids)) AND game_id = \(gameId) AND player_id = \(playerId)
+                AND NOT deleted RETURNING 1
+                """,
                 connection, logger)
         }
     }
@@ -290,7 +296,8 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
         return try await database.read { connection in
             var count = 0
             for try await (value) in try await connection.query(
-                "SELECT count(*) FROM inbox WHERE game_id = \(gameId) AND player_id = \(playerId) AND NOT read", logger: logger
+                "SELECT count(*) FROM inbox WHERE game_id = \(gameId) AND player_id = \(playerId) AND NOT read AND NOT deleted",
+                logger: logger
             ).decode(Int64.self) {
                 count = Int(value)
             }
@@ -400,7 +407,7 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
     public func inbox(gameId: String, playerId: String, page: InboxPageRequest) async throws -> [InboxItem] {
         var query: PostgresQuery = """
             SELECT position, id, kind, message, details, created_at, read, correlation_id FROM inbox
-            WHERE game_id = \(gameId) AND player_id = \(playerId) AND (NOT \(page.unreadOnly) OR NOT read)
+            WHERE game_id = \(gameId) AND player_id = \(playerId) AND NOT deleted AND (NOT \(page.unreadOnly) OR NOT read)
             AND (\(page.kinds == nil) OR kind = ANY(\(page.kinds ?? [])))
             AND (\(page.kindPrefix == nil) OR starts_with(kind, \(page.kindPrefix ?? "")))
             """
