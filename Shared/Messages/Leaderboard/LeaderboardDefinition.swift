@@ -122,11 +122,14 @@ public struct GameConfiguration: Codable, Sendable, Equatable {
     /// The events the game sends (achievement rules may only use these and their attributes).
     public var events: [EventDeclaration]?
     public var achievements: [AchievementDefinition]?
+    /// The challenges the studio defines (the challenge service's).
+    public var challenges: [ChallengeDefinition]?
 
     public init(
         gameId: String, leaderboards: [LeaderboardDefinition] = [], leaderboardSets: [LeaderboardSet]? = nil,
-        events: [EventDeclaration]? = nil, achievements: [AchievementDefinition]? = nil
+        events: [EventDeclaration]? = nil, achievements: [AchievementDefinition]? = nil, challenges: [ChallengeDefinition]? = nil
     ) {
+        self.challenges = challenges
         self.gameId = gameId
         self.leaderboards = leaderboards
         self.leaderboardSets = leaderboardSets
@@ -134,7 +137,7 @@ public struct GameConfiguration: Codable, Sendable, Equatable {
         self.achievements = achievements
     }
 
-    private enum CodingKeys: String, CodingKey { case gameId, leaderboards, leaderboardSets, events, achievements }
+    private enum CodingKeys: String, CodingKey { case gameId, leaderboards, leaderboardSets, events, achievements, challenges }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -143,5 +146,6 @@ public struct GameConfiguration: Codable, Sendable, Equatable {
         leaderboardSets = try container.decodeIfPresent([LeaderboardSet].self, forKey: .leaderboardSets)
         events = try container.decodeIfPresent([EventDeclaration].self, forKey: .events)
         achievements = try container.decodeIfPresent([AchievementDefinition].self, forKey: .achievements)
+        challenges = try container.decodeIfPresent([ChallengeDefinition].self, forKey: .challenges)
     }
 }
