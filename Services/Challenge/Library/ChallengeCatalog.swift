@@ -12,6 +12,11 @@ public struct ChallengeCatalog: Sendable {
     public static let maximumDurations = 10
     public static let durations: ClosedRange<Int64> = 60_000...(30 * 86_400_000)
 
+    /// No games, no definitions.
+    public static let empty = ChallengeCatalog(games: [:])
+
+    private init(games: [String: [ChallengeDefinition]]) { self.games = games }
+
     public init(_ games: [GameConfiguration]) throws {
         var byGame: [String: [ChallengeDefinition]] = [:]
         for game in try GameFiles.index(games, validate: Self.validate).values {

@@ -23,15 +23,18 @@ public enum ChallengeService {
     /// Builds the service on the store `openStore` opens; `openGames` nil reads
     /// `PODIUM_CHALLENGE_OPEN_GAMES`.
     public static func blueprint(
-        openGames: Set<String>? = nil, inboxRetentionDays: Int? = nil, openStore: @escaping ChallengeStoreOpener
+        openGames: Set<String>? = nil, inboxRetentionDays: Int? = nil, catalog: ChallengeCatalog? = nil,
+        openStore: @escaping ChallengeStoreOpener
     ) -> ServiceBlueprint {
         ServiceBlueprint(name: name) { settings, clock in
             let open = openGames ?? Set(
                 RuntimeSettings.environmentReader().string(forKey: "podium.challenge.open.games", default: "")
                     .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
             let retention = try inboxRetentionDays ?? Self.inboxRetentionDays(RuntimeSettings.environmentReader())
+            let catalog = try catalog ?? ChallengeCatalog(directory: GameFiles.configuredDirectory())
             let store = try await openStore(settings)
-            var service = definition(Challenges(store: store, clock: clock, openGames: open, inboxRetentionDays: retention))
+            var service = definition(
+                Challenges(store: store, clock: clock, openGames: open, inboxRetentionDays: retention, catalog: catalog))
             service.storage = store.location
             service.shutdown = { await store.close() }
             service.sizedStorage = store as? any StorageSize
@@ -101,6 +104,9 @@ public enum ChallengeService {
                 },
                 Requests.invite.handler { request, context in try await challenges.invite(request.envelope, request.payload, context: context) },
                 Requests.join.handler { request, context in try await challenges.join(request.envelope, request.payload, context: context) },
+                Requests.definitions.handler { request, _ in
+                    ChallengeDefinitionList(definitions: try challenges.definitions(request.envelope))
+                },
                 Requests.inboxList.handler { request, _ in try await challenges.inboxList(request.envelope, request.payload) },
                 Requests.inboxUnread.handler { request, _ in
                     let (gameId, playerId) = try Challenges.player(request.envelope)

@@ -28,7 +28,14 @@ final class Challenges: Sendable {
     static let maximumMessageLength = 280
     static let maximumDuration: Int64 = 30 * 86_400_000
 
-    init(store: any ChallengeStore, clock: any PodiumClock, openGames: Set<String>, inboxRetentionDays: Int = 90) {
+    /// The challenges studios define (``ChallengeCatalog``).
+    let catalog: ChallengeCatalog
+
+    init(
+        store: any ChallengeStore, clock: any PodiumClock, openGames: Set<String>, inboxRetentionDays: Int = 90,
+        catalog: ChallengeCatalog = ChallengeCatalog.empty
+    ) {
+        self.catalog = catalog
         self.store = store
         self.clock = clock
         self.openGames = openGames

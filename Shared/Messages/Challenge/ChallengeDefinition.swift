@@ -87,3 +87,9 @@ public struct ChallengeDefinition: Codable, Sendable, Equatable {
         releaseState = try container.decodeIfPresent(ReleaseState.self, forKey: .releaseState) ?? .released
     }
 }
+
+/// The reply to `challenge.definitions`.
+public struct ChallengeDefinitionList: Codable, Sendable, Equatable {
+    public var definitions: [ChallengeDefinition]
+    public init(definitions: [ChallengeDefinition]) { self.definitions = definitions }
+}

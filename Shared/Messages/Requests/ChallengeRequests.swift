@@ -21,6 +21,9 @@ public enum ChallengeRequests {
     public static let inboxRead = RequestDefinition<InboxMarkRead, InboxMarked>(
         "challenge.inbox.read", access: .signedIn, changesState: true)
 
+    /// The challenges the studio defines for the game (released ones, for players).
+    public static let definitions = RequestDefinition<EmptyPayload, ChallengeDefinitionList>(
+        "challenge.definitions", access: .signedIn)
     /// An invite code for a running time-boxed challenge the player takes part in.
     public static let invite = RequestDefinition<ChallengeInviteRequest, Invite>(
         "challenge.invite", access: .signedIn, changesState: true)
@@ -49,7 +52,7 @@ public enum ChallengeRequests {
     /// Every challenge request type.
     public static let all: [RequestInfo] = [
         issue.info, start.info, rematch.info, decline.info, received.info, issued.info, detail.info,
-        candidates.info, invite.info, join.info,
+        candidates.info, definitions.info, invite.info, join.info,
         inbox.info, inboxRead.info, inboxList.info, inboxUnread.info, inboxMarkRead.info, inboxDelete.info, inboxNotify.info,
         list.info, end.info,
     ]
