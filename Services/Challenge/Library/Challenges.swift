@@ -110,14 +110,27 @@ final class Challenges: Sendable {
         guard (60_000...Self.maximumDuration).contains(start.durationMilliseconds) else {
             throw ErrorReply(code: .invalidField, message: "durationMilliseconds must be 1 minute to 30 days", field: "payload.durationMilliseconds")
         }
+        // A defined challenge brings its board and the durations a player may pick.
+        let definition = try start.definitionId.map {
+            try self.definition($0, gameId: gameId, duration: start.durationMilliseconds, actor: request.actor)
+        }
+        if let definition, let boardId = start.boardId, boardId != definition.leaderboardId {
+            throw ErrorReply(
+                code: .invalidField, message: "'\(definition.id)' is played on \(definition.leaderboardId)", field: "payload.boardId")
+        }
+        guard let boardId = definition?.leaderboardId ?? start.boardId else {
+            throw ErrorReply(code: .missingField, message: "give the boardId (or a definitionId)", field: "payload.boardId")
+        }
         let receivers = try await checkReceivers(start.receivers, issuer: issuer, gameId: gameId, context: context)
-        let board = try await Self.board(start.boardId, gameId: gameId, context: context)
+        let board = try await Self.board(boardId, gameId: gameId, context: context)
         let now = clock.nowMilliseconds
         let challenge = ChallengeDetail(
-            challengeId: UUID().uuidString.lowercased(), gameId: gameId, kind: .timed, issuerId: issuer, boardId: start.boardId,
+            challengeId: UUID().uuidString.lowercased(), gameId: gameId, kind: .timed, issuerId: issuer, boardId: boardId,
             achievementId: nil, issuerValue: nil, message: message, createdAt: now, expiresAt: nil,
             endsAt: now + start.durationMilliseconds, state: .running,
-            receivers: ([issuer] + receivers).map { ChallengeReceiver(playerId: $0, state: .pending) }, rematchOf: rematchOf)
+            receivers: ([issuer] + receivers).map {
+                ChallengeReceiver(playerId: $0, state: .pending, attempts: definition == nil ? nil : 0)
+            }, rematchOf: rematchOf, definitionId: definition?.id, attemptsAllowed: definition?.attempts.limit)
         let notes = receivers.map { receiver in
             (gameId, receiver, Self.inboxItem(
                 kind: "challenge.received", message: "\(issuer) started a challenge on \(board.title)" + (message.map { ": \($0)" } ?? ""),
@@ -152,7 +165,10 @@ final class Challenges: Sendable {
         let others = old.receivers.map(\.playerId).filter { $0 != playerId }
         let duration = (old.endsAt ?? old.createdAt) - old.createdAt
         return try await start(
-            request, TimedChallengeStart(boardId: old.boardId ?? "", durationMilliseconds: duration, receivers: others, message: old.message),
+            request,
+            TimedChallengeStart(
+                boardId: old.boardId, definitionId: old.definitionId, durationMilliseconds: duration, receivers: others,
+                message: old.message),
             rematchOf: old.challengeId, context: context)
     }
 

@@ -53,6 +53,14 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
             ]),
         // A participant who joined a time-boxed challenge by code: only their scores from then count.
         PostgresMigration("v3-receiver-joined", ["ALTER TABLE receiver ADD COLUMN joined_at bigint"]),
+        // Challenges started from a studio's definition (as in SQLite).
+        PostgresMigration(
+            "v4-definitions",
+            [
+                "ALTER TABLE challenge ADD COLUMN definition_id text",
+                "ALTER TABLE challenge ADD COLUMN attempts_allowed bigint",
+                "ALTER TABLE receiver ADD COLUMN attempts bigint",
+            ]),
     ]
 
     public init(database: PostgresStorage) { self.database = database }
@@ -132,17 +140,18 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
             try await connection.query(
                 """
                 INSERT INTO challenge (id, game_id, kind, issuer_id, board_id, achievement_id, issuer_value, higher_is_better,
-                    message, created_at, expires_at, ends_at, state, rematch_of)
+                    message, created_at, expires_at, ends_at, state, rematch_of, definition_id, attempts_allowed)
                 VALUES (\(challenge.challengeId), \(challenge.gameId), \(challenge.kind.rawValue), \(challenge.issuerId),
                     \(challenge.boardId), \(challenge.achievementId), \(challenge.issuerValue), \(higherIsBetter), \(challenge.message),
                     \(challenge.createdAt), \(challenge.expiresAt), \(challenge.endsAt), \(challenge.state?.rawValue),
-                    \(challenge.rematchOf))
+                    \(challenge.rematchOf), \(challenge.definitionId), \(challenge.attemptsAllowed.map(Int64.init)))
                 """, logger: logger)
             for receiver in challenge.receivers {
                 try await connection.query(
                     """
-                    INSERT INTO receiver (challenge_id, player_id, state, baseline)
-                    VALUES (\(challenge.challengeId), \(receiver.playerId), \(receiver.state.rawValue), \(baselines[receiver.playerId]))
+                    INSERT INTO receiver (challenge_id, player_id, state, baseline, attempts)
+                    VALUES (\(challenge.challengeId), \(receiver.playerId), \(receiver.state.rawValue), \(baselines[receiver.playerId]),
+                        \(challenge.definitionId == nil ? nil : Int64(0)))
                     """, logger: logger)
             }
             for note in inbox { try await Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, connection, logger) }
@@ -484,23 +493,29 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
 
     private static func load(_ id: String, _ connection: PostgresConnection, _ logger: Logger) async throws -> ChallengeDetail? {
         var receivers: [ChallengeReceiver] = []
-        for try await (playerId, state, completedAt, value) in try await connection.query(
-            "SELECT player_id, state, completed_at, value FROM receiver WHERE challenge_id = \(id) ORDER BY player_id", logger: logger
-        ).decode((String, String, Int64?, Int64?).self) {
+        for try await (playerId, state, completedAt, value, attempts) in try await connection.query(
+            "SELECT player_id, state, completed_at, value, attempts FROM receiver WHERE challenge_id = \(id) ORDER BY player_id",
+            logger: logger
+        ).decode((String, String, Int64?, Int64?, Int64?).self) {
             receivers.append(
                 ChallengeReceiver(
-                    playerId: playerId, state: ChallengeState(rawValue: state) ?? .pending, completedAt: completedAt, value: value))
+                    playerId: playerId, state: ChallengeState(rawValue: state) ?? .pending, completedAt: completedAt, value: value,
+                    attempts: attempts.map(Int.init)))
         }
         for try await row in try await connection.query(
             """
             SELECT id, game_id, kind, issuer_id, board_id, achievement_id, issuer_value, message, created_at, expires_at, ends_at,
-                state, rematch_of FROM challenge WHERE id = \(id)
+                state, rematch_of, definition_id, attempts_allowed FROM challenge WHERE id = \(id)
             """, logger: logger
-        ).decode((String, String, String, String, String?, String?, Int64?, String?, Int64, Int64?, Int64?, String?, String?).self) {
+        ).decode(
+            (String, String, String, String, String?, String?, Int64?, String?, Int64, Int64?, Int64?, String?, String?, String?, Int64?)
+                .self)
+        {
             return ChallengeDetail(
                 challengeId: row.0, gameId: row.1, kind: ChallengeKind(rawValue: row.2) ?? .score, issuerId: row.3, boardId: row.4,
                 achievementId: row.5, issuerValue: row.6, message: row.7, createdAt: row.8, expiresAt: row.9, endsAt: row.10,
-                state: row.11.flatMap(ChallengeState.init(rawValue:)), receivers: receivers, rematchOf: row.12)
+                state: row.11.flatMap(ChallengeState.init(rawValue:)), receivers: receivers, rematchOf: row.12, definitionId: row.13,
+                attemptsAllowed: row.14.map(Int.init))
         }
         return nil
     }

@@ -69,6 +69,15 @@ public final class SQLiteChallengeStore: ChallengeStore {
             }
             try db.create(index: "inbox_created", on: "inbox", columns: ["created_at"])
         }
+        migrator.registerMigration("definitions") { db in
+            // Challenges started from a studio's definition: which, the runs each participant has
+            // (null: unlimited), and the runs each one used.
+            try db.alter(table: "challenge") { t in
+                t.add(column: "definition_id", .text)
+                t.add(column: "attempts_allowed", .integer)
+            }
+            try db.alter(table: "receiver") { t in t.add(column: "attempts", .integer) }
+        }
         migrator.registerMigration("receiver-joined") { db in
             // A participant who joined a time-boxed challenge by code: only their scores from then count.
             try db.alter(table: "receiver") { t in t.add(column: "joined_at", .integer) }
@@ -132,15 +141,17 @@ public final class SQLiteChallengeStore: ChallengeStore {
             for note in inbox { try Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, in: db) }
             try db.cachedStatement(sql: """
                     INSERT INTO challenge (id, game_id, kind, issuer_id, board_id, achievement_id, issuer_value, higher_is_better,
-                        message, created_at, expires_at, ends_at, state, rematch_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        message, created_at, expires_at, ends_at, state, rematch_of, definition_id, attempts_allowed)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """).execute(arguments: [
                     challenge.challengeId, challenge.gameId, challenge.kind.rawValue, challenge.issuerId, challenge.boardId,
                     challenge.achievementId, challenge.issuerValue, higherIsBetter, challenge.message, challenge.createdAt,
-                    challenge.expiresAt, challenge.endsAt, challenge.state?.rawValue, challenge.rematchOf,
+                    challenge.expiresAt, challenge.endsAt, challenge.state?.rawValue, challenge.rematchOf, challenge.definitionId,
+                    challenge.attemptsAllowed,
                 ])
             for receiver in challenge.receivers {
                 try db.cachedStatement(
-                    sql: "INSERT INTO receiver (challenge_id, player_id, state, baseline) VALUES (?, ?, ?, ?)").execute(arguments: [challenge.challengeId, receiver.playerId, receiver.state.rawValue, baselines[receiver.playerId]])
+                    sql: "INSERT INTO receiver (challenge_id, player_id, state, baseline, attempts) VALUES (?, ?, ?, ?, ?)").execute(arguments: [challenge.challengeId, receiver.playerId, receiver.state.rawValue, baselines[receiver.playerId], challenge.definitionId == nil ? nil : 0])
             }
         }
     }
@@ -462,7 +473,7 @@ public final class SQLiteChallengeStore: ChallengeStore {
         ).map {
             ChallengeReceiver(
                 playerId: $0["player_id"], state: ChallengeState(rawValue: $0["state"]) ?? .pending, completedAt: $0["completed_at"],
-                value: $0["value"])
+                value: $0["value"], attempts: $0["attempts"])
         }
         let state: String? = row["state"]
         return ChallengeDetail(
@@ -470,6 +481,6 @@ public final class SQLiteChallengeStore: ChallengeStore {
             issuerId: row["issuer_id"], boardId: row["board_id"], achievementId: row["achievement_id"],
             issuerValue: row["issuer_value"], message: row["message"], createdAt: row["created_at"], expiresAt: row["expires_at"],
             endsAt: row["ends_at"], state: state.flatMap(ChallengeState.init(rawValue:)), receivers: receivers,
-            rematchOf: row["rematch_of"])
+            rematchOf: row["rematch_of"], definitionId: row["definition_id"], attemptsAllowed: row["attempts_allowed"])
     }
 }

@@ -42,12 +42,18 @@ public struct ChallengeIssue: Codable, Sendable, Equatable {
 
 /// `challenge.start`: a time-boxed challenge on a board.
 public struct TimedChallengeStart: Codable, Sendable, Equatable {
-    public var boardId: String
+    /// The board; with `definitionId`, the definition's (and then it may be left out).
+    public var boardId: String?
+    /// A challenge the studio defines (`challenge.definitions`): its board, durations and attempts.
+    public var definitionId: String?
     public var durationMilliseconds: Int64
     public var receivers: [String]
     public var message: String?
 
-    public init(boardId: String, durationMilliseconds: Int64, receivers: [String], message: String? = nil) {
+    public init(
+        boardId: String?, definitionId: String? = nil, durationMilliseconds: Int64, receivers: [String], message: String? = nil
+    ) {
+        self.definitionId = definitionId
         self.boardId = boardId
         self.durationMilliseconds = durationMilliseconds
         self.receivers = receivers
@@ -62,8 +68,11 @@ public struct ChallengeReceiver: Codable, Sendable, Equatable {
     public var completedAt: Int64?
     /// The score that beat the challenge (score challenges), or the best in the window (time-boxed).
     public var value: Int64?
+    /// A defined challenge's runs counted for the player so far.
+    public var attempts: Int?
 
-    public init(playerId: String, state: ChallengeState, completedAt: Int64? = nil, value: Int64? = nil) {
+    public init(playerId: String, state: ChallengeState, completedAt: Int64? = nil, value: Int64? = nil, attempts: Int? = nil) {
+        self.attempts = attempts
         self.playerId = playerId
         self.state = state
         self.completedAt = completedAt
@@ -91,11 +100,15 @@ public struct ChallengeDetail: Codable, Sendable, Equatable {
     public var receivers: [ChallengeReceiver]
     /// Time-boxed: the challenge this one is a rematch of.
     public var rematchOf: String?
+    /// The studio's definition it was started from (`challenge.definitions`).
+    public var definitionId: String?
+    /// A defined challenge's runs per participant; absent: unlimited (or not a defined challenge).
+    public var attemptsAllowed: Int?
 
     public init(
         challengeId: String, gameId: String, kind: ChallengeKind, issuerId: String, boardId: String?, achievementId: String?,
         issuerValue: Int64?, message: String?, createdAt: Int64, expiresAt: Int64?, endsAt: Int64?, state: ChallengeState?,
-        receivers: [ChallengeReceiver], rematchOf: String?
+        receivers: [ChallengeReceiver], rematchOf: String?, definitionId: String? = nil, attemptsAllowed: Int? = nil
     ) {
         self.challengeId = challengeId
         self.gameId = gameId
@@ -111,6 +124,8 @@ public struct ChallengeDetail: Codable, Sendable, Equatable {
         self.state = state
         self.receivers = receivers
         self.rematchOf = rematchOf
+        self.definitionId = definitionId
+        self.attemptsAllowed = attemptsAllowed
     }
 }
 
