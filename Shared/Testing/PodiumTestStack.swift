@@ -113,7 +113,9 @@ public final class PodiumTestStack: Sendable {
     ) -> [ServiceBlueprint] {
         [
             AuthService.blueprint(configuration: auth, openStore: PostgresAccountStore.configured), LeaderboardService.blueprint(catalog: games, openStore: PostgresLeaderboardStore.configured),
-            AchievementService.blueprint(catalog: achievements, openStore: PostgresAchievementStore.configured), ChallengeService.blueprint(openGames: [], openStore: PostgresChallengeStore.configured),
+            AchievementService.blueprint(catalog: achievements, openStore: PostgresAchievementStore.configured),
+            ChallengeService.blueprint(
+                openGames: [], catalog: try! ChallengeCatalog(Array(games.games.values)), openStore: PostgresChallengeStore.configured),
         ]
     }
 
@@ -133,7 +135,15 @@ public final class PodiumTestStack: Sendable {
                         id: "dash.hourly", title: "Hourly cup",
                         recurrence: .init(startsAt: 0, durationMilliseconds: 3_600_000)),
                 ],
-                leaderboardSets: [LeaderboardSet(id: "dash.main", title: "Main boards", leaderboardIds: ["dash.highscore", "dash.fastest"])])
+                leaderboardSets: [LeaderboardSet(id: "dash.main", title: "Main boards", leaderboardIds: ["dash.highscore", "dash.fastest"])],
+                challenges: [
+                    ChallengeDefinition(
+                        id: "dash.sprint", title: "Sprint", details: "Your best of three runs in the time you pick.",
+                        leaderboardId: "dash.highscore", durations: [600_000, 3_600_000], attempts: .limited(3), repeatable: true),
+                    ChallengeDefinition(
+                        id: "dash.secret", title: "Secret", details: "Not released yet.", leaderboardId: "dash.highscore",
+                        durations: [600_000], attempts: .unlimited, releaseState: .prerelease),
+                ])
         ])
     }
 

@@ -6,7 +6,9 @@ public struct ChallengeTriggerPlan: Sendable {
     /// Receivers who completed a challenge, with the score that did it.
     public var completions: [(challengeId: String, receiver: String, value: Int64?)] = []
     /// Scores for running time-boxed challenges.
-    public var timedScores: [(challengeId: String, value: Int64, higherIsBetter: Bool)] = []
+    /// Scores for running time-boxed challenges; `attempt`: a run of a defined challenge, counted
+    /// against its attempts (past them it changes nothing).
+    public var timedScores: [(challengeId: String, value: Int64, higherIsBetter: Bool, attempt: Bool)] = []
     /// Inbox items the message makes besides completions (an achievement earned, a player
     /// pushed out of a top 10), written in the same transaction.
     public var notices: [AddressedInboxItem] = []

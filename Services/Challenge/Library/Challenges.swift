@@ -220,19 +220,21 @@ final class Challenges: Sendable {
 
     /// What a stream message is about: a score on a board (with the value it carried) or an
     /// achievement earned (how many times); nil for anything else.
-    private static func trigger(of envelope: RawEnvelope) -> (trigger: ChallengeTrigger, value: Int64?, timesEarned: Int?)? {
+    private static func trigger(of envelope: RawEnvelope)
+        -> (trigger: ChallengeTrigger, value: Int64?, timesEarned: Int?, tag: String?)?
+    {
         guard let gameId = envelope.gameId, let playerId = envelope.playerId else { return nil }
         if envelope.type == .scoreAccepted, let receipt = try? envelope.decodePayload(as: ScoreReceipt.self) {
             // The score this submission carried must beat the issuer's (not an older best).
             return (
                 ChallengeTrigger(gameId: gameId, playerId: playerId, kind: .score, target: receipt.boardId),
-                receipt.submittedValue ?? receipt.entry.value, nil
+                receipt.submittedValue ?? receipt.entry.value, nil, receipt.challengeId
             )
         }
         if envelope.type == .achievementEarned, let earned = try? envelope.decodePayload(as: AchievementEarned.self) {
             return (
                 ChallengeTrigger(gameId: gameId, playerId: playerId, kind: .achievement, target: earned.achievementId), nil,
-                earned.timesEarned
+                earned.timesEarned, nil
             )
         }
         return nil
@@ -240,7 +242,7 @@ final class Challenges: Sendable {
 
     /// What one message completes or counts, given what its trigger touches.
     private func fill(
-        _ plan: inout ChallengeTriggerPlan, trigger: (trigger: ChallengeTrigger, value: Int64?, timesEarned: Int?),
+        _ plan: inout ChallengeTriggerPlan, trigger: (trigger: ChallengeTrigger, value: Int64?, timesEarned: Int?, tag: String?),
         candidates: TriggerCandidates, at time: Int64, context: ServiceContext
     ) async throws {
         let playerId = trigger.trigger.playerId
@@ -257,12 +259,15 @@ final class Challenges: Sendable {
                 plan.completions.append((pending.challengeId, playerId, submitted))
             }
             // Time-boxed challenges count every score submitted in their window (at the
-            // submission's time, which the leaderboard stamped from the clock).
-            let running = candidates.timed.filter { ChallengeLifecycle.inWindow($0, at: time) }.map(\.challengeId)
+            // submission's time, which the leaderboard stamped from the clock); a defined one
+            // only the scores submitted as its runs.
+            let running = candidates.timed.filter {
+                ChallengeLifecycle.inWindow($0, at: time) && (!$0.tagged || $0.challengeId == trigger.tag)
+            }
             if !running.isEmpty {
                 let board = try await Self.board(trigger.trigger.target, gameId: trigger.trigger.gameId, context: context)
                 let higher = board.sortOrder != .lowerIsBetter
-                plan.timedScores = running.map { ($0, submitted, higher) }
+                plan.timedScores = running.map { ($0.challengeId, submitted, higher, $0.tagged) }
             }
         case .achievement:
             guard let timesEarned = trigger.timesEarned else { return }

@@ -5,8 +5,11 @@ public struct TimedWindow: Sendable, Equatable {
     public var startsAt: Int64
     /// Absent only in a damaged row: treated as closed.
     public var endsAt: Int64?
+    /// A defined challenge: only scores submitted as its runs (tagged with its id) count.
+    public var tagged: Bool
 
-    public init(challengeId: String, startsAt: Int64, endsAt: Int64?) {
+    public init(challengeId: String, startsAt: Int64, endsAt: Int64?, tagged: Bool = false) {
+        self.tagged = tagged
         self.challengeId = challengeId
         self.startsAt = startsAt
         self.endsAt = endsAt

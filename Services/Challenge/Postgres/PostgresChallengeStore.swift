@@ -107,7 +107,27 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
                     try await Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, connection, logger)
                     written.append(note)
                 }
-                for score in plan.timedScores {
+                for score in plan.timedScores where score.attempt {
+                    // One more run, if the player has runs left; the best of them counts.
+                    var query: PostgresQuery = """
+                        UPDATE receiver SET attempts = attempts + 1,
+                            completed_at = CASE WHEN value IS NULL OR value
+                        """
+                    query.sql += score.higherIsBetter ? " < " : " > "
+                    query.sql += "$\(query.binds.count + 1)"
+                    query.binds.append(score.value)
+                    query.sql += " THEN $\(query.binds.count + 1) ELSE completed_at END, value = CASE WHEN value IS NULL OR value"
+                    query.binds.append(plan.time)
+                    query.sql += (score.higherIsBetter ? " < " : " > ") + "$1 THEN $1 ELSE value END"
+                    query.sql += " WHERE challenge_id = $\(query.binds.count + 1) AND player_id = $\(query.binds.count + 2)"
+                    query.binds.append(score.challengeId)
+                    query.binds.append(plan.playerId)
+                    query.sql += " AND (joined_at IS NULL OR joined_at <= $\(query.binds.count + 1))"
+                    query.binds.append(plan.time)
+                    query.sql += " AND attempts < COALESCE((SELECT attempts_allowed FROM challenge WHERE id = $3), attempts + 1)"
+                    try await connection.query(query, logger: logger)
+                }
+                for score in plan.timedScores where !score.attempt {
                     var query: PostgresQuery = """
                         UPDATE receiver SET value = \(score.value), completed_at = \(plan.time)
                         WHERE challenge_id = \(score.challengeId) AND player_id = \(plan.playerId)
@@ -235,7 +255,9 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
             guard running == 1 else { return false }
             let added = try await Self.count(
                 """
-                INSERT INTO receiver (challenge_id, player_id, state, joined_at) VALUES (\(challengeId), \(playerId), 'pending', \(at))
+                INSERT INTO receiver (challenge_id, player_id, state, joined_at, attempts)
+                VALUES (\(challengeId), \(playerId), 'pending', \(at),
+                    (SELECT CASE WHEN definition_id IS NULL THEN NULL ELSE 0 END FROM challenge WHERE id = \(challengeId)))
                 ON CONFLICT DO NOTHING RETURNING 1
                 """, connection, logger)
             guard added == 1 else { return false }
@@ -390,12 +412,20 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
     }
 
     public func runningTimed(gameId: String, boardId: String, playerId: String) async throws -> [TimedWindow] {
-        try await windows(
-            """
-            SELECT c.id, c.created_at, c.ends_at FROM challenge c JOIN receiver r ON r.challenge_id = c.id
-            WHERE c.game_id = \(gameId) AND c.kind = 'timed' AND c.board_id = \(boardId) AND c.state = 'running'
-                AND r.player_id = \(playerId)
-            """)
+        let logger = logger
+        return try await database.read { connection in
+            var windows: [TimedWindow] = []
+            for try await (id, startsAt, endsAt, definition) in try await connection.query(
+                """
+                SELECT c.id, c.created_at, c.ends_at, c.definition_id FROM challenge c JOIN receiver r ON r.challenge_id = c.id
+                WHERE c.game_id = \(gameId) AND c.kind = 'timed' AND c.board_id = \(boardId) AND c.state = 'running'
+                    AND r.player_id = \(playerId)
+                """, logger: logger
+            ).decode((String, Int64, Int64?, String?).self) {
+                windows.append(TimedWindow(challengeId: id, startsAt: startsAt, endsAt: endsAt, tagged: definition != nil))
+            }
+            return windows
+        }
     }
 
     public func runningTimedWindows() async throws -> [TimedWindow] {

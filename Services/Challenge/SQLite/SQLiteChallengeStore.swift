@@ -111,7 +111,20 @@ public final class SQLiteChallengeStore: ChallengeStore {
                     try Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, in: db)
                     written.append(note)
                 }
-                for score in plan.timedScores {
+                for score in plan.timedScores where score.attempt {
+                    // One more run, if the player has runs left; the best of them counts.
+                    let better = score.higherIsBetter ? "? > value" : "? < value"
+                    try db.cachedStatement(sql: """
+                        UPDATE receiver SET attempts = attempts + 1,
+                            completed_at = CASE WHEN value IS NULL OR \(better) THEN ? ELSE completed_at END,
+                            value = CASE WHEN value IS NULL OR \(better) THEN ? ELSE value END
+                        WHERE challenge_id = ? AND player_id = ? AND (joined_at IS NULL OR joined_at <= ?)
+                            AND attempts < COALESCE((SELECT attempts_allowed FROM challenge WHERE id = ?), attempts + 1)
+                        """).execute(arguments: [
+                            score.value, plan.time, score.value, score.value, score.challengeId, plan.playerId, plan.time, score.challengeId,
+                        ])
+                }
+                for score in plan.timedScores where !score.attempt {
                     let better = score.higherIsBetter ? "? > value" : "? < value"
                     try db.cachedStatement(sql:
                         "UPDATE receiver SET value = ?, completed_at = ? WHERE challenge_id = ? AND player_id = ? AND (joined_at IS NULL OR joined_at <= ?) AND (value IS NULL OR \(better))").execute(arguments: [score.value, plan.time, score.challengeId, plan.playerId, plan.time, score.value])
@@ -301,11 +314,14 @@ public final class SQLiteChallengeStore: ChallengeStore {
     private static func runningTimed(_ db: Database, gameId: String, boardId: String, playerId: String) throws -> [TimedWindow] {
         try Row.fetchAll(
             try db.cachedStatement(sql: """
-                SELECT c.id, c.created_at, c.ends_at FROM challenge c JOIN receiver r ON r.challenge_id = c.id
+                SELECT c.id, c.created_at, c.ends_at, c.definition_id FROM challenge c JOIN receiver r ON r.challenge_id = c.id
                 WHERE c.game_id = ? AND c.kind = 'timed' AND c.board_id = ? AND c.state = 'running' AND r.player_id = ?
                 """),
             arguments: [gameId, boardId, playerId]
-        ).map { TimedWindow(challengeId: $0["id"], startsAt: $0["created_at"], endsAt: $0["ends_at"]) }
+        ).map {
+            let definition: String? = $0["definition_id"]
+            return TimedWindow(challengeId: $0["id"], startsAt: $0["created_at"], endsAt: $0["ends_at"], tagged: definition != nil)
+        }
     }
 
     /// Moves a running time-boxed challenge's end to `now` (an operator ends it early); false
@@ -356,8 +372,12 @@ public final class SQLiteChallengeStore: ChallengeStore {
                 try db.cachedStatement(sql: "SELECT 1 FROM challenge WHERE id = ? AND state = 'running'"), arguments: [challengeId]) != nil
             else { return false }
             try db.cachedStatement(
-                sql: "INSERT INTO receiver (challenge_id, player_id, state, joined_at) VALUES (?, ?, 'pending', ?) ON CONFLICT DO NOTHING"
-            ).execute(arguments: [challengeId, playerId, at])
+                sql: """
+                    INSERT INTO receiver (challenge_id, player_id, state, joined_at, attempts)
+                    VALUES (?, ?, 'pending', ?, (SELECT CASE WHEN definition_id IS NULL THEN NULL ELSE 0 END FROM challenge WHERE id = ?))
+                    ON CONFLICT DO NOTHING
+                    """
+            ).execute(arguments: [challengeId, playerId, at, challengeId])
             guard db.changesCount == 1 else { return false }
             for note in inbox { try Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, in: db) }
             return true

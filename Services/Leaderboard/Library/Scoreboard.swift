@@ -86,6 +86,9 @@ final class Scoreboard: Sendable {
         if let maximum = board.maximum, submission.value > maximum {
             throw ErrorReply(code: .scoreOutOfBounds, message: "scores on this board are at most \(maximum)", field: "payload.value")
         }
+        if let challengeId = submission.challengeId, !Identifiers.isValidID(challengeId) {
+            throw ErrorReply(code: .invalidField, message: "challengeId is a challenge's id", field: "payload.challengeId")
+        }
         var metadataText: String?
         if let metadata = submission.metadata {
             let encoded = try WireCodec.encode(metadata)
@@ -130,10 +133,11 @@ final class Scoreboard: Sendable {
                     let rank = standings.read(gameId: queued.gameId, boardId: board.id, scope: .allTime, now: now) {
                         $0.rank(of: playerId) ?? 0
                     } ?? 0
-                    let receipt = ScoreReceipt(
+                    var receipt = ScoreReceipt(
                         boardId: board.id, playerId: playerId, improved: previous != current, previousValue: previous?.value,
                         entry: Self.entry(playerId, current, rank: rank), scopesBeaten: recorded.scopesBeaten.map(\.rawValue),
                         submittedValue: value)
+                    receipt.challengeId = queued.submission.challengeId
                     var message = receipt
                     message.pushedOutOfTop = recorded.pushedOutOfTop
                     let accepted = Envelope(

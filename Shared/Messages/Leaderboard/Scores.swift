@@ -7,15 +7,21 @@ public struct ScoreSubmission: Codable, Sendable, Equatable {
     public var context: Int64?
     /// A small JSON object (at most 1024 bytes encoded).
     public var metadata: [String: JSONValue]?
+    /// The defined challenge this score is a run of (PROTOCOL 12.12): it counts as one of the
+    /// player's attempts there.
+    public var challengeId: String?
 
-    public init(boardId: String, value: Int64, context: Int64? = nil, metadata: [String: JSONValue]? = nil) {
+    public init(
+        boardId: String, value: Int64, context: Int64? = nil, metadata: [String: JSONValue]? = nil, challengeId: String? = nil
+    ) {
+        self.challengeId = challengeId
         self.boardId = boardId
         self.value = value
         self.context = context
         self.metadata = metadata
     }
 
-    private enum CodingKeys: String, CodingKey { case boardId, value, context, metadata }
+    private enum CodingKeys: String, CodingKey { case boardId, value, context, metadata, challengeId }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -23,6 +29,7 @@ public struct ScoreSubmission: Codable, Sendable, Equatable {
         value = try Self.integer(container, .value)
         context = try container.decodeIfPresent(JSONValue.self, forKey: .context) == nil ? nil : try Self.integer(container, .context)
         metadata = try container.decodeIfPresent([String: JSONValue].self, forKey: .metadata)
+        challengeId = try container.decodeIfPresent(String.self, forKey: .challengeId)
     }
 
     /// Decoded through JSONValue so that 1.5, "3" or 2^63 is a type mismatch of that field.
@@ -80,6 +87,8 @@ public struct ScoreReceipt: Codable, Sendable, Equatable {
     /// True when this answers a resend of an already applied request id: nothing was applied
     /// again; `entry.rank` is the current rank and `scopesBeaten` is empty.
     public var duplicate: Bool?
+    /// The defined challenge the submission named as its run.
+    public var challengeId: String?
     /// Only in the `leaderboard.score-accepted` message, never in the reply: the player this
     /// score pushed from rank 10 to 11 of the all-time board, whom the inbox tells.
     public var pushedOutOfTop: String?

@@ -1,0 +1,56 @@
+import Foundation
+import PodiumMessages
+import PodiumTesting
+import Testing
+
+/// Challenges started from a studio's definition, through the gateway over real sockets.
+@Suite("Defined challenges")
+struct DefinedChallengeTests {
+    @Test("a defined challenge counts only runs tagged with it, the best of the allowed attempts")
+    func attempts() async throws {
+        try await withPodiumStack { stack in
+            let a = try await ChallengeFlowTests.player(stack, "runner")
+            let b = try await ChallengeFlowTests.player(stack, "rival")
+            defer { ChallengeFlowTests.close([a, b]) }
+            try await ChallengeFlowTests.befriend(a, b)
+            let listed = try await a.client.request("challenge.definitions", gameId: "dash").decodePayload(as: ChallengeDefinitionList.self)
+            #expect(listed.definitions.map(\.id) == ["dash.sprint"], "a player sees the released ones")
+            func start(_ payload: JSONValue) async throws -> RawEnvelope {
+                try await a.client.request("challenge.start", gameId: "dash", payload: payload)
+            }
+            #expect(try await start(["definitionId": "dash.sprint", "durationMilliseconds": 120_000, "receivers": [.string(b.id)]])
+                .errorCode == .invalidField, "not one of its durations")
+            #expect(try await start(["definitionId": "dash.nope", "durationMilliseconds": 600_000, "receivers": [.string(b.id)]])
+                .errorCode == .invalidField)
+            #expect(try await start(["definitionId": "dash.secret", "durationMilliseconds": 600_000, "receivers": [.string(b.id)]])
+                .errorCode == .invalidField, "prerelease: not for players")
+            let started = try await start(["definitionId": "dash.sprint", "durationMilliseconds": 600_000, "receivers": [.string(b.id)]])
+                .decodePayload(as: ChallengeDetail.self)
+            #expect(started.definitionId == "dash.sprint" && started.attemptsAllowed == 3 && started.boardId == "dash.highscore")
+            #expect(started.receivers.allSatisfy { $0.attempts == 0 })
+
+            func submit(_ player: ChallengeFlowTests.Player, _ value: Int64, tagged: Bool = true) async throws {
+                var payload: [String: JSONValue] = ["boardId": "dash.highscore", "value": .integer(value)]
+                if tagged { payload["challengeId"] = .string(started.challengeId) }
+                #expect(try await player.client.request("leaderboard.submit", gameId: "dash", payload: .object(payload)).type == .reply)
+            }
+            for value in [10, 30, 20, 50] as [Int64] { try await submit(a, value) }  // the fourth run is past the three
+            try await submit(b, 100, tagged: false)  // not a run of this challenge
+            try await submit(b, 40)
+            var detail = started
+            for _ in 0..<100 {
+                detail = try await a.client.request("challenge.detail", gameId: "dash", payload: ["challengeId": .string(started.challengeId)])
+                    .decodePayload(as: ChallengeDetail.self)
+                if detail.receivers.map({ $0.attempts ?? 0 }).reduce(0, +) == 4 { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let runner = try #require(detail.receivers.first { $0.playerId == a.id })
+            let rival = try #require(detail.receivers.first { $0.playerId == b.id })
+            #expect(runner.attempts == 3 && runner.value == 30, "\(runner)")
+            #expect(rival.attempts == 1 && rival.value == 40, "\(rival)")
+            #expect(try await a.client.request(
+                "leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.highscore", "value": 1, "challengeId": "not an id"]
+            ).errorCode == .invalidField)
+        }
+    }
+}
