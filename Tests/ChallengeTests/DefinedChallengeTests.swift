@@ -51,6 +51,15 @@ struct DefinedChallengeTests {
             #expect(try await a.client.request(
                 "leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.highscore", "value": 1, "challengeId": "not an id"]
             ).errorCode == .invalidField)
+            let live = try await b.client.request("challenge.standings", gameId: "dash", payload: ["challengeId": .string(started.challengeId)])
+                .decodePayload(as: ChallengeStandingsReply.self)
+            #expect(live.state == .running)
+            #expect(live.standings.map(\.playerId) == [b.id, a.id] && live.standings.map(\.value) == [40, 30])
+            #expect(live.standings.map(\.rank) == [1, 2] && live.standings.map(\.attempts) == [1, 3])
+            let (outsider, _) = try await stack.player("outsider")
+            defer { Task { await outsider.close() } }
+            #expect(try await outsider.request("challenge.standings", gameId: "dash", payload: ["challengeId": .string(started.challengeId)])
+                .errorCode == .unknownChallenge)
         }
     }
 }

@@ -104,6 +104,9 @@ public enum ChallengeService {
                 },
                 Requests.invite.handler { request, context in try await challenges.invite(request.envelope, request.payload, context: context) },
                 Requests.join.handler { request, context in try await challenges.join(request.envelope, request.payload, context: context) },
+                Requests.standings.handler { request, context in
+                    try await challenges.standings(request.envelope, challengeId: request.payload.challengeId, context: context)
+                },
                 Requests.definitions.handler { request, _ in
                     ChallengeDefinitionList(definitions: try challenges.definitions(request.envelope))
                 },

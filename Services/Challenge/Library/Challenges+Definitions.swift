@@ -11,6 +11,20 @@ extension Challenges {
         return request.actor?.kind == .player ? all.filter { $0.releaseState == .released } : all
     }
 
+    /// `challenge.standings`: the live order of a time-boxed challenge the player takes part in.
+    func standings(_ request: RawEnvelope, challengeId: String, context: ServiceContext) async throws -> ChallengeStandingsReply {
+        let (gameId, playerId) = try Self.player(request)
+        guard let challenge = try await store.challenge(challengeId), challenge.gameId == gameId, challenge.kind == .timed,
+            request.actor?.kind != .player || challenge.receivers.contains(where: { $0.playerId == playerId })
+        else {
+            throw ErrorReply(code: .unknownChallenge, message: "no time-boxed challenge of yours with that id", field: "payload.challengeId")
+        }
+        let board = try await Self.board(challenge.boardId ?? "", gameId: gameId, context: context)
+        return ChallengeStandingsReply(
+            challengeId: challengeId, state: challenge.state ?? .running, endsAt: challenge.endsAt,
+            standings: ChallengeStandings.ranked(challenge.receivers, higherIsBetter: board.sortOrder != .lowerIsBetter))
+    }
+
     /// The definition a `challenge.start` names, checked for the player and the duration asked.
     func definition(_ id: String, gameId: String, duration: Int64, actor: Actor?) throws -> ChallengeDefinition {
         guard let definition = catalog.definition(id, gameId: gameId),

@@ -93,3 +93,35 @@ public struct ChallengeDefinitionList: Codable, Sendable, Equatable {
     public var definitions: [ChallengeDefinition]
     public init(definitions: [ChallengeDefinition]) { self.definitions = definitions }
 }
+
+/// One participant's place in a time-boxed challenge (`challenge.standings`, `challenge.ended`).
+public struct ChallengeStanding: Codable, Sendable, Equatable {
+    public var rank: Int
+    public var playerId: String
+    public var value: Int64
+    /// A defined challenge's runs counted for the player.
+    public var attempts: Int?
+
+    public init(rank: Int, playerId: String, value: Int64, attempts: Int? = nil) {
+        self.rank = rank
+        self.playerId = playerId
+        self.value = value
+        self.attempts = attempts
+    }
+}
+
+/// The reply to `challenge.standings`: the live order of a time-boxed challenge.
+public struct ChallengeStandingsReply: Codable, Sendable, Equatable {
+    public var challengeId: String
+    /// `running` or `ended`.
+    public var state: ChallengeState
+    public var endsAt: Int64?
+    public var standings: [ChallengeStanding]
+
+    public init(challengeId: String, state: ChallengeState, endsAt: Int64?, standings: [ChallengeStanding]) {
+        self.challengeId = challengeId
+        self.state = state
+        self.endsAt = endsAt
+        self.standings = standings
+    }
+}

@@ -24,6 +24,9 @@ public enum ChallengeRequests {
     /// The challenges the studio defines for the game (released ones, for players).
     public static let definitions = RequestDefinition<EmptyPayload, ChallengeDefinitionList>(
         "challenge.definitions", access: .signedIn)
+    /// The live order of a time-boxed challenge the player takes part in.
+    public static let standings = RequestDefinition<ChallengeTarget, ChallengeStandingsReply>(
+        "challenge.standings", access: .signedIn)
     /// An invite code for a running time-boxed challenge the player takes part in.
     public static let invite = RequestDefinition<ChallengeInviteRequest, Invite>(
         "challenge.invite", access: .signedIn, changesState: true)
@@ -52,7 +55,7 @@ public enum ChallengeRequests {
     /// Every challenge request type.
     public static let all: [RequestInfo] = [
         issue.info, start.info, rematch.info, decline.info, received.info, issued.info, detail.info,
-        candidates.info, definitions.info, invite.info, join.info,
+        candidates.info, definitions.info, standings.info, invite.info, join.info,
         inbox.info, inboxRead.info, inboxList.info, inboxUnread.info, inboxMarkRead.info, inboxDelete.info, inboxNotify.info,
         list.info, end.info,
     ]
