@@ -56,10 +56,24 @@ struct DefinedChallengeTests {
             #expect(live.state == .running)
             #expect(live.standings.map(\.playerId) == [b.id, a.id] && live.standings.map(\.value) == [40, 30])
             #expect(live.standings.map(\.rank) == [1, 2] && live.standings.map(\.attempts) == [1, 3])
+            // The participants heard the order change, live: the last word has the rival first.
+            var heard: PlayerNotification?
+            while heard?.details["standings"]?.arrayValueFirstPlayer != b.id {
+                heard = try await ChallengeFlowTests.next(a, kind: "challenge.standings")
+            }
+            #expect(heard?.details["challengeId"]?.stringValue == started.challengeId)
             let (outsider, _) = try await stack.player("outsider")
             defer { Task { await outsider.close() } }
             #expect(try await outsider.request("challenge.standings", gameId: "dash", payload: ["challengeId": .string(started.challengeId)])
                 .errorCode == .unknownChallenge)
         }
+    }
+}
+
+extension JSONValue {
+    /// The `playerId` of an array's first object, if any.
+    fileprivate var arrayValueFirstPlayer: String? {
+        guard case .array(let items) = self else { return nil }
+        return items.first?["playerId"]?.stringValue
     }
 }

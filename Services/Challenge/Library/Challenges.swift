@@ -204,6 +204,16 @@ final class Challenges: Sendable {
     /// Writes the plans' completions with the stream position, then sends their notifications.
     func complete(_ plans: [ChallengeTriggerPlan], stream: String, through last: UInt64, context: ServiceContext) async throws {
         let now = clock.nowMilliseconds
+        // The order of each time-boxed challenge these scores touch, to tell its participants
+        // when it changes.
+        var higher: [String: Bool] = [:]
+        for plan in plans { for score in plan.timedScores { higher[score.challengeId] = score.higherIsBetter } }
+        var before: [String: [String]] = [:]
+        for (challengeId, higherIsBetter) in higher {
+            if let challenge = try await store.challenge(challengeId) {
+                before[challengeId] = ChallengeStandings.ranked(challenge.receivers, higherIsBetter: higherIsBetter).map(\.playerId)
+            }
+        }
         let written = try await store.apply(plans, stream: stream, through: last) { challenge, receiver, value, cause in
             let scores: String = challenge.issuerValue.map { " (\(value.map(String.init) ?? "?") against \($0))" } ?? ""
             return [
@@ -216,6 +226,26 @@ final class Challenges: Sendable {
             ]
         }
         for note in written { await publish(note.item, to: note.playerId, gameId: note.gameId, context: context) }
+        for (challengeId, higherIsBetter) in higher.sorted(by: { $0.key < $1.key }) {
+            guard let challenge = try await store.challenge(challengeId) else { continue }
+            let standings = ChallengeStandings.ranked(challenge.receivers, higherIsBetter: higherIsBetter)
+            guard standings.map(\.playerId) != before[challengeId] else { continue }
+            await tellStandings(challenge, standings: standings, cause: plans.last?.cause, context: context)
+        }
+    }
+
+    /// `challenge.standings` to every participant: sent live only, not kept in the inbox (the
+    /// order changes too often to keep each; `challenge.standings` reads it any time).
+    func tellStandings(_ challenge: ChallengeDetail, standings: [ChallengeStanding], cause: String?, context: ServiceContext) async {
+        let table = (try? WireCodec.jsonValue(standings)) ?? .array([])
+        for participant in challenge.receivers {
+            _ = try? await context.publisher.publish(
+                type: .notification, topic: .notification(gameId: challenge.gameId, playerId: participant.playerId),
+                payload: PlayerNotification(
+                    kind: "challenge.standings", message: "The standings of the challenge on \(challenge.boardId ?? "") changed",
+                    details: ["challengeId": .string(challenge.challengeId), "standings": table]),
+                gameId: challenge.gameId, playerId: participant.playerId, correlationId: cause)
+        }
     }
 
     /// What a stream message is about: a score on a board (with the value it carried) or an
