@@ -70,6 +70,32 @@ struct DefinedChallengeTests {
     }
 }
 
+extension DefinedChallengeTests {
+    @Test("a rematch of a challenge an operator ended early runs for the duration asked, on the same definition")
+    func rematchAfterEarlyEnd() async throws {
+        let admin = String(repeating: "a", count: 40)
+        try await withPodiumStack(.init(adminKey: admin)) { stack in
+            let a = try await ChallengeFlowTests.player(stack, "host")
+            let b = try await ChallengeFlowTests.player(stack, "guest")
+            let operatorClient = try TestClient(endpoint: stack.endpoints.requests)
+            operatorClient.use(.adminKey(admin))
+            defer { ChallengeFlowTests.close([a, b]); Task { await operatorClient.close() } }
+            try await ChallengeFlowTests.befriend(a, b)
+            let started = try await a.client.request(
+                "challenge.start", gameId: "dash",
+                payload: ["definitionId": "dash.sprint", "durationMilliseconds": 3_600_000, "receivers": [.string(b.id)]]
+            ).decodePayload(as: ChallengeDetail.self)
+            #expect(started.durationMilliseconds == 3_600_000)
+            _ = try await operatorClient.request("challenge.admin.end", gameId: "dash", payload: ["challengeId": .string(started.challengeId)])
+            _ = try await ChallengeFlowTests.next(a, kind: "challenge.ended")
+            let again = try await b.client.request("challenge.rematch", gameId: "dash", payload: ["challengeId": .string(started.challengeId)])
+            #expect(again.type == .reply, "\(again.payload)")
+            let rematch = try again.decodePayload(as: ChallengeDetail.self)
+            #expect(rematch.definitionId == "dash.sprint" && rematch.durationMilliseconds == 3_600_000 && rematch.rematchOf == started.challengeId)
+        }
+    }
+}
+
 extension JSONValue {
     /// The `playerId` of an array's first object, if any.
     fileprivate var arrayValueFirstPlayer: String? {

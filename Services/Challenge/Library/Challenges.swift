@@ -130,7 +130,8 @@ final class Challenges: Sendable {
             endsAt: now + start.durationMilliseconds, state: .running,
             receivers: ([issuer] + receivers).map {
                 ChallengeReceiver(playerId: $0, state: .pending, attempts: definition == nil ? nil : 0)
-            }, rematchOf: rematchOf, definitionId: definition?.id, attemptsAllowed: definition?.attempts.limit)
+            }, rematchOf: rematchOf, definitionId: definition?.id, attemptsAllowed: definition?.attempts.limit,
+            durationMilliseconds: start.durationMilliseconds)
         let notes = receivers.map { receiver in
             (gameId, receiver, Self.inboxItem(
                 kind: "challenge.received", message: "\(issuer) started a challenge on \(board.title)" + (message.map { ": \($0)" } ?? ""),
@@ -163,7 +164,8 @@ final class Challenges: Sendable {
         else { throw ErrorReply(code: .unknownChallenge, message: "no such time-boxed challenge of yours", field: "payload.challengeId") }
         guard old.state == .ended else { throw ErrorReply(code: .conflict, message: "the challenge is still running") }
         let others = old.receivers.map(\.playerId).filter { $0 != playerId }
-        let duration = (old.endsAt ?? old.createdAt) - old.createdAt
+        // The duration it was started for; older rows (before it was kept) from the window.
+        let duration = old.durationMilliseconds ?? (old.endsAt ?? old.createdAt) - old.createdAt
         return try await start(
             request,
             TimedChallengeStart(

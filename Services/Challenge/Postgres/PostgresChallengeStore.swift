@@ -59,6 +59,7 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
             [
                 "ALTER TABLE challenge ADD COLUMN definition_id text",
                 "ALTER TABLE challenge ADD COLUMN attempts_allowed bigint",
+                "ALTER TABLE challenge ADD COLUMN duration bigint",
                 "ALTER TABLE receiver ADD COLUMN attempts bigint",
             ]),
     ]
@@ -160,11 +161,12 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
             try await connection.query(
                 """
                 INSERT INTO challenge (id, game_id, kind, issuer_id, board_id, achievement_id, issuer_value, higher_is_better,
-                    message, created_at, expires_at, ends_at, state, rematch_of, definition_id, attempts_allowed)
+                    message, created_at, expires_at, ends_at, state, rematch_of, definition_id, attempts_allowed, duration)
                 VALUES (\(challenge.challengeId), \(challenge.gameId), \(challenge.kind.rawValue), \(challenge.issuerId),
                     \(challenge.boardId), \(challenge.achievementId), \(challenge.issuerValue), \(higherIsBetter), \(challenge.message),
                     \(challenge.createdAt), \(challenge.expiresAt), \(challenge.endsAt), \(challenge.state?.rawValue),
-                    \(challenge.rematchOf), \(challenge.definitionId), \(challenge.attemptsAllowed.map(Int64.init)))
+                    \(challenge.rematchOf), \(challenge.definitionId), \(challenge.attemptsAllowed.map(Int64.init)),
+                    \(challenge.durationMilliseconds))
                 """, logger: logger)
             for receiver in challenge.receivers {
                 try await connection.query(
@@ -535,17 +537,19 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
         for try await row in try await connection.query(
             """
             SELECT id, game_id, kind, issuer_id, board_id, achievement_id, issuer_value, message, created_at, expires_at, ends_at,
-                state, rematch_of, definition_id, attempts_allowed FROM challenge WHERE id = \(id)
+                state, rematch_of, definition_id, attempts_allowed, duration FROM challenge WHERE id = \(id)
             """, logger: logger
         ).decode(
-            (String, String, String, String, String?, String?, Int64?, String?, Int64, Int64?, Int64?, String?, String?, String?, Int64?)
-                .self)
+            (
+                String, String, String, String, String?, String?, Int64?, String?, Int64, Int64?, Int64?, String?, String?, String?,
+                Int64?, Int64?
+            ).self)
         {
             return ChallengeDetail(
                 challengeId: row.0, gameId: row.1, kind: ChallengeKind(rawValue: row.2) ?? .score, issuerId: row.3, boardId: row.4,
                 achievementId: row.5, issuerValue: row.6, message: row.7, createdAt: row.8, expiresAt: row.9, endsAt: row.10,
                 state: row.11.flatMap(ChallengeState.init(rawValue:)), receivers: receivers, rematchOf: row.12, definitionId: row.13,
-                attemptsAllowed: row.14.map(Int.init))
+                attemptsAllowed: row.14.map(Int.init), durationMilliseconds: row.15)
         }
         return nil
     }

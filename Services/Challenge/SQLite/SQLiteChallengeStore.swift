@@ -75,6 +75,7 @@ public final class SQLiteChallengeStore: ChallengeStore {
             try db.alter(table: "challenge") { t in
                 t.add(column: "definition_id", .text)
                 t.add(column: "attempts_allowed", .integer)
+                t.add(column: "duration", .integer)
             }
             try db.alter(table: "receiver") { t in t.add(column: "attempts", .integer) }
         }
@@ -154,13 +155,13 @@ public final class SQLiteChallengeStore: ChallengeStore {
             for note in inbox { try Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, in: db) }
             try db.cachedStatement(sql: """
                     INSERT INTO challenge (id, game_id, kind, issuer_id, board_id, achievement_id, issuer_value, higher_is_better,
-                        message, created_at, expires_at, ends_at, state, rematch_of, definition_id, attempts_allowed)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        message, created_at, expires_at, ends_at, state, rematch_of, definition_id, attempts_allowed, duration)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """).execute(arguments: [
                     challenge.challengeId, challenge.gameId, challenge.kind.rawValue, challenge.issuerId, challenge.boardId,
                     challenge.achievementId, challenge.issuerValue, higherIsBetter, challenge.message, challenge.createdAt,
                     challenge.expiresAt, challenge.endsAt, challenge.state?.rawValue, challenge.rematchOf, challenge.definitionId,
-                    challenge.attemptsAllowed,
+                    challenge.attemptsAllowed, challenge.durationMilliseconds,
                 ])
             for receiver in challenge.receivers {
                 try db.cachedStatement(
@@ -501,6 +502,7 @@ public final class SQLiteChallengeStore: ChallengeStore {
             issuerId: row["issuer_id"], boardId: row["board_id"], achievementId: row["achievement_id"],
             issuerValue: row["issuer_value"], message: row["message"], createdAt: row["created_at"], expiresAt: row["expires_at"],
             endsAt: row["ends_at"], state: state.flatMap(ChallengeState.init(rawValue:)), receivers: receivers,
-            rematchOf: row["rematch_of"], definitionId: row["definition_id"], attemptsAllowed: row["attempts_allowed"])
+            rematchOf: row["rematch_of"], definitionId: row["definition_id"], attemptsAllowed: row["attempts_allowed"],
+            durationMilliseconds: row["duration"])
     }
 }

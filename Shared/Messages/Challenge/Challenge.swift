@@ -104,11 +104,15 @@ public struct ChallengeDetail: Codable, Sendable, Equatable {
     public var definitionId: String?
     /// A defined challenge's runs per participant; absent: unlimited (or not a defined challenge).
     public var attemptsAllowed: Int?
+    /// Time-boxed: the duration it was started for (a rematch runs as long, even when an operator
+    /// ended this one early).
+    public var durationMilliseconds: Int64?
 
     public init(
         challengeId: String, gameId: String, kind: ChallengeKind, issuerId: String, boardId: String?, achievementId: String?,
         issuerValue: Int64?, message: String?, createdAt: Int64, expiresAt: Int64?, endsAt: Int64?, state: ChallengeState?,
-        receivers: [ChallengeReceiver], rematchOf: String?, definitionId: String? = nil, attemptsAllowed: Int? = nil
+        receivers: [ChallengeReceiver], rematchOf: String?, definitionId: String? = nil, attemptsAllowed: Int? = nil,
+        durationMilliseconds: Int64? = nil
     ) {
         self.challengeId = challengeId
         self.gameId = gameId
@@ -126,6 +130,7 @@ public struct ChallengeDetail: Codable, Sendable, Equatable {
         self.rematchOf = rematchOf
         self.definitionId = definitionId
         self.attemptsAllowed = attemptsAllowed
+        self.durationMilliseconds = durationMilliseconds
     }
 }
 
