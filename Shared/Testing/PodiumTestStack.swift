@@ -143,6 +143,9 @@ public final class PodiumTestStack: Sendable {
                     ChallengeDefinition(
                         id: "dash.secret", title: "Secret", details: "Not released yet.", leaderboardId: "dash.highscore",
                         durations: [600_000], attempts: .unlimited, releaseState: .prerelease),
+                    ChallengeDefinition(
+                        id: "dash.once", title: "Once", details: "One run, once.", leaderboardId: "dash.highscore",
+                        durations: [600_000]),
                 ])
         ])
     }

@@ -14,7 +14,7 @@ struct DefinedChallengeTests {
             defer { ChallengeFlowTests.close([a, b]) }
             try await ChallengeFlowTests.befriend(a, b)
             let listed = try await a.client.request("challenge.definitions", gameId: "dash").decodePayload(as: ChallengeDefinitionList.self)
-            #expect(listed.definitions.map(\.id) == ["dash.sprint"], "a player sees the released ones")
+            #expect(listed.definitions.map(\.id) == ["dash.sprint", "dash.once"], "a player sees the released ones")
             func start(_ payload: JSONValue) async throws -> RawEnvelope {
                 try await a.client.request("challenge.start", gameId: "dash", payload: payload)
             }
@@ -92,6 +92,18 @@ extension DefinedChallengeTests {
             #expect(again.type == .reply, "\(again.payload)")
             let rematch = try again.decodePayload(as: ChallengeDetail.self)
             #expect(rematch.definitionId == "dash.sprint" && rematch.durationMilliseconds == 3_600_000 && rematch.rematchOf == started.challengeId)
+
+            // A definition that is not repeatable is taken on once, by anyone in it.
+            let once: JSONValue = ["definitionId": "dash.once", "durationMilliseconds": 600_000, "receivers": [.string(b.id)]]
+            let first = try await a.client.request("challenge.start", gameId: "dash", payload: once)
+            #expect(first.type == .reply)
+            #expect(try first.decodePayload(as: ChallengeDetail.self).attemptsAllowed == 1)
+            let second = try await a.client.request("challenge.start", gameId: "dash", payload: once)
+            #expect(second.errorCode == .conflict)
+            #expect(try second.decodePayload(as: ErrorReply.self).field == "payload.definitionId")
+            let byGuest = try await b.client.request(
+                "challenge.start", gameId: "dash", payload: ["definitionId": "dash.once", "durationMilliseconds": 600_000, "receivers": [.string(a.id)]])
+            #expect(byGuest.errorCode == .conflict)
         }
     }
 }

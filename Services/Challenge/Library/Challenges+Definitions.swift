@@ -25,6 +25,23 @@ extension Challenges {
             standings: ChallengeStandings.ranked(challenge.receivers, higherIsBetter: board.sortOrder != .lowerIsBetter))
     }
 
+    /// A definition that is not repeatable is taken on once: nobody may start one with a player
+    /// who took part in a challenge of it already (running or ended).
+    func checkFirstTime(_ definition: ChallengeDefinition, players: [String], issuer: String, gameId: String) async throws {
+        for player in players {
+            let taken = try await store.challenges(gameId: gameId, playerId: player, issued: false, state: nil)
+                .contains { $0.definitionId == definition.id }
+            guard !taken else {
+                throw ErrorReply(
+                    code: .conflict,
+                    message: player == issuer
+                        ? "you took on '\(definition.id)' already, and it is not repeatable"
+                        : "\(player) took on '\(definition.id)' already, and it is not repeatable",
+                    field: player == issuer ? "payload.definitionId" : "payload.receivers")
+            }
+        }
+    }
+
     /// The definition a `challenge.start` names, checked for the player and the duration asked.
     func definition(_ id: String, gameId: String, duration: Int64, actor: Actor?) throws -> ChallengeDefinition {
         guard let definition = catalog.definition(id, gameId: gameId),

@@ -122,6 +122,9 @@ final class Challenges: Sendable {
             throw ErrorReply(code: .missingField, message: "give the boardId (or a definitionId)", field: "payload.boardId")
         }
         let receivers = try await checkReceivers(start.receivers, issuer: issuer, gameId: gameId, context: context)
+        if let definition, !definition.repeatable {
+            try await checkFirstTime(definition, players: [issuer] + receivers, issuer: issuer, gameId: gameId)
+        }
         let board = try await Self.board(boardId, gameId: gameId, context: context)
         let now = clock.nowMilliseconds
         let challenge = ChallengeDetail(
