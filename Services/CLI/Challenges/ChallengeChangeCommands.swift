@@ -60,8 +60,11 @@ struct ChallengeStartCommand: ParsableCommand {
 
     @OptionGroup var options: ChallengesOptions
 
-    @Option(name: .customLong("board"), help: "The board to play.")
-    var boardId: String
+    @Option(name: .customLong("board"), help: "The board to play (not needed with --definition).")
+    var boardId: String?
+
+    @Option(name: .customLong("definition"), help: "A challenge the game defines (podium challenges definitions): its board, lengths and attempts.")
+    var definitionId: String?
 
     @Option(help: "How long the challenge runs, in minutes.")
     var minutes: Int64
@@ -74,12 +77,13 @@ struct ChallengeStartCommand: ParsableCommand {
 
     func validate() throws {
         guard !receivers.isEmpty else { throw ValidationError("give the other participants with --to") }
+        guard boardId != nil || definitionId != nil else { throw ValidationError("give --board or --definition") }
     }
 
     func run() throws {
         let start = TimedChallengeStart(
-            boardId: boardId, durationMilliseconds: try ChallengeMinutes.milliseconds(minutes, flag: "--minutes"),
-            receivers: receivers, message: message)
+            boardId: boardId, definitionId: definitionId,
+            durationMilliseconds: try ChallengeMinutes.milliseconds(minutes, flag: "--minutes"), receivers: receivers, message: message)
         try options.showChallenge("challenge.start", payload: try WireCodec.jsonValue(start))
     }
 }

@@ -155,3 +155,54 @@ struct ChallengeReadCommand: ParsableCommand {
         emit("marked \(marked.marked) of \(ids.count) as read")
     }
 }
+
+/// `podium challenges definitions`: the challenges the game defines.
+struct ChallengeDefinitionsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "definitions", abstract: "List the challenges the game defines (challenge.definitions).",
+        discussion: "Start one with podium challenges start --definition ID --minutes M --to PLAYER...")
+
+    @OptionGroup var options: ChallengesOptions
+
+    func run() throws {
+        let (list, _) = try options.expect("challenge.definitions", as: ChallengeDefinitionList.self)
+        if options.json { return }
+        guard !list.definitions.isEmpty else { return emit("the game defines no challenges") }
+        emit(
+            TextColumns.render(
+                header: ["ID", "TITLE", "BOARD", "MINUTES", "ATTEMPTS", "REPEATABLE"],
+                rows: list.definitions.map { definition in
+                    [
+                        definition.id, definition.title, definition.leaderboardId,
+                        definition.durations.map { String($0 / 60_000) }.joined(separator: "/"),
+                        definition.attempts.limit.map(String.init) ?? "unlimited", definition.repeatable ? "yes" : "no",
+                    ]
+                }))
+    }
+}
+
+/// `podium challenges standings <challengeId>`: the live order of a time-boxed challenge.
+struct ChallengeStandingsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "standings", abstract: "Show the live order of a time-boxed challenge you take part in (challenge.standings).")
+
+    @OptionGroup var options: ChallengesOptions
+
+    @Argument(help: "The challenge.")
+    var challengeId: String
+
+    func run() throws {
+        let (reply, _) = try options.expect(
+            "challenge.standings", payload: ["challengeId": .string(challengeId)], as: ChallengeStandingsReply.self)
+        if options.json { return }
+        var text = "\(reply.challengeId): \(reply.state.rawValue)" + (reply.endsAt.map { ", ends \(Timestamp.text($0))" } ?? "")
+        if reply.standings.isEmpty {
+            text += "\nnobody has scored yet"
+        } else {
+            text += "\n" + TextColumns.render(
+                header: ["RANK", "PLAYER", "VALUE", "RUNS"],
+                rows: reply.standings.map { ["\($0.rank)", $0.playerId, "\($0.value)", $0.attempts.map(String.init) ?? "-"] })
+        }
+        emit(text)
+    }
+}

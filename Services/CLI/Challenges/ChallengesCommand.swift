@@ -15,6 +15,7 @@ struct ChallengesCommand: ParsableCommand {
             ChallengeIssueCommand.self, ChallengeStartCommand.self, ChallengeRematchCommand.self, ChallengeDeclineCommand.self,
             ChallengeReceivedCommand.self, ChallengeIssuedCommand.self, ChallengeShowCommand.self, ChallengeCandidatesCommand.self,
             ChallengeInboxCommand.self, ChallengeReadCommand.self, ChallengeInviteCommand.self, ChallengeJoinCommand.self,
+            ChallengeDefinitionsCommand.self, ChallengeStandingsCommand.self,
         ])
 }
 

@@ -27,12 +27,16 @@ struct LeaderboardSubmitCommand: ParsableCommand {
     @Option(help: "A JSON object of at most 1024 bytes, such as '{\"car\":\"red\"}'.")
     var metadata: String?
 
+    @Option(name: .customLong("challenge"), help: "A defined challenge this score is a run of (counts as one attempt).")
+    var challengeId: String?
+
     func validate() throws {
         _ = try metadataObject()
     }
 
     func run() throws {
-        let submission = ScoreSubmission(boardId: boardId, value: value, context: context, metadata: try metadataObject())
+        let submission = ScoreSubmission(
+            boardId: boardId, value: value, context: context, metadata: try metadataObject(), challengeId: challengeId)
         let (receipt, _) = try options.send(LeaderboardRequests.submit, submission)
         if options.json { return }
         emit(LeaderboardText.receipt(receipt))
