@@ -104,6 +104,8 @@ extension HTTPRoute {
             .get("\(game)/inbox/unread", ChallengeRequests.inboxUnread.type),
             .post("\(game)/inbox/read", ChallengeRequests.inboxMarkRead.type),
             .post("\(game)/inbox/delete", ChallengeRequests.inboxDelete.type),
+            .get("\(challenges)/definitions", ChallengeRequests.definitions.type),
+            .get("\(challenges)/:challengeId/standings", ChallengeRequests.standings.type),
             .post("\(challenges)/join", ChallengeRequests.join.type),
             .post("\(challenges)/:challengeId/invites", ChallengeRequests.invite.type),
             .get("\(challenges)/:challengeId", ChallengeRequests.detail.type),
