@@ -347,17 +347,20 @@ final class Challenges: Sendable {
             for challengeId in try await store.endTimed(due) {
                 guard let challenge = try await store.challenge(challengeId) else { continue }
                 let higher = (try? await Self.board(challenge.boardId ?? "", gameId: challenge.gameId, context: context).sortOrder) != .lowerIsBetter
-                let standings = challenge.receivers.filter { $0.value != nil }.sorted {
-                    higher ? ($0.value ?? 0) > ($1.value ?? 0) : ($0.value ?? 0) < ($1.value ?? 0)
-                }
-                let table: JSONValue = .array(standings.enumerated().map { index, receiver in
-                    ["rank": .integer(Int64(index + 1)), "playerId": .string(receiver.playerId), "value": .integer(receiver.value ?? 0)]
+                // The same order as challenge.standings (ties: the earlier score, then the player id).
+                let standings = ChallengeStandings.ranked(challenge.receivers, higherIsBetter: higher)
+                let table: JSONValue = .array(standings.map { standing in
+                    var row: [String: JSONValue] = [
+                        "rank": .integer(Int64(standing.rank)), "playerId": .string(standing.playerId), "value": .integer(standing.value),
+                    ]
+                    if let attempts = standing.attempts { row["attempts"] = .integer(Int64(attempts)) }
+                    return .object(row)
                 })
                 for participant in challenge.receivers {
                     await notify(
                         participant.playerId, gameId: challenge.gameId, kind: "challenge.ended",
                         message: "The challenge on \(challenge.boardId ?? "") has ended"
-                            + (standings.first.map { ": \($0.playerId) won with \($0.value ?? 0)" } ?? ": nobody scored"),
+                            + (standings.first.map { ": \($0.playerId) won with \($0.value)" } ?? ": nobody scored"),
                         challenge: challenge, context: context, extra: ["standings": table])
                 }
             }
