@@ -91,9 +91,7 @@ final class Accounts: Sendable {
     /// sent `address:port`), or `unknown` when the transport has none.
     static func loginAddress(_ peer: String?) -> String {
         guard let peer, !peer.isEmpty else { return "unknown" }
-        if peer.hasPrefix("["), let end = peer.firstIndex(of: "]") { return String(peer[peer.index(after: peer.startIndex)..<end]) }
-        if peer.filter({ $0 == ":" }).count == 1, let colon = peer.firstIndex(of: ":") { return String(peer[..<colon]) }
-        return peer
+        return PeerAddress.withoutPort(peer)
     }
 
     /// What `auth.admin.lockouts` answers: the limits reached now, for an account and/or address.

@@ -8,10 +8,11 @@ import PodiumRuntime
 /// operator's notices. A client that was offline catches up from here.
 extension Challenges {
     /// The inbox items a stream message makes besides challenge completions.
-    func notices(for envelope: RawEnvelope, context: ServiceContext) async -> [AddressedInboxItem] {
+    func notices(for envelope: RawEnvelope, fact: StreamFact?, context: ServiceContext) async -> [AddressedInboxItem] {
         guard let gameId = envelope.gameId, let playerId = envelope.playerId else { return [] }
         let time = clock.nowMilliseconds
-        if envelope.type == .achievementEarned, let earned = try? envelope.decodePayload(as: AchievementEarned.self) {
+        switch fact {
+        case .earned(let earned):
             let item = InboxItem(
                 id: Self.newItemID(), kind: MessageType.achievementEarned.rawValue, message: "Achievement earned: \(earned.title)",
                 details: [
@@ -21,18 +22,17 @@ extension Challenges {
                 ],
                 createdAt: time, read: false, correlationId: envelope.correlationId)
             return [(gameId, playerId, item)]
-        }
-        if envelope.type == .scoreAccepted, let receipt = try? envelope.decodePayload(as: ScoreReceipt.self),
-            let pushed = receipt.pushedOutOfTop
-        {
+        case .score(let receipt):
+            guard let pushed = receipt.pushedOutOfTop else { return [] }
             let title = (try? await Self.board(receipt.boardId, gameId: gameId, context: context).title) ?? receipt.boardId
             let item = InboxItem(
                 id: Self.newItemID(), kind: "leaderboard.left-top", message: "You dropped out of the top \(Self.topSize) of \(title)",
                 details: ["boardId": .string(receipt.boardId), "rank": .integer(Int64(Self.topSize + 1)), "by": .string(playerId)],
                 createdAt: time, read: false, correlationId: envelope.correlationId)
             return [(gameId, pushed, item)]
+        case nil:
+            return []
         }
-        return []
     }
 
     /// The size of the top whose leavers are told (the leaderboard's).

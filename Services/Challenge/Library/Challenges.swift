@@ -191,16 +191,18 @@ final class Challenges: Sendable {
     /// for the whole batch at once.
     func apply(batch: [(envelope: RawEnvelope, sequence: UInt64)], stream: String, context: ServiceContext) async throws {
         guard let last = batch.last?.sequence else { return }
-        let triggers = batch.map { Self.trigger(of: $0.envelope) }
+        // Each message's payload is decoded once, for its challenges and for its inbox items.
+        let facts = batch.map { StreamFact(of: $0.envelope) }
+        let triggers = zip(batch, facts).map { Self.trigger(of: $0.envelope, fact: $1) }
         let candidates = try await store.candidates(for: Set(triggers.compactMap { $0?.trigger }))
         var plans: [ChallengeTriggerPlan] = []
-        for (item, trigger) in zip(batch, triggers) {
+        for ((item, trigger), fact) in zip(zip(batch, triggers), facts) {
             var plan = ChallengeTriggerPlan(
                 playerId: item.envelope.playerId ?? "", time: item.envelope.timestamp, cause: item.envelope.correlationId)
             if let trigger, let found = candidates[trigger.trigger] {
                 try await fill(&plan, trigger: trigger, candidates: found, at: item.envelope.timestamp, context: context)
             }
-            plan.notices = await notices(for: item.envelope, context: context)
+            plan.notices = await notices(for: item.envelope, fact: fact, context: context)
             plans.append(plan)
         }
         try await complete(plans, stream: stream, through: last, context: context)
@@ -255,24 +257,25 @@ final class Challenges: Sendable {
 
     /// What a stream message is about: a score on a board (with the value it carried) or an
     /// achievement earned (how many times); nil for anything else.
-    private static func trigger(of envelope: RawEnvelope)
+    private static func trigger(of envelope: RawEnvelope, fact: StreamFact?)
         -> (trigger: ChallengeTrigger, value: Int64?, timesEarned: Int?, tag: String?)?
     {
         guard let gameId = envelope.gameId, let playerId = envelope.playerId else { return nil }
-        if envelope.type == .scoreAccepted, let receipt = try? envelope.decodePayload(as: ScoreReceipt.self) {
+        switch fact {
+        case .score(let receipt):
             // The score this submission carried must beat the issuer's (not an older best).
             return (
                 ChallengeTrigger(gameId: gameId, playerId: playerId, kind: .score, target: receipt.boardId),
                 receipt.submittedValue ?? receipt.entry.value, nil, receipt.challengeId
             )
-        }
-        if envelope.type == .achievementEarned, let earned = try? envelope.decodePayload(as: AchievementEarned.self) {
+        case .earned(let earned):
             return (
                 ChallengeTrigger(gameId: gameId, playerId: playerId, kind: .achievement, target: earned.achievementId), nil,
                 earned.timesEarned, nil
             )
+        case nil:
+            return nil
         }
-        return nil
     }
 
     /// What one message completes or counts, given what its trigger touches.

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumMessages
 import PodiumRuntime
 
 #if canImport(Glibc)
@@ -70,7 +71,7 @@ public struct TrustedProxies: Sendable, Equatable {
         if isTrusted(current) {
             let hops = forwardedFor.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
             for hop in hops.reversed() {
-                guard let bytes = Self.bytes(Self.withoutPort(hop)) else { break }
+                guard let bytes = Self.bytes(PeerAddress.withoutPort(hop)) else { break }
                 current = bytes
                 if !isTrusted(bytes) { break }
             }
@@ -80,13 +81,6 @@ public struct TrustedProxies: Sendable, Equatable {
 
     func isTrusted(_ address: [UInt8]) -> Bool {
         networks.contains { $0.contains(address) }
-    }
-
-    /// `1.2.3.4:5678` and `[::1]:5678` as proxies sometimes write them.
-    static func withoutPort(_ hop: String) -> String {
-        if hop.hasPrefix("["), let end = hop.firstIndex(of: "]") { return String(hop[hop.index(after: hop.startIndex)..<end]) }
-        if hop.filter({ $0 == ":" }).count == 1, let colon = hop.firstIndex(of: ":") { return String(hop[..<colon]) }
-        return hop
     }
 
     /// An address's bytes (4 for IPv4, 16 for IPv6; an IPv4-mapped IPv6 address gives 4).
