@@ -16,7 +16,7 @@ struct AdminCommand: ParsableCommand {
         subcommands: [
             AdminBanCommand.self, AdminUnbanCommand.self, AdminLookupCommand.self, AdminRevokeSessionCommand.self, AdminLockoutsCommand.self, AdminUnlockCommand.self, AdminNotifyCommand.self,
             AdminRemoveScoreCommand.self, AdminResetBoardCommand.self, AdminArchivesCommand.self, AdminDefineBoardCommand.self,
-            AdminDefineAchievementCommand.self, AdminChallengesCommand.self, AdminEndChallengeCommand.self, AdminAuditCommand.self,
+            AdminDefineAchievementCommand.self, AdminDefineChallengeCommand.self, AdminRemoveChallengeCommand.self, AdminChallengesCommand.self, AdminEndChallengeCommand.self, AdminAuditCommand.self,
             AdminExportCommand.self, AdminImportCommand.self,
         ])
 }

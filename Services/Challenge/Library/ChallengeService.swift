@@ -14,8 +14,9 @@ public enum ChallengeService {
     /// The service name: its request types start with `challenge.`.
     public static let name = "challenge"
 
-    /// Accepted scores and earned achievements (the leaderboard's and achievement service's outboxes).
-    public static let subscriptions = ["score/", "achievement/"]
+    /// Accepted scores and earned achievements (the leaderboard's and achievement service's
+    /// outboxes), and game events (the gateway's log: runs of defined challenges).
+    public static let subscriptions = ["score/", "achievement/", Topic.allGameEvents]
 
     /// How often expiries and the ends of time-boxed challenges are checked.
     static let sweepInterval = Duration.milliseconds(500)
@@ -31,8 +32,9 @@ public enum ChallengeService {
                 RuntimeSettings.environmentReader().string(forKey: "podium.challenge.open.games", default: "")
                     .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
             let retention = try inboxRetentionDays ?? Self.inboxRetentionDays(RuntimeSettings.environmentReader())
-            let catalog = try catalog ?? ChallengeCatalog(directory: GameFiles.configuredDirectory())
+            var catalog = try catalog ?? ChallengeCatalog(directory: GameFiles.configuredDirectory())
             let store = try await openStore(settings)
+            catalog.apply(try await store.operatorDefinitions())
             var service = definition(
                 Challenges(store: store, clock: clock, openGames: open, inboxRetentionDays: retention, catalog: catalog))
             service.storage = store.location
@@ -71,6 +73,12 @@ public enum ChallengeService {
                     }
                     let recent = try await challenges.store.recent(gameId: try request.game(), openOnly: request.payload.openOnly ?? false, limit: limit)
                     return ChallengeList(challenges: recent)
+                },
+                Requests.define.handler { request, context in
+                    try await challenges.define(request.payload, gameId: try request.game(), context: context)
+                },
+                Requests.remove.handler { request, context in
+                    try await challenges.removeDefinition(request.payload, gameId: try request.game(), context: context)
                 },
                 Requests.end.handler { request, _ in
                     try await challenges.endEarly(gameId: try request.game(), challengeId: request.payload.challengeId)
@@ -128,6 +136,6 @@ public enum ChallengeService {
                     try? await context.clock.sleep(for: sweepInterval)
                 }
             },
-            follows: [StreamName.leaderboard, StreamName.achievement], consumer: challenges)
+            follows: [StreamName.leaderboard, StreamName.achievement, StreamName.events], consumer: challenges)
     }
 }

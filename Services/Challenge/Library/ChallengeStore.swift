@@ -118,6 +118,27 @@ public protocol ChallengeStore: Sendable {
     func deleteFromInbox(gameId: String, playerId: String, ids: [String]) async throws -> Int
     /// Deletes every item created before `time` (retention); returns how many.
     func pruneInbox(createdBefore time: Int64) async throws -> Int
+
+    // Definitions operators changed (`challenge.admin.define|remove`), on top of the game files.
+    /// Every one, per game and id: the definition now, or nil when it was removed.
+    func operatorDefinitions() async throws -> [OperatorDefinition]
+    /// Keeps a definition an operator added or changed (it replaces one with its id).
+    func saveDefinition(_ definition: ChallengeDefinition, gameId: String) async throws
+    /// Keeps that an operator removed a definition (a game file's one stays removed).
+    func removeDefinition(_ definitionId: String, gameId: String) async throws
+}
+
+/// A definition as an operator left it: changed (`definition`) or removed (nil).
+public struct OperatorDefinition: Sendable, Equatable {
+    public var gameId: String
+    public var definitionId: String
+    public var definition: ChallengeDefinition?
+
+    public init(gameId: String, definitionId: String, definition: ChallengeDefinition?) {
+        self.gameId = gameId
+        self.definitionId = definitionId
+        self.definition = definition
+    }
 }
 
 /// What one read of an inbox asks for (``ChallengeStore/inbox(gameId:playerId:page:)``).

@@ -57,4 +57,45 @@ extension Challenges {
         }
         return definition
     }
+
+    // MARK: Operators
+
+    /// `challenge.admin.define`: checked by the game files' rules against the game's boards as
+    /// the leaderboard service has them now; kept, then offered.
+    func define(_ change: ChallengeDefinitionChange, gameId: String, context: ServiceContext) async throws -> ChallengeDefinitionChange {
+        guard Identifiers.isValidID(gameId) else { throw ErrorReply(code: .invalidField, message: "bad game id", field: "gameId") }
+        let definition = change.definition
+        let boards = Set(try await context.call(LeaderboardRequests.boards, EmptyPayload(), gameId: gameId).leaderboards.map(\.id))
+        guard boards.contains(definition.leaderboardId) else {
+            throw ErrorReply(
+                code: .invalidField, message: "game '\(gameId)' has no leaderboard '\(definition.leaderboardId)'",
+                field: "payload.definition.leaderboardId")
+        }
+        do {
+            try catalog.check(definition, gameId: gameId, boards: boards)
+        } catch let problem as ConfigurationProblem {
+            throw ErrorReply(code: .invalidField, message: problem.description, field: "payload.definition")
+        }
+        try await definitionChanges.withLock {
+            try await store.saveDefinition(definition, gameId: gameId)
+            definitionsNow.withLock { $0.define(definition, gameId: gameId) }
+        }
+        context.logger.notice("challenge definition changed", metadata: ["game": "\(gameId)", "definition": "\(definition.id)"])
+        return ChallengeDefinitionChange(definition: definition)
+    }
+
+    /// `challenge.admin.remove`: no longer offered or startable; running challenges of it run on.
+    func removeDefinition(_ target: ChallengeDefinitionTarget, gameId: String, context: ServiceContext) async throws -> ChallengeDefinitionRemoval {
+        try await definitionChanges.withLock {
+            guard catalog.definition(target.definitionId, gameId: gameId) != nil else {
+                throw ErrorReply(
+                    code: .unknownChallenge, message: "game '\(gameId)' has no challenge definition '\(target.definitionId)'",
+                    field: "payload.definitionId")
+            }
+            try await store.removeDefinition(target.definitionId, gameId: gameId)
+            definitionsNow.withLock { $0.remove(target.definitionId, gameId: gameId) }
+        }
+        context.logger.notice("challenge definition removed", metadata: ["game": "\(gameId)", "definition": "\(target.definitionId)"])
+        return ChallengeDefinitionRemoval(definitionId: target.definitionId, removed: true)
+    }
 }

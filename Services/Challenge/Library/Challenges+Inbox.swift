@@ -30,7 +30,7 @@ extension Challenges {
                 details: ["boardId": .string(receipt.boardId), "rank": .integer(Int64(Self.topSize + 1)), "by": .string(playerId)],
                 createdAt: time, read: false, correlationId: envelope.correlationId)
             return [(gameId, pushed, item)]
-        case nil:
+        case .event, nil:
             return []
         }
     }

@@ -1,8 +1,8 @@
 import PodiumMessages
 import PodiumRuntime
 
-/// Completions follow the leaderboard's and the achievement service's outboxes: every message
-/// once, in order, across restarts.
+/// Completions follow the leaderboard's and the achievement service's outboxes, runs by event
+/// the gateway's event log: every message once, in order, across restarts.
 extension Challenges: DurableConsumer {
     func position(of stream: String) async throws -> UInt64 {
         try await store.position(of: stream)
@@ -23,6 +23,14 @@ extension Challenges: DurableConsumer {
     /// Scores that only counted inside a time-boxed window are not recovered (the board keeps
     /// each player's best, not every submission).
     func recover(stream: String, lost: ClosedRange<UInt64>, context: ServiceContext) async throws {
+        guard stream != StreamName.events else {
+            // Runs by event that were pruned before they were read cannot be told again.
+            try await complete([], stream: stream, through: lost.upperBound, context: context)
+            context.logger.warning(
+                "game events lost before they were read: runs by event in them are not counted",
+                metadata: ["stream": "\(stream)", "lost": "\(lost.lowerBound)-\(lost.upperBound)"])
+            return
+        }
         let kind: ChallengeKind = stream == StreamName.leaderboard ? .score : .achievement
         var plans: [ChallengeTriggerPlan] = []
         let targets = try await store.pendingTargets().filter { $0.kind == kind }

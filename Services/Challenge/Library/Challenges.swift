@@ -28,14 +28,17 @@ final class Challenges: Sendable {
     static let maximumMessageLength = 280
     static let maximumDuration: Int64 = 30 * 86_400_000
 
-    /// The challenges studios define (``ChallengeCatalog``).
-    let catalog: ChallengeCatalog
+    /// The challenges studios define (``ChallengeCatalog``), with operators' changes.
+    let definitionsNow: Locked<ChallengeCatalog>
+    var catalog: ChallengeCatalog { definitionsNow.value }
+    /// Operators' definition changes, one at a time (the store and the catalog change together).
+    let definitionChanges = AsyncLock()
 
     init(
         store: any ChallengeStore, clock: any PodiumClock, openGames: Set<String>, inboxRetentionDays: Int = 90,
         catalog: ChallengeCatalog = ChallengeCatalog.empty
     ) {
-        self.catalog = catalog
+        definitionsNow = Locked(catalog)
         self.store = store
         self.clock = clock
         self.openGames = openGames
@@ -202,6 +205,9 @@ final class Challenges: Sendable {
             if let trigger, let found = candidates[trigger.trigger] {
                 try await fill(&plan, trigger: trigger, candidates: found, at: item.envelope.timestamp, context: context)
             }
+            if case .event(let event)? = fact {
+                try await fillRuns(&plan, event: event, envelope: item.envelope, context: context)
+            }
             plan.notices = await notices(for: item.envelope, fact: fact, context: context)
             plans.append(plan)
         }
@@ -273,7 +279,7 @@ final class Challenges: Sendable {
                 ChallengeTrigger(gameId: gameId, playerId: playerId, kind: .achievement, target: earned.achievementId), nil,
                 earned.timesEarned, nil
             )
-        case nil:
+        case .event, nil:
             return nil
         }
     }

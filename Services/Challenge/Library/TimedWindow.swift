@@ -5,11 +5,14 @@ public struct TimedWindow: Sendable, Equatable {
     public var startsAt: Int64
     /// Absent only in a damaged row: treated as closed.
     public var endsAt: Int64?
-    /// A defined challenge: only scores submitted as its runs (tagged with its id) count.
-    public var tagged: Bool
+    /// The definition of a defined challenge, nil for an undefined one.
+    public var definitionId: String?
+    /// A defined challenge: only its runs (scores tagged with its id, events its definition
+    /// names) count.
+    public var tagged: Bool { definitionId != nil }
 
-    public init(challengeId: String, startsAt: Int64, endsAt: Int64?, tagged: Bool = false) {
-        self.tagged = tagged
+    public init(challengeId: String, startsAt: Int64, endsAt: Int64?, definitionId: String? = nil) {
+        self.definitionId = definitionId
         self.challengeId = challengeId
         self.startsAt = startsAt
         self.endsAt = endsAt

@@ -62,6 +62,15 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
                 "ALTER TABLE challenge ADD COLUMN duration bigint",
                 "ALTER TABLE receiver ADD COLUMN attempts bigint",
             ]),
+        // Definitions operators added, changed or removed (as in SQLite).
+        PostgresMigration(
+            "v5-operator-definitions",
+            [
+                """
+                CREATE TABLE definition (game_id text NOT NULL, definition_id text NOT NULL, json text NOT NULL,
+                    removed boolean NOT NULL DEFAULT false, PRIMARY KEY (game_id, definition_id))
+                """
+            ]),
     ]
 
     public init(database: PostgresStorage) { self.database = database }
@@ -424,7 +433,7 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
                     AND r.player_id = \(playerId)
                 """, logger: logger
             ).decode((String, Int64, Int64?, String?).self) {
-                windows.append(TimedWindow(challengeId: id, startsAt: startsAt, endsAt: endsAt, tagged: definition != nil))
+                windows.append(TimedWindow(challengeId: id, startsAt: startsAt, endsAt: endsAt, definitionId: definition))
             }
             return windows
         }

@@ -83,6 +83,16 @@ public final class SQLiteChallengeStore: ChallengeStore {
             // A participant who joined a time-boxed challenge by code: only their scores from then count.
             try db.alter(table: "receiver") { t in t.add(column: "joined_at", .integer) }
         }
+        migrator.registerMigration("operator-definitions") { db in
+            // Definitions operators added, changed (json) or removed, on top of the game files.
+            try db.create(table: "definition") { t in
+                t.column("game_id", .text).notNull()
+                t.column("definition_id", .text).notNull()
+                t.column("json", .text).notNull()
+                t.column("removed", .boolean).notNull().defaults(to: false)
+                t.primaryKey(["game_id", "definition_id"])
+            }
+        }
         DurableTables.register(in: &migrator)
         try migrator.migrate(database)
         location = "sqlite:\(path.path)"
@@ -321,7 +331,7 @@ public final class SQLiteChallengeStore: ChallengeStore {
             arguments: [gameId, boardId, playerId]
         ).map {
             let definition: String? = $0["definition_id"]
-            return TimedWindow(challengeId: $0["id"], startsAt: $0["created_at"], endsAt: $0["ends_at"], tagged: definition != nil)
+            return TimedWindow(challengeId: $0["id"], startsAt: $0["created_at"], endsAt: $0["ends_at"], definitionId: definition)
         }
     }
 

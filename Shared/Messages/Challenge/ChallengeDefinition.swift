@@ -55,11 +55,33 @@ public struct ChallengeDefinition: Codable, Sendable, Equatable {
     /// Whether a player who took part in one that ended may take part in another.
     public var repeatable: Bool
     public var releaseState: ReleaseState
+    /// The game event that is also a run (besides a `leaderboard.submit` tagged with the challenge).
+    public var runEvent: RunEvent?
+
+    /// A game event that counts as one run of a challenge of the definition: its `value`, or the
+    /// integer attribute `measureAttribute`, is the run's value.
+    public struct RunEvent: Codable, Sendable, Equatable {
+        public var name: String
+        public var measureAttribute: String?
+
+        public init(name: String, measureAttribute: String? = nil) {
+            self.name = name
+            self.measureAttribute = measureAttribute
+        }
+
+        /// The run's value in `event`, nil when it carries none (then it is not a run).
+        public func value(of event: GameEvent) -> Int64? {
+            guard let measureAttribute else { return event.value }
+            if case .integer(let number)? = event.attributes?[measureAttribute] { return number }
+            return nil
+        }
+    }
 
     public init(
         id: String, title: String, details: String, image: String? = nil, leaderboardId: String, durations: [Int64],
-        attempts: Attempts = .limited(1), repeatable: Bool = false, releaseState: ReleaseState = .released
+        attempts: Attempts = .limited(1), repeatable: Bool = false, releaseState: ReleaseState = .released, runEvent: RunEvent? = nil
     ) {
+        self.runEvent = runEvent
         self.id = id
         self.title = title
         self.details = details
@@ -71,7 +93,7 @@ public struct ChallengeDefinition: Codable, Sendable, Equatable {
         self.releaseState = releaseState
     }
 
-    enum CodingKeys: String, CodingKey { case id, title, details, image, leaderboardId, durations, attempts, repeatable, releaseState }
+    enum CodingKeys: String, CodingKey { case id, title, details, image, leaderboardId, durations, attempts, repeatable, releaseState, runEvent }
 
     /// Absent `attempts` is 1, `repeatable` false, `releaseState` released.
     public init(from decoder: any Decoder) throws {
@@ -85,6 +107,7 @@ public struct ChallengeDefinition: Codable, Sendable, Equatable {
         attempts = try container.decodeIfPresent(Attempts.self, forKey: .attempts) ?? .limited(1)
         repeatable = try container.decodeIfPresent(Bool.self, forKey: .repeatable) ?? false
         releaseState = try container.decodeIfPresent(ReleaseState.self, forKey: .releaseState) ?? .released
+        runEvent = try container.decodeIfPresent(RunEvent.self, forKey: .runEvent)
     }
 }
 

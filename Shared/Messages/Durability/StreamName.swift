@@ -17,7 +17,7 @@ public enum StreamName {
     /// before each of them has read past it.
     public static func readers(of stream: String) -> [String] {
         switch stream {
-        case events: ["achievement"]
+        case events: ["achievement", "challenge"]
         case leaderboard, achievement: ["challenge"]
         default: []
         }

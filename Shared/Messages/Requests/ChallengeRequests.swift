@@ -51,12 +51,18 @@ public enum ChallengeRequests {
         "challenge.admin.list", access: .operator)
     public static let end = RequestDefinition<ChallengeTarget, ChallengeDetail>(
         "challenge.admin.end", access: .operator, changesState: true)
+    /// Adds or replaces a challenge definition of the game (kept, and preferred to the game file's).
+    public static let define = RequestDefinition<ChallengeDefinitionChange, ChallengeDefinitionChange>(
+        "challenge.admin.define", access: .operator, changesState: true)
+    /// Removes a challenge definition of the game (a game file's one stays removed).
+    public static let remove = RequestDefinition<ChallengeDefinitionTarget, ChallengeDefinitionRemoval>(
+        "challenge.admin.remove", access: .operator, changesState: true)
 
     /// Every challenge request type.
     public static let all: [RequestInfo] = [
         issue.info, start.info, rematch.info, decline.info, received.info, issued.info, detail.info,
         candidates.info, definitions.info, standings.info, invite.info, join.info,
         inbox.info, inboxRead.info, inboxList.info, inboxUnread.info, inboxMarkRead.info, inboxDelete.info, inboxNotify.info,
-        list.info, end.info,
+        list.info, end.info, define.info, remove.info,
     ]
 }

@@ -126,6 +126,8 @@ extension HTTPRoute {
             .delete("\(adminBoard)/scores/:playerId", LeaderboardRequests.removeScore.type),
             .post("\(adminBoard)/reset", LeaderboardRequests.reset.type),
             .post("\(adminGame)/challenges/:challengeId/end", ChallengeRequests.end.type),
+            .post("\(adminGame)/challenges/definitions", ChallengeRequests.define.type),
+            .post("\(adminGame)/challenges/definitions/:definitionId/remove", ChallengeRequests.remove.type),
             .post("\(adminGame)/players/:playerId/notices", ChallengeRequests.inboxNotify.type),
             .get("\(adminGame)/challenges", ChallengeRequests.list.type, query: ["openOnly": .boolean, "limit": .integer]),
             .get("/v1/admin/audit", GatewayRequests.audit.type, query: ["before": .integer, "limit": .integer, "type": .string, "playerId": .string]),
