@@ -50,7 +50,7 @@ struct RetentionRuleTests {
 
     @Test("each service's followed streams name it as their reader")
     func readersOfTheStreams() {
-        #expect(StreamName.readers(of: StreamName.events) == ["achievement"])
+        #expect(StreamName.readers(of: StreamName.events) == ["achievement", "challenge"])
         #expect(StreamName.readers(of: StreamName.leaderboard) == ["challenge"])
         #expect(StreamName.readers(of: StreamName.achievement) == ["challenge"])
         #expect(StreamName.readers(of: "unknown").isEmpty)

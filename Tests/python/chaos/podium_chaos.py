@@ -15,6 +15,13 @@ entry, the receivers' earned counts) does not depend on timing. Each player's op
 strictly in order (one in flight per player). Score challenges are only issued to receivers
 whose scores so far cannot beat the challenge (see `known issue` in the report), and the
 timing-dependent `window` achievement (whackacac.hit5Fast) is left out of the comparison.
+
+Defined challenges (PROTOCOL 12.12): an operator defines a challenge of its own
+(`challenge.admin.define`, round 0), and the challenge phases start sprints, a blitz and that
+operator's duel from their definitions; the later play phases hold every participant's runs
+(tagged scores, or match.end events for the blitz), one more than the definition allows. The
+definitions and each defined challenge's standings (ranks, best values, runs counted) are
+compared between the runs with the rest of the state.
 """
 
 import argparse
@@ -42,8 +49,24 @@ REPLY_TIMEOUT = 7.0  # the gateway answers forwarded requests within PODIUM_REQU
 HIGH, FAST, COINS = "com.example.dash.highscore", "com.example.dash.fastest", "com.example.dash.coins"
 EXCLUDED_ACHIEVEMENTS = {"com.dragonforged.whackacac.hit5Fast"}  # a `window` rule: wall-clock timing
 GAMES_WITH_ACHIEVEMENTS = ("whackacac", "blackjack")
-CHALLENGE_GAMES = ("dash", "blackjack")
+CHALLENGE_GAMES = ("dash", "blackjack", "whackacac")
 BAND = 1000
+DAY = 86400000
+# Defined challenges (PROTOCOL 12.12): the game files' sprint (tagged runs, best of 3) and blitz
+# (whackacac's match.end events as runs, best of 3), and one an operator defines during the run
+# (challenge.admin.define: one run, not repeatable).
+SPRINT = "com.example.dash.sprint"
+BLITZ = "com.dragonforged.whackacac.blitz"
+CHAOS_DEFINITION = {
+    "id": "com.example.dash.chaos-duel", "title": "Chaos Duel",
+    "details": "One run each, on the high score board; defined by the chaos test's operator.",
+    "leaderboardId": HIGH, "durations": [DAY, 2 * DAY], "attempts": 1, "repeatable": False,
+}
+DEFINED = {  # definition id -> (game, attempts allowed, runs by event)
+    SPRINT: ("dash", 3, False),
+    BLITZ: ("whackacac", 3, True),
+    CHAOS_DEFINITION["id"]: ("dash", 1, False),
+}
 
 
 def log(message):
@@ -211,7 +234,15 @@ class Stack:
 
 def build_stream(seed, ops, players):
     """rounds[r] = (play, challenges): each a dict player -> [op]. An op is a dict with id, type,
-    gameId, payload (receivers as player indexes: mapped to ids when sent)."""
+    gameId, payload (receivers as player indexes: mapped to ids when sent).
+
+    Defined challenges: an operator defines CHAOS_DEFINITION in round 0's play phase; the
+    challenge phases start sprints, a blitz and chaos duels (with 2-3 players, friends of the
+    starter) from the definitions, and the later play phases hold each participant's runs: one
+    more than the definition allows (the last must not count), as scores tagged with the
+    challenge's id (`runOf`: the start's op id) or, for the blitz, match.end events with a value.
+    A run's value is in the round's band, r * BAND + k * players + p for player p, so no two
+    participants tie and the order of the standings does not depend on timing."""
     rng = random.Random(seed)
     rounds_count = max(4, min(60, ops // 2000 + 4))
     per_round = ops / rounds_count
@@ -226,6 +257,9 @@ def build_stream(seed, ops, players):
     match = {p: 0 for p in range(players)}
     invited = set()  # (redeemer, owner) pairs that used a friend code
     timed = []  # (starter, start op id, participants) of earlier rounds, for invite codes
+    defined_runs = []  # [start op id, definition id, {participant: runs still to send}]
+    took_duel = set()  # players in a chaos duel (not repeatable: each takes part once)
+    slot = max(1, BAND // players)
 
     session = {p: 0 for p in range(players)}
     expected_boards = collections.defaultdict(dict)
@@ -291,6 +325,26 @@ def build_stream(seed, ops, players):
                 op = new_op(p, "achievement.report", "blackjack", {"reports": [
                     {"achievementId": "com.example.blackjack.tutorial", "percentComplete": tutorial[p]}]})
             play[p].append(op)
+        # Defined challenges: the operator's definition first of all (round 0), then the runs of
+        # the challenges started in earlier rounds, at most 2 per participant and round.
+        if r == 0:
+            define = new_op(0, "challenge.admin.define", "dash", {"definition": CHAOS_DEFINITION})
+            define["admin"] = "operator"
+            play[0].insert(0, define)
+        for start_id, definition_id, left in defined_runs:
+            game, _, by_event = DEFINED[definition_id]
+            for q in sorted(left):
+                for _ in range(min(2, left[q])):
+                    left[q] -= 1
+                    value = r * BAND + rng.randrange(slot) * players + q
+                    if by_event:
+                        op = new_op(q, "event.publish", game, {"name": "match.end", "value": value,
+                                                               "attributes": {"matchId": f"blitz-{q}-{counters[q]}"}})
+                    else:
+                        op = new_op(q, "leaderboard.submit", game, {"boardId": HIGH, "value": value, "runOf": start_id})
+                        best[(q, HIGH)] = max(best.get((q, HIGH), -1), value)
+                        expected_boards[HIGH][q] = best[(q, HIGH)]
+                    play[q].insert(rng.randrange(len(play[q]) + 1), op)
         # The challenge phase: a few challenges, each valid and deterministic.
         for _ in range(max(1, budget - int(budget * 0.97))):
             p = rng.randrange(players)
@@ -336,6 +390,34 @@ def build_stream(seed, ops, players):
                 inbox_bound[(q, game)] += 2  # received, completed
                 lists_bound[(q, game, "received")] += 1
             challenge[p].append(op)
+        # Challenges started from definitions (not in the last round: their runs come later).
+        if r < rounds_count - 1:
+            starts = [SPRINT] + ([CHAOS_DEFINITION["id"]] if r in (0, 2) else []) + ([BLITZ] if r == 1 else [])
+            for definition_id in starts:
+                game, attempts, _ = DEFINED[definition_id]
+                duel = definition_id == CHAOS_DEFINITION["id"]
+                for _ in range(20):  # a starter with a friend who may take part
+                    p = rng.randrange(players)
+                    receivers = [q for q in friends[p] if inbox_bound[(q, game)] < 180
+                                 and lists_bound[(q, game, "received")] < 190 and not (duel and q in took_duel)]
+                    if receivers and lists_bound[(p, game, "issued")] < 190 and lists_bound[(p, game, "received")] < 190 \
+                            and not (duel and p in took_duel):
+                        break
+                else:
+                    continue
+                receivers = rng.sample(receivers, min(len(receivers), rng.choice([1, 2])))
+                op = new_op(p, "challenge.start", game, {"definitionId": definition_id, "durationMilliseconds": DAY,
+                                                         "receivers": receivers})
+                op["defined"] = True
+                challenge[p].append(op)
+                lists_bound[(p, game, "issued")] += 1
+                lists_bound[(p, game, "received")] += 1
+                for q in receivers:
+                    inbox_bound[(q, game)] += 1  # received
+                    lists_bound[(q, game, "received")] += 1
+                if duel:
+                    took_duel.update([p, *receivers])
+                defined_runs.append([op["id"], definition_id, {q: attempts + 1 for q in [p, *receivers]}])
         # Operators' notices (admin key), each then read or deleted by its player: the inbox must
         # keep every notice once (a resend finds it by its request id) and apply each change once.
         for _ in range(max(1, budget // 200)):
@@ -373,7 +455,7 @@ def build_stream(seed, ops, players):
             inbox_bound[(starter, "dash")] += 1  # challenge.joined
         for queue in challenge.values():
             for op in queue:
-                if op["type"] == "challenge.start":
+                if op["type"] == "challenge.start" and not op.get("defined"):
                     timed.append((op["player"], op["id"], {op["player"], *op["payload"]["receivers"]}))
         rounds.append((play, challenge))
     # Top up to the asked number with coin submissions (no challenge looks at that board).
@@ -454,10 +536,18 @@ class Client(threading.Thread):
             payload = {"code": run.ledger.acked[payload["codeOf"]][1]["code"]}
         if "challengeOf" in payload:
             payload = {"challengeId": run.ledger.acked[payload["challengeOf"]][1]["challengeId"]}
+        if "runOf" in payload:  # a run: tagged with the id the challenge's start got
+            start_id = payload.pop("runOf")
+            if start_id not in run.ledger.acked:
+                raise RuntimeError(f"{op['id']} is a run of {start_id}, which was not acknowledged")
+            payload["challengeId"] = run.ledger.acked[start_id][1]["challengeId"]
         if "noticeOf" in payload:  # an operator notice's item id: notice:<game>:<player>:<request id>
             payload = {"ids": [f"notice:{op['gameId']}:{run.player_ids[op['player']]}:{payload['noticeOf']}"]}
         if op["gameId"] is None:
             return {"type": op["type"], "id": op["id"], "token": run.tokens[op["player"]], "payload": payload}
+        if op.get("admin") == "operator":  # an operator's request about the game, no player
+            return {"type": op["type"], "id": op["id"], "gameId": op["gameId"], "adminKey": run.stack.admin_key,
+                    "payload": payload}
         if op.get("admin"):
             payload["playerId"] = run.player_ids[op["player"]]
             return {"type": op["type"], "id": op["id"], "gameId": op["gameId"], "adminKey": run.stack.admin_key,
@@ -646,6 +736,8 @@ class Run:
                 log_head = head["payload"]["head"]
                 ok = a.get("events", {}).get("position") == log_head and all(
                     c.get(s, {}).get("position") == c.get(s, {}).get("head") for s in ("leaderboard", "achievement"))
+                if "events" in c:  # the challenge service follows the event log too (runs by event)
+                    ok = ok and c["events"].get("position") == log_head
                 state = (log_head, json.dumps({k: v.get("position") for k, v in a.items()}, sort_keys=True),
                          json.dumps({k: (v.get("position"), v.get("head")) for k, v in c.items()}, sort_keys=True))
                 if ok and state == last:
@@ -679,6 +771,15 @@ class Run:
 
     def snapshot(self, players):
         state = {}
+        # Defined challenges: the definitions (the operator's included) and each challenge's
+        # standings (rank, player, best value, runs counted).
+        for game in ("dash", "whackacac"):
+            state[f"challenge definitions {game}"] = self.must(0, "challenge.definitions", {}, game)["definitions"]
+        with self.ledger.lock:
+            started = [(op, body) for op, body in self.ledger.acked.values() if op.get("defined")]
+        for op, body in sorted(started, key=lambda entry: entry[0]["id"]):
+            reply = self.must(op["player"], "challenge.standings", {"challengeId": body["challengeId"]}, op["gameId"])
+            state[f"standings {op['id']} {op['payload']['definitionId']}"] = self.normal(reply, drop=("challengeId", "endsAt"))
         for board in (HIGH, FAST, COINS):
             entries, cursor = {}, None
             while True:
@@ -739,9 +840,11 @@ class Run:
         ledger = self.ledger
         with ledger.lock:
             # The inbox's requests keep no receipts (a notice is found by its request id, reads
-            # and deletes change nothing twice): the state checks them.
+            # and deletes change nothing twice): the state checks them, as it checks the
+            # operator's challenge definition (the definitions listing).
             acked = [(rid, entry) for rid, entry in ledger.acked.items()
-                     if not entry[0]["type"].startswith(("inbox.", "auth.invites.", "challenge.invite", "challenge.join"))]
+                     if not entry[0]["type"].startswith(("inbox.", "auth.invites.", "challenge.invite", "challenge.join",
+                                                         "challenge.admin."))]
         missing, not_kept, answered = [], collections.Counter(), 0
         sock = zmq.Context.instance().socket(zmq.DEALER)
         sock.setsockopt(zmq.LINGER, 0)
