@@ -294,6 +294,11 @@ def fill(stack):
         "earnedDescription": "Done.", "points": 5, "target": 4}}, BLACKJACK)
     stack.as_player(di, "achievement.report", {"reports": [
         {"achievementId": "com.example.blackjack.defined", "steps": 1}]}, BLACKJACK)
+    # A challenge definition an operator added, and a game file's one an operator removed.
+    stack.as_admin("challenge.admin.define", {"definition": {
+        "id": "com.example.dash.defined", "title": "Defined", "details": "Defined by an operator.",
+        "leaderboardId": DEFINED, "durations": [600000], "attempts": "unlimited"}}, DASH)
+    stack.as_admin("challenge.admin.remove", {"definitionId": "com.example.dash.trial"}, DASH)
     # An operator's reset archives the fastest board; then new scores on the empty board.
     stack.as_admin("leaderboard.admin.reset", {"boardId": FAST}, DASH)
     submit(bo, FAST, 38_000)
