@@ -474,12 +474,15 @@ function onNotification(notification) {
   refreshLeaderboard();
 }
 
-/** The challenge inbox, so that what came while the page was closed shows too (PROTOCOL 12.8). */
+/**
+ * The notification inbox of every kind (PROTOCOL 14.5), newest first, so that what came while the
+ * page was closed shows too: achievements, challenges, left the top 10, operators' notices.
+ */
 async function loadInbox() {
   const client = podium;
   if (!client) return;
   try {
-    const reply = await client.inbox(GAME);
+    const reply = await client.notifications(GAME, { limit: FEED_LIMIT });
     if (client !== podium) return;
     for (const item of (reply.items ?? []).slice(0, FEED_LIMIT).reverse()) {
       addToFeed({ kind: item.kind, message: item.message, time: item.createdAt, inboxId: item.id, source: "inbox", read: item.read });
