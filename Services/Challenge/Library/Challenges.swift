@@ -220,7 +220,14 @@ final class Challenges: Sendable {
         // The order of each time-boxed challenge these scores touch, to tell its participants
         // when it changes.
         var higher: [String: Bool] = [:]
-        for plan in plans { for score in plan.timedScores { higher[score.challengeId] = score.higherIsBetter } }
+        // The run that last touched each one names the request that caused its new order.
+        var causes: [String: String] = [:]
+        for plan in plans {
+            for score in plan.timedScores {
+                higher[score.challengeId] = score.higherIsBetter
+                causes[score.challengeId] = plan.cause
+            }
+        }
         var before: [String: [String]] = [:]
         for (challengeId, higherIsBetter) in higher {
             if let challenge = try await store.challenge(challengeId) {
@@ -243,7 +250,7 @@ final class Challenges: Sendable {
             guard let challenge = try await store.challenge(challengeId) else { continue }
             let standings = ChallengeStandings.ranked(challenge.receivers, higherIsBetter: higherIsBetter)
             guard standings.map(\.playerId) != before[challengeId] else { continue }
-            await tellStandings(challenge, standings: standings, cause: plans.last?.cause, context: context)
+            await tellStandings(challenge, standings: standings, cause: causes[challengeId], context: context)
         }
     }
 

@@ -344,6 +344,7 @@ def build_stream(seed, ops, players):
                         op = new_op(q, "leaderboard.submit", game, {"boardId": HIGH, "value": value, "runOf": start_id})
                         best[(q, HIGH)] = max(best.get((q, HIGH), -1), value)
                         expected_boards[HIGH][q] = best[(q, HIGH)]
+                    op["run"] = (start_id, definition_id, value)  # for defined_model
                     play[q].insert(rng.randrange(len(play[q]) + 1), op)
         # The challenge phase: a few challenges, each valid and deterministic.
         for _ in range(max(1, budget - int(budget * 0.97))):
@@ -465,6 +466,30 @@ def build_stream(seed, ops, players):
         rounds[-1][0][p].append(new_op(p, "leaderboard.submit", "dash", {"boardId": COINS, "value": value}))
         expected_boards[COINS][p] = expected_boards[COINS].get(p, 0) + value
     return rounds, friends, total, expected_boards
+
+
+def defined_model(rounds):
+    """The standings each defined challenge must end with, from the stream alone: per participant
+    the runs in their order (each player's operations are sent in order), the first `attempts`
+    of them counted, the best of those the value (every board here is higherIsBetter).
+    start op id -> [{"rank", "playerId": "P<n>", "value", "attempts"}]."""
+    runs = collections.defaultdict(lambda: collections.defaultdict(list))
+    allowed = {}
+    for play, challenge in rounds:
+        for phase in (play, challenge):
+            for p, ops in phase.items():
+                for op in ops:
+                    if "run" in op:
+                        start_id, definition_id, value = op["run"]
+                        runs[start_id][p].append(value)
+                        allowed[start_id] = DEFINED[definition_id][1]
+    model = {}
+    for start_id, by_player in runs.items():
+        rows = sorted(((max(values[:allowed[start_id]]), min(len(values), allowed[start_id]), p)
+                       for p, values in by_player.items()), reverse=True)
+        model[start_id] = [{"rank": i + 1, "playerId": f"P{p}", "value": value, "attempts": attempts}
+                           for i, (value, attempts, p) in enumerate(rows)]
+    return model
 
 
 # ------------------------------------------------------------------------------------------------
@@ -1312,7 +1337,14 @@ def main():
         stack_a.stop_all()
         log(f"A: converged (event log head {conv_a['eventsHead']}), snapshot of {len(state_a)} views taken")
 
-        # The fault-free run checked against the model of the boards (doubles there would be ours to see).
+        # The fault-free run checked against the model of the boards (doubles there would be ours to see)
+        # and of the defined challenges' standings (runs past the attempts allowed must not count).
+        for start_id, rows in defined_model(rounds).items():
+            key = next((k for k in state_a if k.startswith(f"standings {start_id} ")), None)
+            got = state_a[key]["standings"] if key else None
+            if got != rows:
+                problems.append(f"run A: the standings of the defined challenge started by {start_id} differ from the "
+                                f"stream's model: expected {rows}, got {got}")
         for board, expected in expected_boards.items():
             got = state_a[f"board {board}"]
             want = {f"P{p}": v for p, v in expected.items()}
