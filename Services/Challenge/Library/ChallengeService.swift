@@ -14,8 +14,9 @@ public enum ChallengeService {
     /// The service name: its request types start with `challenge.`.
     public static let name = "challenge"
 
-    /// Accepted scores and earned achievements (the leaderboard's and achievement service's outboxes).
-    public static let subscriptions = ["score/", "achievement/"]
+    /// Accepted scores, earned achievements and friend requests (the leaderboard's, achievement
+    /// service's and auth service's outboxes).
+    public static let subscriptions = ["score/", "achievement/", "friend/"]
 
     /// How often expiries and the ends of time-boxed challenges are checked.
     static let sweepInterval = Duration.milliseconds(500)
@@ -128,6 +129,6 @@ public enum ChallengeService {
                     try? await context.clock.sleep(for: sweepInterval)
                 }
             },
-            follows: [StreamName.leaderboard, StreamName.achievement], consumer: challenges)
+            follows: [StreamName.leaderboard, StreamName.achievement, StreamName.auth], consumer: challenges)
     }
 }

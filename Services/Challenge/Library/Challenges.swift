@@ -273,7 +273,7 @@ final class Challenges: Sendable {
                 ChallengeTrigger(gameId: gameId, playerId: playerId, kind: .achievement, target: earned.achievementId), nil,
                 earned.timesEarned, nil
             )
-        case nil:
+        case nil, .friend:
             return nil
         }
     }
