@@ -55,6 +55,10 @@ public struct MessageType: RawRepresentable, Codable, Sendable, Hashable, Custom
     public static let sessionsRevoked: MessageType = "auth.sessions-revoked"
     /// The auth service's heartbeat on its revocation family of topics.
     public static let authHeartbeat: MessageType = "auth.heartbeat"
+    /// A player asked another to be friends (the auth service's outbox; challenges follow it).
+    public static let friendRequested: MessageType = "auth.friend-requested"
+    /// A player accepted another's friend request (the auth service's outbox).
+    public static let friendAccepted: MessageType = "auth.friend-accepted"
 
     // Between the gateway and the services.
     /// A service announces itself and what it handles; repeated as its heartbeat.

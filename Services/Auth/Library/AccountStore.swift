@@ -76,14 +76,19 @@ public protocol AccountStore: Sendable {
     /// The player's ban as stored, whether or not its end has passed (``BanRules`` decides).
     func ban(playerId: String) async throws -> PlayerRecord.Ban?
 
+    /// The service's outbox (stream `auth`) and other durable tables, for the runtime.
+    var durable: any DurableTablesAccess { get }
+
     /// The relation from `playerId`'s side.
     func friendState(playerId: String, otherPlayerId: String) async throws -> FriendState
     /// Loads both sides of the relation between two players, lets `change` (one of
-    /// ``FriendRules``'s rules) change them and writes both back, in one transaction; with
-    /// `requireBoth`, throws `unknown_player` unless both players exist. Returns what `change`
-    /// returned. `now` dates the sides written (no side is written for a rule that only removes).
+    /// ``FriendRules``'s rules) change them and writes both back with what `announce` makes of
+    /// the sides before and after (the outbox message of ``FriendNews``), in one transaction;
+    /// with `requireBoth`, throws `unknown_player` unless both players exist. Returns what
+    /// `change` returned. `now` dates the sides written (no side is written for a rule that only
+    /// removes).
     func updateRelation(
-        _ playerId: String, _ otherPlayerId: String, requireBoth: Bool, now: Int64,
+        _ playerId: String, _ otherPlayerId: String, requireBoth: Bool, now: Int64, announce: @escaping RelationWrites,
         _ change: @escaping @Sendable (inout FriendRules) throws -> FriendState
     ) async throws -> FriendState
     func friendList(playerId: String) async throws -> FriendList
@@ -105,31 +110,42 @@ public protocol AccountStore: Sendable {
     func useInvite(code: String) async throws
 }
 
+/// What a relation change writes besides both sides, from the sides before and after it.
+public typealias RelationWrites = @Sendable (_ before: FriendRules, _ after: FriendRules) throws -> DurableWrites
+
 extension AccountStore {
-    /// Sends a request, or accepts the other's pending one.
-    func requestFriend(from playerId: String, to otherPlayerId: String, now: Int64) async throws -> FriendState {
-        try await updateRelation(playerId, otherPlayerId, requireBoth: true, now: now) { try $0.request() }
+    /// Sends a request, or accepts the other's pending one; `cause` names the request (its game
+    /// and id) for the news it makes (``FriendNews``).
+    func requestFriend(from playerId: String, to otherPlayerId: String, now: Int64, cause: FriendNews.Cause) async throws -> FriendState {
+        try await updateRelation(
+            playerId, otherPlayerId, requireBoth: true, now: now, announce: FriendNews.writes(cause, other: otherPlayerId, now: now)
+        ) { try $0.request() }
     }
 
-    func acceptFriend(playerId: String, from otherPlayerId: String, now: Int64) async throws -> FriendState {
-        try await updateRelation(playerId, otherPlayerId, requireBoth: false, now: now) { try $0.accept() }
+    func acceptFriend(playerId: String, from otherPlayerId: String, now: Int64, cause: FriendNews.Cause) async throws -> FriendState {
+        try await updateRelation(
+            playerId, otherPlayerId, requireBoth: false, now: now, announce: FriendNews.writes(cause, other: otherPlayerId, now: now)
+        ) { try $0.accept() }
     }
 
     func declineFriend(playerId: String, from otherPlayerId: String) async throws -> FriendState {
-        try await updateRelation(playerId, otherPlayerId, requireBoth: false, now: 0) { try $0.decline() }
+        try await updateRelation(playerId, otherPlayerId, requireBoth: false, now: 0, announce: Self.nothing) { try $0.decline() }
     }
 
     func removeFriend(playerId: String, otherPlayerId: String) async throws -> FriendState {
-        try await updateRelation(playerId, otherPlayerId, requireBoth: false, now: 0) { $0.remove() }
+        try await updateRelation(playerId, otherPlayerId, requireBoth: false, now: 0, announce: Self.nothing) { $0.remove() }
     }
 
     func block(playerId: String, otherPlayerId: String, now: Int64) async throws -> FriendState {
-        try await updateRelation(playerId, otherPlayerId, requireBoth: true, now: now) { $0.block() }
+        try await updateRelation(playerId, otherPlayerId, requireBoth: true, now: now, announce: Self.nothing) { $0.block() }
     }
 
     func unblock(playerId: String, otherPlayerId: String) async throws -> FriendState {
-        try await updateRelation(playerId, otherPlayerId, requireBoth: false, now: 0) { $0.unblock() }
+        try await updateRelation(playerId, otherPlayerId, requireBoth: false, now: 0, announce: Self.nothing) { $0.unblock() }
     }
+
+    /// A change that is never news: declines, removals, blocks.
+    static var nothing: RelationWrites { { _, _ in DurableWrites() } }
 }
 
 /// Opens a service's account store once its settings are known.

@@ -66,8 +66,9 @@ extension Accounts {
     }
 
     /// `auth.invites.redeem`: a friend code sends its owner a friend request (or makes friends
-    /// when the owner had asked first).
-    func redeem(_ entry: InviteEntry, playerId: String, peer: String?, context: ServiceContext) async throws -> FriendRelation {
+    /// when the owner had asked first), with the same news as `auth.friends.request`.
+    func redeem(_ entry: InviteEntry, playerId: String, request: RawEnvelope, context: ServiceContext) async throws -> FriendRelation {
+        let peer = request.actor?.peer
         let found = try await resolve(InviteResolution(code: entry.code, playerId: playerId, address: peer), context: context)
         guard found.invite.purpose == .friend else {
             throw ErrorReply(code: .conflict, message: "this code is for joining a challenge: enter it with challenge.join", field: "payload.code")
@@ -75,7 +76,7 @@ extension Accounts {
         // A block between the two answers like a code that does not exist: whoever holds a code
         // learns nothing about a relation the owner did not share.
         if try await store.isBlocked(playerId, found.ownerId) { throw Self.noSuchInvite }
-        let state = try await friends.request(from: playerId, to: found.ownerId, now: clock.nowMilliseconds)
+        let state = try await friends.request(from: playerId, to: found.ownerId, now: clock.nowMilliseconds, request: request, context: context)
         return FriendRelation(playerId: found.ownerId, state: state)
     }
 }

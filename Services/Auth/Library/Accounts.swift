@@ -274,11 +274,25 @@ final class Accounts: Sendable {
 
     struct Friends: Sendable {
         let store: any AccountStore
-        func request(from playerId: String, to other: String, now: Int64) async throws -> FriendState {
-            try await store.requestFriend(from: playerId, to: other, now: now)
+        /// `request` names the request (its game and id) for the message a real change writes
+        /// (``FriendNews``); the relay is woken once it commits.
+        func request(from playerId: String, to other: String, now: Int64, request: RawEnvelope, context: ServiceContext) async throws -> FriendState {
+            let cause = try await cause(playerId, request)
+            let state = try await store.requestFriend(from: playerId, to: other, now: now, cause: cause)
+            context.outboxChanged()
+            return state
         }
-        func accept(playerId: String, from other: String, now: Int64) async throws -> FriendState {
-            try await store.acceptFriend(playerId: playerId, from: other, now: now)
+        func accept(playerId: String, from other: String, now: Int64, request: RawEnvelope, context: ServiceContext) async throws -> FriendState {
+            let cause = try await cause(playerId, request)
+            let state = try await store.acceptFriend(playerId: playerId, from: other, now: now, cause: cause)
+            context.outboxChanged()
+            return state
+        }
+        /// Who acts (with their display name, for the news) in which game, for which request id.
+        private func cause(_ playerId: String, _ request: RawEnvelope) async throws -> FriendNews.Cause {
+            FriendNews.Cause(
+                playerId: playerId, displayName: try await store.account(playerId: playerId)?.displayName, gameId: request.gameId,
+                requestId: request.correlationId ?? request.id)
         }
         func decline(playerId: String, from other: String) async throws -> FriendState {
             try await store.declineFriend(playerId: playerId, from: other)

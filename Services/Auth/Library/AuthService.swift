@@ -28,6 +28,10 @@ public enum AuthService {
                 store: store, tokens: await SessionTokens(key: configuration.tokenKey),
                 hasher: PasswordHasher(cost: configuration.passwordCost), configuration: configuration, clock: clock)
             var service = definition(accounts: accounts)
+            // Friend requests are news for the challenge service's inbox: stream `auth`, on
+            // `friend/…` topics (``FriendNews``), apart from the live `auth/…` family.
+            service.outbox = OutboxRelay(stream: StreamName.auth, reader: store.durable)
+            service.retention = store.durable
             service.storage = store.location
             service.shutdown = { await store.close() }
             service.sizedStorage = store as? any StorageSize
@@ -67,12 +71,18 @@ public enum AuthService {
             Requests.displayName.handler { request, _ in try await accounts.rename(try request.player(), request.payload) },
             Requests.players.handler { request, _ in try await accounts.profiles(request.payload) },
             Requests.sessionCheck.handler { request, _ in try await accounts.check(request.payload) },
-            friendHandler(Requests.friendRequest, accounts) { try await $0.request(from: $1, to: $2, now: $3) },
-            friendHandler(Requests.friendAccept, accounts) { try await $0.accept(playerId: $1, from: $2, now: $3) },
-            friendHandler(Requests.friendDecline, accounts) { friends, me, other, _ in try await friends.decline(playerId: me, from: other) },
-            friendHandler(Requests.friendRemove, accounts) { friends, me, other, _ in try await friends.remove(playerId: me, otherPlayerId: other) },
-            friendHandler(Requests.friendBlock, accounts) { try await $0.block(playerId: $1, otherPlayerId: $2, now: $3) },
-            friendHandler(Requests.friendUnblock, accounts) { friends, me, other, _ in
+            friendHandler(Requests.friendRequest, accounts) { friends, me, other, request, context in
+                try await friends.request(from: me, to: other, now: context.clock.nowMilliseconds, request: request, context: context)
+            },
+            friendHandler(Requests.friendAccept, accounts) { friends, me, other, request, context in
+                try await friends.accept(playerId: me, from: other, now: context.clock.nowMilliseconds, request: request, context: context)
+            },
+            friendHandler(Requests.friendDecline, accounts) { friends, me, other, _, _ in try await friends.decline(playerId: me, from: other) },
+            friendHandler(Requests.friendRemove, accounts) { friends, me, other, _, _ in try await friends.remove(playerId: me, otherPlayerId: other) },
+            friendHandler(Requests.friendBlock, accounts) { friends, me, other, _, context in
+                try await friends.block(playerId: me, otherPlayerId: other, now: context.clock.nowMilliseconds)
+            },
+            friendHandler(Requests.friendUnblock, accounts) { friends, me, other, _, _ in
                 try await friends.unblock(playerId: me, otherPlayerId: other)
             },
             Requests.friendList.handler { request, _ in try await accounts.friendList(try request.player()) },
@@ -82,7 +92,7 @@ public enum AuthService {
             },
             Requests.revokeInvite.handler { request, _ in try await accounts.revokeInvite(request.payload, playerId: try request.player()) },
             Requests.redeemInvite.handler { request, context in
-                try await accounts.redeem(request.payload, playerId: try request.player(), peer: request.caller.peer, context: context)
+                try await accounts.redeem(request.payload, playerId: try request.player(), request: request.envelope, context: context)
             },
             Requests.issueInvite.handler { request, _ in try await accounts.issue(request.payload) },
             Requests.resolveInvite.handler { request, context in
@@ -107,14 +117,14 @@ public enum AuthService {
 
     private static func friendHandler(
         _ definition: RequestDefinition<FriendTarget, FriendRelation>, _ accounts: Accounts,
-        _ change: @escaping @Sendable (Accounts.Friends, String, String, Int64) async throws -> FriendState
+        _ change: @escaping @Sendable (Accounts.Friends, String, String, RawEnvelope, ServiceContext) async throws -> FriendState
     ) -> TypedRequestHandler {
         definition.handler { request, context in
             let playerId = try request.player()
             guard request.payload.playerId != playerId else {
                 throw ErrorReply(code: .invalidField, message: "that is you", field: "payload.playerId")
             }
-            let state = try await change(accounts.friends, playerId, request.payload.playerId, context.clock.nowMilliseconds)
+            let state = try await change(accounts.friends, playerId, request.payload.playerId, request.envelope, context)
             return FriendRelation(playerId: request.payload.playerId, state: state)
         }
     }

@@ -8,11 +8,12 @@ import PodiumRuntime
 import PostgresNIO
 
 /// The auth service's storage in PostgreSQL (tables `player`, `device`, `session`, `relation`,
-/// `ban` in the service's schema). The rules (friends, refresh rotation) are the value types'
+/// `ban`, `invite` and the durable tables, whose outbox is stream `auth`, in the service's schema). The rules (friends, refresh rotation) are the value types'
 /// (``FriendRules``, ``RefreshRotation``); this moves rows.
 public final class PostgresAccountStore: AccountStore, StorageSize {
     let database: PostgresStorage
     public var location: String { database.settings.location }
+    public var durable: any DurableTablesAccess { PostgresDurableReader(database) }
     /// Instances of the service share this database and take turns owning it (``PostgresLeases``).
     public var leases: (any LeaseStore)? { PostgresLeases(database: database, service: "auth") }
     private var logger: Logger { database.logger }
@@ -407,7 +408,7 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
     }
 
     public func updateRelation(
-        _ playerId: String, _ otherPlayerId: String, requireBoth: Bool, now: Int64,
+        _ playerId: String, _ otherPlayerId: String, requireBoth: Bool, now: Int64, announce: @escaping RelationWrites,
         _ change: @escaping @Sendable (inout FriendRules) throws -> FriendState
     ) async throws -> FriendState {
         try await write { connection, logger in
@@ -424,6 +425,7 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
             let result = try change(&after)
             if after.mine != before.mine { try await Self.store(playerId, otherPlayerId, after.mine, now, connection, logger) }
             if after.theirs != before.theirs { try await Self.store(otherPlayerId, playerId, after.theirs, now, connection, logger) }
+            try await PostgresDurable.commit(try announce(before, after), on: connection, logger: logger)
             return result
         }
     }

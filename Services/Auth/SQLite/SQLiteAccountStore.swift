@@ -9,6 +9,7 @@ import PodiumSQLite
 public final class SQLiteAccountStore: AccountStore {
     private let database: DatabasePool
     public let location: String
+    public var durable: any DurableTablesAccess { SQLiteDurableReader(database) }
 
     /// Opens `<data>/<service>-accounts.sqlite`.
     public static let opener: AccountStoreOpener = { settings in
@@ -76,6 +77,9 @@ public final class SQLiteAccountStore: AccountStore {
             }
             try db.create(index: "invite_owner", on: "invite", columns: ["owner_id", "created_at"])
         }
+        // The outbox (stream `auth`: friend requests), with the receipts and positions every
+        // service database has.
+        DurableTables.register(in: &migrator)
         return migrator
     }
 
@@ -368,7 +372,7 @@ public final class SQLiteAccountStore: AccountStore {
     }
 
     public func updateRelation(
-        _ playerId: String, _ otherPlayerId: String, requireBoth: Bool, now: Int64,
+        _ playerId: String, _ otherPlayerId: String, requireBoth: Bool, now: Int64, announce: @escaping RelationWrites,
         _ change: @escaping @Sendable (inout FriendRules) throws -> FriendState
     ) async throws -> FriendState {
         try await database.write { db in
@@ -378,6 +382,7 @@ public final class SQLiteAccountStore: AccountStore {
             let result = try change(&after)
             if after.mine != before.mine { try Self.store(db, playerId, otherPlayerId, after.mine, now) }
             if after.theirs != before.theirs { try Self.store(db, otherPlayerId, playerId, after.theirs, now) }
+            try SQLiteDurable.commit(try announce(before, after), in: db)
             return result
         }
     }

@@ -14,9 +14,10 @@ public enum ChallengeService {
     /// The service name: its request types start with `challenge.`.
     public static let name = "challenge"
 
-    /// Accepted scores and earned achievements (the leaderboard's and achievement service's
-    /// outboxes), and game events (the gateway's log: runs of defined challenges).
-    public static let subscriptions = ["score/", "achievement/", Topic.allGameEvents]
+    /// Accepted scores, earned achievements and friend requests (the leaderboard's, achievement
+    /// service's and auth service's outboxes), and game events (the gateway's log: runs of
+    /// defined challenges).
+    public static let subscriptions = ["score/", "achievement/", "friend/", Topic.allGameEvents]
 
     /// How often expiries and the ends of time-boxed challenges are checked.
     static let sweepInterval = Duration.milliseconds(500)
@@ -136,6 +137,6 @@ public enum ChallengeService {
                     try? await context.clock.sleep(for: sweepInterval)
                 }
             },
-            follows: [StreamName.leaderboard, StreamName.achievement, StreamName.events], consumer: challenges)
+            follows: [StreamName.leaderboard, StreamName.achievement, StreamName.auth, StreamName.events], consumer: challenges)
     }
 }

@@ -4,8 +4,8 @@ import PodiumRuntime
 
 /// The notification inbox of every kind (docs/PROTOCOL.md 14.5): what the challenge service
 /// sends is kept first and sent after, and so are the notifications it makes from the other
-/// services' durable streams (an achievement earned, a player pushed out of a top 10) and an
-/// operator's notices. A client that was offline catches up from here.
+/// services' durable streams (an achievement earned, a player pushed out of a top 10, a friend
+/// request made or accepted) and an operator's notices. A client that was offline catches up from here.
 extension Challenges {
     /// The inbox items a stream message makes besides challenge completions.
     func notices(for envelope: RawEnvelope, fact: StreamFact?, context: ServiceContext) async -> [AddressedInboxItem] {
@@ -30,6 +30,8 @@ extension Challenges {
                 details: ["boardId": .string(receipt.boardId), "rank": .integer(Int64(Self.topSize + 1)), "by": .string(playerId)],
                 createdAt: time, read: false, correlationId: envelope.correlationId)
             return [(gameId, pushed, item)]
+        case .friend(let update, let accepted):
+            return [Self.friendNotice(update, accepted: accepted, gameId: gameId, time: time, cause: envelope.correlationId)]
         case .event, nil:
             return []
         }

@@ -1,8 +1,9 @@
 import PodiumMessages
 import PodiumRuntime
 
-/// Completions follow the leaderboard's and the achievement service's outboxes, runs by event
-/// the gateway's event log: every message once, in order, across restarts.
+/// Completions follow the leaderboard's and the achievement service's outboxes, friend requests
+/// the auth service's, runs by event the gateway's event log: every message once, in order,
+/// across restarts.
 extension Challenges: DurableConsumer {
     func position(of stream: String) async throws -> UInt64 {
         try await store.position(of: stream)
@@ -22,6 +23,9 @@ extension Challenges: DurableConsumer {
     /// the ones it shows completed are completed, with the position, in one transaction.
     /// Scores that only counted inside a time-boxed window are not recovered (the board keeps
     /// each player's best, not every submission).
+    ///
+    /// Friend requests of the auth stream that were lost make no items: the relations are the
+    /// auth service's (`auth.friends.list` shows them); the position moves past them, logged.
     func recover(stream: String, lost: ClosedRange<UInt64>, context: ServiceContext) async throws {
         guard stream != StreamName.events else {
             // Runs by event that were pruned before they were read cannot be told again.
@@ -29,6 +33,11 @@ extension Challenges: DurableConsumer {
             context.logger.warning(
                 "game events lost before they were read: runs by event in them are not counted",
                 metadata: ["stream": "\(stream)", "lost": "\(lost.lowerBound)-\(lost.upperBound)"])
+            return
+        }
+        guard stream != StreamName.auth else {
+            try await complete([], stream: stream, through: lost.upperBound, context: context)
+            context.logger.warning("friend request news lost: no inbox items for them", metadata: ["stream": "\(stream)"])
             return
         }
         let kind: ChallengeKind = stream == StreamName.leaderboard ? .score : .achievement

@@ -286,7 +286,7 @@ final class Challenges: Sendable {
                 ChallengeTrigger(gameId: gameId, playerId: playerId, kind: .achievement, target: earned.achievementId), nil,
                 earned.timesEarned, nil
             )
-        case .event, nil:
+        case .event, .friend, nil:
             return nil
         }
     }

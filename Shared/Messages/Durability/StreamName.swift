@@ -5,6 +5,10 @@
 /// - `events`: the gateway's event log (every acknowledged `event.publish`).
 /// - `leaderboard`: the leaderboard service's outbox (`leaderboard.score-accepted`).
 /// - `achievement`: the achievement service's outbox (`achievement.earned`).
+/// - `auth`: the auth service's outbox (`auth.friend-requested`, `auth.friend-accepted` on
+///   `friend/…` topics). Its publisher id, `auth`, is not the auth service's live one (the
+///   instance id, on the `auth/…` revocation family the gateway tracks), and its family is
+///   `friend`, so the two sequences never mix.
 public enum StreamName {
     /// The gateway's event log.
     public static let events = "events"
@@ -12,13 +16,15 @@ public enum StreamName {
     public static let leaderboard = "leaderboard"
     /// The achievement service's outbox.
     public static let achievement = "achievement"
+    /// The auth service's outbox (friend requests).
+    public static let auth = "auth"
 
     /// The services that follow a stream (their `follows`): retention never prunes a message
     /// before each of them has read past it.
     public static func readers(of stream: String) -> [String] {
         switch stream {
         case events: ["achievement", "challenge"]
-        case leaderboard, achievement: ["challenge"]
+        case leaderboard, achievement, auth: ["challenge"]
         default: []
         }
     }

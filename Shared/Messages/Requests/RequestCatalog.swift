@@ -5,7 +5,7 @@ public enum RequestCatalog {
     public static let services = ["auth", "leaderboard", "achievement", "challenge"]
 
     /// The services with an outbox that other services follow (and operators read).
-    public static let servicesWithOutbox: Set<String> = ["leaderboard", "achievement"]
+    public static let servicesWithOutbox: Set<String> = ["leaderboard", "achievement", "auth"]
 
     /// Every service type, the runtime's built-in ones included, and the gateway's own.
     public static let all: [RequestInfo] = {
