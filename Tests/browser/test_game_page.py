@@ -126,12 +126,14 @@ def test_two_players_friends_and_a_live_challenge(urls, browser, tmp_path):
     ann.find_element(By.ID, "add-friend").click()
     wait(ann, lambda d: d.find_elements(By.CSS_SELECTOR, f'#outgoing li[data-player="{bo_id}"]'),
          "Ann's request is not listed as waiting")
-    bo.find_element(By.ID, "refresh-friends").click()
+    # Bo hears of it live (kept in his inbox too), and his page shows the request without a click.
+    wait(bo, lambda d: feed_item(d, "friend.requested"), "Bo's feed shows no live friend.requested")
     click(bo, f"#accept-{ann_id}", "Bo sees no Accept button for Ann's request")
     wait(bo, lambda d: d.find_elements(By.CSS_SELECTOR, f'#friends li[data-player="{ann_id}"]'),
          "Ann is not among Bo's friends after accepting")
     # Ann's page polls the friends list; the Challenge button for Bo appears without a click.
     wait(ann, lambda d: d.find_elements(By.ID, f"challenge-{bo_id}"), "Bo is not among Ann's friends")
+    wait(ann, lambda d: feed_item(d, "friend.accepted"), "Ann's feed shows no live friend.accepted")
 
     # Bo has no score yet: a challenge is refused with conflict, and the page says so.
     click(bo, f"#challenge-{ann_id}", "Bo has no Challenge button for Ann")

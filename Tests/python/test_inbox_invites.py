@@ -586,6 +586,38 @@ def test_friend_code_when_the_owner_asked_first(http):
     assert [p["playerId"] for p in ok(http.get("/v1/friends", headers=bearer(ann)))["friends"]] == [bo["playerId"]]
 
 
+def friend_items(http, grant, game=DASH):
+    return [item for item in inbox(http, grant, game)["items"] if item["kind"].startswith("friend.")]
+
+
+def test_friend_requests_reach_the_inbox_of_the_game_they_came_from(http):
+    ann, bo, cy = device_player(http), device_player(http), device_player(http)
+    # Without a game (the /v1/friends routes name none) the relation changes but no inbox has it.
+    assert ok(http.post(f"/v1/friends/{bo['playerId']}/request", headers=bearer(cy)))["state"] == "outgoing_request"
+    # From a game: the player asked finds it in that game's inbox, naming who asked.
+    assert ok(http.post(f"/v1/games/{DASH}/friends/{bo['playerId']}/request", headers=bearer(ann)))["state"] == "outgoing_request"
+    # A repeat changes nothing and adds nothing.
+    assert ok(http.post(f"/v1/games/{DASH}/friends/{bo['playerId']}/request", headers=bearer(ann)))["state"] == "outgoing_request"
+    items = poll(lambda: friend_items(http, bo), lambda found: found, "Bo's friend.requested item")
+    assert [item["kind"] for item in items] == ["friend.requested"], items
+    assert items[0]["details"]["playerId"] == ann["playerId"] and items[0]["read"] is False, items
+    assert items[0]["message"].endswith("wants to be your friend"), items
+    # Accepted from the game: the asker's item. The stream is in order, so once it is kept the
+    # repeat and the game-less request have been read too, and made nothing.
+    assert ok(http.post(f"/v1/games/{DASH}/friends/{ann['playerId']}/accept", headers=bearer(bo)))["state"] == "friends"
+    accepted = poll(lambda: friend_items(http, ann), lambda found: found, "Ann's friend.accepted item")
+    assert [item["kind"] for item in accepted] == ["friend.accepted"], accepted
+    assert accepted[0]["details"]["playerId"] == bo["playerId"], accepted
+    assert [item["kind"] for item in friend_items(http, bo)] == ["friend.requested"]
+    assert friend_items(http, bo, WHACKACAC) == [] and friend_items(http, cy) == []
+    # A friend code redeemed from a game is a friend request there for the code's owner.
+    code = create_invite(http, cy)["code"]
+    entered = http.post(f"/v1/games/{WHACKACAC}/invites/redeem", headers={**bearer(ann), **own_address()}, json={"code": code})
+    assert ok(entered) == {"playerId": cy["playerId"], "state": "outgoing_request"}
+    redeemed = poll(lambda: friend_items(http, cy, WHACKACAC), lambda found: found, "Cy's friend.requested item in whackacac")
+    assert [(item["kind"], item["details"]["playerId"]) for item in redeemed] == [("friend.requested", ann["playerId"])]
+
+
 def test_revoked_and_unknown_codes(http):
     ann, cy = device_player(http), device_player(http)
     address = own_address()

@@ -94,8 +94,9 @@ export class Podium extends EventTarget {
   top(gameId: string, boardId: string, options?: { limit?: number; scope?: string; friendsOnly?: boolean }): Promise<any>;
   achievements(gameId: string): Promise<any>;
   friends(): Promise<any>;
-  requestFriend(playerId: string): Promise<any>;
-  acceptFriend(playerId: string): Promise<any>;
+  /** With `gameId`, sent from that game: the request reaches the other player's inbox there. */
+  requestFriend(playerId: string, gameId?: string): Promise<any>;
+  acceptFriend(playerId: string, gameId?: string): Promise<any>;
   challenge(gameId: string, boardId: string, receivers: string[], message?: string): Promise<any>;
   /** The challenge inbox, newest first; with `after` (an item's `position`), the later items oldest first. */
   inbox(gameId: string, options?: boolean | { unreadOnly?: boolean; after?: number }): Promise<any>;
@@ -108,7 +109,7 @@ export class Podium extends EventTarget {
   deleteNotifications(gameId: string, ids: string[]): Promise<any>;
   /** Invite codes (PROTOCOL 9.5, 12.11). */
   createInvite(expiresInMilliseconds?: number): Promise<any>;
-  redeemInvite(code: string): Promise<any>;
+  redeemInvite(code: string, gameId?: string): Promise<any>;
   inviteToChallenge(gameId: string, challengeId: string): Promise<any>;
   joinChallenge(gameId: string, code: string): Promise<any>;
 

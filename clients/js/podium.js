@@ -55,6 +55,9 @@ export class Podium extends EventTarget {
     this._refreshing = null;
   }
 
+  /** `/v1/games/<gameId>` for a game, `/v1` without one. */
+  static _gamePrefix(gameId) { return gameId ? `/v1/games/${encodeURIComponent(gameId)}` : "/v1"; }
+
   get session() { return this._session; }
   get playerId() { return this._session ? this._session.playerId : null; }
   get connected() { return !!this._socket && this._socket.readyState === WebSocket.OPEN && this._helloDone === true; }
@@ -188,8 +191,9 @@ export class Podium extends EventTarget {
 
   achievements(gameId) { return this._http("GET", `/v1/games/${encodeURIComponent(gameId)}/achievements`); }
   friends() { return this._http("GET", "/v1/friends"); }
-  requestFriend(playerId) { return this._http("POST", `/v1/friends/${encodeURIComponent(playerId)}/request`, { body: {} }); }
-  acceptFriend(playerId) { return this._http("POST", `/v1/friends/${encodeURIComponent(playerId)}/accept`, { body: {} }); }
+  /** With `gameId`, sent from that game: the request or accept reaches the other player's inbox there. */
+  requestFriend(playerId, gameId) { return this._http("POST", `${Podium._gamePrefix(gameId)}/friends/${encodeURIComponent(playerId)}/request`, { body: {} }); }
+  acceptFriend(playerId, gameId) { return this._http("POST", `${Podium._gamePrefix(gameId)}/friends/${encodeURIComponent(playerId)}/accept`, { body: {} }); }
 
   challenge(gameId, boardId, receivers, message) {
     const body = { kind: "score", boardId, receivers };
@@ -227,7 +231,7 @@ export class Podium extends EventTarget {
   createInvite(expiresInMilliseconds) {
     return this._http("POST", "/v1/invites", { body: expiresInMilliseconds ? { expiresInMilliseconds } : {} });
   }
-  redeemInvite(code) { return this._http("POST", "/v1/invites/redeem", { body: { code } }); }
+  redeemInvite(code, gameId) { return this._http("POST", `${Podium._gamePrefix(gameId)}/invites/redeem`, { body: { code } }); }
   /** A code that lets others join a running time-boxed challenge (PROTOCOL 12.11), and joining with one. */
   inviteToChallenge(gameId, challengeId) {
     return this._http("POST", `/v1/games/${encodeURIComponent(gameId)}/challenges/${encodeURIComponent(challengeId)}/invites`, { body: {} });

@@ -420,7 +420,7 @@ async function addFriend(event) {
   }
   $("add-friend").disabled = true;
   try {
-    const relation = await podium.requestFriend(other);
+    const relation = await podium.requestFriend(other, GAME);
     $("friend-id").value = "";
     showStatus(relation.state === "friends" ? "You are friends now." : "Friend request sent: it shows up on their side.");
     await refreshFriends();
@@ -435,7 +435,7 @@ async function accept(profile, button) {
   clearMessages();
   button.disabled = true;
   try {
-    await podium.acceptFriend(profile.playerId);
+    await podium.acceptFriend(profile.playerId, GAME);
     showStatus(`You and ${profile.displayName} are friends now.`);
     await refreshFriends();
   } catch (error) {
@@ -471,6 +471,7 @@ function onNotification(notification) {
   });
   if (payload.kind === "achievement.earned") refreshAchievements(payload.details?.achievementId);
   if (payload.kind?.startsWith("challenge.completed")) refreshBest();
+  if (payload.kind?.startsWith("friend.")) refreshFriends();
   refreshLeaderboard();
 }
 

@@ -134,7 +134,10 @@ extension HTTPRoute {
         ]
         for action in ["request", "accept", "decline", "remove", "block", "unblock"] {
             routes.append(.post("/v1/friends/:playerId/\(action)", MessageType(rawValue: "auth.friends.\(action)")))
+            // The same from a game: a request or accept it makes goes to that game's inbox (PROTOCOL.md 14.5).
+            routes.append(.post("/v1/games/:gameId/friends/:playerId/\(action)", MessageType(rawValue: "auth.friends.\(action)")))
         }
+        routes.append(.post("/v1/games/:gameId/invites/redeem", AuthRequests.redeemInvite.type))
         return routes
     }()
 }
