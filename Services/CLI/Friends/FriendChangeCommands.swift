@@ -16,7 +16,7 @@ extension FriendChange {
         let credential = try options.credentials.credential(for: Self.requestType, connection: connection, gateway: gateway)
         let request = credential.applied(
             to: ClientRequest(
-                type: Self.requestType, id: connection.nextRequestID(),
+                type: Self.requestType, id: connection.nextRequestID(), gameId: options.gameId,
                 payload: try WireCodec.jsonValue(FriendTarget(playerId: playerId))))
         let (relation, reply) = try connection.expectSuccess(request, as: FriendRelation.self, gateway: gateway)
         emit(options.json ? reply.text : "\(relation.playerId)  \(relation.state.rawValue)")

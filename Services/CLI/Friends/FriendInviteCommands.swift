@@ -7,7 +7,7 @@ extension FriendsOptions {
     func expect<Value: Decodable>(_ type: MessageType, payload: JSONValue, as value: Value.Type) throws -> (Value, String) {
         let connection = try GatewayConnection(gateway)
         let credential = try credentials.credential(for: type, connection: connection, gateway: gateway)
-        let request = credential.applied(to: ClientRequest(type: type, id: connection.nextRequestID(), payload: payload))
+        let request = credential.applied(to: ClientRequest(type: type, id: connection.nextRequestID(), gameId: gameId, payload: payload))
         let (decoded, reply) = try connection.expectSuccess(request, as: value, gateway: gateway)
         return (decoded, reply.text)
     }

@@ -17,6 +17,11 @@ struct FriendsOptions: ParsableArguments {
     @OptionGroup var gateway: GatewayOptions
     @OptionGroup var credentials: CredentialOptions
 
+    @Option(
+        name: .customLong("game"),
+        help: "The game it is sent from: a friend request or accept reaches the other player's inbox of that game (none without it).")
+    var gameId: String?
+
     @Flag(help: "Print the raw JSON reply instead.")
     var json = false
 }
