@@ -78,7 +78,10 @@ struct OperatorDefinitionTests {
             #expect(retitled.type == .reply)
             let removed = try await operatorClient.request("challenge.admin.remove", gameId: "dash", payload: ["definitionId": "dash.sprint"])
             #expect(try removed.decodePayload(as: ChallengeDefinitionRemoval.self) == .init(definitionId: "dash.sprint", removed: true))
-            let unknown = try await operatorClient.request("challenge.admin.remove", gameId: "dash", payload: ["definitionId": "dash.sprint"])
+            let again = try await operatorClient.request("challenge.admin.remove", gameId: "dash", payload: ["definitionId": "dash.sprint"])
+            #expect(try again.decodePayload(as: ChallengeDefinitionRemoval.self) == .init(definitionId: "dash.sprint", removed: false),
+                    "removed already: nothing changes, and a resend is answered")
+            let unknown = try await operatorClient.request("challenge.admin.remove", gameId: "dash", payload: ["definitionId": "dash.never"])
             #expect(unknown.errorCode == .unknownChallenge)
             #expect(try unknown.decodePayload(as: ErrorReply.self).field == "payload.definitionId")
             let gone = try await player.request(
@@ -115,6 +118,7 @@ struct OperatorDefinitionTests {
             let first = try await start(a, b)
             let second = try await start(b, a)
             #expect(first.boardId == "dash.fastest" && first.attemptsAllowed == 3)
+            #expect(first.receivers.map(\.playerId) == [a.id, b.id].sorted(), "sorted by player id, as in every view (12.1)")
             func lap(_ player: ChallengeFlowTests.Player, _ attributes: JSONValue, value: Int64? = nil) async throws {
                 var payload: [String: JSONValue] = ["name": "lap.done", "attributes": attributes]
                 if let value { payload["value"] = .integer(value) }

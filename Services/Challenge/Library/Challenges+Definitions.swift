@@ -85,16 +85,24 @@ extension Challenges {
     }
 
     /// `challenge.admin.remove`: no longer offered or startable; running challenges of it run on.
+    /// Removing one removed already changes nothing and says so (`removed: false`), so that a
+    /// resend after a lost reply is answered like the first.
     func removeDefinition(_ target: ChallengeDefinitionTarget, gameId: String, context: ServiceContext) async throws -> ChallengeDefinitionRemoval {
-        try await definitionChanges.withLock {
+        let removedBefore = try await definitionChanges.withLock { () async throws -> Bool in
             guard catalog.definition(target.definitionId, gameId: gameId) != nil else {
+                let changes = try await store.operatorDefinitions()
+                if changes.contains(where: { $0.gameId == gameId && $0.definitionId == target.definitionId && $0.definition == nil }) {
+                    return true
+                }
                 throw ErrorReply(
                     code: .unknownChallenge, message: "game '\(gameId)' has no challenge definition '\(target.definitionId)'",
                     field: "payload.definitionId")
             }
             try await store.removeDefinition(target.definitionId, gameId: gameId)
             definitionsNow.withLock { $0.remove(target.definitionId, gameId: gameId) }
+            return false
         }
+        if removedBefore { return ChallengeDefinitionRemoval(definitionId: target.definitionId, removed: false) }
         context.logger.notice("challenge definition removed", metadata: ["game": "\(gameId)", "definition": "\(target.definitionId)"])
         return ChallengeDefinitionRemoval(definitionId: target.definitionId, removed: true)
     }

@@ -93,7 +93,7 @@ final class Challenges: Sendable {
             challengeId: UUID().uuidString.lowercased(), gameId: gameId, kind: issue.kind, issuerId: issuer, boardId: issue.boardId,
             achievementId: issue.achievementId, issuerValue: issuerValue, message: message, createdAt: now,
             expiresAt: issue.expiresInMilliseconds.map { now + $0 }, endsAt: nil, state: nil,
-            receivers: receivers.map { ChallengeReceiver(playerId: $0, state: .pending) }, rematchOf: nil)
+            receivers: receivers.sorted().map { ChallengeReceiver(playerId: $0, state: .pending) }, rematchOf: nil)
         let notes = receivers.map { receiver in
             (gameId, receiver, Self.inboxItem(
                 kind: "challenge.received", message: "\(issuer) challenged you" + (message.map { ": \($0)" } ?? ""), challenge: challenge,
@@ -134,7 +134,7 @@ final class Challenges: Sendable {
             challengeId: UUID().uuidString.lowercased(), gameId: gameId, kind: .timed, issuerId: issuer, boardId: boardId,
             achievementId: nil, issuerValue: nil, message: message, createdAt: now, expiresAt: nil,
             endsAt: now + start.durationMilliseconds, state: .running,
-            receivers: ([issuer] + receivers).map {
+            receivers: ([issuer] + receivers).sorted().map {
                 ChallengeReceiver(playerId: $0, state: .pending, attempts: definition == nil ? nil : 0)
             }, rematchOf: rematchOf, definitionId: definition?.id, attemptsAllowed: definition?.attempts.limit,
             durationMilliseconds: start.durationMilliseconds)

@@ -17,7 +17,8 @@ whose scores so far cannot beat the challenge (see `known issue` in the report),
 timing-dependent `window` achievement (whackacac.hit5Fast) is left out of the comparison.
 
 Defined challenges (PROTOCOL 12.12): an operator defines a challenge of its own
-(`challenge.admin.define`, round 0), and the challenge phases start sprints, a blitz and that
+(`challenge.admin.define`, round 0; one more it removes in round 1, `challenge.admin.remove`),
+and the challenge phases start sprints, a blitz and that
 operator's duel from their definitions; the later play phases hold every participant's runs
 (tagged scores, or match.end events for the blitz), one more than the definition allows. The
 definitions and each defined challenge's standings (ranks, best values, runs counted) are
@@ -62,6 +63,9 @@ CHAOS_DEFINITION = {
     "details": "One run each, on the high score board; defined by the chaos test's operator.",
     "leaderboardId": HIGH, "durations": [DAY, 2 * DAY], "attempts": 1, "repeatable": False,
 }
+# One more the operator defines in round 0 and removes in round 1 (challenge.admin.remove: a resend
+# after a lost reply answers `removed: false`, nothing changes).
+GONE_DEFINITION = dict(CHAOS_DEFINITION, id="com.example.dash.chaos-gone", title="Chaos Gone")
 DEFINED = {  # definition id -> (game, attempts allowed, runs by event)
     SPRINT: ("dash", 3, False),
     BLITZ: ("whackacac", 3, True),
@@ -330,7 +334,13 @@ def build_stream(seed, ops, players):
         if r == 0:
             define = new_op(0, "challenge.admin.define", "dash", {"definition": CHAOS_DEFINITION})
             define["admin"] = "operator"
-            play[0].insert(0, define)
+            gone = new_op(0, "challenge.admin.define", "dash", {"definition": GONE_DEFINITION})
+            gone["admin"] = "operator"
+            play[0][0:0] = [define, gone]
+        if r == 1:
+            remove = new_op(0, "challenge.admin.remove", "dash", {"definitionId": GONE_DEFINITION["id"]})
+            remove["admin"] = "operator"
+            play[0].insert(0, remove)
         for start_id, definition_id, left in defined_runs:
             game, _, by_event = DEFINED[definition_id]
             for q in sorted(left):
@@ -440,7 +450,10 @@ def build_stream(seed, ops, players):
             invited.add((q, owner))
             made = new_op(owner, "auth.invites.create", None, {})
             play[owner].append(made)
-            challenge[q].append(new_op(q, "auth.invites.redeem", None, {"codeOf": made["id"]}))
+            # Entered from a game: the owner's friend.requested is kept in that game's inbox (made
+            # from the auth service's stream), compared between the runs with the rest of it.
+            challenge[q].append(new_op(q, "auth.invites.redeem", "dash", {"codeOf": made["id"]}))
+            inbox_bound[(owner, "dash")] += 1  # friend.requested
         for starter, start_id, participants in list(timed):
             if rng.random() > 0.5 or len(participants) >= 21:
                 continue
@@ -761,6 +774,9 @@ class Run:
                 log_head = head["payload"]["head"]
                 ok = a.get("events", {}).get("position") == log_head and all(
                     c.get(s, {}).get("position") == c.get(s, {}).get("head") for s in ("leaderboard", "achievement"))
+                # Any other stream it follows (the auth service's outbox, for friend requests in the
+                # inbox) must be caught up too.
+                ok = ok and all(v.get("position") == v.get("head") for k, v in c.items() if k != "events")
                 if "events" in c:  # the challenge service follows the event log too (runs by event)
                     ok = ok and c["events"].get("position") == log_head
                 state = (log_head, json.dumps({k: v.get("position") for k, v in a.items()}, sort_keys=True),
