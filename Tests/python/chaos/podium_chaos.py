@@ -454,6 +454,10 @@ def build_stream(seed, ops, players):
             # from the auth service's stream), compared between the runs with the rest of it.
             challenge[q].append(new_op(q, "auth.invites.redeem", "dash", {"codeOf": made["id"]}))
             inbox_bound[(owner, "dash")] += 1  # friend.requested
+            # Another code of the owner's, revoked by the owner in the challenge phase (auth.invites.revoke).
+            spare = new_op(owner, "auth.invites.create", None, {})
+            play[owner].append(spare)
+            challenge[owner].append(new_op(owner, "auth.invites.revoke", None, {"codeOf": spare["id"]}))
         for starter, start_id, participants in list(timed):
             if rng.random() > 0.5 or len(participants) >= 21:
                 continue
@@ -816,6 +820,12 @@ class Run:
         # standings (rank, player, best value, runs counted).
         for game in ("dash", "whackacac"):
             state[f"challenge definitions {game}"] = self.must(0, "challenge.definitions", {}, game)["definitions"]
+        # Invite codes still working per player (their codes differ between the runs: counted, and
+        # how often each was used, in code order of creation).
+        for p in range(players):
+            live = self.must(p, "auth.invites.list", {})["invites"]
+            if live:
+                state[f"invites P{p}"] = sorted((invite["purpose"], invite["uses"]) for invite in live)
         with self.ledger.lock:
             started = [(op, body) for op, body in self.ledger.acked.values() if op.get("defined")]
         for op, body in sorted(started, key=lambda entry: entry[0]["id"]):
