@@ -45,7 +45,8 @@ struct ServiceInstancesTests {
         "two instances of every service: one owner each, standbys refuse and apply nothing; the owner stops and the standby takes over with the data",
         .enabled(if: PodiumTestStack.storageKind == "postgresql", "leases live in PostgreSQL"))
     func handOver() async throws {
-        try await withPodiumStack(.init(instances: 2, leaseMilliseconds: 1000)) { stack in
+        let admin = String(repeating: "a", count: 40)
+        try await withPodiumStack(.init(adminKey: admin, instances: 2, leaseMilliseconds: 1000)) { stack in
             // Each service settles on exactly one owner (a joining instance may take over once).
             _ = try await withDeadline(.seconds(15)) {
                 while ["auth", "leaderboard", "achievement", "challenge"].contains(where: { Self.owners(stack, $0).count != 1 }) {
@@ -92,6 +93,24 @@ struct ServiceInstancesTests {
             }
             #expect(try await Self.steps(amy, reaching: 5) == 5)
             #expect(Self.owners(stack, "achievement").count == 1)
+
+            // An operator's challenge definitions, changed at the owner, are the standby's when it takes over.
+            let operatorClient = try TestClient(endpoint: stack.endpoints.requests)
+            operatorClient.use(.adminKey(admin))
+            defer { Task { await operatorClient.close() } }
+            let lap: JSONValue = [
+                "id": "dash.lap", "title": "Lap", "details": "Best lap.", "leaderboardId": "dash.fastest", "durations": [600_000],
+            ]
+            #expect(try await Self.served(operatorClient, "challenge.admin.define", gameId: "dash", payload: ["definition": lap]).type == .reply)
+            #expect(
+                try await Self.served(operatorClient, "challenge.admin.remove", gameId: "dash", payload: ["definitionId": "dash.once"]).type
+                    == .reply)
+            let challengeOwner = try #require(Self.owners(stack, "challenge").first)
+            await stack.stopService(instance: challengeOwner.settings.instanceID)
+            let listed = try await Self.served(operatorClient, "challenge.definitions", gameId: "dash")
+                .decodePayload(as: ChallengeDefinitionList.self)
+            #expect(listed.definitions.map(\.id) == ["dash.sprint", "dash.secret", "dash.lap"])
+            #expect(Self.owners(stack, "challenge").count == 1)
         }
     }
 }

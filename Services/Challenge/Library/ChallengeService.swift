@@ -33,17 +33,20 @@ public enum ChallengeService {
                 RuntimeSettings.environmentReader().string(forKey: "podium.challenge.open.games", default: "")
                     .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
             let retention = try inboxRetentionDays ?? Self.inboxRetentionDays(RuntimeSettings.environmentReader())
-            var catalog = try catalog ?? ChallengeCatalog(directory: GameFiles.configuredDirectory())
+            let files = try catalog ?? ChallengeCatalog(directory: GameFiles.configuredDirectory())
             let store = try await openStore(settings)
+            var catalog = files
             catalog.apply(try await store.operatorDefinitions())
-            var service = definition(
-                Challenges(store: store, clock: clock, openGames: open, inboxRetentionDays: retention, catalog: catalog))
+            let challenges = Challenges(store: store, clock: clock, openGames: open, inboxRetentionDays: retention, catalog: catalog)
+            var service = definition(challenges)
             service.storage = store.location
             service.shutdown = { await store.close() }
             service.sizedStorage = store as? any StorageSize
             service.receipts = store.durable
             service.retention = store.durable
             service.leases = store.leases
+            // A standby that takes over reads the operators' definition changes the last owner made.
+            service.onOwnershipGained = { _ in try await challenges.reloadDefinitions(over: files) }
             return service
         }
     }

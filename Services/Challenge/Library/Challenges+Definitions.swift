@@ -60,6 +60,16 @@ extension Challenges {
 
     // MARK: Operators
 
+    /// The game files' definitions with the operators' changes as the store has them now (for
+    /// an instance that takes over from another owner, which may have changed them).
+    func reloadDefinitions(over files: ChallengeCatalog) async throws {
+        try await definitionChanges.withLock {
+            var fresh = files
+            fresh.apply(try await store.operatorDefinitions())
+            definitionsNow.withLock { $0 = fresh }
+        }
+    }
+
     /// `challenge.admin.define`: checked by the game files' rules against the game's boards as
     /// the leaderboard service has them now; kept, then offered.
     func define(_ change: ChallengeDefinitionChange, gameId: String, context: ServiceContext) async throws -> ChallengeDefinitionChange {

@@ -1269,7 +1269,9 @@ def diff_states(a, b):
                 if va.get(k) != vb.get(k):
                     lines.append(f"{key} / {k}: A={va.get(k)} B={vb.get(k)}")
         elif isinstance(va, list) and isinstance(vb, list):
-            ca, cb = collections.Counter(va), collections.Counter(vb)
+            # Items may be objects (definitions, standings): counted by their JSON text.
+            ca = collections.Counter(json.dumps(item, sort_keys=True) for item in va)
+            cb = collections.Counter(json.dumps(item, sort_keys=True) for item in vb)
             for item in sorted((ca - cb).keys()):
                 lines.append(f"{key}: only in A ({(ca - cb)[item]}x): {item}")
             for item in sorted((cb - ca).keys()):
