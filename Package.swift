@@ -135,7 +135,7 @@ let package = Package(
         ),
         .target(
             name: "GatewayPostgres",
-            dependencies: ["Gateway", "GatewaySQLite", "PodiumPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: ["Gateway", "PodiumPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
             path: "Services/Gateway/Postgres"
         ),
         .target(
@@ -150,7 +150,7 @@ let package = Package(
         ),
         .target(
             name: "AuthPostgres",
-            dependencies: ["Auth", "AuthSQLite", "PodiumPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: ["Auth", "PodiumPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
             path: "Services/Auth/Postgres"
         ),
         .target(
@@ -161,7 +161,7 @@ let package = Package(
         .target(name: "Leaderboard", dependencies: ["PodiumRuntime"], path: "Services/Leaderboard/Library"),
         .target(
             name: "LeaderboardPostgres",
-            dependencies: ["Leaderboard", "LeaderboardSQLite", "PodiumPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: ["Leaderboard", "PodiumPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
             path: "Services/Leaderboard/Postgres"
         ),
         .target(
@@ -172,7 +172,7 @@ let package = Package(
         .target(name: "Achievement", dependencies: ["PodiumRuntime"], path: "Services/Achievement/Library"),
         .target(
             name: "AchievementPostgres",
-            dependencies: ["Achievement", "AchievementSQLite", "PodiumPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: ["Achievement", "PodiumPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
             path: "Services/Achievement/Postgres"
         ),
         .target(
@@ -185,7 +185,7 @@ let package = Package(
             path: "Services/Challenge/Library"),
         .target(
             name: "ChallengePostgres",
-            dependencies: ["Challenge", "ChallengeSQLite", "PodiumPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: ["Challenge", "PodiumPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
             path: "Services/Challenge/Postgres"
         ),
         .target(
@@ -193,11 +193,11 @@ let package = Package(
             dependencies: ["Challenge", "PodiumSQLite", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Services/Challenge/SQLite"
         ),
-        .executableTarget(name: "GatewayMain", dependencies: ["Gateway", "GatewaySQLite", "GatewayPostgres", "PodiumOperations"], path: "Services/Gateway/Main"),
-        .executableTarget(name: "AuthMain", dependencies: ["Auth", "AuthPostgres", "PodiumOperations"], path: "Services/Auth/Main"),
-        .executableTarget(name: "LeaderboardMain", dependencies: ["Leaderboard", "LeaderboardPostgres", "PodiumOperations"], path: "Services/Leaderboard/Main"),
-        .executableTarget(name: "AchievementMain", dependencies: ["Achievement", "AchievementPostgres", "PodiumOperations"], path: "Services/Achievement/Main"),
-        .executableTarget(name: "ChallengeMain", dependencies: ["Challenge", "ChallengePostgres", "PodiumOperations"], path: "Services/Challenge/Main"),
+        .executableTarget(name: "GatewayMain", dependencies: ["Gateway", "GatewaySQLite", "GatewayPostgres", "PodiumOperations", .product(name: "Logging", package: "swift-log")], path: "Services/Gateway/Main"),
+        .executableTarget(name: "AuthMain", dependencies: ["Auth", "AuthSQLite", "AuthPostgres", "PodiumOperations"], path: "Services/Auth/Main"),
+        .executableTarget(name: "LeaderboardMain", dependencies: ["Leaderboard", "LeaderboardSQLite", "LeaderboardPostgres", "PodiumOperations"], path: "Services/Leaderboard/Main"),
+        .executableTarget(name: "AchievementMain", dependencies: ["Achievement", "AchievementSQLite", "AchievementPostgres", "PodiumOperations"], path: "Services/Achievement/Main"),
+        .executableTarget(name: "ChallengeMain", dependencies: ["Challenge", "ChallengeSQLite", "ChallengePostgres", "PodiumOperations"], path: "Services/Challenge/Main"),
         // The `podium` command-line client.
         .executableTarget(
             name: "PodiumCLI",

@@ -112,10 +112,11 @@ public final class PodiumTestStack: Sendable {
         achievements: AchievementCatalog = testAchievements
     ) -> [ServiceBlueprint] {
         [
-            AuthService.blueprint(configuration: auth, openStore: PostgresAccountStore.configured), LeaderboardService.blueprint(catalog: games, openStore: PostgresLeaderboardStore.configured),
-            AchievementService.blueprint(catalog: achievements, openStore: PostgresAchievementStore.configured),
+            AuthService.blueprint(configuration: auth, openStore: TestStores.accounts),
+            LeaderboardService.blueprint(catalog: games, openStore: TestStores.scores),
+            AchievementService.blueprint(catalog: achievements, openStore: TestStores.progress),
             ChallengeService.blueprint(
-                openGames: [], catalog: try! ChallengeCatalog(Array(games.games.values)), openStore: PostgresChallengeStore.configured),
+                openGames: [], catalog: try! ChallengeCatalog(Array(games.games.values)), openStore: TestStores.challenges),
         ]
     }
 
@@ -231,7 +232,7 @@ public final class PodiumTestStack: Sendable {
             var settings = gatewaySettings
             settings.runtime.instanceID = "gateway-\(index + 1)-\(UUID().uuidString.prefix(4).lowercased())"
             gateways.append(
-                try await Gateway(settings: settings, clock: options.clock, logger: logger, openStorage: GatewayStorage.configured))
+                try await Gateway(settings: settings, clock: options.clock, logger: logger, openStorage: TestStores.gateway))
         }
         self.gateways = gateways
         gateway = gateways[0]

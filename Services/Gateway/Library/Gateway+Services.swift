@@ -329,10 +329,3 @@ extension Gateway {
             ready: results.values.allSatisfy(\.ready), gateway: gatewayHealth(), services: results)
     }
 }
-
-extension Duration {
-    /// Whole milliseconds.
-    var milliseconds: Int64 {
-        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
-    }
-}

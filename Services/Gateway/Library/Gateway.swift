@@ -32,6 +32,8 @@ public final class Gateway: Sendable {
     let eventLog: EventLog
     /// Every operator request, on disk before its reply.
     let auditLog: AuditLog
+    /// What the stores run while open (PostgreSQL's connection pool), watched as a part.
+    let storageRunner: (any StorageRunner)?
     /// Prunes the event log by retention, never past what the services following it have read.
     public let pruner: Pruner
     let clientSocket: AsyncSocket
@@ -56,8 +58,8 @@ public final class Gateway: Sendable {
     let rateLimits: Locked<ClientRateLimits>
     /// Open WebSockets.
     let openSockets = Atomic<Int>(0)
-    /// The parts (``services``) running now; the gateway is ready when all are.
-    let runningParts = Locked<Set<String>>([])
+    /// The states of the parts (``services``); the gateway is ready while all of them run.
+    let loops = LoopStates()
     /// The web console's sessions (`/console`).
     let consoleSessions = Locked(ConsoleSessions())
     /// Requests answered and errors among them, for the console's live chart.
@@ -80,6 +82,7 @@ public final class Gateway: Sendable {
         let storage = try await openStorage(settings.runtime)
         self.eventLog = try await EventLog(store: storage.eventLog)
         self.auditLog = AuditLog(store: storage.audit)
+        self.storageRunner = storage.runner
         self.pruner = Pruner(
             service: "gateway", stream: (StreamName.events, storage.eventLog, "event"), receipts: nil, settings: settings.runtime.retention)
         self.rateLimits = Locked(ClientRateLimits(settings: settings))
@@ -167,17 +170,18 @@ public final class Gateway: Sendable {
     /// HTTP front after them). Started in this order and stopped in the reverse one: the
     /// ZeroMQ front stops reading and answers what it has in hand before the notification
     /// relay, housekeeping, the service router, the event log's writer and last the bus hub
-    /// stop. Any part that ends by itself stops the group (``GatewayPart``).
+    /// stop. Any part that ends by itself stops the group (``LoopService``).
     public var services: [any Service] {
-        [
+        var parts = [
             part(
                 name: "bus hub",
                 serve: { [self] in
-                    await publisher.start()
                     await withTaskGroup(of: Void.self) { group in
+                        group.addTask { await self.publisher.watchSubscriptions() }
                         if let busGuard { group.addTask { await busGuard.run() } }
                         await busHub.waitUntilFinished()
                         await busGuard?.close()
+                        group.cancelAll()  // the publisher's subscription watch
                     }
                 },
                 stop: { [self] in
@@ -186,6 +190,13 @@ public final class Gateway: Sendable {
                     await eventLog.store.close()
                     await auditLog.store.close()
                 }),
+        ]
+        // The pool stops after everything that writes (the parts after it) and before the bus
+        // hub's stop closes the stores.
+        if let storageRunner {
+            parts.append(part(name: "database pool", cancelsServe: true, serve: { await storageRunner.waitUntilEnded() }, stop: {}))
+        }
+        parts += [
             part(
                 name: "event log",
                 serve: { [self] in
@@ -232,21 +243,21 @@ public final class Gateway: Sendable {
                     await clientSocket.close()
                 }),
         ]
+        return parts
     }
 
-    /// A part whose running is tracked for readiness.
+    /// `service` (a front the executable adds, such as ``GatewayHTTPFront``) as one of the
+    /// gateway's parts: its state counts for readiness, and its end stops the group.
+    public func part(named name: String, running service: some Service) -> any Service {
+        LoopService(name, states: loops, serve: { try await service.run() })
+    }
+
+    /// A part whose state counts for readiness (``loops``).
     private func part(
         name: String, cancelsServe: Bool = false, serve: @escaping @Sendable () async -> Void,
         stop: @escaping @Sendable () async -> Void
-    ) -> GatewayPart {
-        GatewayPart(
-            name: name, cancelsServe: cancelsServe,
-            serve: { [runningParts] in
-                runningParts.withLock { _ = $0.insert(name) }
-                defer { runningParts.withLock { _ = $0.remove(name) } }
-                await serve()
-            },
-            stop: stop)
+    ) -> LoopService {
+        LoopService(name, states: loops, cancelsServe: cancelsServe, serve: serve, stop: stop)
     }
 
     private func logStart() {
@@ -261,12 +272,6 @@ public final class Gateway: Sendable {
                 "endpoint.bus.publish": "\(endpoints.busPublish)", "endpoint.bus.subscribe": "\(endpoints.busSubscribe)",
                 "endpoint.bus.services": "\(endpoints.busServices)",
             ])
-    }
-
-    /// A loop of the gateway ended while it should have been running.
-    public struct GatewayLoopEnded: Error, CustomStringConvertible {
-        public let loop: String
-        public var description: String { "the gateway's \(loop) loop ended unexpectedly" }
     }
 
     /// Lets requests already forwarded get their replies and queued events their commit, then
@@ -290,8 +295,7 @@ public final class Gateway: Sendable {
         var lastTick: Int64 = 0
         var lastEviction: Int64 = 0
         var lastSocketCheck: Int64 = 0
-        let heartbeat = Int64(settings.runtime.heartbeatInterval.components.seconds * 1000)
-            + settings.runtime.heartbeatInterval.components.attoseconds / 1_000_000_000_000_000
+        let heartbeat = settings.runtime.heartbeatInterval.milliseconds
         while !Task.isCancelled {
             let now = clock.monotonicMilliseconds
             if now - lastTick >= heartbeat {
@@ -342,11 +346,13 @@ public final class Gateway: Sendable {
 }
 
 extension Gateway: OperationsProbe {
-    /// Ready when every part runs (its listeners are bound in `init`). It does not wait for the
+    /// Ready while every part runs (its listeners are bound in `init`). It does not wait for the
     /// services: one of them down must not take the gateway out of a load balancer.
     public var isReady: Bool {
-        get async { runningParts.value.count == services.count }
+        get async { loops.allRunning }
     }
+
+    public var loopStates: [String: LoopStates.State] { loops.snapshot }
 
     public var databaseFiles: [String] { eventLog.store.files + auditLog.store.files }
 
