@@ -181,7 +181,12 @@ public final class PostgresStorage: StorageRunner, Sendable {
                     self.madeProgress()
                     race.finish(.success(result))
                 } catch {
-                    race.finish(.failure(Self.mapped(error)))
+                    // Refused before any connection was had: the pool gave up on the server (its
+                    // circuit breaker trips after connecting failed for a while). The database is
+                    // away, as far as the caller can tell.
+                    let refusedByPool = race.isWaiting && !(error is PSQLError)
+                    race.finish(
+                        .failure(refusedByPool ? StorageUnavailable(cause: "no database connection: \(error)") : Self.mapped(error)))
                 }
             }
             Task {
