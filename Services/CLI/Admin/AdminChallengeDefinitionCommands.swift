@@ -19,9 +19,8 @@ struct AdminDefineChallengeCommand: ParsableCommand {
     var file: String
 
     func run() throws {
-        let definition = try AdminDefinitionFile.read(file)
-        let reply = try options.expect(
-            "challenge.admin.define", gameId: gameId, payload: ["definition": definition], as: ChallengeDefinitionChange.self)
+        let definition = try AdminDefinitionFile.read(file, as: ChallengeDefinition.self)
+        let reply = try options.send(ChallengeRequests.define, ChallengeDefinitionChange(definition: definition), gameId: gameId)
         if options.json { return }
         emit("defined challenge \(reply.definition.id) in game \(gameId)")
     }
@@ -42,8 +41,7 @@ struct AdminRemoveChallengeCommand: ParsableCommand {
     var definitionId: String
 
     func run() throws {
-        _ = try options.expect(
-            "challenge.admin.remove", gameId: gameId, payload: ["definitionId": .string(definitionId)], as: ChallengeDefinitionRemoval.self)
+        _ = try options.send(ChallengeRequests.remove, ChallengeDefinitionTarget(definitionId: definitionId), gameId: gameId)
         if options.json { return }
         emit("removed challenge definition \(definitionId) from game \(gameId)")
     }

@@ -19,11 +19,10 @@ struct AdminDefineBoardCommand: ParsableCommand {
     var file: String
 
     func run() throws {
-        let definition = try AdminDefinitionFile.read(file)
-        let reply = try options.expect(
-            "leaderboard.admin.define", gameId: gameId, payload: ["definition": definition], as: [String: JSONValue].self)
+        let definition = try AdminDefinitionFile.read(file, as: LeaderboardDefinition.self)
+        let reply = try options.send(LeaderboardRequests.define, LeaderboardDefinitionChange(definition: definition), gameId: gameId)
         if options.json { return }
-        emit("defined board \(reply["definition"]?["id"]?.stringValue ?? "?") in game \(gameId)")
+        emit("defined board \(reply.definition.id) in game \(gameId)")
     }
 }
 
@@ -40,20 +39,26 @@ struct AdminDefineAchievementCommand: ParsableCommand {
     var file: String
 
     func run() throws {
-        let definition = try AdminDefinitionFile.read(file)
-        _ = try options.expect("achievement.admin.define", gameId: gameId, payload: ["definition": definition], as: JSONValue.self)
+        let definition = try AdminDefinitionFile.read(file, as: AchievementDefinition.self)
+        _ = try options.send(AchievementRequests.define, AchievementDefinitionChange(definition: definition), gameId: gameId)
         if options.json { return }
-        emit("defined achievement \(definition["id"]?.stringValue ?? "?") in game \(gameId)")
+        emit("defined achievement \(definition.id) in game \(gameId)")
     }
 }
 
 enum AdminDefinitionFile {
-    static func read(_ path: String) throws -> JSONValue {
+    static func read<Definition: Decodable>(_ path: String, as type: Definition.Type) throws -> Definition {
         guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure("cannot read \(path)") }
         guard let value = try? JSONParser.parse(data), case .object = value else {
             throw CommandFailure("\(path) is not a JSON object")
         }
-        return value
+        do {
+            return try WireCodec.convert(value, to: type)
+        } catch let error as ErrorReply {
+            throw CommandFailure("\(path) is not a valid definition: \(error.code): \(error.message)")
+        } catch {
+            throw CommandFailure("\(path) is not a valid definition: \(error)")
+        }
     }
 }
 
@@ -74,11 +79,9 @@ struct AdminChallengesCommand: ParsableCommand {
     var limit: Int = 50
 
     func run() throws {
-        let reply = try options.expect(
-            "challenge.admin.list", gameId: gameId, payload: ["openOnly": .bool(open), "limit": .integer(Int64(limit))],
-            as: [String: [ChallengeDetail]].self)
+        let reply = try options.send(ChallengeRequests.list, ChallengeListing(openOnly: open, limit: limit), gameId: gameId)
         if options.json { return }
-        let list = reply["challenges"] ?? []
+        let list = reply.challenges
         guard !list.isEmpty else { return emit("no challenges") }
         var table = TextTable([.left, .left, .left, .left, .left, .left])
         table.append(["id", "created", "kind", "issuer", "state", "ends"])
