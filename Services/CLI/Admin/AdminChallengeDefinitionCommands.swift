@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PodiumClient
 import PodiumMessages
 
 /// `podium admin define-challenge` and `remove-challenge`: an operator's challenge definitions
@@ -19,8 +20,8 @@ struct AdminDefineChallengeCommand: ParsableCommand {
     var file: String
 
     func run() throws {
-        let definition = try AdminDefinitionFile.read(file, as: ChallengeDefinition.self)
-        let reply = try options.send(ChallengeRequests.define, ChallengeDefinitionChange(definition: definition), gameId: gameId)
+        let definition = try AdminDefinitionFile.read(file)
+        let reply = try options.send(ChallengeRequests.define.withPayload(DefinitionFile.self), definition, gameId: gameId)
         if options.json { return }
         emit("defined challenge \(reply.definition.id) in game \(gameId)")
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PodiumClient
 import PodiumMessages
 
 /// `podium admin define-board` and `define-achievement`: add or change a definition from a JSON
@@ -19,8 +20,8 @@ struct AdminDefineBoardCommand: ParsableCommand {
     var file: String
 
     func run() throws {
-        let definition = try AdminDefinitionFile.read(file, as: LeaderboardDefinition.self)
-        let reply = try options.send(LeaderboardRequests.define, LeaderboardDefinitionChange(definition: definition), gameId: gameId)
+        let definition = try AdminDefinitionFile.read(file)
+        let reply = try options.send(LeaderboardRequests.define.withPayload(DefinitionFile.self), definition, gameId: gameId)
         if options.json { return }
         emit("defined board \(reply.definition.id) in game \(gameId)")
     }
@@ -39,27 +40,28 @@ struct AdminDefineAchievementCommand: ParsableCommand {
     var file: String
 
     func run() throws {
-        let definition = try AdminDefinitionFile.read(file, as: AchievementDefinition.self)
-        _ = try options.send(AchievementRequests.define, AchievementDefinitionChange(definition: definition), gameId: gameId)
+        let definition = try AdminDefinitionFile.read(file)
+        _ = try options.send(AchievementRequests.define.withPayload(DefinitionFile.self), definition, gameId: gameId)
         if options.json { return }
-        emit("defined achievement \(definition.id) in game \(gameId)")
+        emit("defined achievement \(definition.definition["id"]?.stringValue ?? "?") in game \(gameId)")
     }
 }
 
 enum AdminDefinitionFile {
-    static func read<Definition: Decodable>(_ path: String, as type: Definition.Type) throws -> Definition {
+    static func read(_ path: String) throws -> DefinitionFile {
         guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure("cannot read \(path)") }
         guard let value = try? JSONParser.parse(data), case .object = value else {
             throw CommandFailure("\(path) is not a JSON object")
         }
-        do {
-            return try WireCodec.convert(value, to: type)
-        } catch let error as ErrorReply {
-            throw CommandFailure("\(path) is not a valid definition: \(error.code): \(error.message)")
-        } catch {
-            throw CommandFailure("\(path) is not a valid definition: \(error)")
-        }
+        return DefinitionFile(definition: value)
     }
+}
+
+/// The payload of the `*.admin.define` requests with the definition as the file has it: the
+/// service checks it and names a bad field (`payload.definition.sortOrder`), which a definition
+/// decoded here first could not.
+struct DefinitionFile: Codable, Sendable {
+    var definition: JSONValue
 }
 
 /// `podium admin challenges`: a game's challenges, newest first.
