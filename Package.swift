@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "PodiumMessages", targets: ["PodiumMessages"]),
         .library(name: "PodiumRuntime", targets: ["PodiumRuntime"]),
         .library(name: "PodiumTesting", targets: ["PodiumTesting"]),
+        .library(name: "PodiumClient", targets: ["PodiumClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -58,6 +59,13 @@ let package = Package(
         .target(
             name: "PodiumMessages",
             path: "Shared/Messages"
+        ),
+        // The typed client of the request endpoint, built from the request catalog: one codec,
+        // over an async DEALER, a blocking DEALER (the CLI) or the gateway in-process (the console).
+        .target(
+            name: "PodiumClient",
+            dependencies: ["ZeroMQ", "PodiumMessages"],
+            path: "Shared/Client"
         ),
         // What every service shares: configuration, logging, lifecycle, the bus, storage, clock.
         .target(
@@ -121,7 +129,7 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
-                "PodiumRuntime", "PodiumTokens", .product(name: "Crypto", package: "swift-crypto"),
+                "PodiumRuntime", "PodiumTokens", "PodiumClient", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -204,6 +212,7 @@ let package = Package(
             dependencies: [
                 "ZeroMQ",
                 "PodiumMessages",
+                "PodiumClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `podium admin export` and `import`: the SQLite reader, the PostgreSQL loader and
                 // the services' PostgreSQL openers (their migrations make the target schemas).
@@ -217,7 +226,7 @@ let package = Package(
         .target(
             name: "PodiumTesting",
             dependencies: [
-                "Gateway", "GatewaySQLite", "GatewayPostgres", "Auth", "AuthSQLite", "AuthPostgres", "Leaderboard", "LeaderboardSQLite", "LeaderboardPostgres", "Achievement", "AchievementSQLite", "AchievementPostgres", "Challenge", "ChallengeSQLite", "ChallengePostgres",
+                "PodiumClient", "Gateway", "GatewaySQLite", "GatewayPostgres", "Auth", "AuthSQLite", "AuthPostgres", "Leaderboard", "LeaderboardSQLite", "LeaderboardPostgres", "Achievement", "AchievementSQLite", "AchievementPostgres", "Challenge", "ChallengeSQLite", "ChallengePostgres",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Shared/Testing"
@@ -236,7 +245,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AuthTests",
-            dependencies: ["PodiumTesting", "PodiumTokens", .product(name: "JWTKit", package: "jwt-kit")],
+            dependencies: ["PodiumTesting", "PodiumClient", "PodiumTokens", .product(name: "JWTKit", package: "jwt-kit")],
             path: "Tests/AuthTests"
         ),
         .testTarget(
@@ -246,12 +255,12 @@ let package = Package(
             ],
             path: "Tests/PostgresTests"
         ),
-        .testTarget(name: "ChallengeTests", dependencies: ["PodiumTesting"], path: "Tests/ChallengeTests"),
-        .testTarget(name: "AchievementTests", dependencies: ["PodiumTesting"], path: "Tests/AchievementTests"),
-        .testTarget(name: "LeaderboardTests", dependencies: ["PodiumTesting"], path: "Tests/LeaderboardTests"),
+        .testTarget(name: "ChallengeTests", dependencies: ["PodiumTesting", "PodiumClient"], path: "Tests/ChallengeTests"),
+        .testTarget(name: "AchievementTests", dependencies: ["PodiumTesting", "PodiumClient"], path: "Tests/AchievementTests"),
+        .testTarget(name: "LeaderboardTests", dependencies: ["PodiumTesting", "PodiumClient"], path: "Tests/LeaderboardTests"),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["PodiumTesting", "GatewaySQLite", "Leaderboard", .product(name: "Configuration", package: "swift-configuration")],
+            dependencies: ["PodiumTesting", "PodiumClient", "GatewaySQLite", "Leaderboard", .product(name: "Configuration", package: "swift-configuration")],
             path: "Tests/GatewayTests"
         ),
     ]
