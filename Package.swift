@@ -233,7 +233,7 @@ let package = Package(
         ),
         // Benchmarks (scripts/bench): the leaderboard at scale, in-process and through the gateway.
         .executableTarget(
-            name: "PodiumBench", dependencies: ["PodiumTesting", "GatewaySQLite", "LeaderboardPostgres"], path: "Tests/Bench"),
+            name: "PodiumBench", dependencies: ["PodiumTesting", "PodiumClient", "GatewaySQLite", "LeaderboardSQLite", "LeaderboardPostgres"], path: "Tests/Bench"),
         // The raw-libzmq reference for scripts/bench: PUB/SUB and DEALER/ROUTER without Podium on top.
         .executableTarget(name: "PodiumBenchZMQ", dependencies: ["ZeroMQ"], path: "Tests/BenchZMQ"),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], path: "Tests/ZeroMQTests"),

@@ -99,8 +99,7 @@ func recoveryChild(dataDirectory: URL, options: BenchOptions) async throws {
     let start = ContinuousClock.now
     let stack = try await PodiumTestStack.start(Workload.stackOptions(dataDirectory: dataDirectory))
     let player = try await stack.player("restart-\(UUID().uuidString.prefix(8).lowercased())")
-    let top = try await player.client.request(Workload.top.0, gameId: Workload.game, payload: Workload.top.1)
-    guard top.type == .reply else { throw BenchFailure("top 10 after restart failed: \(top.payload)") }
+    try await Workload.top.call(player.client)
     let serving = ContinuousClock.now - start
     let after = residentBytes()
     let client = try stack.client()
@@ -153,7 +152,7 @@ func profileWorkload(_ workload: String, options: BenchOptions) async throws {
     let outcome = try await pipelinedLoad(players: players, window: options.window, duration: .seconds(options.profileSeconds)) {
         client, sequence, token in
         if workload == "top10" {
-            return ClientRequest(type: Workload.top.0, id: "prof-\(client)-\(sequence)", gameId: Workload.game, payload: Workload.top.1, token: token)
+            return Workload.top.request("prof-\(client)-\(sequence)", token)
         }
         var random = SeededGenerator(seed: UInt64(client * 1_000_003 + sequence))
         return Workload.ingestRequest(client: client, sequence: sequence, prefix: "prof", token: token, random: &random)

@@ -2,6 +2,7 @@ import Foundation
 import Gateway
 import GatewaySQLite
 import Leaderboard
+import PodiumClient
 import PodiumMessages
 import PodiumRuntime
 import PodiumTesting
@@ -15,9 +16,23 @@ enum Workload {
     static let eventGame = "whackacac"
     static let eventName = "cactus.hit"
 
-    static let top: (MessageType, JSONValue) = ("leaderboard.top", ["boardId": .string(board), "limit": 10])
-    static let around: (MessageType, JSONValue) = ("leaderboard.around", ["boardId": .string(board), "radius": 5])
-    static let rank: (MessageType, JSONValue) = ("leaderboard.entry", ["boardId": .string(board)])
+    /// A query the benchmark sends on `board`, typed: one call at a time (its error reply throws),
+    /// or its request for pipelining.
+    struct Query: Sendable {
+        let request: @Sendable (_ id: String, _ token: String) -> ClientRequest
+        let call: @Sendable (TestClient) async throws -> Void
+
+        static func of<Payload, Reply>(_ definition: RequestDefinition<Payload, Reply>, _ payload: Payload) -> Query {
+            Query(
+                // A catalog payload always encodes.
+                request: { id, token in try! RequestCodec.request(definition, payload, id: id, gameId: game, credential: .token(token)) },
+                call: { _ = try await $0.call(definition, payload, gameId: game) })
+        }
+    }
+
+    static let top = Query.of(LeaderboardRequests.top, BoardQuery(boardId: board, limit: 10))
+    static let around = Query.of(LeaderboardRequests.around, BoardQuery(boardId: board, radius: 5))
+    static let rank = Query.of(LeaderboardRequests.entry, BoardQuery(boardId: board))
 
     /// Stack settings for measuring: no rate limits in the way, generous timeouts.
     static func stackOptions(dataDirectory: URL) -> PodiumTestStack.Options {
@@ -31,14 +46,13 @@ enum Workload {
     /// example achievements count (`cactus.hit`: first whack, 100/1000 whacks, five in a second, per match).
     static func ingestRequest(client: Int, sequence: Int, prefix: String, token: String, random: inout SeededGenerator) -> ClientRequest {
         let id = "\(prefix)-\(client)-\(sequence)"
+        // Typed requests (RequestCodec): the values and names cannot be wrong, and they cannot fail to encode.
         if sequence % 2 == 0 {
-            return ClientRequest(
-                type: "leaderboard.submit", id: id, gameId: game,
-                payload: ["boardId": .string(board), "value": .integer(Int64.random(in: 0..<1_000_000, using: &random))], token: token)
+            let score = ScoreSubmission(boardId: board, value: Int64.random(in: 0..<1_000_000, using: &random))
+            return try! RequestCodec.request(LeaderboardRequests.submit, score, id: id, gameId: game, credential: .token(token))
         }
-        return ClientRequest(
-            type: .eventPublish, id: id, gameId: eventGame,
-            payload: ["name": .string(eventName), "attributes": ["matchId": .string("m-\(client)-\(sequence / 200)")]], token: token)
+        let event = GameEvent(name: eventName, attributes: ["matchId": .string("m-\(client)-\(sequence / 200)")])
+        return try! RequestCodec.request(GatewayRequests.publish, event, id: id, gameId: eventGame, credential: .token(token))
     }
 }
 
@@ -98,8 +112,8 @@ func pipelinedLoad(
                     if reply.type != .reply {
                         errors += 1
                         if firstError == nil { firstError = "\(reply.payload)" }
-                    } else if case .integer(let sequence)? = reply.payload["sequence"], reply.payload["eventId"] != nil {
-                        lastSequence = max(lastSequence, UInt64(sequence))
+                    } else if let acknowledgement = try? reply.decodePayload(as: EventAcknowledgement.self) {
+                        lastSequence = max(lastSequence, acknowledgement.sequence)
                     }
                 }
                 return LoadOutcome(
@@ -119,7 +133,7 @@ func pipelinedLoad(
 
 /// The system's health, as the gateway answers `health`.
 func systemHealth(_ client: TestClient) async throws -> SystemHealth {
-    try await client.request(.health, timeout: .seconds(30)).decodePayload(as: SystemHealth.self)
+    try await client.call(GatewayRequests.health, timeout: .seconds(30))
 }
 
 /// Waits until the achievement service has applied the event log up to `sequence` and every
@@ -138,11 +152,8 @@ func waitUntilApplied(eventSequence sequence: UInt64, client: TestClient, limit:
 
 /// Makes two players friends.
 func befriend(_ a: (client: TestClient, grant: SessionGrant), _ b: (client: TestClient, grant: SessionGrant)) async throws {
-    let asked = try await a.client.request("auth.friends.request", payload: ["playerId": .string(b.grant.playerId)])
-    let accepted = try await b.client.request("auth.friends.accept", payload: ["playerId": .string(a.grant.playerId)])
-    guard asked.type == .reply, accepted.type == .reply else {
-        throw BenchFailure("befriending failed: \(asked.payload) / \(accepted.payload)")
-    }
+    _ = try await a.client.call(AuthRequests.friendRequest, FriendTarget(playerId: b.grant.playerId))
+    _ = try await b.client.call(AuthRequests.friendAccept, FriendTarget(playerId: a.grant.playerId))
 }
 
 /// Appends `count` `cactus.hit` events to the gateway's event log directly, in the format the
@@ -156,4 +167,9 @@ func appendEvents(count: Int, dataDirectory: URL, players: [String]) throws -> U
 func setAchievementPosition(_ sequence: UInt64, dataDirectory: URL) throws {
     try SQLiteEventLogPreload.setPosition(
         sequence, stream: StreamName.events, database: StorageLocation.database(for: "achievement-progress", in: dataDirectory))
+}
+
+/// The kind of the next notification the subscriber receives (`challenge.completed`, …).
+func notificationKind(_ subscriber: TestSubscriber) async throws -> String {
+    try await subscriber.next(timeout: .seconds(60)).envelope.decodePayload(as: PlayerNotification.self).kind
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Leaderboard
+import PodiumClient
 import PodiumMessages
 import PodiumRuntime
 import PodiumTesting
@@ -78,8 +79,8 @@ let runID = UUID().uuidString.prefix(8).lowercased()
 
 // 2a. Queries: one client, one request at a time.
 let prober = try await stack.player("prober-\(runID)")
-_ = try await prober.client.request("leaderboard.submit", gameId: Workload.game, payload: ["boardId": .string(Workload.board), "value": 500_000])
-let queryKinds: [(label: String, key: String, request: (MessageType, JSONValue), redis: String?)] = [
+_ = try await prober.client.call(LeaderboardRequests.submit, ScoreSubmission(boardId: Workload.board, value: 500_000), gameId: Workload.game)
+let queryKinds: [(label: String, key: String, request: Workload.Query, redis: String?)] = [
     ("top 10", "top10", Workload.top, "zrevrange"),
     ("around player (radius 5)", "around", Workload.around, nil),
     ("rank (player's entry)", "rank", Workload.rank, "zrevrank"),
@@ -91,8 +92,7 @@ for kind in queryKinds {
         var samples = LatencySamples()
         for _ in 0..<options.latencySamples {
             let start = ContinuousClock.now
-            let reply = try await prober.client.request(kind.request.0, gameId: Workload.game, payload: kind.request.1)
-            guard reply.type == .reply else { throw BenchFailure("\(kind.label) failed: \(reply.payload)") }
+            try await kind.request.call(prober.client)
             samples.append(ContinuousClock.now - start)
         }
         p50.append(samples.percentile(0.5))
@@ -123,11 +123,11 @@ for kind in queryKinds {
 var loaders: [(client: TestClient, grant: SessionGrant)] = []
 for index in 0..<options.clients {
     let player = try await stack.player("loader-\(runID)-\(index)")
-    _ = try await player.client.request(
-        "leaderboard.submit", gameId: Workload.game, payload: ["boardId": .string(Workload.board), "value": .integer(Int64(1000 + index))])
+    _ = try await player.client.call(
+        LeaderboardRequests.submit, ScoreSubmission(boardId: Workload.board, value: Int64(1000 + index)), gameId: Workload.game)
     loaders.append(player)
 }
-let pipelinedKinds: [(label: String, request: (MessageType, JSONValue)?, redis: String?, target: Double?, targetText: String?)] = [
+let pipelinedKinds: [(label: String, request: Workload.Query?, redis: String?, target: Double?, targetText: String?)] = [
     ("top 10", Workload.top, "zrevrange", 100_000, "≥ 100,000/s"),
     ("around player (radius 5)", Workload.around, nil, nil, nil),
     ("rank (player's entry)", Workload.rank, "zrevrank", nil, "≥ ½ Redis"),
@@ -141,11 +141,11 @@ for kind in pipelinedKinds {
         let outcome = try await pipelinedLoad(players: loaders, window: options.window, duration: options.pipelinedDuration) {
             client, sequence, token in
             if let request {
-                return ClientRequest(type: request.0, id: "\(prefix)-\(client)-\(sequence)", gameId: Workload.game, payload: request.1, token: token)
+                return request.request("\(prefix)-\(client)-\(sequence)", token)
             }
-            return ClientRequest(
-                type: "leaderboard.submit", id: "\(prefix)-\(client)-\(sequence)", gameId: Workload.game,
-                payload: ["boardId": .string(Workload.board), "value": .integer(Int64((sequence * 7919 + client) % 1_000_000))], token: token)
+            let score = ScoreSubmission(boardId: Workload.board, value: Int64((sequence * 7919 + client) % 1_000_000))
+            return try! RequestCodec.request(
+                LeaderboardRequests.submit, score, id: "\(prefix)-\(client)-\(sequence)", gameId: Workload.game, credential: .token(token))
         }
         if outcome.errors > 0 { throw BenchFailure("\(kind.label): \(outcome.errors) errors, first: \(outcome.firstError ?? "")") }
         rates.append(outcome.rate)
@@ -201,9 +201,8 @@ do {
     let issuer = try await stack.player("issuer-\(runID)")
     let receiver = try await stack.player("receiver-\(runID)")
     try await befriend(issuer, receiver)
-    _ = try await issuer.client.request("leaderboard.submit", gameId: Workload.game, payload: ["boardId": .string(Workload.board), "value": 100])
-    let subscription = try await receiver.client.request("notifications.subscribe", gameId: Workload.game)
-    guard case .string(let topic)? = subscription.payload["topic"] else { throw BenchFailure("subscribe failed: \(subscription.payload)") }
+    _ = try await issuer.client.call(LeaderboardRequests.submit, ScoreSubmission(boardId: Workload.board, value: 100), gameId: Workload.game)
+    let topic = try await receiver.client.call(GatewayRequests.subscribe, gameId: Workload.game).topic
     let subscriber = try TestSubscriber(endpoint: stack.endpoints.notifications, topics: [topic])
     try await Task.sleep(for: .milliseconds(300))
     var background: [(client: TestClient, grant: SessionGrant)] = []
@@ -211,18 +210,17 @@ do {
     var submitted = 0
     /// One sample: issue a score challenge, then time the receiver's beating score to `challenge.completed`.
     func notificationSample() async throws -> Duration {
-        let issued = try await issuer.client.request(
-            "challenge.issue", gameId: Workload.game,
-            payload: ["kind": "score", "boardId": .string(Workload.board), "receivers": [.string(receiver.grant.playerId)]],
-            timeout: .seconds(60))
-        guard issued.type == .reply else { throw BenchFailure("challenge.issue failed: \(issued.payload)") }
-        while try await subscriber.next(timeout: .seconds(60)).envelope.payload["kind"] != "challenge.received" {}
+        _ = try await issuer.client.call(
+            ChallengeRequests.issue, ChallengeIssue(kind: .score, boardId: Workload.board, receivers: [receiver.grant.playerId]),
+            gameId: Workload.game, timeout: .seconds(60))
+        while try await notificationKind(subscriber) != "challenge.received" {}
         submitted += 1
         let start = ContinuousClock.now
-        try await receiver.client.send(ClientRequest(
-            type: "leaderboard.submit", id: "n-\(runID)-\(submitted)", gameId: Workload.game,
-            payload: ["boardId": .string(Workload.board), "value": .integer(Int64(200 + submitted))], token: receiver.grant.sessionToken))
-        while try await subscriber.next(timeout: .seconds(60)).envelope.payload["kind"] != "challenge.completed" {}
+        try await receiver.client.send(
+            RequestCodec.request(
+                LeaderboardRequests.submit, ScoreSubmission(boardId: Workload.board, value: Int64(200 + submitted)),
+                id: "n-\(runID)-\(submitted)", gameId: Workload.game, credential: .token(receiver.grant.sessionToken)))
+        while try await notificationKind(subscriber) != "challenge.completed" {}
         let latency = ContinuousClock.now - start
         _ = try await receiver.client.nextReply(timeout: .seconds(60))
         return latency
