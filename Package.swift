@@ -233,9 +233,10 @@ let package = Package(
         ),
         // Benchmarks (scripts/bench): the leaderboard at scale, in-process and through the gateway.
         .executableTarget(
-            name: "PodiumBench", dependencies: ["PodiumTesting", "PodiumClient", "GatewaySQLite", "LeaderboardSQLite", "LeaderboardPostgres"], path: "Tests/Bench"),
+            name: "PodiumBench", dependencies: ["PodiumTesting", "PodiumClient", "GatewaySQLite", "LeaderboardSQLite", "LeaderboardPostgres"],
+            path: "Tests/Benchmarks/Stack"),
         // The raw-libzmq reference for scripts/bench: PUB/SUB and DEALER/ROUTER without Podium on top.
-        .executableTarget(name: "PodiumBenchZMQ", dependencies: ["ZeroMQ"], path: "Tests/BenchZMQ"),
+        .executableTarget(name: "PodiumBenchZMQ", dependencies: ["ZeroMQ"], path: "Tests/Benchmarks/RawZeroMQ"),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], path: "Tests/ZeroMQTests"),
         .testTarget(name: "MessagesTests", dependencies: ["PodiumMessages"], path: "Tests/MessagesTests"),
         .testTarget(

@@ -5,7 +5,7 @@ CancellationError), not a retryable code such as `service_unavailable`. A client
 the documented retry list gives up on them although nothing was applied; the same id resent
 later is applied normally.
 
-Usage: python3 Tests/python/chaos/repro_shutdown_internal_error.py --bin .build/debug
+Usage: python3 Tests/Faults/chaos/repro_shutdown_internal_error.py --bin .build/debug
 Exit status 1 if it reproduces.
 """
 import argparse, collections, json, os, signal, sys, tempfile, time

@@ -10,7 +10,7 @@ import json
 import os
 import re
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
 
 # GAME-CONFIG.md's defaults for a board: what leaving a field out means.
 BOARD_DEFAULTS = {"sortOrder": "higherIsBetter", "submitOperator": "best", "format": "integer", "serverOnly": False}

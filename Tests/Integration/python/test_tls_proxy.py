@@ -23,7 +23,7 @@ import pytest
 import websockets
 
 HTTP = os.environ.get("PODIUM_TEST_HTTP")
-CONF = Path(__file__).resolve().parents[2] / "docs" / "examples" / "nginx" / "podium.conf"
+CONF = Path(__file__).resolve().parents[3] / "docs" / "examples" / "nginx" / "podium.conf"
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
 
 pytestmark = pytest.mark.skipif(

@@ -56,7 +56,7 @@ BLITZ = "com.dragonforged.whackacac.blitz"  # runEvent match.end, attempts 3, 1 
 BLACKJACK = "blackjack"  # no challenges
 MINUTE, HOUR, DAY = 60000, 3600000, 86400000
 
-GAMES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "examples", "games")
+GAMES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "docs", "examples", "games")
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 PROBLEM_MEMBERS = {"type", "title", "status", "detail", "code", "field", "retryAfterMilliseconds", "requestId"}
 TOKEN_CODES = {"invalid_token", "token_expired", "session_revoked"}

@@ -5,7 +5,7 @@ and a link cut under load, nothing acknowledged lost and nothing applied twice.
 Started by scripts/cluster, which builds the binaries, makes the hosts (network namespaces on one
 bridge), the bus keys and the PostgreSQL server, and passes them here. The stream, the clients,
 the convergence wait, the snapshot and the receipt check are the chaos test's
-(Tests/python/chaos/podium_chaos.py); this file places the processes on hosts and runs the
+(Tests/Faults/chaos/podium_chaos.py); this file places the processes on hosts and runs the
 faults that only a cluster has:
 
   * run A: the cluster, fault-free, on a fresh database;

@@ -33,7 +33,7 @@ import urllib.request
 from pathlib import Path
 
 print = functools.partial(print, flush=True)  # progress shows at once, also into a log
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 GAME = "dash"
 BOARD = "com.example.dash.highscore"
 SERVER_KEY = "bench-server-key-" + "x" * 32

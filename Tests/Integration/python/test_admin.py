@@ -309,7 +309,7 @@ def test_removing_a_score_takes_it_off_the_board_and_the_history(http, operator)
 
 def openapi_property(schema, name):
     """A property of a schema in docs/openapi.yaml."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "openapi.yaml")
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "docs", "openapi.yaml")
     with open(path) as f:
         return yaml.safe_load(f)["components"]["schemas"][schema]["properties"][name]
 

@@ -3,7 +3,7 @@
 
 The stack: the release binaries as five separate processes started by scripts/run (SQLite,
 durability on: synchronous=FULL, every acknowledgement after its commit), rate limits raised out
-of the way. The load: podium-load (Tests/Load/podium_load.c), a C program against libzmq, in a
+of the way. The load: podium-load (Tests/Benchmarks/Load/podium_load.c), a C program against libzmq, in a
 process of its own, with --clients DEALERs x --window requests in flight (a game server's key,
 so that any player can be named). The board holds --entries entries, written through the stack
 by podium-load before the measurements.

@@ -3,7 +3,7 @@
 
 Usage, from the repository root:
 
-    PODIUM_TEST_HTTP=http://127.0.0.1:8080 python3 Tests/python/schemathesis_run.py
+    PODIUM_TEST_HTTP=http://127.0.0.1:8080 python3 Tests/Integration/python/schemathesis_run.py
 
 It starts nothing: PODIUM_TEST_HTTP is the base URL of a running stack (gateway and the four
 services, with the example games of docs/examples/games). It waits (bounded) for
@@ -54,7 +54,7 @@ import urllib.request
 import uuid
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 SPEC = REPO / "docs" / "openapi.yaml"
 CHECKS = "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance"
 # `stateful` is left out: the document declares no links, so it would only repeat the others.

@@ -11,7 +11,7 @@
    asks only the event log, the leaderboard and the achievement service), although found:false
    is documented as "never applied".
 
-Usage: python3 Tests/python/chaos/repro_challenge_findings.py --bin .build/debug
+Usage: python3 Tests/Faults/chaos/repro_challenge_findings.py --bin .build/debug
 Exit status 1 if either reproduces.
 """
 import argparse, os, sys, tempfile, time

@@ -320,7 +320,7 @@ def test_every_query_of_the_grafana_dashboard_runs(prometheus):
     """docs/grafana/podium.json: each panel's PromQL is accepted by Prometheus, and the panels
     about requests find series (the stack has answered requests by now)."""
     import json
-    path = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "grafana", "podium.json")
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "..", "docs", "grafana", "podium.json")
     with open(path) as file:
         dashboard = json.load(file)
     assert dashboard["uid"] == "podium-overview"

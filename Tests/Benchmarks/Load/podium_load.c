@@ -1,6 +1,6 @@
 /*
  * podium-load: a load generator for Podium's ZeroMQ front, in C against libzmq, run as a
- * process of its own beside the stack (scripts/bench, Tests/python/bench_stack.py).
+ * process of its own beside the stack (scripts/bench, Tests/Benchmarks/python/bench_stack.py).
  *
  *   podium-load --endpoint tcp://127.0.0.1:5555 --request FILE
  *               [--connections 4] [--window 64] [--seconds 10] [--warmup 1]

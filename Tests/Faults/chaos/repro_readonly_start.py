@@ -6,7 +6,7 @@ the event log was closed cleanly, but STARTS and reports itself healthy when the
 storage_unavailable. Nothing is acknowledged wrongly, but the gateway looks ready while it can
 accept no event.
 
-Usage: python3 Tests/python/chaos/repro_readonly_start.py --bin .build/debug
+Usage: python3 Tests/Faults/chaos/repro_readonly_start.py --bin .build/debug
 Exit status 1 if the gateway starts on the read-only directory in either case.
 """
 import argparse, json, os, signal, subprocess, sys, tempfile

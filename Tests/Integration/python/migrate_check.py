@@ -49,7 +49,7 @@ import uuid
 
 import zmq
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 NAMES = ("gateway", "auth", "leaderboard", "achievement", "challenge")
 FILES = ("gateway-events", "gateway-audit", "auth-accounts", "leaderboard-scores", "achievement-progress",
          "challenge-challenges")
