@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "PodiumMessages", targets: ["PodiumMessages"]),
         .library(name: "PodiumRuntime", targets: ["PodiumRuntime"]),
         .library(name: "PodiumTesting", targets: ["PodiumTesting"]),
+        .library(name: "PodiumClient", targets: ["PodiumClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -58,6 +59,13 @@ let package = Package(
         .target(
             name: "PodiumMessages",
             path: "Shared/Messages"
+        ),
+        // The typed client of the request endpoint, built from the request catalog: one codec,
+        // over an async DEALER, a blocking DEALER (the CLI) or the gateway in-process (the console).
+        .target(
+            name: "PodiumClient",
+            dependencies: ["ZeroMQ", "PodiumMessages"],
+            path: "Shared/Client"
         ),
         // What every service shares: configuration, logging, lifecycle, the bus, storage, clock.
         .target(
@@ -121,7 +129,7 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
-                "PodiumRuntime", "PodiumTokens", .product(name: "Crypto", package: "swift-crypto"),
+                "PodiumRuntime", "PodiumTokens", "PodiumClient", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -135,7 +143,7 @@ let package = Package(
         ),
         .target(
             name: "GatewayPostgres",
-            dependencies: ["Gateway", "GatewaySQLite", "PodiumPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: ["Gateway", "PodiumPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
             path: "Services/Gateway/Postgres"
         ),
         .target(
@@ -150,7 +158,7 @@ let package = Package(
         ),
         .target(
             name: "AuthPostgres",
-            dependencies: ["Auth", "AuthSQLite", "PodiumPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: ["Auth", "PodiumPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
             path: "Services/Auth/Postgres"
         ),
         .target(
@@ -161,7 +169,7 @@ let package = Package(
         .target(name: "Leaderboard", dependencies: ["PodiumRuntime"], path: "Services/Leaderboard/Library"),
         .target(
             name: "LeaderboardPostgres",
-            dependencies: ["Leaderboard", "LeaderboardSQLite", "PodiumPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: ["Leaderboard", "PodiumPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
             path: "Services/Leaderboard/Postgres"
         ),
         .target(
@@ -172,7 +180,7 @@ let package = Package(
         .target(name: "Achievement", dependencies: ["PodiumRuntime"], path: "Services/Achievement/Library"),
         .target(
             name: "AchievementPostgres",
-            dependencies: ["Achievement", "AchievementSQLite", "PodiumPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: ["Achievement", "PodiumPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
             path: "Services/Achievement/Postgres"
         ),
         .target(
@@ -185,7 +193,7 @@ let package = Package(
             path: "Services/Challenge/Library"),
         .target(
             name: "ChallengePostgres",
-            dependencies: ["Challenge", "ChallengeSQLite", "PodiumPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: ["Challenge", "PodiumPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
             path: "Services/Challenge/Postgres"
         ),
         .target(
@@ -193,17 +201,18 @@ let package = Package(
             dependencies: ["Challenge", "PodiumSQLite", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Services/Challenge/SQLite"
         ),
-        .executableTarget(name: "GatewayMain", dependencies: ["Gateway", "GatewaySQLite", "GatewayPostgres", "PodiumOperations"], path: "Services/Gateway/Main"),
-        .executableTarget(name: "AuthMain", dependencies: ["Auth", "AuthPostgres", "PodiumOperations"], path: "Services/Auth/Main"),
-        .executableTarget(name: "LeaderboardMain", dependencies: ["Leaderboard", "LeaderboardPostgres", "PodiumOperations"], path: "Services/Leaderboard/Main"),
-        .executableTarget(name: "AchievementMain", dependencies: ["Achievement", "AchievementPostgres", "PodiumOperations"], path: "Services/Achievement/Main"),
-        .executableTarget(name: "ChallengeMain", dependencies: ["Challenge", "ChallengePostgres", "PodiumOperations"], path: "Services/Challenge/Main"),
+        .executableTarget(name: "GatewayMain", dependencies: ["Gateway", "GatewaySQLite", "GatewayPostgres", "PodiumOperations", .product(name: "Logging", package: "swift-log")], path: "Services/Gateway/Main"),
+        .executableTarget(name: "AuthMain", dependencies: ["Auth", "AuthSQLite", "AuthPostgres", "PodiumOperations"], path: "Services/Auth/Main"),
+        .executableTarget(name: "LeaderboardMain", dependencies: ["Leaderboard", "LeaderboardSQLite", "LeaderboardPostgres", "PodiumOperations"], path: "Services/Leaderboard/Main"),
+        .executableTarget(name: "AchievementMain", dependencies: ["Achievement", "AchievementSQLite", "AchievementPostgres", "PodiumOperations"], path: "Services/Achievement/Main"),
+        .executableTarget(name: "ChallengeMain", dependencies: ["Challenge", "ChallengeSQLite", "ChallengePostgres", "PodiumOperations"], path: "Services/Challenge/Main"),
         // The `podium` command-line client.
         .executableTarget(
             name: "PodiumCLI",
             dependencies: [
                 "ZeroMQ",
                 "PodiumMessages",
+                "PodiumClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `podium admin export` and `import`: the SQLite reader, the PostgreSQL loader and
                 // the services' PostgreSQL openers (their migrations make the target schemas).
@@ -217,7 +226,7 @@ let package = Package(
         .target(
             name: "PodiumTesting",
             dependencies: [
-                "Gateway", "GatewaySQLite", "GatewayPostgres", "Auth", "AuthSQLite", "AuthPostgres", "Leaderboard", "LeaderboardSQLite", "LeaderboardPostgres", "Achievement", "AchievementSQLite", "AchievementPostgres", "Challenge", "ChallengeSQLite", "ChallengePostgres",
+                "PodiumClient", "Gateway", "GatewaySQLite", "GatewayPostgres", "Auth", "AuthSQLite", "AuthPostgres", "Leaderboard", "LeaderboardSQLite", "LeaderboardPostgres", "Achievement", "AchievementSQLite", "AchievementPostgres", "Challenge", "ChallengeSQLite", "ChallengePostgres",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Shared/Testing"
@@ -236,7 +245,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AuthTests",
-            dependencies: ["PodiumTesting", "PodiumTokens", .product(name: "JWTKit", package: "jwt-kit")],
+            dependencies: ["PodiumTesting", "PodiumClient", "PodiumTokens", .product(name: "JWTKit", package: "jwt-kit")],
             path: "Tests/AuthTests"
         ),
         .testTarget(
@@ -246,12 +255,12 @@ let package = Package(
             ],
             path: "Tests/PostgresTests"
         ),
-        .testTarget(name: "ChallengeTests", dependencies: ["PodiumTesting"], path: "Tests/ChallengeTests"),
-        .testTarget(name: "AchievementTests", dependencies: ["PodiumTesting"], path: "Tests/AchievementTests"),
-        .testTarget(name: "LeaderboardTests", dependencies: ["PodiumTesting"], path: "Tests/LeaderboardTests"),
+        .testTarget(name: "ChallengeTests", dependencies: ["PodiumTesting", "PodiumClient"], path: "Tests/ChallengeTests"),
+        .testTarget(name: "AchievementTests", dependencies: ["PodiumTesting", "PodiumClient"], path: "Tests/AchievementTests"),
+        .testTarget(name: "LeaderboardTests", dependencies: ["PodiumTesting", "PodiumClient"], path: "Tests/LeaderboardTests"),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["PodiumTesting", "GatewaySQLite", "Leaderboard", .product(name: "Configuration", package: "swift-configuration")],
+            dependencies: ["PodiumTesting", "PodiumClient", "GatewaySQLite", "Leaderboard", .product(name: "Configuration", package: "swift-configuration")],
             path: "Tests/GatewayTests"
         ),
     ]

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumClient
 import PodiumMessages
 
 /// A failure the command reports in one sentence on standard error (`Error: …`), exiting 1.
@@ -21,9 +22,14 @@ struct ReplyFailure: Error, CustomStringConvertible {
     /// The reply as received, for replies that are not readable errors.
     let text: String
 
-    init(_ reply: Reply) {
-        error = reply.envelope.flatMap { $0.type == .error ? try? $0.decodePayload(as: ErrorReply.self) : nil }
-        text = reply.text
+    init(_ reply: ReceivedReply) {
+        self.init(text: reply.text, envelope: reply.envelope)
+    }
+
+    /// A reply as received: its bytes as text, and its envelope when they decode.
+    init(text: String, envelope: RawEnvelope?) {
+        error = envelope.flatMap { $0.type == .error ? try? $0.decodePayload(as: ErrorReply.self) : nil }
+        self.text = text
     }
 
     var description: String {

@@ -20,6 +20,9 @@ struct GatewayOptions: ParsableArguments {
 
     var timeoutMilliseconds: Int { max(1, Int(timeout * 1000)) }
 
+    /// How long a request waits for its reply.
+    var replyTimeout: Duration { .milliseconds(timeoutMilliseconds) }
+
     /// The gateway's CURVE key, when one was given (an empty value means none).
     func curveServerKey() throws -> CurveKey? {
         guard let text = serverPublicKey?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }

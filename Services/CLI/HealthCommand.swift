@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PodiumClient
 import PodiumMessages
 
 /// `podium health`: is the gateway up, and is every service ready?
@@ -20,12 +21,17 @@ struct HealthCommand: ParsableCommand {
     func run() throws {
         let connection = try GatewayConnection(gateway)
         let deadline = Date().addingTimeInterval(wait)
-        var last: (Reply?, SystemHealth?) = (nil, nil)
+        var last: (PodiumReply<SystemHealth>?, SystemHealth?) = (nil, nil)
         repeat {
             let remaining = max(200, min(gateway.timeoutMilliseconds, Int(deadline.timeIntervalSinceNow * 1000)))
-            let request = ClientRequest(type: .health, id: connection.nextRequestID())
-            let reply = try connection.call(request, timeoutMilliseconds: wait > 0 ? remaining : gateway.timeoutMilliseconds)
-            let health = try? reply?.envelope?.decodePayload(as: SystemHealth.self)
+            let reply: PodiumReply<SystemHealth>?
+            do {
+                reply = try connection.client.exchange(
+                    GatewayRequests.health, EmptyPayload(), timeout: .milliseconds(wait > 0 ? remaining : gateway.timeoutMilliseconds))
+            } catch let error as PodiumClientError where error.kind == .noReply {
+                reply = nil
+            }
+            let health = try? reply?.value()
             last = (reply, health)
             if health?.ready == true { break }
             if Date() < deadline { Thread.sleep(forTimeInterval: 0.5) }

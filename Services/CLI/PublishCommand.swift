@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PodiumClient
 import PodiumMessages
 
 /// `podium publish`: sends test game events and prints each acknowledgement.
@@ -84,19 +85,18 @@ struct PublishCommand: ParsableCommand {
                 let untilDue = due.timeIntervalSinceNow
                 if untilDue <= 0 {
                     let outgoing = template[sent % template.count]
-                    let request = credential.applied(
-                        to: ClientRequest(
-                            type: .eventPublish, id: connection.nextRequestID(),
-                            gameId: outgoing.gameId ?? gameId, playerId: outgoing.playerId ?? playerId,
-                            payload: try WireCodec.jsonValue(outgoing.event)))
-                    try connection.send(request)
+                    let request = try connection.client.request(
+                        GatewayRequests.publish, outgoing.event, gameId: outgoing.gameId ?? gameId,
+                        playerId: outgoing.playerId ?? playerId, credential: credential.client)
+                    try connection.transport.send(request)
                     inFlight.insert(request.id)
                     sent += 1
                     continue
                 }
                 waitMilliseconds = max(1, Int(untilDue * 1000))
             }
-            guard let reply = try connection.receive(timeoutMilliseconds: inFlight.isEmpty ? waitMilliseconds : min(waitMilliseconds, gateway.timeoutMilliseconds)) else {
+            let wait = inFlight.isEmpty ? waitMilliseconds : min(waitMilliseconds, gateway.timeoutMilliseconds)
+            guard let body = try connection.transport.receive(timeout: .milliseconds(wait)) else {
                 if !inFlight.isEmpty && (sent == total || inFlight.count >= window) {
                     progress.finish()
                     complain("no acknowledgement within \(gateway.timeout) s for \(inFlight.count) event(s)")
@@ -104,7 +104,9 @@ struct PublishCommand: ParsableCommand {
                 }
                 continue
             }
-            guard let id = reply.envelope?.correlationId, inFlight.remove(id) != nil else { continue }
+            guard let reply = ReceivedReply(body: body), let id = reply.envelope.correlationId, inFlight.remove(id) != nil else {
+                continue
+            }
             if reply.isSuccess {
                 acknowledged += 1
                 if !quiet { emit(reply.text) }

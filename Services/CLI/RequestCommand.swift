@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PodiumClient
 import PodiumMessages
 
 /// `podium request`: sends any request and prints the reply.
@@ -47,10 +48,10 @@ struct RequestCommand: ParsableCommand {
 
     func run() throws {
         let connection = try GatewayConnection(gateway)
-        let reply: Reply?
+        let body: Data?
         if let raw {
-            try connection.sendRaw(Data(raw.utf8))
-            reply = try connection.receive(timeoutMilliseconds: gateway.timeoutMilliseconds)
+            try connection.transport.sendRaw(Data(raw.utf8))
+            body = try connection.transport.receive(timeout: gateway.replyTimeout)
         } else {
             var payloadValue: JSONValue?
             if let payload {
@@ -60,16 +61,19 @@ struct RequestCommand: ParsableCommand {
                 payloadValue = parsed
             }
             guard let type else { throw CommandFailure("give --type or a whole request as the argument") }
+            // Any type, with the payload as the user wrote it: the one request the command does
+            // not build from a definition (`podium request` exists to send what they do not).
             let requestType = MessageType(type)
             let credential = try credentials.credential(for: requestType, connection: connection, gateway: gateway)
-            let request = credential.applied(
-                to: ClientRequest(
-                    type: requestType, id: connection.nextRequestID(), gameId: gameId, playerId: playerId,
-                    payload: payloadValue))
-            reply = try connection.call(request, timeoutMilliseconds: gateway.timeoutMilliseconds)
+            var request = ClientRequest(
+                type: requestType, id: connection.client.nextID(), gameId: gameId, playerId: playerId, payload: payloadValue)
+            credential.client.apply(to: &request)
+            body = try connection.transport.exchange(request, timeout: gateway.replyTimeout)?.body
         }
-        guard let reply else { throw CommandFailure.noReply(from: gateway.endpoint, within: gateway.timeout) }
-        emit(reply.text)
-        if !reply.isSuccess { throw ReplyFailure(reply) }
+        guard let body else { throw CommandFailure.noReply(from: gateway.endpoint, within: gateway.timeout) }
+        let text = String(decoding: body, as: UTF8.self)
+        let envelope = try? WireCodec.decode(RawEnvelope.self, from: body)
+        emit(text)
+        if envelope?.type != .reply { throw ReplyFailure(text: text, envelope: envelope) }
     }
 }

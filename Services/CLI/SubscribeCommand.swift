@@ -40,10 +40,8 @@ struct SubscribeCommand: ParsableCommand {
     func run() throws {
         let connection = try GatewayConnection(gateway)
         let credential = try credentials.credential(for: .notificationsSubscribe, connection: connection, gateway: gateway)
-        let request = credential.applied(
-            to: ClientRequest(
-                type: .notificationsSubscribe, id: connection.nextRequestID(), gameId: gameId, playerId: playerId))
-        let (subscription, _) = try connection.expectSuccess(request, as: NotificationSubscription.self, gateway: gateway)
+        let (subscription, _) = try connection.expectSuccess(
+            GatewayRequests.subscribe, gameId: gameId, playerId: playerId, credential: credential)
         let subscriber = try connection.context.makeSocket(.subscriber)
         defer { subscriber.close() }
         try subscriber.set(.lingerMilliseconds(0))

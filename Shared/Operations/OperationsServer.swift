@@ -83,7 +83,8 @@ public struct OperationsServer: Service {
             Self.json(.ok, #"{"live":true}"#)
         }
         router.get("/health/ready") { _, _ -> Response in
-            await probe.isReady ? Self.json(.ok, #"{"ready":true}"#) : Self.json(.serviceUnavailable, #"{"ready":false}"#)
+            let report = Readiness(ready: await probe.isReady, loops: probe.loopStates.mapValues(\.rawValue))
+            return Self.json(report.ready ? .ok : .serviceUnavailable, report.json)
         }
         let logger = self.logger
         let address = self.address
@@ -113,5 +114,18 @@ public struct OperationsServer: Service {
             if name.hasSuffix(".sqlite") { name.removeLast(".sqlite".count) }
             return (path, Metrics.Gauge(label: MetricNames.databaseSize, dimensions: [("database", name)]))
         }
+    }
+}
+
+/// The body of `/health/ready`: whether the process is ready, and the state of each of its loops
+/// (``LoopService``): a loop that is not `running` is why a process is not ready.
+struct Readiness: Encodable {
+    var ready: Bool
+    var loops: [String: String]
+
+    var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? #"{"ready":false}"#
     }
 }

@@ -12,11 +12,16 @@ import PostgresNIO
 /// A database that cannot be reached, or a statement cut off by the timeout, surfaces as
 /// ``StorageUnavailable`` (clients are told `storage_unavailable`); the pool reconnects by
 /// itself, so service resumes when the server is back. SQL errors stay what they are.
-public final class PostgresStorage: Sendable {
+public final class PostgresStorage: StorageRunner, Sendable {
     public let settings: DatabaseSettings
     let client: PostgresClient
     public let logger: Logger
+    /// Runs the pool until ``close()``: started when the storage opens, because the service's
+    /// state is loaded from the database before its loops run; watched from then on as the
+    /// service's "database pool" loop (``waitUntilEnded()``), so a pool that stops by itself
+    /// stops the process instead of leaving it serving without a database.
     private let runner: Task<Void, Never>
+    private let ended = EndSignal()
     /// When a connection was last handed out or a statement last completed: a pool that is busy
     /// but moving is not a database that went away.
     private let lastProgress = Locked(ContinuousClock.now)
@@ -84,11 +89,18 @@ public final class PostgresStorage: Sendable {
             ("application_name", "podium"),
         ]
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        runner = Task { [client] in await client.run() }
+        runner = Task { [client, ended] in
+            await client.run()
+            ended.end()
+        }
     }
 
     /// Ends the pool.
     public func close() { runner.cancel() }
+
+    /// Returns when the pool has stopped running (after ``close()``, or by itself), or when
+    /// the waiting task is cancelled.
+    public func waitUntilEnded() async { await ended.wait() }
 
     /// Bytes the schema's tables take, indexes and TOAST included.
     public func schemaBytes() async throws -> Int {
@@ -169,7 +181,12 @@ public final class PostgresStorage: Sendable {
                     self.madeProgress()
                     race.finish(.success(result))
                 } catch {
-                    race.finish(.failure(Self.mapped(error)))
+                    // Refused before any connection was had: the pool gave up on the server (its
+                    // circuit breaker trips after connecting failed for a while). The database is
+                    // away, as far as the caller can tell.
+                    let refusedByPool = race.isWaiting && !(error is PSQLError)
+                    race.finish(
+                        .failure(refusedByPool ? StorageUnavailable(cause: "no database connection: \(error)") : Self.mapped(error)))
                 }
             }
             Task {

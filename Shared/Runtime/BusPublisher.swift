@@ -17,7 +17,6 @@ public actor BusPublisher {
     private let clock: any PodiumClock
     private var sequences: [Substring: UInt64] = [:]
     private let downstream = Locked(false)
-    private var watcher: Task<Void, Never>?
 
     /// `security`: CURVE client options for a bus that has them (``BusSecurity/memberOptions``).
     public init(
@@ -39,15 +38,11 @@ public actor BusPublisher {
             connect: endpoints)
     }
 
-    /// Starts noticing downstream subscriptions.
-    public func start() {
-        guard watcher == nil else { return }
-        let socket = self.socket
-        let downstream = self.downstream
-        watcher = Task {
-            while let frames = try? await socket.receive() {
-                if frames.first?.first == 1 { downstream.withLock { $0 = true } }
-            }
+    /// Notices downstream subscriptions until the publisher is closed (a loop of its own: run it
+    /// as a ``LoopService``, or beside whatever uses the publisher).
+    public nonisolated func watchSubscriptions() async {
+        while let frames = try? await socket.receive() {
+            if frames.first?.first == 1 { downstream.withLock { $0 = true } }
         }
     }
 
@@ -92,7 +87,5 @@ public actor BusPublisher {
     /// Closes the socket; messages already queued get the socket's linger to leave.
     public func close() async {
         await socket.close()
-        watcher?.cancel()
-        watcher = nil
     }
 }

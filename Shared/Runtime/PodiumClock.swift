@@ -36,3 +36,10 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+extension Duration {
+    /// The duration in whole milliseconds (rounded down).
+    public var milliseconds: Int64 {
+        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+    }
+}

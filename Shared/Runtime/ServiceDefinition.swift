@@ -44,6 +44,8 @@ public struct ServiceDefinition: Sendable {
     public var onOwnershipGained: (@Sendable (ServiceContext) async throws -> Void)?
     /// Runs once the service has stopped (lets go of its database).
     public var shutdown: (@Sendable () async -> Void)?
+    /// What the store runs while open (a connection pool): one of the service's loops.
+    public var storageRunner: (any StorageRunner)?
 
     public init(
         name: String,

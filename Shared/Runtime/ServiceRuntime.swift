@@ -21,8 +21,6 @@ public final class ServiceRuntime: Service, Sendable {
     private let startedAt: Int64
     private let status = Locked(Status())
     private let streams = StreamControl()
-    /// The bus publisher while the service runs (its readiness needs it).
-    private let runningPublisher = Locked<BusPublisher?>(nil)
     private let sampled = SampledMetrics()
     private var followers: Locked<[String: StreamFollower]> { streams.followers }
     /// Prunes the outbox and receipts by retention (nil for a service without durable tables).
@@ -30,9 +28,21 @@ public final class ServiceRuntime: Service, Sendable {
     /// What this instance owns: everything without leases; with leases, what its rounds hold.
     public let ownership: Ownership
     private let keeper: LeaseKeeper?
+    /// The states of the loops (``LoopService``) while the service runs: it is ready only while
+    /// all of them run.
+    public let loops = LoopStates()
+    /// The sockets of the running service (nil before ``run()``).
+    let running = Locked<Running?>(nil)
+
+    struct Running: Sendable {
+        let publisher: BusPublisher
+        let subscriber: BusSubscriber
+        let links: [ServiceLink]
+    }
 
     private struct Status {
-        var busReady = false
+        /// When the last `bus/tick` arrived (monotonic milliseconds): the bus delivers.
+        var lastTick: Int64?
         var eventsReceived: UInt64 = 0
         var gapsDetected: UInt64 = 0
         var recentEventIds = Deque<String>()
@@ -90,8 +100,7 @@ public final class ServiceRuntime: Service, Sendable {
         let serviceContext = ServiceContext(
             settings: settings, publisher: publisher, clock: clock, logger: logger, asker: asker, outbox: definition.outbox,
             streams: streams)
-        await publisher.start()
-        runningPublisher.withLock { $0 = publisher }
+        running.withLock { $0 = Running(publisher: publisher, subscriber: subscriber, links: links) }
         logger.info(
             "service starting",
             metadata: ["bus.subscribe": "\(settings.busSubscribeEndpoints.joined(separator: ","))", "storage": "\(definition.storage ?? "-")"])
@@ -107,45 +116,96 @@ public final class ServiceRuntime: Service, Sendable {
         }
 
         let handlers = builtInHandlers(publisher: publisher).merging(definition.requestHandlers) { _, own in own }
-        await withTaskGroup(of: Void.self) { group in
-            for link in links {
-                group.addTask { await link.watch() }
-                group.addTask { await self.announce(over: link, handles: Array(handlers.keys)) }
-                group.addTask { await self.serve(link, handlers: handlers, context: serviceContext, asker: asker) }
-            }
-            group.addTask { await self.consume(subscriber, context: serviceContext) }
-            group.addTask { await self.keepFollowersCaughtUp() }
-            if let relay = definition.outbox {
-                group.addTask { [ownership] in await relay.run(publisher: publisher, logger: self.logger) { ownership.isOwner } }
-            }
-            if let pruner { group.addTask { [clock, logger] in await self.whileOwner { await pruner.run(clock: clock, logger: logger) } } }
-            if let background = definition.background { group.addTask { await self.whileOwner { await background(serviceContext) } } }
-            if let keeper {
-                group.addTask {
-                    await keeper.run { gained, lost in await self.ownershipChanged(gained: gained, lost: lost, context: serviceContext) }
-                }
-            }
-            try? await gracefulShutdown()
-            logger.info("service stopping")
-            await subscriber.close()
-            definition.outbox?.finish()
-            group.cancelAll()
-            asker.failAll(ErrorReply(code: .serviceUnavailable, message: "\(definition.name) is shutting down"))
-            // A send on a link whose connection never completed (a gateway that refused this
-            // process's bus key) waits for a peer that will not come: closing the link ends it.
-            // Replies in hand get a moment to leave first.
-            let linkCloser = Task { [clock] in
-                guard (try? await clock.sleep(for: .seconds(2))) != nil else { return }
-                for link in links { await link.close() }
-            }
-            await group.waitForAll()
-            linkCloser.cancel()
+        let loops = makeLoops(
+            publisher: publisher, subscriber: subscriber, links: links, asker: asker, handlers: handlers, context: serviceContext)
+        var groupLogger = logger
+        groupLogger.logLevel = max(logger.logLevel, .notice)
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: loops.map { .init(service: $0) }, logger: groupLogger))
+        var failure: (any Error)?
+        do {
+            try await group.run()
+        } catch {
+            failure = error
+            logger.critical("a loop of the service ended; the service stops", metadata: ["error": "\(error)", "loops.failed": "\(self.loops.failed)"])
         }
+        // Whatever the loops left: the links and the publisher closed, the leases let go, the store closed.
         for link in links { await link.close() }
+        await subscriber.close()
         await publisher.close()
         await keeper?.leave()
         await definition.shutdown?()
         logger.info("service stopped")
+        if let failure { throw failure }
+    }
+
+    /// The runtime's loops, each a ``LoopService`` in one service group, in start order (the group
+    /// stops them in the reverse one): the bus publisher's subscription watch, the lease keeper,
+    /// the bus consumer, the stream followers, the outbox relay, retention, the service's periodic
+    /// work, then for each gateway its link's connection watch, the announcements and the request
+    /// server. The request servers stop first (they stop reading, and what is in flight answers),
+    /// the link's watch closes the link once the replies left, and the bus goes last.
+    private func makeLoops(
+        publisher: BusPublisher, subscriber: BusSubscriber, links: [ServiceLink], asker: ServiceAsker,
+        handlers: [MessageType: RequestHandler], context: ServiceContext
+    ) -> [LoopService] {
+        let states = self.loops
+        var loops = [
+            LoopService(
+                "bus publisher", states: states, serve: { await publisher.watchSubscriptions() },
+                stop: { await publisher.close() })
+        ]
+        if let runner = definition.storageRunner {
+            loops.append(LoopService("database pool", states: states, cancelsServe: true, serve: { await runner.waitUntilEnded() }))
+        }
+        if let keeper {
+            loops.append(
+                LoopService(
+                    "lease keeper", states: states, cancelsServe: true,
+                    serve: { await keeper.run { gained, lost in await self.ownershipChanged(gained: gained, lost: lost, context: context) } }))
+        }
+        loops.append(
+            LoopService(
+                "bus subscriber", states: states, serve: { await self.consume(subscriber, context: context) },
+                stop: { await subscriber.close() }))
+        if !followers.value.isEmpty {
+            loops.append(
+                LoopService("stream followers", states: states, cancelsServe: true, serve: { await self.keepFollowersCaughtUp() }))
+        }
+        if let relay = definition.outbox {
+            loops.append(
+                LoopService(
+                    "outbox relay", states: states, cancelsServe: true,
+                    serve: { [ownership, logger] in await relay.run(publisher: publisher, logger: logger) { ownership.isOwner } },
+                    stop: { relay.finish() }))
+        }
+        if let pruner {
+            loops.append(
+                LoopService(
+                    "retention", states: states, cancelsServe: true,
+                    serve: { [clock, logger] in await self.whileOwner { await pruner.run(clock: clock, logger: logger) } }))
+        }
+        if let background = definition.background {
+            loops.append(
+                LoopService(
+                    "periodic work", states: states, cancelsServe: true, serve: { await self.whileOwner { await background(context) } }))
+        }
+        let shuttingDown = ErrorReply(code: .serviceUnavailable, message: "\(definition.name) is shutting down")
+        for (index, link) in links.enumerated() {
+            let suffix = links.count > 1 ? " \(index + 1)" : ""
+            loops.append(
+                LoopService("gateway link\(suffix)", states: states, serve: { await link.watch() }, stop: { await link.close() }))
+            loops.append(
+                LoopService(
+                    "announcements\(suffix)", states: states, cancelsServe: true,
+                    serve: { await self.announce(over: link, handles: Array(handlers.keys)) }))
+            loops.append(
+                LoopService(
+                    "requests\(suffix)", states: states, cancelsServe: true,
+                    // Questions to other services fail at once, so handlers in flight finish.
+                    onShutdown: { asker.failAll(shuttingDown) },
+                    serve: { await self.serve(link, handlers: handlers, context: context, asker: asker) }))
+        }
+        return loops
     }
 
     // MARK: - Bus
@@ -153,7 +213,7 @@ public final class ServiceRuntime: Service, Sendable {
     private func consume(_ subscriber: BusSubscriber, context: ServiceContext) async {
         await subscriber.run(
             logger: logger,
-            onTick: { [status] in status.withLock { $0.busReady = true } },
+            onTick: { [status, clock] in status.withLock { $0.lastTick = clock.monotonicMilliseconds } },
             onGap: { [status] _, missing in
                 status.withLock { $0.gapsDetected += UInt64(missing.count) }
             },
@@ -249,8 +309,7 @@ public final class ServiceRuntime: Service, Sendable {
     // MARK: - Gateway link
 
     private func announce(over link: ServiceLink, handles: [MessageType]) async {
-        let interval = Int64(settings.heartbeatInterval.components.seconds * 1000)
-            + settings.heartbeatInterval.components.attoseconds / 1_000_000_000_000_000
+        let interval = settings.heartbeatInterval.milliseconds
         var announcement = ServiceAnnouncement(
             service: definition.name, instance: settings.instanceID,
             requestTypes: handles.map(\.rawValue).sorted(), heartbeatIntervalMilliseconds: Int(interval))
@@ -408,12 +467,24 @@ public final class ServiceRuntime: Service, Sendable {
         return Dictionary(uniqueKeysWithValues: handlers.map { ($0.type, $0.handler) })
     }
 
+    /// How long the bus may stay silent (no `bus/tick` from any gateway) before the service stops
+    /// being ready: five heartbeats, at least 5 s.
+    var tickWindowMilliseconds: Int64 { max(5000, 5 * settings.heartbeatInterval.milliseconds) }
+
+    /// Ready while every loop runs, the bus delivers (a gateway's `bus/tick` arrived within
+    /// ``tickWindowMilliseconds``) and the publisher's subscription reached a hub: computed from
+    /// the loops and the bus each time, never a flag set once.
+    func readiness(publisher: BusPublisher?) -> Bool {
+        guard loops.allRunning, let publisher, publisher.hasSubscribers, let tick = status.value.lastTick else { return false }
+        return clock.monotonicMilliseconds - tick <= tickWindowMilliseconds
+    }
+
     /// The current health report.
     func health(_ publisher: BusPublisher) async -> ServiceHealth {
         let snapshot = status.withLock { $0 }
         return ServiceHealth(
             service: definition.name, instance: settings.instanceID,
-            ready: snapshot.busReady && publisher.hasSubscribers,
+            ready: readiness(publisher: publisher),
             startedAt: startedAt, subscriptions: definition.subscriptions,
             eventsReceived: snapshot.eventsReceived, recentEventIds: Array(snapshot.recentEventIds),
             gapsDetected: snapshot.gapsDetected, storage: definition.storage ?? "none",
@@ -446,11 +517,12 @@ public final class ServiceRuntime: Service, Sendable {
 }
 
 extension ServiceRuntime: OperationsProbe {
-    /// Ready as `health` says: the bus delivers (a tick arrived) and the publisher's subscription
-    /// reached the hub.
+    /// Ready as `health` says (``readiness(publisher:)``).
     public var isReady: Bool {
-        get async { status.value.busReady && (runningPublisher.value?.hasSubscribers ?? false) }
+        get async { readiness(publisher: running.value?.publisher) }
     }
+
+    public var loopStates: [String: LoopStates.State] { loops.snapshot }
 
     /// The service's SQLite file, from its storage description (`sqlite:<path>`).
     public var databaseFiles: [String] {

@@ -10,6 +10,7 @@ import GatewayPostgres
 import Leaderboard
 import LeaderboardPostgres
 import Logging
+import PodiumClient
 import PodiumMessages
 import PodiumRuntime
 import ServiceLifecycle
@@ -112,10 +113,11 @@ public final class PodiumTestStack: Sendable {
         achievements: AchievementCatalog = testAchievements
     ) -> [ServiceBlueprint] {
         [
-            AuthService.blueprint(configuration: auth, openStore: PostgresAccountStore.configured), LeaderboardService.blueprint(catalog: games, openStore: PostgresLeaderboardStore.configured),
-            AchievementService.blueprint(catalog: achievements, openStore: PostgresAchievementStore.configured),
+            AuthService.blueprint(configuration: auth, openStore: TestStores.accounts),
+            LeaderboardService.blueprint(catalog: games, openStore: TestStores.scores),
+            AchievementService.blueprint(catalog: achievements, openStore: TestStores.progress),
             ChallengeService.blueprint(
-                openGames: [], catalog: try! ChallengeCatalog(Array(games.games.values)), openStore: PostgresChallengeStore.configured),
+                openGames: [], catalog: try! ChallengeCatalog(Array(games.games.values)), openStore: TestStores.challenges),
         ]
     }
 
@@ -231,7 +233,7 @@ public final class PodiumTestStack: Sendable {
             var settings = gatewaySettings
             settings.runtime.instanceID = "gateway-\(index + 1)-\(UUID().uuidString.prefix(4).lowercased())"
             gateways.append(
-                try await Gateway(settings: settings, clock: options.clock, logger: logger, openStorage: GatewayStorage.configured))
+                try await Gateway(settings: settings, clock: options.clock, logger: logger, openStorage: TestStores.gateway))
         }
         self.gateways = gateways
         gateway = gateways[0]
@@ -301,12 +303,12 @@ public final class PodiumTestStack: Sendable {
         var client = try self.client()
         defer { Task { [client] in await client.close() } }
         let deadline = ContinuousClock.now + limit
-        var last: RawEnvelope?
+        var last: String?
         while ContinuousClock.now < deadline {
-            let reply = try? await client.request(.health, timeout: .seconds(3))
-            last = reply
-            if let reply, let health = try? reply.decodePayload(as: SystemHealth.self), health.ready { return }
-            if let reply, (try? reply.decodePayload(as: ErrorReply.self))?.code == .rateLimited {
+            let reply = try? await client.exchange(GatewayRequests.health, timeout: .seconds(3))
+            last = reply?.text
+            if let reply, (try? reply.value())?.ready == true { return }
+            if reply?.error?.code == .rateLimited {
                 // A stack with a tiny connection rate limit: poll from a new connection.
                 let spent = client
                 Task { await spent.close() }
@@ -314,19 +316,19 @@ public final class PodiumTestStack: Sendable {
             }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw TestStackError("stack not ready within \(limit); last health: \(String(describing: last))")
+        throw TestStackError("stack not ready within \(limit); last health: \(last ?? "none")")
     }
 
     /// Registers a player and returns a client that acts as them (its session token on every request).
     public func player(_ username: String, password: String = "correct horse battery") async throws -> (client: TestClient, grant: SessionGrant) {
         let client = try self.client()
-        let reply = try await client.request(
-            "auth.register", payload: ["username": .string(username), "password": .string(password)])
-        guard reply.type == .reply else {
+        let grant: SessionGrant
+        do {
+            grant = try await client.call(AuthRequests.register, Registration(username: username, password: password))
+        } catch {
             await client.close()
-            throw TestStackError("registering \(username) failed: \(reply.payload)")
+            throw TestStackError("registering \(username) failed: \(error)")
         }
-        let grant = try reply.decodePayload(as: SessionGrant.self)
         client.use(.token(grant.sessionToken))
         return (client, grant)
     }

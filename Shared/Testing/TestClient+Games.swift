@@ -5,15 +5,12 @@ import PodiumMessages
 extension TestClient {
     /// Publishes events pipelined and waits for every acknowledgement; throws the first refusal.
     public func play(_ game: String, _ events: [(String, Int64?, [String: JSONValue])]) async throws {
-        let token: String?
-        if case .token(let value) = currentCredential { token = value } else { token = nil }
         var ids = Set<String>()
         for (name, value, attributes) in events {
-            var payload: [String: JSONValue] = ["name": .string(name), "attributes": .object(attributes)]
-            if let value { payload["value"] = .integer(value) }
-            let id = nextID()
-            ids.insert(id)
-            try await send(ClientRequest(type: .eventPublish, id: id, gameId: game, payload: .object(payload), token: token))
+            let request = try client.request(
+                GatewayRequests.publish, GameEvent(name: name, value: value, attributes: attributes), gameId: game)
+            ids.insert(request.id)
+            try await send(request)
         }
         while !ids.isEmpty {
             let reply = try await nextReply()
@@ -24,7 +21,7 @@ extension TestClient {
 
     /// The player's achievements in a game.
     public func achievements(_ game: String) async throws -> AchievementList {
-        try await request("achievement.list", gameId: game).decodePayload(as: AchievementList.self)
+        try await call(AchievementRequests.list, gameId: game)
     }
 
     /// Waits (up to 15 s) until the achievement service has applied events so that `condition` holds.
@@ -52,10 +49,5 @@ extension RawEnvelope {
     /// The error code of an `error` reply, or nil for a reply.
     public var errorCode: ErrorCode? {
         type == .error ? (try? decodePayload(as: ErrorReply.self))?.code : nil
-    }
-
-    /// The outcomes of an `achievement.report` reply.
-    public var outcomes: [ReportOutcome] {
-        get throws { try WireCodec.convert(payload["outcomes"] ?? .array([]), to: [ReportOutcome].self) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumClient
 import PodiumMessages
 import PodiumTesting
 import Testing
@@ -14,8 +15,10 @@ struct RuleLanguageGatewayTests {
         ("hand.played", nil, ["sessionId": .string(session), "variant": .string(variant), "doubledDown": false, "won": .bool(won), "bet": bet])
     }
 
+    /// Sends a definition as a studio writes it, in the JSON rule language (broken ones too, which
+    /// no typed definition could carry to the service's checks).
     static func define(_ client: TestClient, _ definition: JSONValue) async throws -> RawEnvelope {
-        try await client.request("achievement.admin.define", gameId: "blackjack", payload: ["definition": definition])
+        try await client.request(AchievementRequests.define.type, gameId: "blackjack", payload: ["definition": definition])
     }
 
     @Test("numeric where and a measured attribute (High Roller), events lists, in, present and all-or-nothing")
@@ -156,12 +159,10 @@ struct RuleLanguageGatewayTests {
             #expect(try await Self.define(operatorClient, busy).type == .reply)
             #expect(try await player.achievements("blackjack").status("bettor")?.steps == 0, "rules only see new events")
 
-            let dry = try await operatorClient.request("achievement.admin.rebuild", payload: ["gameId": "blackjack", "dryRun": true])
-                .decodePayload(as: RebuildReport.self)
+            let dry = try await operatorClient.call(AchievementRequests.rebuild, RebuildRequest(gameId: "blackjack", dryRun: true))
             #expect(dry.eventsReplayed == 4 && dry.newlyEarned == 2)
             #expect(Set(dry.changes.map(\.achievementId)) == ["com.example.blackjack.bettor", "com.example.blackjack.busy"])
-            let report = try await operatorClient.request("achievement.admin.rebuild", payload: ["gameId": "blackjack"])
-                .decodePayload(as: RebuildReport.self)
+            let report = try await operatorClient.call(AchievementRequests.rebuild, RebuildRequest(gameId: "blackjack"))
             #expect(!report.dryRun && report.newlyEarned == 2)
             let after = try await player.achievements("blackjack")
             #expect(after.status("bettor")?.earned == true && after.status("bettor")?.steps == 500, "200 + 300; 100 is not above 100")

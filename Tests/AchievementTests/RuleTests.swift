@@ -1,4 +1,5 @@
 import Foundation
+import PodiumClient
 import PodiumMessages
 import PodiumTesting
 import Testing
@@ -137,12 +138,13 @@ struct RuleAbuseTests {
             let negative = try await fresh.client.waitForAchievements("whackacac") { $0.status("killone")?.earned == true }
             #expect(negative.status("play5Mins")?.earned == false, "negative time does not count")
             #expect(negative.status("play5Mins")?.steps == 0)
-            let cheat = try await player.report("whackacac", [["achievementId": "com.dragonforged.whackacac.1000whacks", "percentComplete": 100]])
+            let cheat = try await player.report(
+                "whackacac", [ProgressReport(achievementId: "com.dragonforged.whackacac.1000whacks", percentComplete: 100)])
             #expect(cheat.errorCode == .forbidden)
-            let unknown = try await player.report("whackacac", [["achievementId": "nope", "steps": 1]])
-            #expect((try? unknown.decodePayload(as: ErrorReply.self))?.field == "payload.reports.0.achievementId")
+            let unknown = try await player.report("whackacac", [ProgressReport(achievementId: "nope", steps: 1)])
+            #expect(unknown.error?.errorReply?.field == "payload.reports.0.achievementId")
             // The service is still up.
-            #expect(try await player.request(.health(of: "achievement")).type == .reply)
+            #expect(try await player.exchange(ServiceRequests.health(of: "achievement")).type == .reply)
         }
     }
 }

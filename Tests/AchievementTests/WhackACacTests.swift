@@ -1,4 +1,5 @@
 import Foundation
+import PodiumClient
 import PodiumMessages
 import PodiumTesting
 import Testing
@@ -12,12 +13,12 @@ struct WhackACacTests {
         try await withPodiumStack(.init(clock: clock)) { stack in
             let (player, _) = try await stack.player("whacker")
             defer { Task { await player.close() } }
-            let topic = try await player.request(.notificationsSubscribe, gameId: "whackacac").decodePayload(as: NotificationSubscription.self).topic
+            let topic = try await player.call(GatewayRequests.subscribe, gameId: "whackacac").topic
             let banners = try TestSubscriber(endpoint: stack.endpoints.notifications, topics: [topic])
             defer { Task { await banners.close() } }
             _ = try await withDeadline(.seconds(15)) {
                 while true {
-                    _ = try await player.request(.testNotification(of: "achievement"), gameId: "whackacac")
+                    _ = try await player.call(ClientRequests.testNotification(of: "achievement"), TestNotice(), gameId: "whackacac")
                     if (try? await banners.next(timeout: .milliseconds(300))) != nil { return true }
                 }
             }
@@ -74,7 +75,7 @@ struct WhackACacTests {
             let (player, grant) = try await stack.player("persistent")
             defer { Task { await player.close() } }
             try await player.play("whackacac", Array(repeating: ("cactus.hit", nil, ["matchId": "m1"]), count: 30))
-            _ = try await player.report("blackjack", [["achievementId": "com.example.blackjack.tutorial", "percentComplete": 100]])
+            _ = try await player.report("blackjack", [ProgressReport(achievementId: "com.example.blackjack.tutorial", percentComplete: 100)])
             let list = try await player.waitForAchievements("whackacac") { $0.status("100whacks")?.steps == 30 }
             #expect(list.status("100whacks")?.steps == 30)
             return grant
@@ -89,9 +90,12 @@ struct WhackACacTests {
             #expect(list.status("score100")?.earned == true)
             #expect(list.status("100whacks")?.earned == true)
 
-            #expect(try await player.request("achievement.reset", gameId: "whackacac").errorCode == .confirmationRequired)
-            #expect(try await player.request("achievement.reset", gameId: "whackacac", payload: ["confirm": true, "gameId": "blackjack"]).errorCode == .confirmationRequired)
-            let reset = try await player.request("achievement.reset", gameId: "whackacac", payload: ["confirm": true, "gameId": "whackacac"])
+            func resetAll(_ confirmation: AchievementResetConfirmation) async throws -> PodiumReply<AchievementResetReceipt> {
+                try await player.exchange(AchievementRequests.reset, confirmation, gameId: "whackacac")
+            }
+            #expect(try await resetAll(AchievementResetConfirmation(confirm: nil, gameId: nil)).errorCode == .confirmationRequired)
+            #expect(try await resetAll(AchievementResetConfirmation(confirm: true, gameId: "blackjack")).errorCode == .confirmationRequired)
+            let reset = try await resetAll(AchievementResetConfirmation(confirm: true, gameId: "whackacac"))
             #expect(reset.type == .reply)
             let cleared = try await player.achievements("whackacac")
             #expect(cleared.pointsEarned == 0)

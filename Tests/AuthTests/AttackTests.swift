@@ -1,4 +1,5 @@
 import Foundation
+import PodiumClient
 import PodiumMessages
 import PodiumTesting
 import PodiumTokens
@@ -38,7 +39,7 @@ struct AttackTests {
             let attacker = try await anonymous.register("attacker").grant
             let honest = try client(stack, token: victim.sessionToken)
             defer { Task { await honest.close() } }
-            let before = try await honest.publish().decodePayload(as: EventAcknowledgement.self)
+            let before = try await honest.publish().value()
 
             let otherKey = await SessionTokens(key: Array(repeating: 3, count: 40))
             let signedElsewhere = try await otherKey.issue(
@@ -57,10 +58,10 @@ struct AttackTests {
             for (label, token) in attempts {
                 let forger = try client(stack, token: token)
                 let reply = try await forger.publish(playerId: victim.playerId)
-                #expect(reply.errorCode == .invalidToken, "\(label) was not refused as invalid_token: \(reply.payload)")
+                #expect(reply.errorCode == .invalidToken, "\(label) was not refused as invalid_token: \(reply.text)")
                 await forger.close()
             }
-            let after = try await honest.publish().decodePayload(as: EventAcknowledgement.self)
+            let after = try await honest.publish().value()
             #expect(after.sequence == before.sequence + 1, "a forged request published something")
         }
     }
@@ -71,17 +72,17 @@ struct AttackTests {
             let (mallory, _) = try await stack.player("mallory")
             let (alice, aliceGrant) = try await stack.player("alice")
             defer { Task { await mallory.close(); await alice.close() } }
-            let before = try await alice.publish().decodePayload(as: EventAcknowledgement.self)
+            let before = try await alice.publish().value()
             let forged = try await mallory.publish(playerId: aliceGrant.playerId)
             #expect(forged.errorCode == .forbidden)
-            let subscribe = try await mallory.request(.notificationsSubscribe, gameId: "dash", playerId: aliceGrant.playerId)
+            let subscribe = try await mallory.exchange(GatewayRequests.subscribe, gameId: "dash", playerId: aliceGrant.playerId)
             #expect(subscribe.errorCode == .forbidden)
-            let rename = try await mallory.request("auth.display-name", playerId: aliceGrant.playerId, payload: ["displayName": "owned"])
+            let rename = try await mallory.exchange(AuthRequests.displayName, DisplayNameChange(displayName: "owned"), playerId: aliceGrant.playerId)
             #expect(rename.errorCode == .forbidden)
-            let after = try await alice.publish().decodePayload(as: EventAcknowledgement.self)
+            let after = try await alice.publish().value()
             #expect(after.sequence == before.sequence + 1)
             // The published event carries the token's player and the actor the gateway established.
-            let own = try await mallory.publish().decodePayload(as: EventAcknowledgement.self)
+            let own = try await mallory.publish().value()
             #expect(own.sequence == after.sequence + 1)
         }
     }
@@ -91,13 +92,18 @@ struct AttackTests {
         try await withPodiumStack { stack in
             let anonymous = try client(stack)
             defer { Task { await anonymous.close() } }
-            for type: MessageType in [.eventPublish, .notificationsSubscribe, "auth.profile", "auth.friends.list", "challenge.test-notification"] {
+            // The same hand-built payload to every type: the credential is checked before it is read.
+            let closed = [
+                GatewayRequests.publish.type, GatewayRequests.subscribe.type, AuthRequests.profile.type, AuthRequests.friendList.type,
+                ServiceRequests.testNotification(of: "challenge").type,
+            ]
+            for type in closed {
                 let reply = try await anonymous.request(type, gameId: "dash", playerId: "p1", payload: ["name": "x"])
                 #expect(reply.errorCode == .unauthenticated, "\(type)")
             }
-            for type: MessageType in [.health, .gatewayHealth, "leaderboard.health"] {
-                #expect(try await anonymous.request(type).type == .reply, "\(type)")
-            }
+            #expect(try await anonymous.exchange(GatewayRequests.health).type == .reply)
+            #expect(try await anonymous.exchange(GatewayRequests.gatewayHealth).type == .reply)
+            #expect(try await anonymous.exchange(ServiceRequests.health(of: "leaderboard")).type == .reply)
         }
     }
 
@@ -127,11 +133,11 @@ struct AttackTests {
             let names = ["Racer", "racer", "RACER", "Ｒａｃｅｒ", "racer", "Racer", "rAcEr", "racer"]
             let clients = try names.map { _ in try client(stack) }
             defer { Task { for client in clients { await client.close() } } }
-            let results = try await withThrowingTaskGroup(of: RawEnvelope.self) { group in
+            let results = try await withThrowingTaskGroup(of: PodiumReply<SessionGrant>.self) { group in
                 for (client, name) in zip(clients, names) { group.addTask { try await client.register(name) } }
-                return try await group.reduce(into: [RawEnvelope]()) { $0.append($1) }
+                return try await group.reduce(into: [PodiumReply<SessionGrant>]()) { $0.append($1) }
             }
-            let outcomes = results.map { $0.type == .reply ? "ok" : "\($0.errorCode.map { "\($0)" } ?? "?"): \($0.payload["message"]?.stringValue ?? "")" }
+            let outcomes = results.map { $0.type == .reply ? "ok" : "\($0.errorCode.map { "\($0)" } ?? "?"): \($0.error?.errorReply?.message ?? "")" }
             #expect(results.filter { $0.type == .reply }.count == 1, "\(outcomes)")
             #expect(results.filter { $0.errorCode == .usernameTaken }.count == names.count - 1, "\(outcomes)")
         }
@@ -146,7 +152,7 @@ struct AttackTests {
             let operatorClient = try TestClient(endpoint: stack.endpoints.requests)
             operatorClient.use(.adminKey(admin))
             defer { Task { await anonymous.close(); await operatorClient.close() } }
-            let topic = try await operatorClient.request(.notificationsSubscribe).decodePayload(as: NotificationSubscription.self).topic
+            let topic = try await operatorClient.call(GatewayRequests.subscribe).topic
             #expect(topic.hasPrefix("operator/"))
             let operators = try TestSubscriber(endpoint: stack.endpoints.notifications, topics: [topic])
             defer { Task { await operators.close() } }
@@ -156,7 +162,7 @@ struct AttackTests {
             }
             let blocked = try await anonymous.login("target")
             #expect(blocked.errorCode == .rateLimited, "even the right password waits at this address")
-            let retryAfter = try blocked.decodePayload(as: ErrorReply.self).retryAfterMilliseconds
+            let retryAfter = blocked.error?.errorReply?.retryAfterMilliseconds
             #expect((retryAfter ?? 0) > 0)
             // Operators also hear of services coming and going; wait for the throttling notice.
             var throttledNotice: PlayerNotification?
@@ -207,24 +213,20 @@ struct AttackTests {
             let stranger = "stranger\(UInt32.random(in: 0...UInt32.max))"
             #expect(try await guesser.login(stranger, password: "guess guess").errorCode == .rateLimited)
 
-            let lockouts = try await operatorClient.request(AuthRequests.lockouts.type, payload: ["address": "127.0.0.1"])
-                .decodePayload(as: LockoutList.self).lockouts
+            let lockouts = try await operatorClient.call(AuthRequests.lockouts, LockoutQuery(address: "127.0.0.1")).lockouts
             #expect(Set(lockouts.map(\.limit)) == ["account-and-address", "address"], "\(lockouts)")
             #expect(lockouts.first { $0.limit == "account-and-address" }?.username == "victim")
             #expect(lockouts.first { $0.limit == "address" }?.failures == 8)
-            let forVictim = try await operatorClient.request(AuthRequests.lockouts.type, payload: ["username": "VICTIM"])
-                .decodePayload(as: LockoutList.self).lockouts
+            let forVictim = try await operatorClient.call(AuthRequests.lockouts, LockoutQuery(username: "VICTIM")).lockouts
             #expect(forVictim.map(\.limit) == ["account-and-address"])
-            #expect(try await guesser.request(AuthRequests.lockouts.type, payload: [:]).errorCode == .unauthenticated)
-            #expect(try await operatorClient.request(AuthRequests.unlock.type, payload: [:]).errorCode == .missingField)
+            #expect(try await guesser.exchange(AuthRequests.lockouts, LockoutQuery()).errorCode == .unauthenticated)
+            #expect(try await operatorClient.exchange(AuthRequests.unlock, LockoutQuery()).errorCode == .missingField)
 
-            let receipt = try await operatorClient.request(AuthRequests.unlock.type, payload: ["address": "127.0.0.1"])
-                .decodePayload(as: UnlockReceipt.self)
+            let receipt = try await operatorClient.call(AuthRequests.unlock, LockoutQuery(address: "127.0.0.1"))
             #expect(receipt.cleared >= 2)
             #expect(try await guesser.login("victim").type == .reply, "cleared: the right password gets in")
             #expect(
-                try await operatorClient.request(AuthRequests.lockouts.type, payload: [:]).decodePayload(as: LockoutList.self).lockouts
-                    .isEmpty)
+                try await operatorClient.call(AuthRequests.lockouts, LockoutQuery()).lockouts.isEmpty)
         }
     }
 
@@ -248,16 +250,19 @@ struct AttackTests {
             await wrong.close()
             let badAdmin = try TestClient(endpoint: stack.endpoints.requests)
             badAdmin.use(.adminKey(String(repeating: "b", count: 40)))
-            #expect(try await badAdmin.request(.notificationsSubscribe).errorCode == .invalidCredentials)
+            #expect(try await badAdmin.exchange(GatewayRequests.subscribe).errorCode == .invalidCredentials)
             await badAdmin.close()
 
+            // An operator's name the protocol does not define.
             #expect(try await player.request("auth.admin.reset").errorCode == .forbidden)
             #expect(try await server.request("auth.admin.reset", gameId: "dash").errorCode == .forbidden)
             #expect(try await adminClient.request("auth.admin.reset").errorCode == .unknownType, "the gate opens for admins")
-            #expect(try await player.request("auth.session-check", payload: ["sessionId": .string(grant.sessionId), "playerId": .string(grant.playerId)]).errorCode == .forbidden)
-            #expect(try await player.request("auth.friends.of", payload: ["playerId": .string(grant.playerId)]).errorCode == .forbidden)
-            #expect(try await server.request(.notificationsSubscribe, gameId: "dash", playerId: grant.playerId).errorCode == .forbidden)
-            #expect(try await player.request(.notificationsSubscribe).errorCode == .missingField)
+            #expect(
+                try await player.exchange(AuthRequests.sessionCheck, SessionCheck(sessionId: grant.sessionId, playerId: grant.playerId)).errorCode
+                    == .forbidden)
+            #expect(try await player.exchange(AuthRequests.friendsOf, FriendsOfQuery(playerId: grant.playerId)).errorCode == .forbidden)
+            #expect(try await server.exchange(GatewayRequests.subscribe, gameId: "dash", playerId: grant.playerId).errorCode == .forbidden)
+            #expect(try await player.exchange(GatewayRequests.subscribe).errorCode == .missingField)
         }
     }
 }
@@ -272,17 +277,19 @@ struct ServerOnlyBoardTests {
             let server = try TestClient(endpoint: stack.endpoints.requests)
             server.use(.serverKey(serverKey))
             defer { Task { await player.close(); await server.close() } }
-            let refused = try await player.request("leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.ranked", "value": 999])
+            let ranked = ScoreSubmission(boardId: "dash.ranked", value: 999)
+            let refused = try await player.exchange(LeaderboardRequests.submit, ranked, gameId: "dash")
             #expect(refused.errorCode == .forbidden)
-            let nothing = try await player.request("leaderboard.entry", gameId: "dash", payload: ["boardId": "dash.ranked"])
-            #expect(nothing.payload["entry"] == .null, "the refused score was not stored")
-            let accepted = try await server.request(
-                "leaderboard.submit", gameId: "dash", playerId: grant.playerId, payload: ["boardId": "dash.ranked", "value": 999])
+            let nothing = try await player.call(LeaderboardRequests.entry, BoardQuery(boardId: "dash.ranked"), gameId: "dash")
+            #expect(nothing.entry == nil, "the refused score was not stored")
+            let accepted = try await server.exchange(LeaderboardRequests.submit, ranked, gameId: "dash", playerId: grant.playerId)
             #expect(accepted.type == .reply)
-            let stored = try await player.request("leaderboard.entry", gameId: "dash", payload: ["boardId": "dash.ranked"])
-            #expect(stored.payload["entry"]?["value"] == 999)
+            let stored = try await player.call(LeaderboardRequests.entry, BoardQuery(boardId: "dash.ranked"), gameId: "dash")
+            #expect(stored.entry?.value == 999)
             // On an open board the player submits for themselves.
-            #expect(try await player.request("leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.highscore", "value": 5]).type == .reply)
+            #expect(
+                try await player.exchange(LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: 5), gameId: "dash").type
+                    == .reply)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumClient
 import PodiumMessages
 import PodiumTesting
 import Testing
@@ -26,15 +27,13 @@ struct AuthFlowTests {
 
             let ada = try client(stack, token: login.sessionToken)
             defer { Task { await ada.close() } }
-            let profile = try await ada.request("auth.profile").decodePayload(as: PlayerProfile.self)
+            let profile = try await ada.call(AuthRequests.profile)
             #expect(profile.playerId == grant.playerId)
             #expect(profile.username == "Ada")
-            let renamed = try await ada.request("auth.display-name", payload: ["displayName": "Countess"])
-                .decodePayload(as: PlayerProfile.self)
+            let renamed = try await ada.call(AuthRequests.displayName, DisplayNameChange(displayName: "Countess"))
             #expect(renamed.displayName == "Countess")
             #expect(renamed.playerId == grant.playerId, "player ids never change")
-            let lookup = try await ada.request("auth.players", payload: ["playerIds": [.string(grant.playerId), "missing"]])
-                .decodePayload(as: ProfileList.self)
+            let lookup = try await ada.call(AuthRequests.players, ProfileLookup(playerIds: [grant.playerId, "missing"]))
             #expect(lookup.players == [PublicProfile(playerId: grant.playerId, displayName: "Countess")])
         }
     }
@@ -44,21 +43,20 @@ struct AuthFlowTests {
         try await withPodiumStack { stack in
             let anonymous = try client(stack)
             defer { Task { await anonymous.close() } }
-            let first = try await anonymous.request("auth.device-login", payload: ["deviceId": "phone-0001", "displayName": "Rookie"]).grant
-            let again = try await anonymous.request("auth.device-login", payload: ["deviceId": "phone-0001"]).grant
+            let first = try await anonymous.call(AuthRequests.deviceLogin, DeviceLogin(deviceId: "phone-0001", displayName: "Rookie"))
+            let again = try await anonymous.call(AuthRequests.deviceLogin, DeviceLogin(deviceId: "phone-0001"))
             #expect(first.created)
             #expect(!again.created)
             #expect(again.playerId == first.playerId)
             #expect(first.username == nil)
             let device = try client(stack, token: again.sessionToken)
             defer { Task { await device.close() } }
-            let linked = try await device.request("auth.link", payload: ["username": "rookie", "password": "long enough"])
-                .decodePayload(as: PlayerProfile.self)
+            let linked = try await device.call(AuthRequests.link, AccountLink(username: "rookie", password: "long enough"))
             #expect(linked.username == "rookie")
             #expect(linked.linkedDevices == 1)
             #expect(try await anonymous.login("rookie", password: "long enough").grant.playerId == first.playerId)
-            #expect(try await device.request("auth.link", payload: ["username": "other", "password": "long enough"]).errorCode == .conflict)
-            #expect(try await anonymous.request("auth.device-login", payload: ["deviceId": "short"]).errorCode == .invalidField)
+            #expect(try await device.exchange(AuthRequests.link, AccountLink(username: "other", password: "long enough")).errorCode == .conflict)
+            #expect(try await anonymous.exchange(AuthRequests.deviceLogin, DeviceLogin(deviceId: "short")).errorCode == .invalidField)
         }
     }
 
@@ -68,17 +66,17 @@ struct AuthFlowTests {
             let anonymous = try client(stack)
             defer { Task { await anonymous.close() } }
             let grant = try await anonymous.register("rotor").grant
-            let refreshed = try await anonymous.request("auth.refresh", payload: ["refreshToken": .string(grant.refreshToken)]).grant
+            let refreshed = try await anonymous.call(AuthRequests.refresh, SessionRefresh(refreshToken: grant.refreshToken))
             #expect(refreshed.sessionId == grant.sessionId)
             #expect(refreshed.refreshToken != grant.refreshToken)
             let player = try client(stack, token: refreshed.sessionToken)
             defer { Task { await player.close() } }
             #expect(try await player.publish().type == .reply)
             // The first refresh token again: a replay. The whole session ends.
-            let replay = try await anonymous.request("auth.refresh", payload: ["refreshToken": .string(grant.refreshToken)])
+            let replay = try await anonymous.exchange(AuthRequests.refresh, SessionRefresh(refreshToken: grant.refreshToken))
             #expect(replay.errorCode == .sessionRevoked)
             #expect(try await player.publish().errorCode == .sessionRevoked)
-            let later = try await anonymous.request("auth.refresh", payload: ["refreshToken": .string(refreshed.refreshToken)])
+            let later = try await anonymous.exchange(AuthRequests.refresh, SessionRefresh(refreshToken: refreshed.refreshToken))
             #expect(later.errorCode == .sessionRevoked)
         }
     }
@@ -97,17 +95,16 @@ struct AuthFlowTests {
             defer { Task { await first.close(); await second.close(); await third.close() } }
             // Use every token once, so the gateway has them cached.
             for player in [first, second, third] { #expect(try await player.publish().type == .reply) }
-            let logout = try await first.request("auth.logout").decodePayload(as: RevocationReceipt.self)
+            let logout = try await first.call(AuthRequests.logout)
             #expect(logout.revokedSessions == 1)
             #expect(logout.sessionIds == [one.sessionId])
             #expect(try await first.publish().errorCode == .sessionRevoked)
             #expect(try await second.publish().type == .reply)
-            let revokeAll = try await second.request("auth.revoke", payload: ["allSessions": true])
-                .decodePayload(as: RevocationReceipt.self)
+            let revokeAll = try await second.call(AuthRequests.revoke, SessionRevocation(allSessions: true))
             #expect(revokeAll.revokedSessions == 2)
             #expect(try await second.publish().errorCode == .sessionRevoked)
             #expect(try await third.publish().errorCode == .sessionRevoked)
-            #expect(try await anonymous.request("auth.refresh", payload: ["refreshToken": .string(three.refreshToken)]).errorCode == .sessionRevoked)
+            #expect(try await anonymous.exchange(AuthRequests.refresh, SessionRefresh(refreshToken: three.refreshToken)).errorCode == .sessionRevoked)
         }
     }
 
@@ -124,7 +121,7 @@ struct AuthFlowTests {
             let kept = try await anonymous.login("phoenix").grant
             let player = try client(stack, token: revoked.sessionToken)
             defer { Task { await player.close() } }
-            #expect(try await player.request("auth.logout").type == .reply)
+            #expect(try await player.exchange(AuthRequests.logout).type == .reply)
             return (revoked, kept)
         }
         try await withPodiumStack(options) { stack in
@@ -149,7 +146,7 @@ struct AuthFlowTests {
             clock.advance(by: .seconds(16 * 60))
             #expect(try await player.publish().errorCode == .tokenExpired)
             // The client still sends its expired session token with the refresh: that must not block it.
-            let refreshed = try await player.request("auth.refresh", payload: ["refreshToken": .string(grant.refreshToken)]).grant
+            let refreshed = try await player.call(AuthRequests.refresh, SessionRefresh(refreshToken: grant.refreshToken))
             player.use(.token(refreshed.sessionToken))
             #expect(try await player.publish().type == .reply)
         }

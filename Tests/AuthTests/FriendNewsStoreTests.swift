@@ -13,7 +13,7 @@ import Testing
 struct FriendNewsStoreTests {
     static func open(_ data: URL) async throws -> any AccountStore {
         let database = try PodiumTestStack.testDatabase(service: "auth", dataDirectory: data)
-        return try await PostgresAccountStore.configured(RuntimeSettings(service: "auth", dataDirectory: data, database: database))
+        return try await TestStores.accounts(RuntimeSettings(service: "auth", dataDirectory: data, database: database))
     }
 
     static func messages(_ store: any AccountStore) async throws -> [RawEnvelope] {

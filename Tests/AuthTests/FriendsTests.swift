@@ -1,4 +1,5 @@
 import Foundation
+import PodiumClient
 import PodiumMessages
 import PodiumRuntime
 import PodiumTesting
@@ -20,9 +21,14 @@ struct FriendsTests {
                 }
             ]))
 
-    static func relation(_ reply: RawEnvelope) throws -> FriendState {
-        try reply.decodePayload(as: FriendRelation.self).state
+    /// What the probe answers.
+    struct ProbeAnswer: Codable, Sendable {
+        var friends: Bool
+        var blocked: Bool
+        var friendCount: Int
     }
+
+    static let friendship = RequestDefinition<FriendshipQuery, ProbeAnswer>("probe.friendship", access: .signedIn)
 
     @Test("request, accept, list, remove; block stops requests; services can ask who is friends")
     func friendsFlow() async throws {
@@ -33,37 +39,35 @@ struct FriendsTests {
             let (ben, benGrant) = try await stack.player("ben")
             let (cat, catGrant) = try await stack.player("cat")
             defer { Task { await ann.close(); await ben.close(); await cat.close() } }
-            func target(_ grant: SessionGrant) -> JSONValue { ["playerId": .string(grant.playerId)] }
+            func target(_ grant: SessionGrant) -> FriendTarget { FriendTarget(playerId: grant.playerId) }
 
-            #expect(try Self.relation(await ann.request("auth.friends.request", payload: target(benGrant))) == .outgoingRequest)
-            let benList = try await ben.request("auth.friends.list").decodePayload(as: FriendList.self)
+            #expect(try await ann.call(AuthRequests.friendRequest, target(benGrant)).state == .outgoingRequest)
+            let benList = try await ben.call(AuthRequests.friendList)
             #expect(benList.incoming.map(\.playerId) == [annGrant.playerId])
-            #expect(try Self.relation(await ben.request("auth.friends.accept", payload: target(annGrant))) == .friends)
-            let annList = try await ann.request("auth.friends.list").decodePayload(as: FriendList.self)
+            #expect(try await ben.call(AuthRequests.friendAccept, target(annGrant)).state == .friends)
+            let annList = try await ann.call(AuthRequests.friendList)
             #expect(annList.friends == [PublicProfile(playerId: benGrant.playerId, displayName: "ben")])
             #expect(annList.outgoing.isEmpty)
 
-            let asked = try await ann.request(
-                "probe.friendship", payload: ["playerId": .string(annGrant.playerId), "otherPlayerId": .string(benGrant.playerId)])
-            #expect(asked.payload["friends"] == true)
-            #expect(asked.payload["friendCount"] == 1)
+            let asked = try await ann.call(Self.friendship, FriendshipQuery(playerId: annGrant.playerId, otherPlayerId: benGrant.playerId))
+            #expect(asked.friends == true)
+            #expect(asked.friendCount == 1)
 
-            #expect(try await ann.request("auth.friends.request", payload: target(annGrant)).errorCode == .invalidField)
-            #expect(try await ann.request("auth.friends.request", payload: ["playerId": "no-such-player"]).errorCode == .unknownPlayer)
-            #expect(try await ann.request("auth.friends.accept", payload: target(catGrant)).errorCode == .conflict)
+            #expect(try await ann.exchange(AuthRequests.friendRequest, target(annGrant)).errorCode == .invalidField)
+            #expect(try await ann.exchange(AuthRequests.friendRequest, FriendTarget(playerId: "no-such-player")).errorCode == .unknownPlayer)
+            #expect(try await ann.exchange(AuthRequests.friendAccept, target(catGrant)).errorCode == .conflict)
 
-            #expect(try Self.relation(await cat.request("auth.friends.block", payload: target(annGrant))) == .blocked)
-            #expect(try await ann.request("auth.friends.request", payload: target(catGrant)).errorCode == .forbidden)
-            let blockedProbe = try await ann.request(
-                "probe.friendship", payload: ["playerId": .string(annGrant.playerId), "otherPlayerId": .string(catGrant.playerId)])
-            #expect(blockedProbe.payload["blocked"] == true)
-            #expect(try Self.relation(await cat.request("auth.friends.unblock", payload: target(annGrant))) == .none)
+            #expect(try await cat.call(AuthRequests.friendBlock, target(annGrant)).state == .blocked)
+            #expect(try await ann.exchange(AuthRequests.friendRequest, target(catGrant)).errorCode == .forbidden)
+            let blockedProbe = try await ann.call(Self.friendship, FriendshipQuery(playerId: annGrant.playerId, otherPlayerId: catGrant.playerId))
+            #expect(blockedProbe.blocked == true)
+            #expect(try await cat.call(AuthRequests.friendUnblock, target(annGrant)).state == FriendState.none)
 
-            #expect(try Self.relation(await ben.request("auth.friends.remove", payload: target(annGrant))) == .none)
-            let after = try await ann.request("auth.friends.list").decodePayload(as: FriendList.self)
+            #expect(try await ben.call(AuthRequests.friendRemove, target(annGrant)).state == FriendState.none)
+            let after = try await ann.call(AuthRequests.friendList)
             #expect(after.friends.isEmpty)
-            #expect(try Self.relation(await cat.request("auth.friends.request", payload: target(benGrant))) == .outgoingRequest)
-            #expect(try Self.relation(await ben.request("auth.friends.decline", payload: target(catGrant))) == .none)
+            #expect(try await cat.call(AuthRequests.friendRequest, target(benGrant)).state == .outgoingRequest)
+            #expect(try await ben.call(AuthRequests.friendDecline, target(catGrant)).state == FriendState.none)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumClient
 import PodiumMessages
 import PodiumTesting
 import Testing
@@ -60,48 +61,48 @@ struct InviteFlowTests {
             let (stranger, strangerGrant) = try await stack.player("stranger")
             let (guesser, _) = try await stack.player("guesser")
             defer { Task { await owner.close(); await stranger.close(); await guesser.close() } }
-            let invite = try await owner.request("auth.invites.create", payload: ["expiresInMilliseconds": 3_600_000]).decodePayload(as: Invite.self)
+            let invite = try await owner.call(AuthRequests.createInvite, InviteRequest(expiresInMilliseconds: 3_600_000))
             #expect(invite.purpose == .friend && invite.expiresAt - invite.createdAt == 3_600_000)
             #expect(InviteCode(entered: invite.code)?.description == invite.code)
 
             let typed = invite.code.lowercased().replacingOccurrences(of: "-", with: "")
-            let relation = try await stranger.request("auth.invites.redeem", payload: ["code": .string(typed)]).decodePayload(as: FriendRelation.self)
+            let relation = try await stranger.call(AuthRequests.redeemInvite, InviteEntry(code: typed))
             #expect(relation == FriendRelation(playerId: ownerGrant.playerId, state: .outgoingRequest))
-            let ownerSide = try await owner.request("auth.friends.list").decodePayload(as: FriendList.self)
+            let ownerSide = try await owner.call(AuthRequests.friendList)
             #expect(ownerSide.incoming.map(\.playerId) == [strangerGrant.playerId])
-            #expect(try await owner.request("auth.invites.list").decodePayload(as: InviteList.self).invites.map(\.uses) == [1])
-            #expect(try await owner.request("auth.invites.redeem", payload: ["code": .string(invite.code)]).errorCode == .invalidField, "own code")
+            #expect(try await owner.call(AuthRequests.listInvites).invites.map(\.uses) == [1])
+            #expect(try await owner.exchange(AuthRequests.redeemInvite, InviteEntry(code: invite.code)).errorCode == .invalidField, "own code")
             // A block answers exactly like a code that does not exist.
-            _ = try await owner.request("auth.friends.block", payload: ["playerId": .string(strangerGrant.playerId)])
-            let blocked = try await stranger.request("auth.invites.redeem", payload: ["code": .string(invite.code)])
-            let unknown = try await stranger.request("auth.invites.redeem", payload: ["code": .string(InviteCode.random().description)])
-            #expect(try blocked.decodePayload(as: ErrorReply.self) == unknown.decodePayload(as: ErrorReply.self))
-            _ = try await owner.request("auth.friends.unblock", payload: ["playerId": .string(strangerGrant.playerId)])
+            _ = try await owner.exchange(AuthRequests.friendBlock, FriendTarget(playerId: strangerGrant.playerId))
+            let blocked = try await stranger.exchange(AuthRequests.redeemInvite, InviteEntry(code: invite.code))
+            let unknown = try await stranger.exchange(AuthRequests.redeemInvite, InviteEntry(code: InviteCode.random().description))
+            #expect(blocked.error?.errorReply == unknown.error?.errorReply && blocked.error != nil)
+            _ = try await owner.exchange(AuthRequests.friendUnblock, FriendTarget(playerId: strangerGrant.playerId))
 
             // Revoked: refused, and the owner's list no longer shows it.
-            let revoked = try await owner.request("auth.invites.create").decodePayload(as: Invite.self)
-            #expect(try await owner.request("auth.invites.revoke", payload: ["code": .string(revoked.code)]).decodePayload(as: InviteRevocation.self).revoked)
-            #expect(try await guesser.request("auth.invites.redeem", payload: ["code": .string(revoked.code)]).errorCode == .inviteRevoked)
-            #expect(try await guesser.request("auth.invites.revoke", payload: ["code": .string(invite.code)]).errorCode == .unknownInvite, "not theirs")
+            let revoked = try await owner.call(AuthRequests.createInvite, InviteRequest())
+            #expect(try await owner.call(AuthRequests.revokeInvite, InviteEntry(code: revoked.code)).revoked)
+            #expect(try await guesser.exchange(AuthRequests.redeemInvite, InviteEntry(code: revoked.code)).errorCode == .inviteRevoked)
+            #expect(try await guesser.exchange(AuthRequests.revokeInvite, InviteEntry(code: invite.code)).errorCode == .unknownInvite, "not theirs")
             // Expired.
             clock.advance(by: .seconds(3601))
-            #expect(try await guesser.request("auth.invites.redeem", payload: ["code": .string(invite.code)]).errorCode == .inviteExpired)
-            #expect(try await owner.request("auth.invites.list").decodePayload(as: InviteList.self).invites.isEmpty)
-            #expect(try await owner.request("auth.invites.create", payload: ["expiresInMilliseconds": 1000]).errorCode == .invalidField)
+            #expect(try await guesser.exchange(AuthRequests.redeemInvite, InviteEntry(code: invite.code)).errorCode == .inviteExpired)
+            #expect(try await owner.call(AuthRequests.listInvites).invites.isEmpty)
+            #expect(try await owner.exchange(AuthRequests.createInvite, InviteRequest(expiresInMilliseconds: 1000)).errorCode == .invalidField)
 
             // Guessing: ten wrong codes, then even a right one waits.
-            let fresh = try await owner.request("auth.invites.create").decodePayload(as: Invite.self)
-            #expect(try await guesser.request("auth.invites.redeem", payload: ["code": "not a code"]).errorCode == .unknownInvite)
+            let fresh = try await owner.call(AuthRequests.createInvite, InviteRequest())
+            #expect(try await guesser.exchange(AuthRequests.redeemInvite, InviteEntry(code: "not a code")).errorCode == .unknownInvite)
             for _ in 0..<9 {
                 let wrong = InviteCode.random().description
-                #expect(try await guesser.request("auth.invites.redeem", payload: ["code": .string(wrong)]).errorCode == .unknownInvite)
+                #expect(try await guesser.exchange(AuthRequests.redeemInvite, InviteEntry(code: wrong)).errorCode == .unknownInvite)
             }
-            let stopped = try await guesser.request("auth.invites.redeem", payload: ["code": .string(fresh.code)])
+            let stopped = try await guesser.exchange(AuthRequests.redeemInvite, InviteEntry(code: fresh.code))
             #expect(stopped.errorCode == .rateLimited)
-            #expect((try stopped.decodePayload(as: ErrorReply.self).retryAfterMilliseconds ?? 0) > 0)
-            #expect(try await guesser.request("auth.friends.list").decodePayload(as: FriendList.self).outgoing.isEmpty, "nothing happened")
+            #expect((stopped.error?.errorReply?.retryAfterMilliseconds ?? 0) > 0)
+            #expect(try await guesser.call(AuthRequests.friendList).outgoing.isEmpty, "nothing happened")
             clock.advance(by: .seconds(15 * 60 + 1))
-            #expect(try await guesser.request("auth.invites.redeem", payload: ["code": .string(fresh.code)]).type == .reply)
+            #expect(try await guesser.exchange(AuthRequests.redeemInvite, InviteEntry(code: fresh.code)).type == .reply)
         }
     }
 }

@@ -1,26 +1,29 @@
 import Foundation
+import PodiumClient
 import PodiumMessages
 import PodiumTesting
 import Testing
 
-extension RawEnvelope {
+extension PodiumReply where Value == SessionGrant {
     var grant: SessionGrant {
-        get throws { try decodePayload(as: SessionGrant.self) }
+        get throws { try value() }
     }
 }
 
 extension TestClient {
-    func register(_ username: String, password: String = "correct horse battery") async throws -> RawEnvelope {
-        try await request("auth.register", payload: ["username": .string(username), "password": .string(password)])
+    func register(_ username: String, password: String = "correct horse battery") async throws -> PodiumReply<SessionGrant> {
+        try await exchange(AuthRequests.register, Registration(username: username, password: password))
     }
 
-    func login(_ username: String, password: String = "correct horse battery") async throws -> RawEnvelope {
-        try await request("auth.login", payload: ["username": .string(username), "password": .string(password)])
+    func login(_ username: String, password: String = "correct horse battery") async throws -> PodiumReply<SessionGrant> {
+        try await exchange(AuthRequests.login, PasswordLogin(username: username, password: password))
     }
 
     /// Publishes an event as whoever the client's credential says.
-    func publish(gameId: String = "dash", playerId: String? = nil, name: String = "cactus.hit") async throws -> RawEnvelope {
-        try await request(.eventPublish, gameId: gameId, playerId: playerId, payload: ["name": .string(name), "value": 1])
+    func publish(gameId: String = "dash", playerId: String? = nil, name: String = "cactus.hit") async throws
+        -> PodiumReply<EventAcknowledgement>
+    {
+        try await exchange(GatewayRequests.publish, GameEvent(name: name, value: 1), gameId: gameId, playerId: playerId)
     }
 }
 

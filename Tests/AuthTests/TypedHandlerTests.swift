@@ -1,4 +1,5 @@
 import Foundation
+import PodiumClient
 import PodiumMessages
 import PodiumRuntime
 import PodiumTesting
@@ -57,29 +58,26 @@ struct TypedHandlerTests {
                 }
             }
 
-            let reply = try await player.request("probe.greet", payload: ["name": "ann", "times": 2])
-            #expect(
-                try reply.decodePayload(as: Greeted.self)
-                    == Greeted(text: "hi ann hi ann ", caller: grant.playerId))
+            let reply = try await player.call(Self.greet, Greeting(name: "ann", times: 2))
+            #expect(reply == Greeted(text: "hi ann hi ann ", caller: grant.playerId))
 
             // A server key is not a player's session: refused by the service, before the payload is read.
+            // Payloads of the wrong shape, hand-built: no typed Greeting can carry them.
             let refused = try await server.request(
-                "probe.greet", gameId: "dash", playerId: grant.playerId, payload: ["name": 5])
+                Self.greet.type, gameId: "dash", playerId: grant.playerId, payload: ["name": 5])
             #expect(refused.errorCode == .forbidden)
 
-            let wrongType = try await player.request("probe.greet", payload: ["name": 5])
+            let wrongType = try await player.request(Self.greet.type, payload: ["name": 5])
             #expect(wrongType.errorCode == .invalidShape)
             #expect(try wrongType.decodePayload(as: ErrorReply.self).field == "payload.name")
-            let missing = try await player.request("probe.greet", payload: ["times": 1])
+            let missing = try await player.request(Self.greet.type, payload: ["times": 1])
             #expect(missing.errorCode == .missingField)
             #expect(try missing.decodePayload(as: ErrorReply.self).field == "payload.name")
 
-            let relation = try await server.request("probe.ask", gameId: "dash", playerId: grant.playerId)
-            #expect(
-                try relation.decodePayload(as: Friendship.self)
-                    == Friendship(friends: false, blocked: false))
+            let relation = try await server.call(Self.ask, gameId: "dash", playerId: grant.playerId)
+            #expect(relation == Friendship(friends: false, blocked: false))
             // No player to ask about: the probe's own missing_field.
-            let noPlayer = try await server.request("probe.ask", gameId: "dash")
+            let noPlayer = try await server.exchange(Self.ask, gameId: "dash")
             #expect(noPlayer.errorCode == .missingField)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumClient
 import PodiumMessages
 import PodiumTesting
 import Testing
@@ -17,11 +18,11 @@ struct ChallengeFlowTests {
     /// Registers a player with a live notification subscriber for `game`.
     static func player(_ stack: PodiumTestStack, _ name: String, game: String = "dash") async throws -> Player {
         let (client, grant) = try await stack.player(name)
-        let topic = try await client.request(.notificationsSubscribe, gameId: game).decodePayload(as: NotificationSubscription.self).topic
+        let topic = try await client.call(GatewayRequests.subscribe, gameId: game).topic
         let subscriber = try TestSubscriber(endpoint: stack.endpoints.notifications, topics: [topic])
         _ = try await withDeadline(.seconds(15)) {
             while true {
-                _ = try await client.request(.testNotification(of: "challenge"), gameId: game)
+                _ = try await client.call(ClientRequests.testNotification(of: "challenge"), TestNotice(), gameId: game)
                 if (try? await subscriber.next(timeout: .milliseconds(300))) != nil { return true }
             }
         }
@@ -30,13 +31,13 @@ struct ChallengeFlowTests {
     }
 
     static func befriend(_ a: Player, _ b: Player) async throws {
-        _ = try await a.client.request("auth.friends.request", payload: ["playerId": .string(b.id)])
-        _ = try await b.client.request("auth.friends.accept", payload: ["playerId": .string(a.id)])
+        _ = try await a.client.call(AuthRequests.friendRequest, FriendTarget(playerId: b.id))
+        _ = try await b.client.call(AuthRequests.friendAccept, FriendTarget(playerId: a.id))
     }
 
     static func submit(_ player: Player, _ value: Int64, board: String = "dash.highscore") async throws {
-        let reply = try await player.client.request("leaderboard.submit", gameId: "dash", payload: ["boardId": .string(board), "value": .integer(value)])
-        #expect(reply.type == .reply)
+        let reply = try await player.client.exchange(LeaderboardRequests.submit, ScoreSubmission(boardId: board, value: value), gameId: "dash")
+        #expect(reply.isSuccess)
     }
 
     /// The next notification of `kind` (others are skipped).
@@ -59,10 +60,9 @@ struct ChallengeFlowTests {
             defer { Self.close([a, b]) }
             try await Self.befriend(a, b)
             try await Self.submit(a, 500)
-            let issued = try await a.client.request(
-                "challenge.issue", gameId: "dash",
-                payload: ["kind": "score", "boardId": "dash.highscore", "receivers": [.string(b.id)], "message": "beat this!"])
-            let challenge = try issued.decodePayload(as: ChallengeDetail.self)
+            let challenge = try await a.client.call(
+                ChallengeRequests.issue, ChallengeIssue(kind: .score, boardId: "dash.highscore", receivers: [b.id], message: "beat this!"),
+                gameId: "dash")
             #expect(challenge.issuerValue == 500)
             let received = try await Self.next(b, kind: "challenge.received")
             #expect(received.details["challengeId"] == .string(challenge.challengeId))
@@ -74,8 +74,7 @@ struct ChallengeFlowTests {
             #expect(done.details["challengeId"] == .string(challenge.challengeId))
             let told = try await Self.next(a, kind: "challenge.completed-by-receiver")
             #expect(told.details["receiverId"] == .string(b.id))
-            let detail = try await a.client.request("challenge.detail", gameId: "dash", payload: ["challengeId": .string(challenge.challengeId)])
-                .decodePayload(as: ChallengeDetail.self)
+            let detail = try await a.client.call(ChallengeRequests.detail, ChallengeTarget(challengeId: challenge.challengeId), gameId: "dash")
             #expect(detail.receivers.first?.state == .completed)
             #expect(detail.receivers.first?.value == 600)
 
@@ -93,21 +92,20 @@ struct ChallengeFlowTests {
                 payload: receipt)
             try bus.send([Data("score/dash/dash.highscore".utf8), try WireCodec.encode(replay)])
             // A marker after them: if a second completion were sent, it would arrive before this.
-            _ = try await b.client.request(.testNotification(of: "challenge"), gameId: "dash", payload: ["message": "marker"])
+            _ = try await b.client.call(ClientRequests.testNotification(of: "challenge"), TestNotice(message: "marker"), gameId: "dash")
             while true {
                 let notice = try await b.inbox.next().envelope.decodePayload(as: PlayerNotification.self)
                 #expect(notice.kind != "challenge.completed", "completed twice")
                 if notice.message == "marker" { break }
             }
-            let inbox = try await b.client.request("challenge.inbox", gameId: "dash")
-            guard case .array(let items)? = inbox.payload["items"] else { Issue.record("no inbox"); return }
-            #expect(items.filter { $0["kind"] == "challenge.completed" }.count == 1)
-            #expect(items.filter { $0["kind"] == "challenge.received" }.count == 1)
-            let ids = items.compactMap { $0["id"] }
-            let marked = try await b.client.request("challenge.inbox.read", gameId: "dash", payload: ["ids": .array(ids)])
-            #expect(marked.payload["marked"] == .integer(Int64(ids.count)))
-            let unread = try await b.client.request("challenge.inbox", gameId: "dash", payload: ["unreadOnly": true])
-            #expect(unread.payload["items"] == .array([]))
+            let items = try await b.client.call(ChallengeRequests.inbox, InboxQuery(), gameId: "dash").items
+            #expect(items.filter { $0.kind == "challenge.completed" }.count == 1)
+            #expect(items.filter { $0.kind == "challenge.received" }.count == 1)
+            let ids = items.map(\.id)
+            let marked = try await b.client.call(ChallengeRequests.inboxRead, InboxMarkRead(ids: ids), gameId: "dash")
+            #expect(marked.marked == ids.count)
+            let unread = try await b.client.call(ChallengeRequests.inbox, InboxQuery(unreadOnly: true), gameId: "dash")
+            #expect(unread.items.isEmpty)
         }
     }
 
@@ -119,32 +117,28 @@ struct ChallengeFlowTests {
             defer { Self.close([a, b]) }
             try await Self.befriend(a, b)
             let killOne = "com.dragonforged.whackacac.killone"
-            let early = try await a.client.request(
-                "challenge.issue", gameId: "whackacac", payload: ["kind": "achievement", "achievementId": .string(killOne), "receivers": [.string(b.id)]])
-            #expect(try early.decodePayload(as: ErrorReply.self).code == .conflict, "the issuer has not earned it yet")
-            _ = try await a.client.request(.eventPublish, gameId: "whackacac", payload: ["name": "cactus.hit", "attributes": ["matchId": "m1"]])
+            let toKillOne = ChallengeIssue(kind: .achievement, achievementId: killOne, receivers: [b.id])
+            let early = try await a.client.exchange(ChallengeRequests.issue, toKillOne, gameId: "whackacac")
+            #expect(early.errorCode == .conflict, "the issuer has not earned it yet")
+            _ = try await a.client.call(GatewayRequests.publish, GameEvent(name: "cactus.hit", attributes: ["matchId": "m1"]), gameId: "whackacac")
             let deadline = ContinuousClock.now + .seconds(10)
-            var issued: RawEnvelope?
+            var issued: ChallengeDetail?
             while ContinuousClock.now < deadline {
-                let reply = try await a.client.request(
-                    "challenge.issue", gameId: "whackacac",
-                    payload: ["kind": "achievement", "achievementId": .string(killOne), "receivers": [.string(b.id)]])
-                if reply.type == .reply { issued = reply; break }
+                let reply = try await a.client.exchange(ChallengeRequests.issue, toKillOne, gameId: "whackacac")
+                if reply.isSuccess { issued = try reply.value(); break }
                 try await Task.sleep(for: .milliseconds(50))
             }
-            let challenge = try #require(issued).decodePayload(as: ChallengeDetail.self)
+            let challenge = try #require(issued)
             _ = try await Self.next(b, kind: "challenge.received")
-            _ = try await b.client.request(.eventPublish, gameId: "whackacac", payload: ["name": "cactus.hit", "attributes": ["matchId": "m9"]])
+            _ = try await b.client.call(GatewayRequests.publish, GameEvent(name: "cactus.hit", attributes: ["matchId": "m9"]), gameId: "whackacac")
             let done = try await Self.next(b, kind: "challenge.completed")
             #expect(done.details["achievementId"] == .string(killOne))
             _ = try await Self.next(a, kind: "challenge.completed-by-receiver")
-            let received = try await b.client.request("challenge.received", gameId: "whackacac", payload: ["state": "completed"])
-            guard case .array(let list)? = received.payload["challenges"] else { Issue.record("no list"); return }
-            #expect(list.first?["challengeId"] == .string(challenge.challengeId))
+            let received = try await b.client.call(ChallengeRequests.received, ChallengeFilter(state: "completed"), gameId: "whackacac")
+            #expect(received.challenges.first?.challengeId == challenge.challengeId)
             // Now B has earned it (not repeatable): A cannot challenge B to it again.
-            let again = try await a.client.request(
-                "challenge.issue", gameId: "whackacac", payload: ["kind": "achievement", "achievementId": .string(killOne), "receivers": [.string(b.id)]])
-            #expect(try again.decodePayload(as: ErrorReply.self).code == .conflict)
+            let again = try await a.client.exchange(ChallengeRequests.issue, toKillOne, gameId: "whackacac")
+            #expect(again.errorCode == .conflict)
         }
     }
 
@@ -159,9 +153,9 @@ struct ChallengeFlowTests {
             defer { Self.close([a, b]) }
             try await Self.befriend(a, b)
             try await Self.submit(b, 900)  // before the window: does not count
-            let started = try await a.client.request(
-                "challenge.start", gameId: "dash", payload: ["boardId": "dash.fastest", "durationMilliseconds": 3_600_000, "receivers": [.string(b.id)]])
-            let challenge = try started.decodePayload(as: ChallengeDetail.self)
+            let challenge = try await a.client.call(
+                ChallengeRequests.start, TimedChallengeStart(boardId: "dash.fastest", durationMilliseconds: 3_600_000, receivers: [b.id]),
+                gameId: "dash")
             #expect(challenge.state == .running)
             _ = try await Self.next(b, kind: "challenge.received")
             try await Self.submit(a, 8000, board: "dash.fastest")
@@ -173,8 +167,7 @@ struct ChallengeFlowTests {
             #expect(table.map { $0["playerId"] } == [.string(b.id), .string(a.id)], "lower is better on the fastest board")
             #expect(table.map { $0["value"] } == [7000, 8000])
             _ = try await Self.next(b, kind: "challenge.ended")
-            let rematch = try await b.client.request("challenge.rematch", gameId: "dash", payload: ["challengeId": .string(challenge.challengeId)])
-                .decodePayload(as: ChallengeDetail.self)
+            let rematch = try await b.client.call(ChallengeRequests.rematch, ChallengeTarget(challengeId: challenge.challengeId), gameId: "dash")
             #expect(rematch.rematchOf == challenge.challengeId)
             #expect(rematch.state == .running)
             #expect(Set(rematch.receivers.map(\.playerId)) == [a.id, b.id])
@@ -192,38 +185,38 @@ struct ChallengeFlowTests {
             defer { Self.close([a, friend, stranger, blocker]) }
             try await Self.befriend(a, friend)
             try await Self.befriend(a, blocker)
-            _ = try await blocker.client.request("auth.friends.block", payload: ["playerId": .string(a.id)])
+            _ = try await blocker.client.call(AuthRequests.friendBlock, FriendTarget(playerId: a.id))
             try await Self.submit(a, 100)
-            func issue(_ payload: JSONValue) async throws -> ErrorCode? {
-                let reply = try await a.client.request("challenge.issue", gameId: "dash", payload: payload)
-                return reply.type == .error ? try reply.decodePayload(as: ErrorReply.self).code : nil
+            func issue(board: String = "dash.highscore", _ receivers: [String], message: String? = nil) async throws -> ErrorCode? {
+                try await errorCode {
+                    try await a.client.call(
+                        ChallengeRequests.issue, ChallengeIssue(kind: .score, boardId: board, receivers: receivers, message: message), gameId: "dash")
+                }
             }
-            #expect(try await issue(["kind": "score", "boardId": "dash.highscore", "receivers": [.string(a.id)]]) == .invalidField)
-            #expect(try await issue(["kind": "score", "boardId": "dash.highscore", "receivers": [.string(stranger.id)]]) == .forbidden)
-            #expect(try await issue(["kind": "score", "boardId": "dash.highscore", "receivers": [.string(blocker.id)]]) == .forbidden)
-            #expect(try await issue(["kind": "score", "boardId": "dash.highscore", "receivers": ["no-such-player"]]) == .unknownPlayer)
-            #expect(try await issue(["kind": "score", "boardId": "dash.nope", "receivers": [.string(friend.id)]]) == .unknownBoard)
-            #expect(try await issue(["kind": "score", "boardId": "dash.fastest", "receivers": [.string(friend.id)]]) == .conflict)
-            let many: JSONValue = .array((0..<21).map { .string("p\($0)") })
-            #expect(try await issue(["kind": "score", "boardId": "dash.highscore", "receivers": many]) == .invalidField)
-            #expect(try await issue([
-                "kind": "score", "boardId": "dash.highscore", "receivers": [.string(friend.id)], "message": .string(String(repeating: "x", count: 281)),
-            ]) == .invalidField)
-            let ok = try await a.client.request(
-                "challenge.issue", gameId: "dash", payload: ["kind": "score", "boardId": "dash.highscore", "receivers": [.string(friend.id)]])
-            let challenge = try ok.decodePayload(as: ChallengeDetail.self)
-            let notMine = try await stranger.client.request("challenge.decline", gameId: "dash", payload: ["challengeId": .string(challenge.challengeId)])
-            #expect(try notMine.decodePayload(as: ErrorReply.self).code == .unknownChallenge)
-            let declined = try await friend.client.request("challenge.decline", gameId: "dash", payload: ["challengeId": .string(challenge.challengeId)])
-            #expect(try declined.decodePayload(as: ChallengeDetail.self).receivers.first?.state == .declined)
-            let twice = try await friend.client.request("challenge.decline", gameId: "dash", payload: ["challengeId": .string(challenge.challengeId)])
-            #expect(try twice.decodePayload(as: ErrorReply.self).code == .conflict)
-            let candidates = try await a.client.request("challenge.candidates", gameId: "dash", payload: ["boardId": "dash.highscore", "score": 100])
+            #expect(try await issue([a.id]) == .invalidField)
+            #expect(try await issue([stranger.id]) == .forbidden)
+            #expect(try await issue([blocker.id]) == .forbidden)
+            #expect(try await issue(["no-such-player"]) == .unknownPlayer)
+            #expect(try await issue(board: "dash.nope", [friend.id]) == .unknownBoard)
+            #expect(try await issue(board: "dash.fastest", [friend.id]) == .conflict)
+            #expect(try await issue((0..<21).map { "p\($0)" }) == .invalidField)
+            #expect(try await issue([friend.id], message: String(repeating: "x", count: 281)) == .invalidField)
+            let challenge = try await a.client.call(
+                ChallengeRequests.issue, ChallengeIssue(kind: .score, boardId: "dash.highscore", receivers: [friend.id]), gameId: "dash")
+            let target = ChallengeTarget(challengeId: challenge.challengeId)
+            let notMine = try await stranger.client.exchange(ChallengeRequests.decline, target, gameId: "dash")
+            #expect(notMine.errorCode == .unknownChallenge)
+            let declined = try await friend.client.call(ChallengeRequests.decline, target, gameId: "dash")
+            #expect(declined.receivers.first?.state == .declined)
+            let twice = try await friend.client.exchange(ChallengeRequests.decline, target, gameId: "dash")
+            #expect(twice.errorCode == .conflict)
+            let byScore = CandidateQuery(boardId: "dash.highscore", score: 100)
+            let candidates = try await a.client.call(ClientRequests.challengeCandidates, byScore, gameId: "dash")
             // Friends whose score is lower than 100 (no score counts as lower); the blocker ended the friendship.
-            #expect(candidates.payload["playerIds"] == .array([.string(friend.id)]))
+            #expect(candidates.playerIds == [friend.id])
             try await Self.submit(friend, 150)
-            let fewer = try await a.client.request("challenge.candidates", gameId: "dash", payload: ["boardId": "dash.highscore", "score": 100])
-            #expect(fewer.payload["playerIds"] == .array([]))
+            let fewer = try await a.client.call(ClientRequests.challengeCandidates, byScore, gameId: "dash")
+            #expect(fewer.playerIds == [])
         }
     }
 }
@@ -242,27 +235,25 @@ struct ChallengeInvalidationTests {
             let operatorClient = try TestClient(endpoint: stack.endpoints.requests)
             operatorClient.use(.adminKey(admin))
             defer { Task { await a.close(); await b.close(); await operatorClient.close() } }
-            let aGrant = try await a.request("auth.profile").decodePayload(as: PlayerProfile.self)
-            _ = try await a.request("auth.friends.request", payload: ["playerId": .string(bGrant.playerId)])
-            _ = try await b.request("auth.friends.accept", payload: ["playerId": .string(aGrant.playerId)])
-            _ = try await a.request("leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.highscore", "value": 10])
-            _ = try await a.request("leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.coins", "value": 10])
-            let expiring = try await a.request(
-                "challenge.issue", gameId: "dash",
-                payload: ["kind": "score", "boardId": "dash.highscore", "receivers": [.string(bGrant.playerId)], "expiresInMilliseconds": 60_000]
-            ).decodePayload(as: ChallengeDetail.self)
-            let removed = try await a.request(
-                "challenge.issue", gameId: "dash", payload: ["kind": "score", "boardId": "dash.coins", "receivers": [.string(bGrant.playerId)]]
-            ).decodePayload(as: ChallengeDetail.self)
+            let aGrant = try await a.call(AuthRequests.profile)
+            _ = try await a.call(AuthRequests.friendRequest, FriendTarget(playerId: bGrant.playerId))
+            _ = try await b.call(AuthRequests.friendAccept, FriendTarget(playerId: aGrant.playerId))
+            _ = try await a.call(LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: 10), gameId: "dash")
+            _ = try await a.call(LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.coins", value: 10), gameId: "dash")
+            let expiring = try await a.call(
+                ChallengeRequests.issue,
+                ChallengeIssue(kind: .score, boardId: "dash.highscore", receivers: [bGrant.playerId], expiresInMilliseconds: 60_000),
+                gameId: "dash")
+            let removed = try await a.call(
+                ChallengeRequests.issue, ChallengeIssue(kind: .score, boardId: "dash.coins", receivers: [bGrant.playerId]), gameId: "dash")
             clock.advance(by: .seconds(61))
-            #expect(try await operatorClient.request("leaderboard.admin.remove", gameId: "dash", payload: ["boardId": "dash.coins"]).type == .reply)
+            #expect(try await operatorClient.exchange(LeaderboardRequests.remove, BoardRemoval(boardId: "dash.coins"), gameId: "dash").isSuccess)
             let deadline = ContinuousClock.now + .seconds(15)
             var states: [ChallengeState] = []
             while ContinuousClock.now < deadline {
                 states = []
                 for challenge in [expiring, removed] {
-                    let detail = try await a.request("challenge.detail", gameId: "dash", payload: ["challengeId": .string(challenge.challengeId)])
-                        .decodePayload(as: ChallengeDetail.self)
+                    let detail = try await a.call(ChallengeRequests.detail, ChallengeTarget(challengeId: challenge.challengeId), gameId: "dash")
                     states.append(detail.receivers.first?.state ?? .pending)
                 }
                 if states == [.invalid, .invalid] { break }
@@ -270,9 +261,8 @@ struct ChallengeInvalidationTests {
             }
             #expect(states == [.invalid, .invalid])
             // An invalid challenge cannot complete any more.
-            _ = try await b.request("leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.highscore", "value": 99])
-            let later = try await a.request("challenge.detail", gameId: "dash", payload: ["challengeId": .string(expiring.challengeId)])
-                .decodePayload(as: ChallengeDetail.self)
+            _ = try await b.call(LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: 99), gameId: "dash")
+            let later = try await a.call(ChallengeRequests.detail, ChallengeTarget(challengeId: expiring.challengeId), gameId: "dash")
             #expect(later.receivers.first?.state == .invalid)
         }
     }
@@ -289,13 +279,11 @@ struct ChallengeScoringTests {
             try await ChallengeFlowTests.befriend(a, b)
             try await ChallengeFlowTests.submit(b, 2000)  // an old best, above what A will set
             try await ChallengeFlowTests.submit(a, 500)
-            let challenge = try await a.client.request(
-                "challenge.issue", gameId: "dash",
-                payload: ["kind": "score", "boardId": "dash.highscore", "receivers": [.string(b.id), .string(b.id)]]
-            ).decodePayload(as: ChallengeDetail.self)
+            let challenge = try await a.client.call(
+                ChallengeRequests.issue, ChallengeIssue(kind: .score, boardId: "dash.highscore", receivers: [b.id, b.id]), gameId: "dash")
             #expect(challenge.receivers.count == 1)
             try await ChallengeFlowTests.submit(b, 10)
-            _ = try await b.client.request(.testNotification(of: "challenge"), gameId: "dash", payload: ["message": "marker"])
+            _ = try await b.client.call(ClientRequests.testNotification(of: "challenge"), TestNotice(message: "marker"), gameId: "dash")
             while true {
                 let notice = try await b.inbox.next().envelope.decodePayload(as: PlayerNotification.self)
                 #expect(notice.kind != "challenge.completed", "a score of 10 completed a challenge to beat 500")
@@ -304,8 +292,7 @@ struct ChallengeScoringTests {
             try await ChallengeFlowTests.submit(b, 501)
             let done = try await ChallengeFlowTests.next(b, kind: "challenge.completed")
             #expect(done.details["challengeId"] == .string(challenge.challengeId))
-            let detail = try await a.client.request("challenge.detail", gameId: "dash", payload: ["challengeId": .string(challenge.challengeId)])
-                .decodePayload(as: ChallengeDetail.self)
+            let detail = try await a.client.call(ChallengeRequests.detail, ChallengeTarget(challengeId: challenge.challengeId), gameId: "dash")
             #expect(detail.receivers.first?.value == 501)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumClient
 import PodiumMessages
 import PodiumTesting
 import Testing
@@ -17,45 +18,45 @@ struct ChallengeJoinTests {
             operatorClient.use(.adminKey(admin))
             defer { ChallengeFlowTests.close([host, friend, stranger]); Task { await operatorClient.close() } }
             try await ChallengeFlowTests.befriend(host, friend)
-            let started = try await host.client.request(
-                "challenge.start", gameId: "dash",
-                payload: ["boardId": "dash.highscore", "durationMilliseconds": 600_000, "receivers": [.string(friend.id)]]
-            ).decodePayload(as: ChallengeDetail.self)
-            #expect(try await stranger.client.request(
-                "challenge.invite", gameId: "dash", payload: ["challengeId": .string(started.challengeId)]).errorCode == .unknownChallenge,
+            let started = try await host.client.call(
+                ChallengeRequests.start, TimedChallengeStart(boardId: "dash.highscore", durationMilliseconds: 600_000, receivers: [friend.id]),
+                gameId: "dash")
+            let inviteRequest = ChallengeInviteRequest(challengeId: started.challengeId)
+            #expect(
+                try await stranger.client.exchange(ChallengeRequests.invite, inviteRequest, gameId: "dash").errorCode == .unknownChallenge,
                 "only participants make codes")
-            let invite = try await host.client.request(
-                "challenge.invite", gameId: "dash", payload: ["challengeId": .string(started.challengeId)]
-            ).decodePayload(as: Invite.self)
+            let invite = try await host.client.call(ChallengeRequests.invite, inviteRequest, gameId: "dash")
             #expect(invite.purpose == .challenge && invite.challengeId == started.challengeId)
 
             // A code of this challenge does nothing in another game, and a friend code joins nothing.
-            #expect(try await stranger.client.request("challenge.join", gameId: "blackjack", payload: ["code": .string(invite.code)])
-                .errorCode == .unknownInvite)
-            let friendCode = try await host.client.request("auth.invites.create").decodePayload(as: Invite.self)
-            #expect(try await stranger.client.request("challenge.join", gameId: "dash", payload: ["code": .string(friendCode.code)])
-                .errorCode == .unknownInvite)
-            #expect(try await stranger.client.request("auth.invites.redeem", payload: ["code": .string(invite.code)]).errorCode == .conflict)
+            let code = InviteEntry(code: invite.code)
+            #expect(try await stranger.client.exchange(ChallengeRequests.join, code, gameId: "blackjack").errorCode == .unknownInvite)
+            let friendCode = try await host.client.call(AuthRequests.createInvite, InviteRequest())
+            #expect(
+                try await stranger.client.exchange(ChallengeRequests.join, InviteEntry(code: friendCode.code), gameId: "dash").errorCode
+                    == .unknownInvite)
+            #expect(try await stranger.client.exchange(AuthRequests.redeemInvite, code).errorCode == .conflict)
 
-            let joined = try await stranger.client.request("challenge.join", gameId: "dash", payload: ["code": .string(invite.code)])
-            #expect(joined.type == .reply, "\(joined.payload)")
-            #expect(Set(try joined.decodePayload(as: ChallengeDetail.self).receivers.map(\.playerId)) == [host.id, friend.id, stranger.id])
+            let joined = try await stranger.client.exchange(ChallengeRequests.join, code, gameId: "dash")
+            #expect(joined.isSuccess, "\(joined.text)")
+            #expect(Set(try joined.value().receivers.map(\.playerId)) == [host.id, friend.id, stranger.id])
             let told = try await ChallengeFlowTests.next(host, kind: "challenge.joined")
             #expect(told.details["playerId"]?.stringValue == stranger.id && told.details["challengeId"]?.stringValue == started.challengeId)
             // Joining again changes nothing.
-            let again = try await stranger.client.request("challenge.join", gameId: "dash", payload: ["code": .string(invite.code)])
-                .decodePayload(as: ChallengeDetail.self)
+            let again = try await stranger.client.call(ChallengeRequests.join, code, gameId: "dash")
             #expect(again.receivers.count == 3)
             // The stranger's score counts in the window.
-            #expect(try await stranger.client.request("leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.highscore", "value": 77]).type == .reply)
+            #expect(
+                try await stranger.client.exchange(LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: 77), gameId: "dash")
+                    .isSuccess)
 
             // Once the challenge has ended, the code joins nothing.
-            _ = try await operatorClient.request("challenge.admin.end", gameId: "dash", payload: ["challengeId": .string(started.challengeId)])
+            _ = try await operatorClient.exchange(ChallengeRequests.end, ChallengeTarget(challengeId: started.challengeId), gameId: "dash")
             let ended = try await ChallengeFlowTests.next(stranger, kind: "challenge.ended")
             #expect(ended.details["standings"] == [["playerId": .string(stranger.id), "rank": 1, "value": 77]])
             let (late, _) = try await stack.player("latecomer")
             defer { Task { await late.close() } }
-            #expect(try await late.request("challenge.join", gameId: "dash", payload: ["code": .string(invite.code)]).errorCode == .conflict)
+            #expect(try await late.exchange(ChallengeRequests.join, code, gameId: "dash").errorCode == .conflict)
         }
     }
 }

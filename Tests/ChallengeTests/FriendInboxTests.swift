@@ -1,4 +1,5 @@
 import Foundation
+import PodiumClient
 import PodiumMessages
 import PodiumTesting
 import Testing
@@ -10,13 +11,15 @@ import Testing
 @Suite("Friend requests in the inbox")
 struct FriendInboxTests {
     static func items(_ client: TestClient, game: String = "dash") async throws -> [InboxItem] {
-        let reply = try await client.request("inbox.list", gameId: game, payload: ["limit": 200])
-        #expect(reply.type == .reply, "\(reply.payload)")
-        return try reply.decodePayload(as: InboxList.self).items
+        try await client.call(ChallengeRequests.inboxList, InboxListQuery(limit: 200), gameId: game).items
     }
 
-    static func relation(_ reply: RawEnvelope) throws -> FriendState {
-        try reply.decodePayload(as: FriendRelation.self).state
+    /// The relation a friend request or accept (with a given request id) leaves.
+    static func relation(
+        _ client: TestClient, _ definition: RequestDefinition<FriendTarget, FriendRelation>, _ playerId: String, game: String? = "dash",
+        id: String
+    ) async throws -> FriendState {
+        try await client.call(definition, FriendTarget(playerId: playerId), gameId: game, id: id).state
     }
 
     @Test("a request lands in the receiver's inbox and is sent live, the accept in the asker's; repeats and requests without a game add nothing")
@@ -26,20 +29,16 @@ struct FriendInboxTests {
             let ben = try await ChallengeFlowTests.player(stack, "ben")
             let cat = try await ChallengeFlowTests.player(stack, "cat")
             defer { ChallengeFlowTests.close([ann, ben, cat]) }
-            let toBen: JSONValue = ["playerId": .string(ben.id)]
-
-            let asked = try await ann.client.request("auth.friends.request", gameId: "dash", payload: toBen, id: "fr-1")
-            #expect(try Self.relation(asked) == .outgoingRequest)
+            #expect(try await Self.relation(ann.client, AuthRequests.friendRequest, ben.id, id: "fr-1") == .outgoingRequest)
             let live = try await ChallengeFlowTests.next(ben, kind: "friend.requested")
             #expect(live.details["playerId"] == .string(ann.id))
             #expect(live.details["displayName"] == "ann")
             #expect(live.message == "ann wants to be your friend")
             // A repeat changes nothing and says nothing; a request without a game has no inbox.
-            #expect(try Self.relation(await ann.client.request("auth.friends.request", gameId: "dash", payload: toBen, id: "fr-2")) == .outgoingRequest)
-            #expect(try Self.relation(await cat.client.request("auth.friends.request", payload: toBen, id: "fr-3")) == .outgoingRequest)
+            #expect(try await Self.relation(ann.client, AuthRequests.friendRequest, ben.id, id: "fr-2") == .outgoingRequest)
+            #expect(try await Self.relation(cat.client, AuthRequests.friendRequest, ben.id, game: nil, id: "fr-3") == .outgoingRequest)
 
-            let accepted = try await ben.client.request("auth.friends.accept", gameId: "dash", payload: ["playerId": .string(ann.id)], id: "fa-1")
-            #expect(try Self.relation(accepted) == .friends)
+            #expect(try await Self.relation(ben.client, AuthRequests.friendAccept, ann.id, id: "fa-1") == .friends)
             let told = try await ChallengeFlowTests.next(ann, kind: "friend.accepted")
             #expect(told.details["playerId"] == .string(ben.id))
             #expect(told.message == "ben accepted your friend request")
@@ -82,12 +81,10 @@ struct FriendInboxTests {
             let ben = try stack.client()
             ben.use(.token(benGrant.sessionToken))
             defer { Task { await ann.close(); await ben.close() } }
-            let asked = try await ann.request("auth.friends.request", gameId: "dash", payload: ["playerId": .string(benGrant.playerId)], id: "fr-down")
-            #expect(try Self.relation(asked) == .outgoingRequest)
-            let accepted = try await ben.request("auth.friends.accept", gameId: "dash", payload: ["playerId": .string(annGrant.playerId)], id: "fa-down")
-            #expect(try Self.relation(accepted) == .friends)
-            let unavailable = try await ben.request("inbox.list", gameId: "dash")
-            #expect(unavailable.type == .error, "no challenge service: \(unavailable.payload)")
+            #expect(try await Self.relation(ann, AuthRequests.friendRequest, benGrant.playerId, id: "fr-down") == .outgoingRequest)
+            #expect(try await Self.relation(ben, AuthRequests.friendAccept, annGrant.playerId, id: "fa-down") == .friends)
+            let unavailable = try await ben.exchange(ChallengeRequests.inboxList, InboxListQuery(), gameId: "dash")
+            #expect(unavailable.envelope.type == .error, "no challenge service: \(unavailable.text)")
         }
 
         try await withPodiumStack(options) { stack in
@@ -113,10 +110,9 @@ struct FriendInboxTests {
             let owner = try await ChallengeFlowTests.player(stack, "owner")
             let guest = try await ChallengeFlowTests.player(stack, "guest")
             defer { ChallengeFlowTests.close([owner, guest]) }
-            let invite = try await owner.client.request("auth.invites.create").decodePayload(as: Invite.self)
-            let redeemed = try await guest.client.request(
-                "auth.invites.redeem", gameId: "dash", payload: ["code": .string(invite.code)], id: "redeem-1")
-            #expect(try Self.relation(redeemed) == .outgoingRequest)
+            let invite = try await owner.client.call(AuthRequests.createInvite, InviteRequest())
+            let redeemed = try await guest.client.call(AuthRequests.redeemInvite, InviteEntry(code: invite.code), gameId: "dash", id: "redeem-1")
+            #expect(redeemed.state == .outgoingRequest)
             let live = try await ChallengeFlowTests.next(owner, kind: "friend.requested")
             #expect(live.details["playerId"] == .string(guest.id))
             let items = try await Self.items(owner.client)

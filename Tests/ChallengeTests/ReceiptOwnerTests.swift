@@ -1,4 +1,5 @@
 import Foundation
+import PodiumClient
 import PodiumMessages
 import PodiumTesting
 import Testing
@@ -20,12 +21,12 @@ struct ReceiptOwnerTests {
             let b = try await ChallengeFlowTests.player(stack, "ben", game: "whackacac")
             defer { ChallengeFlowTests.close([a, b]) }
             try await ChallengeFlowTests.befriend(a, b)
-            _ = try await a.client.request(.eventPublish, gameId: "whackacac", payload: ["name": "cactus.hit", "attributes": ["matchId": "m1"]])
-            let issue: JSONValue = ["kind": "achievement", "achievementId": "com.dragonforged.whackacac.killone", "receivers": [.string(b.id)]]
+            _ = try await a.client.call(GatewayRequests.publish, GameEvent(name: "cactus.hit", attributes: ["matchId": "m1"]), gameId: "whackacac")
+            let issue = ChallengeIssue(kind: .achievement, achievementId: "com.dragonforged.whackacac.killone", receivers: [b.id])
             let deadline = ContinuousClock.now + .seconds(10)
             while ContinuousClock.now < deadline {
-                let reply = try await a.client.request("challenge.issue", gameId: "whackacac", payload: issue, id: "dare-1")
-                if reply.type == .reply { return (a.grant, try reply.decodePayload(as: ChallengeDetail.self).challengeId) }
+                let reply = try await a.client.exchange(ChallengeRequests.issue, issue, gameId: "whackacac", id: "dare-1")
+                if reply.isSuccess { return (a.grant, try reply.value().challengeId) }
                 try await Task.sleep(for: .milliseconds(50))
             }
             throw TestStackError("the challenge was never issued")
@@ -41,29 +42,33 @@ struct ReceiptOwnerTests {
         let client = try stack.client()
         client.use(.token(issued.grant.sessionToken))
         defer { Task { await client.close() } }
-        var typed: RawEnvelope?
+        func receipt(type: MessageType?) async throws -> PodiumReply<RequestReceipt> {
+            try await client.exchange(GatewayRequests.receipt, ReceiptQuery(id: "dare-1", type: type?.rawValue), gameId: "whackacac")
+        }
+        var typed: RequestReceipt?
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline {
-            let reply = try await client.request(.receipt, gameId: "whackacac", payload: ["id": "dare-1", "type": "challenge.issue"])
-            if reply.type == .reply {
-                typed = reply
+            let reply = try await receipt(type: ChallengeRequests.issue.type)
+            if reply.isSuccess {
+                typed = try reply.value()
                 break
             }
             try await Task.sleep(for: .milliseconds(100))  // the challenge service is still connecting
         }
-        let receipt = try #require(typed).decodePayload(as: RequestReceipt.self)
-        #expect(receipt.found && receipt.type == "challenge.issue")
-        #expect(receipt.reply?["challengeId"] == .string(issued.challengeId))
+        let found = try #require(typed)
+        #expect(found.found && found.type == ChallengeRequests.issue.type.rawValue)
+        let stored = try WireCodec.convert(try #require(found.reply), to: ChallengeDetail.self)
+        #expect(stored.challengeId == issued.challengeId)
 
-        let untyped = try await client.request(.receipt, gameId: "whackacac", payload: ["id": "dare-1"])
+        let untyped = try await receipt(type: nil)
         #expect(untyped.errorCode == .serviceUnavailable, "asking every keeper in turn stops at the missing leaderboard")
 
-        let logOnly = try await client.request(.receipt, gameId: "whackacac", payload: ["id": "dare-1", "type": "event.publish"])
-        #expect(try logOnly.decodePayload(as: RequestReceipt.self).found == false, "the event log has no such id")
+        let logOnly = try await receipt(type: GatewayRequests.publish.type)
+        #expect(try logOnly.value().found == false, "the event log has no such id")
 
-        let noReceipts = try await client.request(.receipt, gameId: "whackacac", payload: ["id": "dare-1", "type": "auth.login"])
+        let noReceipts = try await receipt(type: AuthRequests.login.type)
         #expect(noReceipts.errorCode == .invalidField)
-        let garbage = try await client.request(.receipt, gameId: "whackacac", payload: ["id": "dare-1", "type": "leaderboardx"])
+        let garbage = try await receipt(type: "leaderboardx")
         #expect(garbage.errorCode == .invalidField)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PodiumClient
 import PodiumMessages
 import PodiumRuntime
 import PodiumTesting
@@ -14,7 +15,7 @@ struct RetentionTests {
     static let hour: Int64 = 3_600_000
     static let retention = RetentionSettings(
         eventMilliseconds: hour, outboxMilliseconds: hour, receiptMilliseconds: hour, interval: .milliseconds(200))
-    static let hit: JSONValue = ["name": "cactus.hit", "attributes": ["matchId": "m1"]]
+    static let hit = GameEvent(name: "cactus.hit", attributes: ["matchId": "m1"])
     static let logger = Logger(label: "retention-test")
 
     static func options(_ clock: OffsetClock, data: URL? = nil) -> PodiumTestStack.Options {
@@ -29,8 +30,8 @@ struct RetentionTests {
         return client
     }
 
-    static func page(_ admin: TestClient, _ type: MessageType) async throws -> StreamPage {
-        try await admin.request(type, payload: ["after": 0, "limit": 1000]).decodePayload(as: StreamPage.self)
+    static func page(_ admin: TestClient, _ definition: RequestDefinition<StreamRead, StreamPage>) async throws -> StreamPage {
+        try await admin.call(definition, StreamRead(after: 0, limit: 1000))
     }
 
     static func sequences(_ page: StreamPage) -> [UInt64] { page.messages.compactMap(\.envelope.sequence) }
@@ -39,7 +40,7 @@ struct RetentionTests {
     static func waitForPosition(_ client: TestClient, _ service: String, _ stream: String, _ position: UInt64) async throws -> StreamStatus {
         try await withDeadline(.seconds(20)) {
             while true {
-                let health = try await client.request(.health(of: service)).decodePayload(as: ServiceHealth.self)
+                let health = try await client.call(ServiceRequests.health(of: service))
                 if let status = health.streams?[stream], status.position >= position { return status }
                 try await Task.sleep(for: .milliseconds(50))
             }
@@ -57,9 +58,16 @@ struct RetentionTests {
         }
     }
 
-    static func found(_ client: TestClient, _ game: String, _ id: String, type: String) async throws -> Bool {
-        try await client.request(.receipt, gameId: game, payload: ["id": .string(id), "type": .string(type)])
-            .decodePayload(as: RequestReceipt.self).found
+    static func found(_ client: TestClient, _ game: String, _ id: String, type: MessageType) async throws -> Bool {
+        try await client.call(GatewayRequests.receipt, ReceiptQuery(id: id, type: type.rawValue), gameId: game).found
+    }
+
+    static func publish(_ client: TestClient, id: String) async throws -> PodiumReply<EventAcknowledgement> {
+        try await client.exchange(GatewayRequests.publish, hit, gameId: "whackacac", id: id)
+    }
+
+    static func submit(_ client: TestClient, _ value: Int64, id: String? = nil) async throws -> PodiumReply<ScoreReceipt> {
+        try await client.exchange(LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: value), gameId: "dash", id: id)
     }
 
     @Test("old events, outbox messages and receipts are pruned; never past a reader, never the newest; a resend window of the receipt retention")
@@ -70,54 +78,48 @@ struct RetentionTests {
             let admin = try Self.admin(stack)
             defer { Task { await client.close(); await admin.close() } }
             for index in 1...3 {
-                let ack = try await client.request(.eventPublish, gameId: "whackacac", payload: Self.hit, id: "old-\(index)")
-                #expect(ack.type == .reply)
+                let ack = try await Self.publish(client, id: "old-\(index)")
+                #expect(ack.isSuccess)
             }
-            let submitted = try await client.request(
-                "leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.highscore", "value": 100], id: "score-old")
-            #expect(submitted.type == .reply)
+            let submitted = try await Self.submit(client, 100, id: "score-old")
+            #expect(submitted.isSuccess)
             _ = try await Self.waitForPosition(client, "achievement", StreamName.events, 3)
             _ = try await Self.waitForPosition(client, "challenge", StreamName.leaderboard, 1)
             // Nothing is old yet: rounds prune nothing and pages show no `first`.
             #expect(try await stack.gateway.pruner.pruneOnce(now: clock.nowMilliseconds, logger: Self.logger).stream == 0)
-            #expect(try await Self.page(admin, .eventsRead).first == nil)
+            #expect(try await Self.page(admin, GatewayRequests.eventsRead).first == nil)
 
             clock.advance(by: .seconds(2 * 3600))
-            #expect(try await client.request(.eventPublish, gameId: "whackacac", payload: Self.hit, id: "new-1").type == .reply)
-            #expect(
-                try await client.request(
-                    "leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.highscore", "value": 200], id: "score-new"
-                ).type == .reply)
+            #expect(try await Self.publish(client, id: "new-1").isSuccess)
+            #expect(try await Self.submit(client, 200, id: "score-new").isSuccess)
             try await Self.pruneUntil(stack.gateway.pruner, first: 4, clock: clock)
-            let events = try await Self.page(admin, .eventsRead)
+            let events = try await Self.page(admin, GatewayRequests.eventsRead)
             #expect(events.first == 4 && Self.sequences(events) == [4] && events.head == 4)
             let leaderboard = try #require(stack.services.first { $0.definition.name == "leaderboard" }?.pruner)
             try await Self.pruneUntil(leaderboard, first: 2, clock: clock)
-            let outbox = try await Self.page(admin, "leaderboard.outbox.read")
+            let outbox = try await Self.page(admin, ServiceRequests.outboxRead(of: "leaderboard"))
             #expect(outbox.first == 2 && Self.sequences(outbox) == [2])
 
             // Receipts older than the retention are gone; newer ones stay.
             let leaderboardReceipts = try #require(stack.services.first { $0.definition.name == "leaderboard" }?.pruner)
             _ = try await leaderboardReceipts.pruneOnce(now: clock.nowMilliseconds, logger: Self.logger)
-            #expect(try await !Self.found(client, "dash", "score-old", type: "leaderboard.submit"))
-            #expect(try await Self.found(client, "dash", "score-new", type: "leaderboard.submit"))
-            #expect(try await !Self.found(client, "whackacac", "old-1", type: "event.publish"))
-            #expect(try await Self.found(client, "whackacac", "new-1", type: "event.publish"))
+            #expect(try await !Self.found(client, "dash", "score-old", type: LeaderboardRequests.submit.type))
+            #expect(try await Self.found(client, "dash", "score-new", type: LeaderboardRequests.submit.type))
+            #expect(try await !Self.found(client, "whackacac", "old-1", type: GatewayRequests.publish.type))
+            #expect(try await Self.found(client, "whackacac", "new-1", type: GatewayRequests.publish.type))
             // Past the window, the old id is a new request: logged again under a new sequence.
-            let again = try await client.request(.eventPublish, gameId: "whackacac", payload: Self.hit, id: "old-1")
-                .decodePayload(as: EventAcknowledgement.self)
+            let again = try await Self.publish(client, id: "old-1").value()
             #expect(again.sequence == 5 && again.duplicate == nil)
 
             // Everything is old now, but the newest message of each stream stays.
             clock.advance(by: .seconds(2 * 3600))
             _ = try await Self.waitForPosition(client, "achievement", StreamName.events, 5)
             try await Self.pruneUntil(stack.gateway.pruner, first: 5, clock: clock)
-            let last = try await Self.page(admin, .eventsRead)
+            let last = try await Self.page(admin, GatewayRequests.eventsRead)
             #expect(Self.sequences(last) == [5] && last.head == 5)
             _ = try await leaderboard.pruneOnce(now: clock.nowMilliseconds, logger: Self.logger)
-            #expect(Self.sequences(try await Self.page(admin, "leaderboard.outbox.read")) == [2])
-            let next = try await client.request(.eventPublish, gameId: "whackacac", payload: Self.hit, id: "after-all")
-                .decodePayload(as: EventAcknowledgement.self)
+            #expect(Self.sequences(try await Self.page(admin, ServiceRequests.outboxRead(of: "leaderboard"))) == [2])
+            let next = try await Self.publish(client, id: "after-all").value()
             #expect(next.sequence == 6, "numbering continues after the newest kept message")
         }
     }
@@ -149,10 +151,9 @@ struct RetentionTests {
             defer { ChallengeFlowTests.close([a, b]) }
             try await ChallengeFlowTests.befriend(a, b)
             try await ChallengeFlowTests.submit(a, 500)
-            let challenge = try await a.client.request(
-                "challenge.issue", gameId: "dash", payload: ["kind": "score", "boardId": "dash.highscore", "receivers": [.string(b.id)]]
-            ).decodePayload(as: ChallengeDetail.self)
-            #expect(try await b.client.request(.eventPublish, gameId: "whackacac", payload: Self.hit, id: "b-1").type == .reply)
+            let challenge = try await a.client.call(
+                ChallengeRequests.issue, ChallengeIssue(kind: .score, boardId: "dash.highscore", receivers: [b.id]), gameId: "dash")
+            #expect(try await Self.publish(b.client, id: "b-1").isSuccess)
             _ = try await Self.waitForPosition(b.client, "achievement", StreamName.events, 1)
             _ = try await Self.waitForPosition(b.client, "challenge", StreamName.leaderboard, 1)
             return (a.grant, b.grant, challenge.challengeId)
@@ -168,15 +169,15 @@ struct RetentionTests {
             let bea = try TestClient(endpoint: stack.endpoints.requests)
             bea.use(.token(b.sessionToken))
             defer { Task { await amy.close(); await bea.close() } }
-            #expect(try await bea.request("leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.highscore", "value": 600]).type == .reply)
+            #expect(try await Self.submit(bea, 600).isSuccess)
             for id in ["b-2", "b-3"] {
-                #expect(try await bea.request(.eventPublish, gameId: "whackacac", payload: Self.hit, id: id).type == .reply)
+                #expect(try await Self.publish(bea, id: id).isSuccess)
             }
             _ = try await Self.waitForPosition(bea, "achievement", StreamName.events, 3)
             _ = try await Self.waitForPosition(bea, "challenge", StreamName.leaderboard, 2)
             clock.advance(by: .seconds(2 * 3600))
-            #expect(try await amy.request("leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.highscore", "value": 300]).type == .reply)
-            #expect(try await amy.request(.eventPublish, gameId: "whackacac", payload: Self.hit, id: "a-1").type == .reply)
+            #expect(try await Self.submit(amy, 300).isSuccess)
+            #expect(try await Self.publish(amy, id: "a-1").isSuccess)
             try await Self.pruneUntil(stack.gateway.pruner, first: 4, clock: clock)
             let leaderboard = try #require(stack.services.first { $0.definition.name == "leaderboard" }?.pruner)
             try await Self.pruneUntil(leaderboard, first: 3, clock: clock)
@@ -193,8 +194,7 @@ struct RetentionTests {
             let scores = try await Self.waitForPosition(bea, "challenge", StreamName.leaderboard, 3)
             #expect(scores.position == 3 && scores.lost == 1)
             // B's 600 (message 2) is gone from the outbox, but B's entry on the board shows it.
-            let detail = try await bea.request("challenge.detail", gameId: "dash", payload: ["challengeId": .string(challengeId)])
-                .decodePayload(as: ChallengeDetail.self)
+            let detail = try await bea.call(ChallengeRequests.detail, ChallengeTarget(challengeId: challengeId), gameId: "dash")
             #expect(detail.receivers.first { $0.playerId == b.playerId }?.state == .completed)
             #expect(detail.receivers.first { $0.playerId == b.playerId }?.value == 600)
         }

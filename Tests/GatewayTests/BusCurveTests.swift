@@ -1,4 +1,5 @@
 import Foundation
+import PodiumClient
 import PodiumMessages
 import PodiumRuntime
 import PodiumTesting
@@ -18,11 +19,10 @@ struct BusCurveTests {
             // Readiness already needs every service's publisher, subscriber and link through CURVE.
             let (client, grant) = try await stack.player("bus-curve-player")
             defer { Task { await client.close() } }
-            let submitted = try await client.request(
-                "leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.highscore", "value": 420])
+            let submitted = try await client.exchange(
+                LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: 420), gameId: "dash")
             #expect(submitted.type == .reply)
-            let subscription = try await client.request(.notificationsSubscribe, gameId: "dash")
-                .decodePayload(as: NotificationSubscription.self)
+            let subscription = try await client.call(GatewayRequests.subscribe, gameId: "dash")
             let listener = try TestSubscriber(endpoint: stack.endpoints.notifications, topics: [subscription.topic])
             defer { Task { await listener.close() } }
 
@@ -53,15 +53,17 @@ struct BusCurveTests {
             let heard = try await withDeadline(.seconds(15)) {
                 while true {
                     for socket in [forger, plainForger] { try? await socket.send([topic, body]) }
-                    _ = try await client.request(.testNotification(of: "achievement"), gameId: "dash", payload: ["message": "real"])
+                    _ = try await client.call(ClientRequests.testNotification(of: "achievement"), TestNotice(message: "real"), gameId: "dash")
                     if let heard = try? await listener.next(timeout: .milliseconds(300)) { return heard }
                 }
             }
-            #expect(heard.envelope.payload["message"]?.stringValue == "real")
+            #expect(try heard.envelope.decodePayload(as: PlayerNotification.self).message == "real")
             for _ in 0..<5 {
                 for socket in [forger, plainForger] { try? await socket.send([topic, body]) }
                 if let late = try? await listener.next(timeout: .milliseconds(200)) {
-                    #expect(late.envelope.payload["message"]?.stringValue != "you won nothing", "a forged notification got through")
+                    #expect(
+                        (try? late.envelope.decodePayload(as: PlayerNotification.self))?.message != "you won nothing",
+                        "a forged notification got through")
                 }
             }
             // Ticks flow every 250 ms on the bus; neither reader gets any of them.
@@ -82,7 +84,7 @@ struct BusCurveTests {
             #expect(logged.0.allSatisfy { $0.level == .warning && $0.metadata["bus.peer"] == "127.0.0.1" })
             #expect(recorder.matching("bus uses CURVE").count >= 5, "the gateway and the four services say so")
             // Still working after the refusals.
-            #expect(try await client.request(.gatewayHealth).type == .reply)
+            #expect(try await client.exchange(GatewayRequests.gatewayHealth).type == .reply)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumClient
 import PodiumMessages
 import PodiumTesting
 import Testing
@@ -16,15 +17,14 @@ struct CurveGatewayTests {
             #expect(stack.curveServerKey == pair.publicKey)
             let (client, _) = try await stack.player("curve-player")
             defer { Task { await client.close() } }
-            let subscription = try await client.request(.notificationsSubscribe, gameId: "dash")
-                .decodePayload(as: NotificationSubscription.self)
+            let subscription = try await client.call(GatewayRequests.subscribe, gameId: "dash")
             let subscriber = try TestSubscriber(
                 endpoint: stack.endpoints.notifications, topics: [subscription.topic], curveServerKey: pair.publicKey)
             defer { Task { await subscriber.close() } }
             let heard = try await withDeadline(.seconds(15)) {
                 while true {
-                    let receipt = try await client.request(
-                        .testNotification(of: "achievement"), gameId: "dash", payload: ["message": "over curve"])
+                    let receipt = try await client.exchange(
+                        ClientRequests.testNotification(of: "achievement"), TestNotice(message: "over curve"), gameId: "dash")
                     #expect(receipt.type == .reply)
                     if let heard = try? await subscriber.next(timeout: .milliseconds(300)) { return heard }
                 }
@@ -42,7 +42,7 @@ struct CurveGatewayTests {
                 await #expect(throws: TestStackError.self) { try await outsider.nextReply(timeout: .seconds(1)) }
             }
             // The gateway is still answering CURVE clients after refusing the others.
-            #expect(try await client.request(.gatewayHealth).type == .reply)
+            #expect(try await client.exchange(GatewayRequests.gatewayHealth).type == .reply)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumClient
 import PodiumMessages
 import PodiumTesting
 import Testing
@@ -9,9 +10,8 @@ import Testing
 /// pinned here as the documentation now gives it, through the gateway over real sockets.
 @Suite("Documented answers")
 struct DocumentedAnswersTests {
-    static func submit(_ client: TestClient, _ value: Int64, id: String? = nil) async throws -> RawEnvelope {
-        try await client.request(
-            "leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.highscore", "value": .integer(value)], id: id)
+    static func submit(_ client: TestClient, _ value: Int64, id: String? = nil) async throws -> PodiumReply<ScoreReceipt> {
+        try await client.exchange(LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: value), gameId: "dash", id: id)
     }
 
     @Test("11.1: an unknown achievement in a batch and a player's report of a rule-based one name the report's achievementId")
@@ -19,14 +19,17 @@ struct DocumentedAnswersTests {
         try await withPodiumStack { stack in
             let (player, _) = try await stack.player("reporter")
             defer { Task { await player.close() } }
-            let unknown = try await player.request(
-                "achievement.report", gameId: "blackjack",
-                payload: ["reports": [["achievementId": "com.example.blackjack.tutorial", "steps": 1], ["achievementId": "nope", "steps": 1]]])
+            let unknown = try await player.exchange(
+                AchievementRequests.report,
+                ProgressReportBatch(reports: [
+                    ProgressReport(achievementId: "com.example.blackjack.tutorial", steps: 1), ProgressReport(achievementId: "nope", steps: 1),
+                ]), gameId: "blackjack")
             #expect(unknown.errorCode == .unknownAchievement)
             #expect(try unknown.errorReply().field == "payload.reports.1.achievementId")
-            let ruled = try await player.request(
-                "achievement.report", gameId: "whackacac",
-                payload: ["reports": [["achievementId": "com.dragonforged.whackacac.killone", "percentComplete": 100]]])
+            let ruled = try await player.exchange(
+                AchievementRequests.report,
+                ProgressReportBatch(reports: [ProgressReport(achievementId: "com.dragonforged.whackacac.killone", percentComplete: 100)]),
+                gameId: "whackacac")
             #expect(ruled.errorCode == .forbidden)
             #expect(try ruled.errorReply().field == "payload.reports.0.achievementId")
         }
@@ -38,13 +41,12 @@ struct DocumentedAnswersTests {
             let (player, _) = try await stack.player("ticker")
             defer { Task { await player.close() } }
             for value in [100, -50, 100] as [Int64] {
-                let ack = try await player.request(.eventPublish, gameId: "whackacac", payload: ["name": "tick", "value": .integer(value)])
+                let ack = try await player.exchange(GatewayRequests.publish, GameEvent(name: "tick", value: value), gameId: "whackacac")
                 #expect(ack.type == .reply)
             }
             func steps() async throws -> Int64? {
-                let list = try await player.request("achievement.list", gameId: "whackacac")
-                guard case .array(let achievements)? = list.payload["achievements"] else { return nil }
-                return achievements.first { $0["id"]?.stringValue == "com.dragonforged.whackacac.play5Mins" }?["steps"]?.integerValue
+                let list = try await player.call(AchievementRequests.list, gameId: "whackacac")
+                return list.achievements.first { $0.id == "com.dragonforged.whackacac.play5Mins" }?.steps
             }
             // With the negative value taken off, the total would stop at 150 and never reach 200.
             var seen: Int64? = nil
@@ -63,15 +65,15 @@ struct DocumentedAnswersTests {
             let (player, grant) = try await stack.player("expiring")
             defer { Task { await player.close() } }
             clock.advance(by: .seconds(16 * 60))  // past the 15-minute session token
-            #expect(try await player.request("auth.profile").errorCode == .tokenExpired)
-            #expect(try await player.request(.health).type == .reply, "public: the expired token is ignored")
-            let refresh = try await player.request("auth.refresh", payload: ["refreshToken": .string(grant.refreshToken)])
+            #expect(try await player.exchange(AuthRequests.profile).errorCode == .tokenExpired)
+            #expect(try await player.exchange(GatewayRequests.health).type == .reply, "public: the expired token is ignored")
+            let refresh = try await player.exchange(AuthRequests.refresh, SessionRefresh(refreshToken: grant.refreshToken))
             #expect(refresh.type == .reply)
             let garbage = try TestClient(endpoint: stack.endpoints.requests)
             defer { Task { await garbage.close() } }
             garbage.use(.token("not.a.token"))
-            #expect(try await garbage.request(.health).type == .reply)
-            #expect(try await garbage.request("auth.profile").errorCode == .invalidToken)
+            #expect(try await garbage.exchange(GatewayRequests.health).type == .reply)
+            #expect(try await garbage.exchange(AuthRequests.profile).errorCode == .invalidToken)
         }
     }
 
@@ -82,12 +84,12 @@ struct DocumentedAnswersTests {
             for index in 0..<8 { players.append(try await stack.player("ranked\(index)").client) }
             let everyone = players
             defer { Task { for client in everyone { await client.close() } } }
-            let first = try await Self.submit(players[0], 800).decodePayload(as: ScoreReceipt.self)
+            let first = try await Self.submit(players[0], 800).value()
             #expect(first.scopesBeaten == ["today", "week", "allTime"])
             for index in 1..<8 { _ = try await Self.submit(players[index], Int64(800 - index * 10)) }
             func ranks(_ client: TestClient, radius: Int) async throws -> [Int] {
-                try await client.request("leaderboard.around", gameId: "dash", payload: ["boardId": "dash.highscore", "radius": .integer(Int64(radius))])
-                    .decodePayload(as: LeaderboardPage.self).entries.map(\.rank)
+                try await client.call(LeaderboardRequests.around, BoardQuery(boardId: "dash.highscore", radius: radius), gameId: "dash")
+                    .entries.map(\.rank)
             }
             #expect(try await ranks(players[0], radius: 2) == [1, 2, 3, 4, 5], "rank 1")
             #expect(try await ranks(players[7], radius: 2) == [4, 5, 6, 7, 8], "the last of 8")
@@ -96,9 +98,10 @@ struct DocumentedAnswersTests {
 
             let (newcomer, _) = try await stack.player("newcomer")
             defer { Task { await newcomer.close() } }
-            let none = try await newcomer.request("leaderboard.entry", gameId: "dash", payload: ["boardId": "dash.highscore"])
+            let none = try await newcomer.exchange(LeaderboardRequests.entry, BoardQuery(boardId: "dash.highscore"), gameId: "dash")
             #expect(none.type == .reply)
-            #expect(none.payload == .object(["entry": .null]), "the entry is present and null (PROTOCOL.md 3)")
+            // The wire form itself, not its typed reading: the member is there, and null.
+            #expect(none.envelope.payload == .object(["entry": .null]), "the entry is present and null (PROTOCOL.md 3)")
         }
     }
 
@@ -110,12 +113,12 @@ struct DocumentedAnswersTests {
             let everyone = players
             defer { Task { for client in everyone { await client.close() } } }
             let tenth = players[0]
-            let topic = try await tenth.request(.notificationsSubscribe, gameId: "dash").decodePayload(as: NotificationSubscription.self).topic
+            let topic = try await tenth.call(GatewayRequests.subscribe, gameId: "dash").topic
             let subscriber = try TestSubscriber(endpoint: stack.endpoints.notifications, topics: [topic])
             defer { Task { await subscriber.close() } }
             _ = try await withDeadline(.seconds(15)) {
                 while true {
-                    _ = try await tenth.request(.testNotification(of: "leaderboard"), gameId: "dash")
+                    _ = try await tenth.call(ClientRequests.testNotification(of: "leaderboard"), TestNotice(), gameId: "dash")
                     if (try? await subscriber.next(timeout: .milliseconds(300))) != nil { return true }
                 }
             }
@@ -137,10 +140,12 @@ struct DocumentedAnswersTests {
             let operatorClient = try TestClient(endpoint: stack.endpoints.requests)
             operatorClient.use(.adminKey(admin))
             defer { Task { await operatorClient.close() } }
+            // Values no typed definition can hold, as hand-built JSON.
             func define(_ extra: [String: JSONValue]) async throws -> RawEnvelope {
                 var definition: [String: JSONValue] = ["id": "dash.defined", "title": "Defined"]
                 definition.merge(extra) { $1 }
-                return try await operatorClient.request("leaderboard.admin.define", gameId: "dash", payload: ["definition": .object(definition)])
+                return try await operatorClient.request(
+                    LeaderboardRequests.define.type, gameId: "dash", payload: ["definition": .object(definition)])
             }
             for (field, value) in [("sortOrder", "sideways"), ("submitOperator", "average"), ("format", "roman")] {
                 let refused = try await define([field: .string(value)])
@@ -150,8 +155,8 @@ struct DocumentedAnswersTests {
             let wrongType = try await define(["sortOrder": 5])
             #expect(wrongType.errorCode == .invalidShape)
             #expect(try wrongType.errorReply().field == "payload.definition.sortOrder")
-            let scope = try await operatorClient.request(
-                "leaderboard.top", gameId: "dash", payload: ["boardId": "dash.highscore", "scope": "fortnight"])
+            let scope = try await operatorClient.exchange(
+                LeaderboardRequests.top, BoardQuery(boardId: "dash.highscore", scope: "fortnight"), gameId: "dash")
             #expect(scope.errorCode == .invalidField, "the same code as a scope")
             #expect(try await define(["sortOrder": "lowerIsBetter"]).type == .reply)
         }
@@ -162,7 +167,7 @@ struct DocumentedAnswersTests {
         try await withPodiumStack { stack in
             let (player, grant) = try await stack.player("leaver")
             defer { Task { await player.close() } }
-            let receipt = try await player.request("auth.revoke", payload: ["allSessions": true]).decodePayload(as: RevocationReceipt.self)
+            let receipt = try await player.call(AuthRequests.revoke, SessionRevocation(allSessions: true))
             #expect(receipt.revokedSessions == 1 && receipt.sessionIds == [grant.sessionId])
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumClient
 import PodiumMessages
 import PodiumRuntime
 import PodiumTesting
@@ -12,7 +13,15 @@ struct DurabilityTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("podium-durable-\(UUID().uuidString)")
     }
 
-    static let hit: JSONValue = ["name": "cactus.hit", "attributes": ["matchId": "m1"]]
+    static let hit = GameEvent(name: "cactus.hit", attributes: ["matchId": "m1"])
+
+    static func publish(_ client: TestClient, _ event: GameEvent = hit, id: String) async throws -> PodiumReply<EventAcknowledgement> {
+        try await client.exchange(GatewayRequests.publish, event, gameId: "whackacac", id: id)
+    }
+
+    static func receipt(_ client: TestClient, game: String, id: String) async throws -> RequestReceipt {
+        try await client.call(GatewayRequests.receipt, ReceiptQuery(id: id), gameId: game)
+    }
 
     @Test("an event resent with its id is acknowledged again and logged once, also after a restart; another payload with that id is refused")
     func eventIdempotency() async throws {
@@ -22,14 +31,11 @@ struct DurabilityTests {
         let (grant, first) = try await withPodiumStack(options) { stack in
             let (client, grant) = try await stack.player("logged")
             defer { Task { await client.close() } }
-            let reply = try await client.request(.eventPublish, gameId: "whackacac", payload: Self.hit, id: "hit-1")
-            let first = try reply.decodePayload(as: EventAcknowledgement.self)
+            let first = try await Self.publish(client, id: "hit-1").value()
             #expect(first.publisher == StreamName.events && first.duplicate == nil)
-            let again = try await client.request(.eventPublish, gameId: "whackacac", payload: Self.hit, id: "hit-1")
-                .decodePayload(as: EventAcknowledgement.self)
+            let again = try await Self.publish(client, id: "hit-1").value()
             #expect(again.sequence == first.sequence && again.eventId == first.eventId && again.duplicate == true)
-            let other = try await client.request(
-                .eventPublish, gameId: "whackacac", payload: ["name": "cactus.hit", "value": 2], id: "hit-1")
+            let other = try await Self.publish(client, GameEvent(name: "cactus.hit", value: 2), id: "hit-1")
             #expect(other.errorCode == .idReused)
             return (grant, first)
         }
@@ -37,17 +43,15 @@ struct DurabilityTests {
             let client = try TestClient(endpoint: stack.endpoints.requests)
             client.use(.token(grant.sessionToken))
             defer { Task { await client.close() } }
-            let resent = try await client.request(.eventPublish, gameId: "whackacac", payload: Self.hit, id: "hit-1")
-                .decodePayload(as: EventAcknowledgement.self)
+            let resent = try await Self.publish(client, id: "hit-1").value()
             #expect(resent.sequence == first.sequence && resent.duplicate == true, "the log kept the id across the restart")
-            let next = try await client.request(.eventPublish, gameId: "whackacac", payload: Self.hit, id: "hit-2")
-                .decodePayload(as: EventAcknowledgement.self)
+            let next = try await Self.publish(client, id: "hit-2").value()
             #expect(next.sequence == first.sequence + 1, "sequences continue after a restart")
             // The achievement service applied each logged hit exactly once.
             let list = try await client.waitForAchievements("whackacac") { $0.status("100whacks")?.steps == 2 }
             #expect(list.status("100whacks")?.steps == 2)
-            let receipt = try await client.request(.receipt, gameId: "whackacac", payload: ["id": "hit-1"]).decodePayload(as: RequestReceipt.self)
-            #expect(receipt.found && receipt.type == "event.publish" && receipt.acknowledgement?.sequence == first.sequence)
+            let receipt = try await Self.receipt(client, game: "whackacac", id: "hit-1")
+            #expect(receipt.found && receipt.type == GatewayRequests.publish.type.rawValue && receipt.acknowledgement?.sequence == first.sequence)
             #expect(receipt.effects?.applied == true)
             #expect(receipt.effects?.achievements.contains { $0.achievementId.hasSuffix("killone") && $0.earned } == true)
         }
@@ -73,7 +77,7 @@ struct DurabilityTests {
             let list = try await client.waitForAchievements("whackacac") { $0.status("100whacks")?.steps == 12 }
             #expect(list.status("100whacks")?.steps == 12)
             #expect(list.status("killone")?.earned == true)
-            let health = try await client.request(.health(of: "achievement")).decodePayload(as: ServiceHealth.self)
+            let health = try await client.call(ServiceRequests.health(of: "achievement"))
             #expect(health.streams?[StreamName.events]?.position == 12)
         }
     }
@@ -86,15 +90,12 @@ struct DurabilityTests {
         let grant = try await withPodiumStack(options) { stack in
             let (client, grant) = try await stack.player("coins")
             defer { Task { await client.close() } }
-            let coins: JSONValue = ["boardId": "dash.coins", "value": 5]
-            let first = try await client.request("leaderboard.submit", gameId: "dash", payload: coins, id: "coin-1")
-                .decodePayload(as: ScoreReceipt.self)
+            func coins(_ value: Int64) -> ScoreSubmission { ScoreSubmission(boardId: "dash.coins", value: value) }
+            let first = try await client.call(LeaderboardRequests.submit, coins(5), gameId: "dash", id: "coin-1")
             #expect(first.entry.value == 5 && first.duplicate == nil)
-            let again = try await client.request("leaderboard.submit", gameId: "dash", payload: coins, id: "coin-1")
-                .decodePayload(as: ScoreReceipt.self)
+            let again = try await client.call(LeaderboardRequests.submit, coins(5), gameId: "dash", id: "coin-1")
             #expect(again.entry.value == 5 && again.duplicate == true, "an increment board shows a double at once")
-            let other = try await client.request(
-                "leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.coins", "value": 6], id: "coin-1")
+            let other = try await client.exchange(LeaderboardRequests.submit, coins(6), gameId: "dash", id: "coin-1")
             #expect(other.errorCode == .idReused)
             return grant
         }
@@ -102,20 +103,20 @@ struct DurabilityTests {
             let client = try TestClient(endpoint: stack.endpoints.requests)
             client.use(.token(grant.sessionToken))
             defer { Task { await client.close() } }
-            let resent = try await client.request("leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.coins", "value": 5], id: "coin-1")
-                .decodePayload(as: ScoreReceipt.self)
+            let resent = try await client.call(
+                LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.coins", value: 5), gameId: "dash", id: "coin-1")
             #expect(resent.duplicate == true && resent.entry.value == 5 && resent.entry.rank == 1, "the original receipt")
-            let receipt = try await client.request(.receipt, gameId: "dash", payload: ["id": "coin-1"]).decodePayload(as: RequestReceipt.self)
-            #expect(receipt.found && receipt.type == "leaderboard.submit")
-            #expect(receipt.reply?["entry"]?["value"] == .integer(5))
-            let unknown = try await client.request(.receipt, gameId: "dash", payload: ["id": "never-sent"]).decodePayload(as: RequestReceipt.self)
+            let receipt = try await Self.receipt(client, game: "dash", id: "coin-1")
+            #expect(receipt.found && receipt.type == LeaderboardRequests.submit.type.rawValue)
+            #expect(try WireCodec.convert(try #require(receipt.reply), to: ScoreReceipt.self).entry.value == 5)
+            let unknown = try await Self.receipt(client, game: "dash", id: "never-sent")
             #expect(!unknown.found)
-            let report: JSONValue = ["reports": [["achievementId": "com.example.blackjack.tutorial", "percentComplete": 100]]]
-            let reported = try await client.request("achievement.report", gameId: "blackjack", payload: report, id: "tut-1")
-            #expect(reported.type == .reply && reported.payload["duplicate"] == nil)
-            let reportedAgain = try await client.request("achievement.report", gameId: "blackjack", payload: report, id: "tut-1")
-            #expect(reportedAgain.payload["duplicate"] == .bool(true))
-            #expect(try reportedAgain.outcomes == (try reported.outcomes), "the resend answers with the original outcomes")
+            let report = ProgressReportBatch(reports: [ProgressReport(achievementId: "com.example.blackjack.tutorial", percentComplete: 100)])
+            let reported = try await client.call(AchievementRequests.report, report, gameId: "blackjack", id: "tut-1")
+            #expect(reported.duplicate == nil)
+            let reportedAgain = try await client.call(AchievementRequests.report, report, gameId: "blackjack", id: "tut-1")
+            #expect(reportedAgain.duplicate == true)
+            #expect(reportedAgain.outcomes == reported.outcomes, "the resend answers with the original outcomes")
         }
     }
 
@@ -129,17 +130,13 @@ struct DurabilityTests {
             let (alice, a) = try await stack.player("alice.durable")
             let (bob, b) = try await stack.player("bob.durable")
             defer { Task { await alice.close(); await bob.close() } }
-            _ = try await alice.request("auth.friends.request", payload: ["playerId": .string(b.playerId)])
-            _ = try await bob.request("auth.friends.accept", payload: ["playerId": .string(a.playerId)])
-            _ = try await alice.request("leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.highscore", "value": 500])
-            let issued = try await alice.request(
-                "challenge.issue", gameId: "dash", payload: ["kind": "score", "boardId": "dash.highscore", "receivers": [.string(b.playerId)]],
-                id: "challenge-1")
-            let challenge = try issued.decodePayload(as: ChallengeDetail.self)
-            let again = try await alice.request(
-                "challenge.issue", gameId: "dash", payload: ["kind": "score", "boardId": "dash.highscore", "receivers": [.string(b.playerId)]],
-                id: "challenge-1")
-            #expect(try again.decodePayload(as: ChallengeDetail.self).challengeId == challenge.challengeId, "issued once")
+            _ = try await alice.call(AuthRequests.friendRequest, FriendTarget(playerId: b.playerId))
+            _ = try await bob.call(AuthRequests.friendAccept, FriendTarget(playerId: a.playerId))
+            _ = try await alice.call(LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: 500), gameId: "dash")
+            let issue = ChallengeIssue(kind: .score, boardId: "dash.highscore", receivers: [b.playerId])
+            let challenge = try await alice.call(ChallengeRequests.issue, issue, gameId: "dash", id: "challenge-1")
+            let again = try await alice.call(ChallengeRequests.issue, issue, gameId: "dash", id: "challenge-1")
+            #expect(again.challengeId == challenge.challengeId, "issued once")
             return (a, b, challenge.challengeId)
         }
         let services = PodiumTestStack.services(auth: auth)
@@ -149,7 +146,7 @@ struct DurabilityTests {
             let bob = try TestClient(endpoint: stack.endpoints.requests)
             bob.use(.token(b.sessionToken))
             defer { Task { await bob.close() } }
-            let beaten = try await bob.request("leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.highscore", "value": 900])
+            let beaten = try await bob.exchange(LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: 900), gameId: "dash")
             #expect(beaten.type == .reply)
         }
         try await withPodiumStack(all) { stack in
@@ -157,15 +154,15 @@ struct DurabilityTests {
             alice.use(.token(a.sessionToken))
             defer { Task { await alice.close() } }
             let completed = await eventually {
-                let detail = try? await alice.request("challenge.detail", gameId: "dash", payload: ["challengeId": .string(challengeId)])
-                    .decodePayload(as: ChallengeDetail.self)
+                let detail = try? await alice.call(ChallengeRequests.detail, ChallengeTarget(challengeId: challengeId), gameId: "dash")
                 return detail?.receivers.first?.state == .completed
             }
             #expect(completed, "the missed score completed the challenge after the restart")
-            let inbox = try await alice.request("challenge.inbox", gameId: "dash").decodePayload(as: [String: [InboxItem]].self)["items"] ?? []
+            let inbox = try await alice.call(ChallengeRequests.inbox, InboxQuery(), gameId: "dash").items
             #expect(inbox.filter { $0.kind == "challenge.completed-by-receiver" }.count == 1)
-            let receipt = try await alice.request(.receipt, gameId: "dash", payload: ["id": "challenge-1"]).decodePayload(as: RequestReceipt.self)
-            #expect(receipt.found && receipt.type == "challenge.issue" && receipt.reply?["challengeId"] == .string(challengeId))
+            let receipt = try await Self.receipt(alice, game: "dash", id: "challenge-1")
+            #expect(receipt.found && receipt.type == ChallengeRequests.issue.type.rawValue)
+            #expect(try WireCodec.convert(try #require(receipt.reply), to: ChallengeDetail.self).challengeId == challengeId)
         }
     }
 }

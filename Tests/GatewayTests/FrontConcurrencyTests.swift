@@ -1,4 +1,5 @@
 import Foundation
+import PodiumClient
 import PodiumMessages
 import PodiumTesting
 import PodiumTokens
@@ -57,7 +58,7 @@ struct FrontConcurrencyTests {
                 }
             }
             let connected = await eventually {
-                let health = try? await other.request(.gatewayHealth).decodePayload(as: GatewayHealth.self)
+                let health = try? await other.call(GatewayRequests.gatewayHealth)
                 return health?.connectedServices.contains("auth") == true
             }
             try #require(connected)
@@ -66,11 +67,12 @@ struct FrontConcurrencyTests {
                 .session, playerId: "p-held", sessionId: "s-held", tokenId: "t-held", issuedAt: now, expiresAt: now + 600_000)
             // The first client's request needs its (new) token checked: the check reaches the
             // held auth service, which does not answer yet.
-            try await waiting.send(ClientRequest(type: "notifications.subscribe", id: "held-1", gameId: "g", token: token))
+            try await waiting.send(
+                try waiting.client.request(GatewayRequests.subscribe, EmptyPayload(), gameId: "g", id: "held-1", credential: .token(token)))
             let check = try await auth.nextRequest()
             #expect(check.type == "auth.session-check")
             // Meanwhile another client is answered.
-            let health = try await other.request(.gatewayHealth)
+            let health = try await other.exchange(GatewayRequests.gatewayHealth)
             #expect(health.type == .reply)
             // Only now does the check come back; the first client's request then completes as a
             // success. (Had it waited for the whole front, the check would have timed out first:
@@ -79,7 +81,7 @@ struct FrontConcurrencyTests {
             let reply = try await waiting.nextReply()
             #expect(reply.correlationId == "held-1")
             #expect(reply.type == .reply, "\(reply)")
-            #expect(reply.payload["playerId"] == "p-held")
+            #expect(try reply.decodePayload(as: NotificationSubscription.self).playerId == "p-held")
         }
     }
 }

@@ -48,14 +48,17 @@ struct GatewayLoopTests {
         }
     }
 
-    @Test("a part whose socket fails stops the gateway's service group with GatewayLoopEnded", arguments: FailingPart.allCases)
+    @Test("a part whose socket fails makes the gateway unready and stops its service group with LoopEnded", arguments: FailingPart.allCases)
     func deadPartStopsTheGroup(part: FailingPart) async throws {
         let gateway = try await gateway()
         let group = Self.group(running: gateway)
         let running = Task { try await group.run() }
-        // Let the parts start (closing earlier ends the part just the same), then take the
-        // part's socket away under it.
-        try await Task.sleep(for: .milliseconds(200))
+        // Let every part start, then take the part's socket away under it.
+        let ready = try await withDeadline(.seconds(10)) {
+            while await !gateway.isReady { try await Task.sleep(for: .milliseconds(20)) }
+            return true
+        }
+        #expect(ready, "every part runs before one is killed")
         await part.kill(gateway)
         // Without the failure, the group would run on: give up after 20 s rather than hang.
         let watchdog = Task {
@@ -66,13 +69,15 @@ struct GatewayLoopTests {
         do {
             try await running.value
             outcome = "the group ran on until the watchdog stopped it"
-        } catch let error as Gateway.GatewayLoopEnded {
+        } catch let error as LoopEnded {
             outcome = error.loop
+            #expect(gateway.loops.failed == [part.rawValue])
         } catch {
             outcome = "\(error)"
         }
         watchdog.cancel()
         #expect(outcome == part.rawValue)
+        #expect(await !gateway.isReady, "a gateway with a dead part is not ready")
     }
 
     @Test("a graceful shutdown is not a failure")

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumClient
 import PodiumMessages
 import PodiumTesting
 import Testing
@@ -85,29 +86,27 @@ struct MalformedInputTests {
         try await withPodiumStack(Self.options) { stack in
             let (client, grant) = try await stack.player("unchanged")
             defer { Task { await client.close() } }
-            let before = try await client.request(.eventPublish, gameId: "g", payload: eventPayload())
-                .decodePayload(as: EventAcknowledgement.self)
+            let before = try await client.call(GatewayRequests.publish, event(), gameId: "g")
             for testCase in Self.cases {
                 try await client.sendFrames([testCase.body(token: grant.sessionToken)])
                 #expect(try await client.nextReply().type == .error)
             }
             try await client.sendFrames([Data("a".utf8), Data("b".utf8), Data("c".utf8)])
             #expect(try await client.nextReply().type == .error)
-            let after = try await client.request(.eventPublish, gameId: "g", payload: eventPayload())
-                .decodePayload(as: EventAcknowledgement.self)
+            let after = try await client.call(GatewayRequests.publish, event(), gameId: "g")
             #expect(after.sequence == before.sequence + 1)
             // The achievement service follows the event log; the others do not subscribe to events.
             for service in ["achievement"] {
                 let settled = await eventually {
-                    let health = try? await client.request(.health(of: service)).decodePayload(as: ServiceHealth.self)
+                    let health = try? await client.call(ServiceRequests.health(of: service))
                     return health?.recentEventIds.last == after.eventId
                 }
                 #expect(settled)
-                let health = try await client.request(.health(of: service)).decodePayload(as: ServiceHealth.self)
+                let health = try await client.call(ServiceRequests.health(of: service))
                 #expect(health.eventsReceived == 2, "\(service) received something from bad input")
                 #expect(health.streams?[StreamName.events]?.head == after.sequence, "nothing else was logged")
             }
-            #expect(try await client.request(.health).decodePayload(as: SystemHealth.self).ready)
+            #expect(try await client.call(GatewayRequests.health).ready)
         }
     }
 
@@ -148,10 +147,10 @@ struct MalformedInputTests {
             try await attacker.sendFrames([Data(count: 2 << 20)])
             let bystander = try TestClient(endpoint: stack.endpoints.requests)
             defer { Task { await bystander.close() } }
-            let reply = try await bystander.request(.gatewayHealth)
-            #expect(try reply.decodePayload(as: GatewayHealth.self).ready)
+            let reply = try await bystander.call(GatewayRequests.gatewayHealth)
+            #expect(reply.ready)
             let allReady = await eventually {
-                (try? await bystander.request(.health).decodePayload(as: SystemHealth.self).ready) == true
+                (try? await bystander.call(GatewayRequests.health).ready) == true
             }
             #expect(allReady)
         }

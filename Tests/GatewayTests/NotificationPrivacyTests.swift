@@ -1,4 +1,5 @@
 import Foundation
+import PodiumClient
 import PodiumMessages
 import PodiumTesting
 import Testing
@@ -12,15 +13,12 @@ struct NotificationPrivacyTests {
             let (client, aliceGrant) = try await stack.player("alice")
             let (bobClient, _) = try await stack.player("bob")
             defer { Task { await client.close(); await bobClient.close() } }
-            let alice = try await client.request(.notificationsSubscribe, gameId: "dash")
-                .decodePayload(as: NotificationSubscription.self)
-            let bob = try await bobClient.request(.notificationsSubscribe, gameId: "dash")
-                .decodePayload(as: NotificationSubscription.self)
-            let aliceElsewhere = try await client.request(.notificationsSubscribe, gameId: "other")
-                .decodePayload(as: NotificationSubscription.self)
+            let alice = try await client.call(GatewayRequests.subscribe, gameId: "dash")
+            let bob = try await bobClient.call(GatewayRequests.subscribe, gameId: "dash")
+            let aliceElsewhere = try await client.call(GatewayRequests.subscribe, gameId: "other")
             // Asking for someone else's topic is refused outright.
-            let stolen = try await bobClient.request(.notificationsSubscribe, gameId: "dash", playerId: aliceGrant.playerId)
-            #expect(try stolen.errorReply().code == .forbidden)
+            let stolen = try await bobClient.exchange(GatewayRequests.subscribe, gameId: "dash", playerId: aliceGrant.playerId)
+            #expect(stolen.errorCode == .forbidden)
             #expect(alice.topic != bob.topic)
             #expect(alice.topic != aliceElsewhere.topic)
             #expect(alice.topic.hasPrefix("player/"))
@@ -39,8 +37,8 @@ struct NotificationPrivacyTests {
                 }
             }
             @Sendable func notify(_ message: String) async throws {
-                let receipt = try await client.request(
-                    .testNotification(of: "achievement"), gameId: "dash", payload: ["message": .string(message)])
+                let receipt = try await client.exchange(
+                    ClientRequests.testNotification(of: "achievement"), TestNotice(message: message), gameId: "dash")
                 #expect(receipt.type == .reply)
             }
             // Repeat until the owner's subscription is live, then send a marker it must also get.

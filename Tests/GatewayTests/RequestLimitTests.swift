@@ -1,4 +1,5 @@
 import Foundation
+import PodiumClient
 import PodiumMessages
 import PodiumTesting
 import Testing
@@ -19,7 +20,7 @@ struct RequestLimitTests {
             let client = try stack.client()
             defer { Task { await client.close() } }
             let ids = (1...8).map { "burst-\($0)" }
-            for id in ids { try await client.send(ClientRequest(type: .gatewayHealth, id: id)) }
+            for id in ids { try await client.send(try client.client.request(GatewayRequests.gatewayHealth, EmptyPayload(), id: id)) }
             var replies: [String: RawEnvelope] = [:]
             for _ in ids {
                 let reply = try await client.nextReply()
@@ -39,7 +40,7 @@ struct RequestLimitTests {
             #expect(try await client.nextReply().errorReply().code == .rateLimited)
             let other = try stack.client()
             defer { Task { await other.close() } }
-            #expect(try await other.request(.gatewayHealth).type == .reply)
+            #expect(try await other.exchange(GatewayRequests.gatewayHealth).type == .reply)
         }
     }
 
@@ -51,21 +52,20 @@ struct RequestLimitTests {
             let second = try stack.client()
             second.use(.token(grant.sessionToken))
             defer { Task { await second.close() } }
-            func submit(_ client: TestClient, _ value: Int64) async throws -> RawEnvelope {
-                try await client.request("leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.highscore", "value": .integer(value)])
+            func submit(_ client: TestClient, _ value: Int64) async throws -> PodiumReply<ScoreReceipt> {
+                try await client.exchange(LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: value), gameId: "dash")
             }
             #expect(try await submit(ann, 10).type == .reply)
             #expect(try await submit(second, 20).type == .reply)
             #expect(try await submit(ann, 30).type == .reply)
-            let refused = try await submit(second, 40).errorReply()
+            let refused = try #require(try await submit(second, 40).error?.errorReply)
             #expect(refused.code == .rateLimited)
             #expect((refused.retryAfterMilliseconds ?? 0) > 0)
-            #expect(try await submit(ann, 50).errorReply().code == .rateLimited)
+            #expect(try await submit(ann, 50).errorCode == .rateLimited)
 
             let (bob, _) = try await stack.player("ratelimit-observer")
             defer { Task { await bob.close() } }
-            let page = try await bob.request("leaderboard.top", gameId: "dash", payload: ["boardId": "dash.highscore"])
-                .decodePayload(as: LeaderboardPage.self)
+            let page = try await bob.call(LeaderboardRequests.top, BoardQuery(boardId: "dash.highscore"), gameId: "dash")
             #expect(page.entries.first { $0.playerId == grant.playerId }?.value == 30)
         }
     }
@@ -84,7 +84,7 @@ struct RequestLimitTests {
             client.use(.adminKey(adminKey))
             defer { Task { await client.close() } }
             let connected = await eventually {
-                let health = try? await client.request(.gatewayHealth).decodePayload(as: GatewayHealth.self)
+                let health = try? await client.call(GatewayRequests.gatewayHealth)
                 return health?.connectedServices.contains("slow") == true
             }
             try #require(connected)

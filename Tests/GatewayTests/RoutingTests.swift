@@ -1,4 +1,5 @@
 import Foundation
+import PodiumClient
 import PodiumMessages
 import PodiumTesting
 import Testing
@@ -41,9 +42,9 @@ struct RoutingTests {
         defer { Task { await stack.shutdown() } }
         let client = try TestClient(endpoint: stack.endpoints.requests)
         defer { Task { await client.close() } }
-        let reply = try await client.request(.health(of: "leaderboard"))
-        #expect(try reply.errorReply().code == .serviceUnavailable)
-        let health = try await client.request(.health).decodePayload(as: SystemHealth.self)
+        let reply = try await client.exchange(ServiceRequests.health(of: "leaderboard"))
+        #expect(reply.errorCode == .serviceUnavailable)
+        let health = try await client.call(GatewayRequests.health)
         #expect(!health.ready)
         #expect(health.services["leaderboard"]?.error?.code == .serviceUnavailable)
     }
@@ -62,7 +63,7 @@ struct RoutingTests {
             defer { Task { await client.close() } }
             // The announcement travels asynchronously; wait until the gateway lists the service.
             let connected = await eventually {
-                let health = try? await client.request(.gatewayHealth).decodePayload(as: GatewayHealth.self)
+                let health = try? await client.call(GatewayRequests.gatewayHealth)
                 return health?.connectedServices.contains("slow") == true
             }
             try #require(connected)

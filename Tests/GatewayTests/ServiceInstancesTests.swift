@@ -1,4 +1,5 @@
 import Foundation
+import PodiumClient
 import PodiumMessages
 import PodiumRuntime
 import PodiumTesting
@@ -9,16 +10,17 @@ import Testing
 /// keeps in memory, and nothing acknowledged is lost or applied twice.
 @Suite("Several instances of each service")
 struct ServiceInstancesTests {
-    static let hit: JSONValue = ["name": "cactus.hit", "attributes": ["matchId": "m1"]]
+    static let hit = GameEvent(name: "cactus.hit", attributes: ["matchId": "m1"])
 
     /// Sends a request until it is answered by a serving instance (the same id each time).
-    static func served(
-        _ client: TestClient, _ type: MessageType, gameId: String? = nil, payload: JSONValue = [:], id: String = UUID().uuidString
-    ) async throws -> RawEnvelope {
+    static func served<Payload, Reply>(
+        _ client: TestClient, _ definition: RequestDefinition<Payload, Reply>, _ payload: Payload, gameId: String? = nil,
+        id: String = UUID().uuidString
+    ) async throws -> PodiumReply<Reply> {
         try await withDeadline(.seconds(20)) {
             while true {
-                let reply = try await client.request(type, gameId: gameId, payload: payload, id: id)
-                let code = reply.type == .error ? (try? reply.decodePayload(as: ErrorReply.self))?.code : nil
+                let reply = try await client.exchange(definition, payload, gameId: gameId, id: id)
+                let code = reply.errorCode
                 guard code == .serviceUnavailable || code == .serviceTimeout else { return reply }
                 try await Task.sleep(for: .milliseconds(100))
             }
@@ -29,8 +31,8 @@ struct ServiceInstancesTests {
     static func steps(_ client: TestClient, reaching target: Int64) async throws -> Int64? {
         try await withDeadline(.seconds(20)) {
             while true {
-                let reply = try await served(client, "achievement.list", gameId: "whackacac")
-                let steps = (try? reply.decodePayload(as: AchievementList.self))?.status("100whacks")?.steps
+                let reply = try await served(client, AchievementRequests.list, EmptyPayload(), gameId: "whackacac")
+                let steps = (try? reply.value())?.status("100whacks")?.steps
                 if let steps, steps >= target { return steps }
                 try await Task.sleep(for: .milliseconds(50))
             }
@@ -59,10 +61,10 @@ struct ServiceInstancesTests {
             let (bea, _) = try await stack.player("bea")
             defer { Task { await amy.close(); await bea.close() } }
             let first = try await Self.served(
-                amy, "leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.highscore", "value": 100], id: "amy-1")
+                amy, LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: 100), gameId: "dash", id: "amy-1")
             #expect(first.type == .reply)
             for index in 1...3 {
-                #expect(try await Self.served(amy, .eventPublish, gameId: "whackacac", payload: Self.hit, id: "hit-\(index)").type == .reply)
+                #expect(try await Self.served(amy, GatewayRequests.publish, Self.hit, gameId: "whackacac", id: "hit-\(index)").type == .reply)
             }
             #expect(try await Self.steps(amy, reaching: 3) == 3)
 
@@ -76,20 +78,19 @@ struct ServiceInstancesTests {
             await stack.stopService(instance: leaderboardOwner.settings.instanceID)
             await stack.stopService(instance: achievementOwner.settings.instanceID)
             let second = try await Self.served(
-                bea, "leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.highscore", "value": 250], id: "bea-1")
+                bea, LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: 250), gameId: "dash", id: "bea-1")
             #expect(second.type == .reply)
             #expect(standby.ownership.isOwner, "the standby owns the leaderboard now")
             // Its standings came from the store: the score the old owner stored is there.
-            let top = try await Self.served(amy, "leaderboard.top", gameId: "dash", payload: ["boardId": "dash.highscore"])
-                .decodePayload(as: LeaderboardPage.self)
+            let top = try await Self.served(amy, LeaderboardRequests.top, BoardQuery(boardId: "dash.highscore"), gameId: "dash").value()
             #expect(top.entries.map(\.value) == [250, 100])
             // A resend of the first submission is answered from the shared receipts, not applied again.
             let resent = try await Self.served(
-                amy, "leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.highscore", "value": 100], id: "amy-1")
-            #expect(resent.payload["duplicate"] == true)
+                amy, LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: 100), gameId: "dash", id: "amy-1")
+            #expect(try resent.value().duplicate == true)
             // Events after the hand-over are applied once, by the new achievement owner.
             for index in 4...5 {
-                #expect(try await Self.served(amy, .eventPublish, gameId: "whackacac", payload: Self.hit, id: "hit-\(index)").type == .reply)
+                #expect(try await Self.served(amy, GatewayRequests.publish, Self.hit, gameId: "whackacac", id: "hit-\(index)").type == .reply)
             }
             #expect(try await Self.steps(amy, reaching: 5) == 5)
             #expect(Self.owners(stack, "achievement").count == 1)
@@ -98,17 +99,17 @@ struct ServiceInstancesTests {
             let operatorClient = try TestClient(endpoint: stack.endpoints.requests)
             operatorClient.use(.adminKey(admin))
             defer { Task { await operatorClient.close() } }
-            let lap: JSONValue = [
-                "id": "dash.lap", "title": "Lap", "details": "Best lap.", "leaderboardId": "dash.fastest", "durations": [600_000],
-            ]
-            #expect(try await Self.served(operatorClient, "challenge.admin.define", gameId: "dash", payload: ["definition": lap]).type == .reply)
+            let lap = ChallengeDefinition(id: "dash.lap", title: "Lap", details: "Best lap.", leaderboardId: "dash.fastest", durations: [600_000])
             #expect(
-                try await Self.served(operatorClient, "challenge.admin.remove", gameId: "dash", payload: ["definitionId": "dash.once"]).type
+                try await Self.served(operatorClient, ChallengeRequests.define, ChallengeDefinitionChange(definition: lap), gameId: "dash").type
                     == .reply)
+            #expect(
+                try await Self.served(
+                    operatorClient, ChallengeRequests.remove, ChallengeDefinitionTarget(definitionId: "dash.once"), gameId: "dash"
+                ).type == .reply)
             let challengeOwner = try #require(Self.owners(stack, "challenge").first)
             await stack.stopService(instance: challengeOwner.settings.instanceID)
-            let listed = try await Self.served(operatorClient, "challenge.definitions", gameId: "dash")
-                .decodePayload(as: ChallengeDefinitionList.self)
+            let listed = try await Self.served(operatorClient, ChallengeRequests.definitions, EmptyPayload(), gameId: "dash").value()
             #expect(listed.definitions.map(\.id) == ["dash.sprint", "dash.secret", "dash.lap"])
             #expect(Self.owners(stack, "challenge").count == 1)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumClient
 import PodiumMessages
 import PodiumRuntime
 import PodiumTesting
@@ -18,15 +19,14 @@ struct SeveralGatewaysTests {
             // Bob registers and plays through the second gateway.
             let bob = try stack.client(gateway: 1)
             defer { Task { await bob.close() } }
-            let registered = try await bob.request("auth.register", payload: ["username": "bob.two", "password": "correct horse battery"])
-            let bobGrant = try registered.decodePayload(as: SessionGrant.self)
+            let bobGrant = try await bob.call(AuthRequests.register, Registration(username: "bob.two", password: "correct horse battery"))
             bob.use(.token(bobGrant.sessionToken))
 
             // Both gateways report every service ready (each service announced itself to both).
             for index in 0..<2 {
                 let client = try stack.client(gateway: index)
                 defer { Task { await client.close() } }
-                let health = try await client.request(.health).decodePayload(as: SystemHealth.self)
+                let health = try await client.call(GatewayRequests.health)
                 #expect(health.ready, "gateway \(index + 1) sees every service")
             }
 
@@ -34,8 +34,8 @@ struct SeveralGatewaysTests {
             var sequences: [UInt64] = []
             for round in 0..<5 {
                 for (client, name) in [(ann, "ann"), (bob, "bob")] {
-                    let reply = try await client.request(.eventPublish, gameId: "dash", payload: ["name": "match.end", "value": .integer(Int64(round)), "attributes": ["matchId": .string("\(name)-\(round)")]])
-                    sequences.append(try reply.decodePayload(as: EventAcknowledgement.self).sequence)
+                    let matchEnd = GameEvent(name: "match.end", value: Int64(round), attributes: ["matchId": .string("\(name)-\(round)")])
+                    sequences.append(try await client.call(GatewayRequests.publish, matchEnd, gameId: "dash").sequence)
                 }
             }
             #expect(Set(sequences).count == 10)
@@ -43,21 +43,21 @@ struct SeveralGatewaysTests {
             // The achievement service (following the log through either gateway) applied all of it.
             let head = sequences.max()!
             let appliedAll = await eventually(within: .seconds(15)) {
-                let reply = try? await ann.request(.health(of: "achievement"))
-                return ((try? reply?.decodePayload(as: ServiceHealth.self))?.streams?[StreamName.events]?.position ?? 0) >= head
+                let health = try? await ann.call(ServiceRequests.health(of: "achievement"))
+                return (health?.streams?[StreamName.events]?.position ?? 0) >= head
             }
             #expect(appliedAll, "the achievement service applied events from both gateways")
 
             // A notification reaches each player through the gateway they listen on.
             for (client, grant, index) in [(ann, annGrant, 0), (bob, bobGrant, 1)] {
-                let subscription = try await client.request(.notificationsSubscribe, gameId: "dash")
-                    .decodePayload(as: NotificationSubscription.self)
+                let subscription = try await client.call(GatewayRequests.subscribe, gameId: "dash")
                 #expect(subscription.playerId == grant.playerId)
                 let listener = try TestSubscriber(endpoint: stack.gateways[index].endpoints.notifications, topics: [subscription.topic])
                 defer { Task { await listener.close() } }
                 let heard = try await withDeadline(.seconds(15)) {
                     while true {
-                        _ = try await client.request(.testNotification(of: "challenge"), gameId: "dash", payload: ["message": .string("via gateway \(index + 1)")])
+                        _ = try await client.call(
+                            ClientRequests.testNotification(of: "challenge"), TestNotice(message: "via gateway \(index + 1)"), gameId: "dash")
                         if let heard = try? await listener.next(timeout: .milliseconds(300)) { return heard }
                     }
                 }
@@ -68,22 +68,19 @@ struct SeveralGatewaysTests {
             // the bus (an event acknowledged, applied; a score; a notification), and the
             // services' own requests through it (a follower reading the log) still work.
             await stack.stopGateway(0)
-            let last = try await bob.request(.eventPublish, gameId: "dash", payload: ["name": "match.end", "value": 99, "attributes": ["matchId": "after"]])
-            let lastSequence = try last.decodePayload(as: EventAcknowledgement.self).sequence
+            let last = try await bob.call(
+                GatewayRequests.publish, GameEvent(name: "match.end", value: 99, attributes: ["matchId": "after"]), gameId: "dash")
+            let lastSequence = last.sequence
             #expect(lastSequence == head + 1)
             let applied = await eventually(within: .seconds(15)) {
-                let reply = try? await bob.request(.health(of: "achievement"))
-                return ((try? reply?.decodePayload(as: ServiceHealth.self))?.streams?[StreamName.events]?.position ?? 0) >= lastSequence
+                let health = try? await bob.call(ServiceRequests.health(of: "achievement"))
+                return (health?.streams?[StreamName.events]?.position ?? 0) >= lastSequence
             }
             #expect(applied, "the event through the remaining gateway was applied")
-            let score = try await bob.request("leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.highscore", "value": 777])
+            let score = try await bob.exchange(LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: 777), gameId: "dash")
             #expect(score.type == .reply)
-            let top = try await bob.request("leaderboard.top", gameId: "dash", payload: ["boardId": "dash.highscore"])
-            guard case .array(let entries) = top.payload["entries"] else {
-                Issue.record("leaderboard.top without entries: \(top.payload)")
-                return
-            }
-            #expect(entries.first?["value"]?.integerValue == 777)
+            let top = try await bob.call(LeaderboardRequests.top, BoardQuery(boardId: "dash.highscore"), gameId: "dash")
+            #expect(top.entries.first?.value == 777)
         }
     }
 }

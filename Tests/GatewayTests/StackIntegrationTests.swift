@@ -1,4 +1,5 @@
 import Foundation
+import PodiumClient
 import PodiumMessages
 import PodiumTesting
 import Testing
@@ -11,9 +12,9 @@ struct StackIntegrationTests {
         try await withPodiumStack { stack in
             let client = try TestClient(endpoint: stack.endpoints.requests)
             defer { Task { await client.close() } }
-            let reply = try await client.request(.health)
+            let reply = try await client.exchange(GatewayRequests.health)
             #expect(reply.type == .reply)
-            let health = try reply.decodePayload(as: SystemHealth.self)
+            let health = try reply.value()
             #expect(health.ready)
             #expect(Set(health.services.keys) == ["auth", "leaderboard", "achievement", "challenge"])
             #expect(health.services.values.allSatisfy { $0.ready && $0.health != nil })
@@ -26,10 +27,10 @@ struct StackIntegrationTests {
         try await withPodiumStack { stack in
             let client = try TestClient(endpoint: stack.endpoints.requests)
             defer { Task { await client.close() } }
-            let reply = try await client.request(.health(of: service), id: "h-\(service)")
+            let reply = try await client.exchange(ServiceRequests.health(of: service), id: "h-\(service)")
             #expect(reply.type == .reply)
-            #expect(reply.correlationId == "h-\(service)")
-            let health = try reply.decodePayload(as: ServiceHealth.self)
+            #expect(reply.envelope.correlationId == "h-\(service)")
+            let health = try reply.value()
             #expect(health.service == service)
             if PodiumTestStack.storageKind == "postgresql" {
                 // Where the data is, never the password.
@@ -49,27 +50,27 @@ struct StackIntegrationTests {
         try await withPodiumStack { stack in
             let (client, grant) = try await stack.player("fan.out")
             defer { Task { await client.close() } }
-            let first = try await client.request(.eventPublish, gameId: "dash", payload: eventPayload())
-            let second = try await client.request(
-                .eventPublish, gameId: "dash", playerId: grant.playerId,
-                payload: ["name": "match.end", "value": 120, "attributes": ["matchId": "m-1", "won": true]])
-            let firstAck = try first.decodePayload(as: EventAcknowledgement.self)
-            let secondAck = try second.decodePayload(as: EventAcknowledgement.self)
+            let first = try await client.exchange(GatewayRequests.publish, event(), gameId: "dash")
+            let second = try await client.exchange(
+                GatewayRequests.publish, GameEvent(name: "match.end", value: 120, attributes: ["matchId": "m-1", "won": true]), gameId: "dash",
+                playerId: grant.playerId)
+            let firstAck = try first.value()
+            let secondAck = try second.value()
             #expect(firstAck.topic == "event/dash/cactus.hit")
             #expect(secondAck.topic == "event/dash/match.end")
             #expect(secondAck.sequence == firstAck.sequence + 1)
             #expect(firstAck.publisher == StreamName.events && secondAck.publisher == StreamName.events)
-            let resent = try await client.request(.eventPublish, gameId: "dash", payload: eventPayload(), id: first.correlationId)
-            #expect(try resent.decodePayload(as: EventAcknowledgement.self).sequence == firstAck.sequence, "a resend is the same event")
-            #expect(try resent.decodePayload(as: EventAcknowledgement.self).duplicate == true)
+            let resent = try await client.call(GatewayRequests.publish, event(), gameId: "dash", id: first.request.id)
+            #expect(first.envelope.correlationId == first.request.id)
+            #expect(resent.sequence == firstAck.sequence, "a resend is the same event")
+            #expect(resent.duplicate == true)
             for service in ["achievement"] {
                 let received = await eventually {
-                    let reply = try? await client.request(.health(of: service))
-                    let ids = (try? reply?.decodePayload(as: ServiceHealth.self))?.recentEventIds ?? []
+                    let ids = (try? await client.call(ServiceRequests.health(of: service)))?.recentEventIds ?? []
                     return ids.contains(firstAck.eventId) && ids.contains(secondAck.eventId)
                 }
                 #expect(received, "\(service) did not receive both events")
-                let health = try await client.request(.health(of: service)).decodePayload(as: ServiceHealth.self)
+                let health = try await client.call(ServiceRequests.health(of: service))
                 #expect(health.gapsDetected == 0)
                 #expect((health.streams?[StreamName.events]?.head ?? 0) >= secondAck.sequence)
             }
@@ -81,17 +82,15 @@ struct StackIntegrationTests {
         try await withPodiumStack { stack in
             let (client, grant) = try await stack.player("listener")
             defer { Task { await client.close() } }
-            let subscription = try await client.request(.notificationsSubscribe, gameId: "dash")
-                .decodePayload(as: NotificationSubscription.self)
+            let subscription = try await client.call(GatewayRequests.subscribe, gameId: "dash")
             #expect(subscription.playerId == grant.playerId)
             let subscriber = try TestSubscriber(endpoint: stack.endpoints.notifications, topics: [subscription.topic])
             defer { Task { await subscriber.close() } }
             // A SUB joins asynchronously: repeat the notification until the first one arrives.
             let delivered = try await withDeadline(.seconds(15)) {
                 while true {
-                    let receipt = try await client.request(
-                        .testNotification(of: "challenge"), gameId: "dash",
-                        payload: ["message": "you have been challenged"])
+                    let receipt = try await client.exchange(
+                        ClientRequests.testNotification(of: "challenge"), TestNotice(message: "you have been challenged"), gameId: "dash")
                     #expect(receipt.type == .reply)
                     if let notification = try? await subscriber.next(timeout: .milliseconds(300)) {
                         return notification
@@ -112,16 +111,18 @@ struct StackIntegrationTests {
     @Test("many pipelined requests on one DEALER each get exactly one matching reply")
     func pipelining() async throws {
         try await withPodiumStack { stack in
-            let (client, grant) = try await stack.player("pipeliner")
+            let (client, _) = try await stack.player("pipeliner")
             defer { Task { await client.close() } }
             let count = 500
             var expected = Set<String>()
             for index in 0..<count {
                 let id = "pipe-\(index)"
                 expected.insert(id)
-                let type: MessageType = index.isMultiple(of: 3) ? .health(of: "leaderboard") : .eventPublish
-                try await client.send(
-                    ClientRequest(type: type, id: id, gameId: "dash", payload: eventPayload(), token: grant.sessionToken))
+                let request =
+                    index.isMultiple(of: 3)
+                    ? try client.client.request(ServiceRequests.health(of: "leaderboard"), EmptyPayload(), gameId: "dash", id: id)
+                    : try client.client.request(GatewayRequests.publish, event(), gameId: "dash", id: id)
+                try await client.send(request)
             }
             var seen: [String: Int] = [:]
             for _ in 0..<count {
@@ -139,7 +140,7 @@ struct StackIntegrationTests {
         try await withPodiumStack { stack in
             let client = try TestClient(endpoint: stack.endpoints.requests)
             defer { Task { await client.close() } }
-            let body = try WireCodec.encode(ClientRequest(type: .gatewayHealth, id: "req-1"))
+            let body = try WireCodec.encode(try client.client.request(GatewayRequests.gatewayHealth, EmptyPayload(), id: "req-1"))
             try await client.sendFrames([Data(), body])
             let frames = try await client.nextFrames()
             #expect(frames.count == 2)
@@ -155,7 +156,7 @@ struct StackIntegrationTests {
         let stack = try await PodiumTestStack.start()
         let client = try TestClient(endpoint: stack.endpoints.requests)
         for index in 0..<50 {
-            try await client.send(ClientRequest(type: .health(of: "auth"), id: "s-\(index)"))
+            try await client.send(try client.client.request(ServiceRequests.health(of: "auth"), EmptyPayload(), id: "s-\(index)"))
         }
         await stack.shutdown()
         #expect(!FileManager.default.fileExists(atPath: stack.dataDirectory.path))
@@ -170,6 +171,7 @@ struct UnknownTypeTests {
         try await withPodiumStack { stack in
             let (client, _) = try await stack.player("teleporter")
             defer { Task { await client.close() } }
+            // A type no definition names.
             let reply = try await client.request("leaderboard.teleport")
             let error = try reply.errorReply()
             #expect(error.code == .unknownType)

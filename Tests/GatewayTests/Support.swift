@@ -1,4 +1,5 @@
 import Foundation
+import PodiumClient
 import PodiumMessages
 import PodiumTesting
 import Testing
@@ -8,6 +9,14 @@ extension RawEnvelope {
     func errorReply() throws -> ErrorReply {
         #expect(type == .error, "expected an error reply, got \(type)")
         return try decodePayload(as: ErrorReply.self)
+    }
+}
+
+extension PodiumReply {
+    /// The error payload of an `error` reply.
+    func errorReply() throws -> ErrorReply {
+        #expect(type == .error, "expected an error reply, got \(type)")
+        return try #require(error?.errorReply)
     }
 }
 
@@ -23,9 +32,7 @@ func eventually(
     return try await condition()
 }
 
-/// A valid event request payload.
-func eventPayload(_ name: String = "cactus.hit", value: Int64? = 1) -> JSONValue {
-    var members: [String: JSONValue] = ["name": .string(name)]
-    if let value { members["value"] = .integer(value) }
-    return .object(members)
+/// A valid event.
+func event(_ name: String = "cactus.hit", value: Int64? = 1) -> GameEvent {
+    GameEvent(name: name, value: value)
 }

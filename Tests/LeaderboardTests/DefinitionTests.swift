@@ -1,4 +1,5 @@
 import Foundation
+import PodiumClient
 import PodiumMessages
 import PodiumTesting
 import Testing
@@ -16,29 +17,27 @@ struct DefinitionTests {
             let (ann, annGrant) = try await stack.player("ann")
             let (bob, _) = try await stack.player("bob")
             defer { Task { await ann.close(); await bob.close() } }
-            func submit(_ client: TestClient, _ value: Int64) async throws -> RawEnvelope {
-                try await client.request("leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.hourly", "value": .integer(value)])
+            func submit(_ client: TestClient, _ value: Int64) async throws -> PodiumReply<ScoreReceipt> {
+                try await client.exchange(LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.hourly", value: value), gameId: "dash")
+            }
+            func top(_ board: String, period: Int64? = nil) async throws -> PodiumReply<LeaderboardPage> {
+                try await ann.exchange(LeaderboardRequests.top, BoardQuery(boardId: board, period: period), gameId: "dash")
             }
             let period = clock.nowMilliseconds / 3_600_000
-            #expect(try await submit(ann, 70).type == .reply)
-            #expect(try await submit(bob, 50).type == .reply)
+            #expect(try await submit(ann, 70).isSuccess)
+            #expect(try await submit(bob, 50).isSuccess)
             clock.advance(by: .seconds(3600))  // the period ends
-            let fresh = try await ann.request("leaderboard.top", gameId: "dash", payload: ["boardId": "dash.hourly"])
-                .decodePayload(as: LeaderboardPage.self)
+            let fresh = try await top("dash.hourly").value()
             #expect(fresh.entries.isEmpty, "a new period starts empty")
-            #expect(try await submit(bob, 10).type == .reply)
-            let archived = try await ann.request(
-                "leaderboard.top", gameId: "dash", payload: ["boardId": "dash.hourly", "period": .integer(period)]
-            ).decodePayload(as: LeaderboardPage.self)
+            #expect(try await submit(bob, 10).isSuccess)
+            let archived = try await top("dash.hourly", period: period).value()
             #expect(archived.entries.map(\.value) == [70, 50])
             #expect(archived.entries.first?.playerId == annGrant.playerId)
             #expect(archived.scope == "period:\(period)")
-            let current = try await ann.request(
-                "leaderboard.top", gameId: "dash", payload: ["boardId": "dash.hourly", "period": .integer(period + 1)])
-            #expect(current.type == .error, "the running period is not archived yet")
-            let notRecurring = try await ann.request(
-                "leaderboard.top", gameId: "dash", payload: ["boardId": "dash.highscore", "period": 0])
-            #expect(notRecurring.type == .error)
+            let current = try await top("dash.hourly", period: period + 1)
+            #expect(current.envelope.type == .error, "the running period is not archived yet")
+            let notRecurring = try await top("dash.highscore", period: 0)
+            #expect(notRecurring.envelope.type == .error)
         }
     }
 
@@ -49,25 +48,28 @@ struct DefinitionTests {
             let operatorClient = try TestClient(endpoint: stack.endpoints.requests)
             operatorClient.use(.adminKey(Self.admin))
             defer { Task { await player.close(); await operatorClient.close() } }
-            let board: JSONValue = ["id": "dash.new", "title": "New board", "sortOrder": "lowerIsBetter"]
-            #expect(try await player.request("leaderboard.admin.define", gameId: "dash", payload: ["definition": board]).type == .error)
-            #expect(try await operatorClient.request("leaderboard.admin.define", gameId: "dash", payload: ["definition": board]).type == .reply)
-            #expect(try await player.request("leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.new", "value": 30]).type == .reply)
-            let flipped: JSONValue = ["id": "dash.new", "title": "New board", "sortOrder": "higherIsBetter"]
-            let refused = try await operatorClient.request("leaderboard.admin.define", gameId: "dash", payload: ["definition": flipped])
-            #expect(try refused.decodePayload(as: ErrorReply.self).code == .conflict)
-            let renamed: JSONValue = ["id": "dash.new", "title": "Renamed", "sortOrder": "lowerIsBetter"]
-            #expect(try await operatorClient.request("leaderboard.admin.define", gameId: "dash", payload: ["definition": renamed]).type == .reply)
-            let boards = try await player.request("leaderboard.boards", gameId: "dash")
-            guard case .array(let list)? = boards.payload["leaderboards"] else { Issue.record("no list"); return }
-            #expect(list.contains { $0["id"] == "dash.new" && $0["title"] == "Renamed" })
-            let sets = try await player.request("leaderboard.sets", gameId: "dash")
-            #expect(sets.payload["leaderboardSets"]?.isScalar == false)
-            let badBoard: JSONValue = ["id": "has space", "title": "x"]
-            #expect(try await operatorClient.request("leaderboard.admin.define", gameId: "dash", payload: ["definition": badBoard]).type == .error)
-            #expect(try await operatorClient.request("leaderboard.admin.remove", gameId: "dash", payload: ["boardId": "dash.new"]).type == .reply)
-            let gone = try await player.request("leaderboard.submit", gameId: "dash", payload: ["boardId": "dash.new", "value": 1])
-            #expect(try gone.decodePayload(as: ErrorReply.self).code == .unknownBoard)
+            func define(_ client: TestClient, _ board: LeaderboardDefinition) async throws -> PodiumReply<LeaderboardDefinitionChange> {
+                try await client.exchange(LeaderboardRequests.define, LeaderboardDefinitionChange(definition: board), gameId: "dash")
+            }
+            func submit(_ board: String, _ value: Int64) async throws -> PodiumReply<ScoreReceipt> {
+                try await player.exchange(LeaderboardRequests.submit, ScoreSubmission(boardId: board, value: value), gameId: "dash")
+            }
+            let board = LeaderboardDefinition(id: "dash.new", title: "New board", sortOrder: .lowerIsBetter)
+            #expect(try await define(player, board).envelope.type == .error)
+            #expect(try await define(operatorClient, board).isSuccess)
+            #expect(try await submit("dash.new", 30).isSuccess)
+            let flipped = LeaderboardDefinition(id: "dash.new", title: "New board", sortOrder: .higherIsBetter)
+            #expect(try await define(operatorClient, flipped).errorCode == .conflict)
+            let renamed = LeaderboardDefinition(id: "dash.new", title: "Renamed", sortOrder: .lowerIsBetter)
+            #expect(try await define(operatorClient, renamed).isSuccess)
+            let boards = try await player.call(LeaderboardRequests.boards, gameId: "dash")
+            #expect(boards.leaderboards.contains { $0.id == "dash.new" && $0.title == "Renamed" })
+            // The sets decode as a list (not a scalar).
+            _ = try await player.call(LeaderboardRequests.sets, gameId: "dash")
+            let badBoard = LeaderboardDefinition(id: "has space", title: "x")
+            #expect(try await define(operatorClient, badBoard).envelope.type == .error)
+            #expect(try await operatorClient.exchange(LeaderboardRequests.remove, BoardRemoval(boardId: "dash.new"), gameId: "dash").isSuccess)
+            #expect(try await submit("dash.new", 1).errorCode == .unknownBoard)
         }
     }
 }

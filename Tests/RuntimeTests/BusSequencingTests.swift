@@ -37,7 +37,7 @@ struct BusSequencingTests {
     func sequencesAndGaps() async throws {
         let hub = try Hub()
         let publisher = try BusPublisher(context: hub.context, endpoint: hub.input, publisherID: "pub-1", clock: SystemClock())
-        await publisher.start()
+        let watch = Task { await publisher.watchSubscriptions() }
         let subscriber = try BusSubscriber(context: hub.context, endpoint: hub.output, prefixes: ["event/", "notify/"], name: "test")
         let received = Locked(Received())
         let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -80,6 +80,7 @@ struct BusSequencingTests {
         await subscriber.close()
         await consumer.value
         await publisher.close()
+        await watch.value
         await hub.proxy.stop()
 
         let result = received.value

@@ -116,13 +116,24 @@ def submit_http(http, token, value):
 # The listener itself
 
 
+# Loops every process of that kind runs on either backend (the database pool, the lease keeper and
+# the stream followers depend on the backend and the service).
+GATEWAY_LOOPS = {"bus hub", "event log", "services", "housekeeping", "retention", "notifications", "requests", "http front"}
+SERVICE_LOOPS = {"bus publisher", "bus subscriber", "gateway link", "announcements", "requests"}
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_health_probes_and_unknown_paths(name):
     base = f"http://{PROCESSES[name]}"
     live = httpx.get(f"{base}/health/live", timeout=10)
     assert live.status_code == 200 and live.json() == {"live": True}, live.text
     ready = httpx.get(f"{base}/health/ready", timeout=10)
-    assert ready.status_code == 200 and ready.json() == {"ready": True}, ready.text
+    assert ready.status_code == 200 and ready.json()["ready"] is True, ready.text
+    # Readiness is computed from the process's loops, each named with its state (OPERATIONS.md 1).
+    loops = ready.json()["loops"]
+    expected = GATEWAY_LOOPS if name == "gateway" else SERVICE_LOOPS
+    assert expected <= set(loops), (expected - set(loops), loops)
+    assert set(loops.values()) == {"running"}, loops
     assert httpx.get(f"{base}/nothing-here", timeout=10).status_code == 404
 
 

@@ -22,13 +22,7 @@ public enum AchievementService {
             let achievements = Achievements(catalog: catalog, store: store, clock: clock)
             try await achievements.loadOperatorChanges(logger: Logger(label: "podium.achievement"))
             var service = definition(achievements)
-            service.outbox = OutboxRelay(stream: name, reader: store.durable)
-            service.storage = store.location
-            service.shutdown = { await store.close() }
-            service.sizedStorage = store as? any StorageSize
-            service.receipts = store.durable
-            service.retention = store.durable
-            service.leases = store.leases
+            service.use(store, outboxStream: name)
             // Another instance may have changed operator definitions while this one stood by.
             service.onOwnershipGained = { context in try await achievements.loadOperatorChanges(logger: context.logger) }
             return service

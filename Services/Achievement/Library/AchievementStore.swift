@@ -59,15 +59,7 @@ public typealias ProgressByGame = [String: [String: [String: ProgressRecord]]]
 
 /// The achievement service's storage: progress records, report receipts, what logged events
 /// did, operator-made definitions, and the durable tables (receipts, outbox, event log position).
-public protocol AchievementStore: Sendable {
-    /// Where instances lease the data (nil: a single instance owns it; ``LeaseStore``).
-    var leases: (any LeaseStore)? { get }
-    /// Where the data is, for health and logs (`sqlite:/path`, `postgresql://host/db`).
-    /// Lets go of the database (its connections) once the service has stopped.
-    func close() async
-    var location: String { get }
-    /// The service's receipts and outbox, for the runtime.
-    var durable: any DurableTablesAccess { get }
+public protocol AchievementStore: ServiceStore {
 
     /// One player's records in one game, by achievement.
     func progress(gameId: String, playerId: String) async throws -> [String: ProgressRecord]

@@ -1,6 +1,9 @@
 import Achievement
 import AchievementPostgres
+import AchievementSQLite
 import PodiumOperations
 import PodiumRuntime
 
-await ServiceMain.run(AchievementService.blueprint(openStore: PostgresAchievementStore.configured))
+// The backend is chosen here: PostgreSQL when PODIUM_DATABASE_URL names a database, else SQLite.
+let openStore = StorageBackend.choose(sqlite: SQLiteAchievementStore.opener, postgres: PostgresAchievementStore.opener)
+await ServiceMain.run(AchievementService.blueprint(openStore: openStore))

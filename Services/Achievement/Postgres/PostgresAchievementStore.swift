@@ -1,5 +1,4 @@
 import Achievement
-import AchievementSQLite
 import Foundation
 import Logging
 import PodiumMessages
@@ -53,11 +52,12 @@ public final class PostgresAchievementStore: AchievementStore, StorageSize {
             database: try await PostgresStorage.open(settings, migrations: migrations, logger: Logger(label: "podium.achievement")))
     }
 
-    /// PostgreSQL when the settings name a database, else `<data>/<service>-progress.sqlite`.
-    public static let configured: AchievementStoreOpener = { settings in
-        if let database = settings.database { return try await open(database) }
-        return try await SQLiteAchievementStore.opener(settings)
-    }
+    /// Opens the store in the database `settings` name (the executable chooses the backend:
+    /// ``StorageBackend``).
+    public static let opener: @Sendable (DatabaseSettings) async throws -> any AchievementStore = { try await open($0) }
+
+    /// The connection pool, watched as one of the service's loops.
+    public var runner: (any StorageRunner)? { database }
 
     private typealias Row = (String, String, String, Int64, Double, Int64, Int64?, String?)
     private static let columns = "game_id, player_id, achievement_id, steps, percent, times_earned, earned_at, rule_state"

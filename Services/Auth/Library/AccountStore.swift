@@ -31,13 +31,7 @@ public enum RefreshOutcome: Sendable, Equatable {
 /// The auth service's storage: accounts, devices, sessions, friends.
 ///
 /// Every method is one atomic transaction.
-public protocol AccountStore: Sendable {
-    /// Where instances lease the data (nil: a single instance owns it; ``LeaseStore``).
-    var leases: (any LeaseStore)? { get }
-    /// Where the data is, for health and logs (`sqlite:/path`, `postgresql://host/db`).
-    /// Lets go of the database (its connections) once the service has stopped.
-    func close() async
-    var location: String { get }
+public protocol AccountStore: ServiceStore {
     /// Creates a username/password account; throws `username_taken` if the key is in use.
     func createAccount(playerId: String, username: String, usernameKey: String, passwordHash: String, displayName: String, now: Int64) async throws -> AccountRecord
     /// The account with this username key.
@@ -75,9 +69,6 @@ public protocol AccountStore: Sendable {
     func unban(playerId: String) async throws -> Bool
     /// The player's ban as stored, whether or not its end has passed (``BanRules`` decides).
     func ban(playerId: String) async throws -> PlayerRecord.Ban?
-
-    /// The service's outbox (stream `auth`) and other durable tables, for the runtime.
-    var durable: any DurableTablesAccess { get }
 
     /// The relation from `playerId`'s side.
     func friendState(playerId: String, otherPlayerId: String) async throws -> FriendState

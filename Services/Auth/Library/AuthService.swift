@@ -30,12 +30,9 @@ public enum AuthService {
             var service = definition(accounts: accounts)
             // Friend requests are news for the challenge service's inbox: stream `auth`, on
             // `friend/…` topics (``FriendNews``), apart from the live `auth/…` family.
-            service.outbox = OutboxRelay(stream: StreamName.auth, reader: store.durable)
-            service.retention = store.durable
-            service.storage = store.location
-            service.shutdown = { await store.close() }
-            service.sizedStorage = store as? any StorageSize
-            service.leases = store.leases
+            // Auth keeps no request receipts (`receipt.get` does not reach it): its durable tables
+            // are the outbox and the stream positions.
+            service.use(store, outboxStream: StreamName.auth, answersReceipts: false)
             return service
         }
     }

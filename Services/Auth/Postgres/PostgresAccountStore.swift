@@ -1,5 +1,4 @@
 import Auth
-import AuthSQLite
 import Foundation
 import Logging
 import PodiumMessages
@@ -64,11 +63,12 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
         PostgresAccountStore(database: try await PostgresStorage.open(settings, migrations: migrations, logger: Logger(label: "podium.auth")))
     }
 
-    /// PostgreSQL when the settings name a database, else `<data>/<service>-accounts.sqlite`.
-    public static let configured: AccountStoreOpener = { settings in
-        if let database = settings.database { return try await open(database) }
-        return try await SQLiteAccountStore.opener(settings)
-    }
+    /// Opens the store in the database `settings` name (the executable chooses the backend:
+    /// ``StorageBackend``).
+    public static let opener: @Sendable (DatabaseSettings) async throws -> any AccountStore = { try await open($0) }
+
+    /// The connection pool, watched as one of the service's loops.
+    public var runner: (any StorageRunner)? { database }
 
     // MARK: Accounts
 

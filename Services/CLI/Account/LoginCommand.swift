@@ -45,11 +45,11 @@ struct LoginCommand: ParsableCommand {
         let grant: SessionGrant
         if let deviceId {
             grant = try SessionStart.request(
-                "auth.device-login", payload: DeviceLogin(deviceId: deviceId, displayName: displayName),
+                AuthRequests.deviceLogin, payload: DeviceLogin(deviceId: deviceId, displayName: displayName),
                 gateway: gateway, file: session.file)
         } else if let username {
             let login = PasswordLogin(username: username, password: try passwordOptions.read(confirm: false))
-            grant = try SessionStart.request("auth.login", payload: login, gateway: gateway, file: session.file)
+            grant = try SessionStart.request(AuthRequests.login, payload: login, gateway: gateway, file: session.file)
         } else {
             throw CommandFailure("give --username (password login) or --device (device login)")
         }

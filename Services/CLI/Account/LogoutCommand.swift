@@ -1,4 +1,5 @@
 import ArgumentParser
+import PodiumClient
 import PodiumMessages
 
 /// `podium logout`: ends the stored session on the server, then deletes the session file.
@@ -35,26 +36,25 @@ struct LogoutCommand: ParsableCommand {
             emit("the session had already ended; deleted \(file.path)")
             return
         }
-        var request = ClientRequest(type: "auth.logout", id: connection.nextRequestID(), token: grant.sessionToken)
-        if allSessions {
-            request.type = "auth.revoke"
-            request.payload = try WireCodec.jsonValue(SessionRevocation(allSessions: true))
-        }
-        let reply: Reply
+        let reply: PodiumReply<RevocationReceipt>
         do {
-            reply = try connection.expectReply(request, gateway: gateway)
+            if allSessions {
+                reply = try connection.exchange(AuthRequests.revoke, SessionRevocation(allSessions: true), credential: .token(grant.sessionToken))
+            } else {
+                reply = try connection.exchange(AuthRequests.logout, EmptyPayload(), credential: .token(grant.sessionToken))
+            }
         } catch let failure as CommandFailure {
             throw CommandFailure("\(failure.description)\n  the session file \(file.path) is kept; try again")
         }
         if reply.isSuccess {
-            let receipt = try? reply.envelope?.decodePayload(as: RevocationReceipt.self)
+            let receipt = try? reply.value()
             try file.remove()
             emit(
                 "logged out player \(grant.playerId) (\(receipt?.revokedSessions ?? 1) session(s) ended); "
                     + "deleted \(file.path)")
             return
         }
-        let failure = ReplyFailure(reply)
+        let failure = ReplyFailure(reply.received)
         guard let code = failure.error?.code, Self.alreadyEnded.contains(code) else {
             throw CommandFailure("\(failure.description)\n  the session file \(file.path) is kept")
         }

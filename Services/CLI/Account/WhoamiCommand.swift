@@ -15,9 +15,8 @@ struct WhoamiCommand: ParsableCommand {
 
     func run() throws {
         let connection = try GatewayConnection(gateway)
-        let credential = try credentials.credential(for: "auth.profile", connection: connection, gateway: gateway)
-        let request = credential.applied(to: ClientRequest(type: "auth.profile", id: connection.nextRequestID()))
-        let (profile, reply) = try connection.expectSuccess(request, as: PlayerProfile.self, gateway: gateway)
+        let credential = try credentials.credential(for: AuthRequests.profile.type, connection: connection, gateway: gateway)
+        let (profile, reply) = try connection.expectSuccess(AuthRequests.profile, credential: credential)
         if json {
             emit(reply.text)
             return

@@ -15,7 +15,7 @@ struct AchievementListCommand: ParsableCommand {
     @OptionGroup var options: AchievementsOptions
 
     func run() throws {
-        let (list, _) = try options.expect("achievement.list", as: AchievementList.self)
+        let (list, _) = try options.send(AchievementRequests.list)
         if options.json { return }
         emit(Self.table(list, gameId: options.gameId))
     }

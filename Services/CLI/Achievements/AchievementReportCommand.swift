@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PodiumClient
 import PodiumMessages
 
 /// `podium achievements report`: direct progress reports, one from the flags or a batch from a file.
@@ -49,24 +50,25 @@ struct AchievementReportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (outcomes, _) = try options.expect("achievement.report", payload: try payload(), as: ReportOutcomes.self)
-        if options.json { return }
-        emit(Self.table(outcomes.outcomes))
-    }
-
-    /// The reply's payload.
-    struct ReportOutcomes: Decodable {
-        var outcomes: [ReportOutcome]
-    }
-
-    private func payload() throws -> JSONValue {
-        guard let file else {
+        let reply: ProgressReportReply
+        if let file {
+            (reply, _) = try options.send(Self.fileReport, FileReports(reports: try reports(from: file)))
+        } else {
             let report = ProgressReport(
                 achievementId: achievementId ?? "", percentComplete: percent, steps: steps, reportId: reportId)
-            return try WireCodec.jsonValue(ProgressReportBatch(reports: [report]))
+            (reply, _) = try options.send(AchievementRequests.report, ProgressReportBatch(reports: [report]))
         }
-        return .object(["reports": .array(try reports(from: file))])
+        if options.json { return }
+        emit(Self.table(reply.outcomes))
     }
+
+    /// A batch read from a file: each report as the file has it, so that the service checks
+    /// each one and names a bad one by its index.
+    struct FileReports: Codable, Sendable {
+        var reports: [JSONValue]
+    }
+
+    static let fileReport = AchievementRequests.report.withPayload(FileReports.self)
 
     /// The file's reports as written; the service checks each one (and names the bad one by index).
     private func reports(from file: String) throws -> [JSONValue] {

@@ -16,21 +16,16 @@ struct AchievementResetCommand: ParsableCommand {
     @Flag(help: "Confirm the reset.")
     var yes = false
 
-    /// The reply's payload.
-    struct ResetReceipt: Decodable {
-        var resetAchievements: Int
-    }
-
     func run() throws {
         guard yes else {
             throw CommandFailure(
                 "a reset deletes every achievement and all progress of the player in game \(options.gameId) "
                     + "and cannot be undone; add --yes to confirm")
         }
-        let payload: JSONValue = ["confirm": true, "gameId": .string(options.gameId)]
-        let (receipt, reply) = try options.expect("achievement.reset", payload: payload, as: ResetReceipt.self)
+        let confirmation = AchievementResetConfirmation(confirm: true, gameId: options.gameId)
+        let (receipt, reply) = try options.send(AchievementRequests.reset, confirmation)
         if options.json { return }
-        let player = reply.envelope?.playerId ?? options.playerId ?? "the player"
+        let player = reply.envelope.playerId ?? options.playerId ?? "the player"
         emit("reset \(receipt.resetAchievements) achievement record(s) of \(player) in game \(options.gameId)")
     }
 }

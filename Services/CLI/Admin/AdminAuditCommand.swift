@@ -21,11 +21,8 @@ struct AdminAuditCommand: ParsableCommand {
     var playerId: String?
 
     func run() throws {
-        var payload: [String: JSONValue] = ["limit": .integer(Int64(limit))]
-        if let before { payload["before"] = .integer(before) }
-        if let type { payload["type"] = .string(type) }
-        if let playerId { payload["playerId"] = .string(playerId) }
-        let page = try options.expect("admin.audit", payload: .object(payload), as: AuditPage.self)
+        let query = AuditQuery(before: before, limit: limit, type: type, playerId: playerId)
+        let page = try options.send(GatewayRequests.audit, query)
         if options.json { return }
         guard !page.entries.isEmpty else { return emit("no entries") }
         var table = TextTable([.right, .left, .left, .left, .left, .left, .left, .left])

@@ -31,9 +31,8 @@ struct AdminBanCommand: ParsableCommand {
     }
 
     func run() throws {
-        var payload: [String: JSONValue] = ["playerId": .string(playerId), "reason": .string(reason)]
-        if let end = try Self.end(until: until, duration: duration, now: Date()) { payload["until"] = .integer(end) }
-        let ban = try options.expect("auth.admin.ban", payload: .object(payload), as: PlayerBan.self)
+        let request = BanRequest(playerId: playerId, reason: reason, until: try Self.end(until: until, duration: duration, now: Date()))
+        let ban = try options.send(AuthRequests.ban, request)
         if options.json { return }
         let end = ban.until.map { "until \(Timestamp.text($0))" } ?? "until unbanned"
         emit("banned \(ban.playerId) \(end): \(ban.reason); \(ban.revokedSessions) session(s) revoked")
@@ -67,7 +66,7 @@ struct AdminUnbanCommand: ParsableCommand {
     var playerId: String
 
     func run() throws {
-        let receipt = try options.expect("auth.admin.unban", payload: ["playerId": .string(playerId)], as: UnbanReceipt.self)
+        let receipt = try options.send(AuthRequests.unban, PlayerTarget(playerId: playerId))
         if options.json { return }
         emit(receipt.unbanned ? "unbanned \(receipt.playerId)" : "\(receipt.playerId) was not banned")
     }

@@ -13,9 +13,8 @@ struct AdminRemoveScoreCommand: ParsableCommand {
     var playerId: String
 
     func run() throws {
-        let receipt = try options.expect(
-            "leaderboard.admin.remove-score", gameId: board.gameId,
-            payload: ["boardId": .string(board.boardId), "playerId": .string(playerId)], as: ScoreRemovalReceipt.self)
+        let receipt = try options.send(
+            LeaderboardRequests.removeScore, ScoreRemoval(boardId: board.boardId, playerId: playerId), gameId: board.gameId)
         if options.json { return }
         emit(receipt.removed ? "removed \(playerId)'s score from \(receipt.boardId)" : "\(playerId) had no score on \(receipt.boardId)")
     }
@@ -30,8 +29,7 @@ struct AdminResetBoardCommand: ParsableCommand {
     @OptionGroup var board: AdminBoardOptions
 
     func run() throws {
-        let archive = try options.expect(
-            "leaderboard.admin.reset", gameId: board.gameId, payload: ["boardId": .string(board.boardId)], as: LeaderboardArchive.self)
+        let archive = try options.send(LeaderboardRequests.reset, BoardTarget(boardId: board.boardId), gameId: board.gameId)
         if options.json { return }
         emit(
             "reset \(archive.boardId): \(archive.entries) entries archived as archive \(archive.archive) "
@@ -47,8 +45,7 @@ struct AdminArchivesCommand: ParsableCommand {
     @OptionGroup var board: AdminBoardOptions
 
     func run() throws {
-        let list = try options.expect(
-            "leaderboard.archives", gameId: board.gameId, payload: ["boardId": .string(board.boardId)], as: LeaderboardArchiveList.self)
+        let list = try options.send(LeaderboardRequests.archives, BoardTarget(boardId: board.boardId), gameId: board.gameId)
         if options.json { return }
         guard !list.archives.isEmpty else { return emit("\(list.boardId) has no archives") }
         for archive in list.archives {
@@ -71,8 +68,7 @@ struct AdminEndChallengeCommand: ParsableCommand {
     var challengeId: String
 
     func run() throws {
-        let detail = try options.expect(
-            "challenge.admin.end", gameId: gameId, payload: ["challengeId": .string(challengeId)], as: ChallengeDetail.self)
+        let detail = try options.send(ChallengeRequests.end, ChallengeTarget(challengeId: challengeId), gameId: gameId)
         if options.json { return }
         emit("challenge \(detail.challengeId) ends at \(detail.endsAt.map(Timestamp.text) ?? "now"); its standings follow")
     }

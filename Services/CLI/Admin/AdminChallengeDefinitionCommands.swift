@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PodiumClient
 import PodiumMessages
 
 /// `podium admin define-challenge` and `remove-challenge`: an operator's challenge definitions
@@ -20,8 +21,7 @@ struct AdminDefineChallengeCommand: ParsableCommand {
 
     func run() throws {
         let definition = try AdminDefinitionFile.read(file)
-        let reply = try options.expect(
-            "challenge.admin.define", gameId: gameId, payload: ["definition": definition], as: ChallengeDefinitionChange.self)
+        let reply = try options.send(ChallengeRequests.define.withPayload(DefinitionFile.self), definition, gameId: gameId)
         if options.json { return }
         emit("defined challenge \(reply.definition.id) in game \(gameId)")
     }
@@ -42,8 +42,7 @@ struct AdminRemoveChallengeCommand: ParsableCommand {
     var definitionId: String
 
     func run() throws {
-        _ = try options.expect(
-            "challenge.admin.remove", gameId: gameId, payload: ["definitionId": .string(definitionId)], as: ChallengeDefinitionRemoval.self)
+        _ = try options.send(ChallengeRequests.remove, ChallengeDefinitionTarget(definitionId: definitionId), gameId: gameId)
         if options.json { return }
         emit("removed challenge definition \(definitionId) from game \(gameId)")
     }

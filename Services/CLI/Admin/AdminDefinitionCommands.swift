@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PodiumClient
 import PodiumMessages
 
 /// `podium admin define-board` and `define-achievement`: add or change a definition from a JSON
@@ -20,10 +21,9 @@ struct AdminDefineBoardCommand: ParsableCommand {
 
     func run() throws {
         let definition = try AdminDefinitionFile.read(file)
-        let reply = try options.expect(
-            "leaderboard.admin.define", gameId: gameId, payload: ["definition": definition], as: [String: JSONValue].self)
+        let reply = try options.send(LeaderboardRequests.define.withPayload(DefinitionFile.self), definition, gameId: gameId)
         if options.json { return }
-        emit("defined board \(reply["definition"]?["id"]?.stringValue ?? "?") in game \(gameId)")
+        emit("defined board \(reply.definition.id) in game \(gameId)")
     }
 }
 
@@ -41,20 +41,27 @@ struct AdminDefineAchievementCommand: ParsableCommand {
 
     func run() throws {
         let definition = try AdminDefinitionFile.read(file)
-        _ = try options.expect("achievement.admin.define", gameId: gameId, payload: ["definition": definition], as: JSONValue.self)
+        _ = try options.send(AchievementRequests.define.withPayload(DefinitionFile.self), definition, gameId: gameId)
         if options.json { return }
-        emit("defined achievement \(definition["id"]?.stringValue ?? "?") in game \(gameId)")
+        emit("defined achievement \(definition.definition["id"]?.stringValue ?? "?") in game \(gameId)")
     }
 }
 
 enum AdminDefinitionFile {
-    static func read(_ path: String) throws -> JSONValue {
+    static func read(_ path: String) throws -> DefinitionFile {
         guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure("cannot read \(path)") }
         guard let value = try? JSONParser.parse(data), case .object = value else {
             throw CommandFailure("\(path) is not a JSON object")
         }
-        return value
+        return DefinitionFile(definition: value)
     }
+}
+
+/// The payload of the `*.admin.define` requests with the definition as the file has it: the
+/// service checks it and names a bad field (`payload.definition.sortOrder`), which a definition
+/// decoded here first could not.
+struct DefinitionFile: Codable, Sendable {
+    var definition: JSONValue
 }
 
 /// `podium admin challenges`: a game's challenges, newest first.
@@ -74,11 +81,9 @@ struct AdminChallengesCommand: ParsableCommand {
     var limit: Int = 50
 
     func run() throws {
-        let reply = try options.expect(
-            "challenge.admin.list", gameId: gameId, payload: ["openOnly": .bool(open), "limit": .integer(Int64(limit))],
-            as: [String: [ChallengeDetail]].self)
+        let reply = try options.send(ChallengeRequests.list, ChallengeListing(openOnly: open, limit: limit), gameId: gameId)
         if options.json { return }
-        let list = reply["challenges"] ?? []
+        let list = reply.challenges
         guard !list.isEmpty else { return emit("no challenges") }
         var table = TextTable([.left, .left, .left, .left, .left, .left])
         table.append(["id", "created", "kind", "issuer", "state", "ends"])

@@ -15,8 +15,7 @@ struct AdminLockoutsCommand: ParsableCommand {
     var address: String?
 
     func run() throws {
-        let list = try options.expect(
-            "auth.admin.lockouts", payload: LockoutPayload.payload(username: username, address: address), as: LockoutList.self)
+        let list = try options.send(AuthRequests.lockouts, LockoutQuery(username: username, address: address))
         if options.json { return }
         emit(Self.text(list))
     }
@@ -51,18 +50,8 @@ struct AdminUnlockCommand: ParsableCommand {
     }
 
     func run() throws {
-        let receipt = try options.expect(
-            "auth.admin.unlock", payload: LockoutPayload.payload(username: username, address: address), as: UnlockReceipt.self)
+        let receipt = try options.send(AuthRequests.unlock, LockoutQuery(username: username, address: address))
         if options.json { return }
         emit(receipt.cleared == 0 ? "nothing was counted against that" : "cleared \(receipt.cleared) failed-login count(s)")
-    }
-}
-
-enum LockoutPayload {
-    static func payload(username: String?, address: String?) -> JSONValue {
-        var payload: [String: JSONValue] = [:]
-        if let username { payload["username"] = .string(username) }
-        if let address { payload["address"] = .string(address) }
-        return .object(payload)
     }
 }

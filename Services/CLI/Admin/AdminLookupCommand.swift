@@ -24,11 +24,7 @@ struct AdminLookupCommand: ParsableCommand {
     }
 
     func run() throws {
-        var payload: [String: JSONValue] = [:]
-        if let playerId { payload["playerId"] = .string(playerId) }
-        if let username { payload["username"] = .string(username) }
-        if let deviceId { payload["deviceId"] = .string(deviceId) }
-        let record = try options.expect("auth.admin.lookup", payload: .object(payload), as: PlayerRecord.self)
+        let record = try options.send(AuthRequests.lookup, PlayerLookup(playerId: playerId, username: username, deviceId: deviceId))
         if options.json { return }
         emit(Self.text(record))
     }

@@ -21,20 +21,14 @@ struct AdminOptions: ParsableArguments {
 
     /// Sends one operator request and decodes its successful reply. With `--json` the reply is
     /// printed as received first (an error reply too); an error reply fails the command.
-    func expect<Value: Decodable>(
-        _ type: MessageType, gameId: String? = nil, payload: JSONValue, as value: Value.Type
+    func send<Payload, Value>(
+        _ definition: RequestDefinition<Payload, Value>, _ payload: Payload, gameId: String? = nil
     ) throws -> Value {
         let key = try key()
         let connection = try GatewayConnection(gateway)
-        let request = ClientRequest(
-            type: type, id: connection.nextRequestID(), gameId: gameId, payload: payload, adminKey: key)
-        let reply = try connection.expectReply(request, gateway: gateway)
+        let reply = try connection.exchange(definition, payload, gameId: gameId, credential: .adminKey(key))
         if json { emit(reply.text) }
-        guard reply.isSuccess else { throw ReplyFailure(reply) }
-        guard let decoded = try? reply.envelope?.decodePayload(as: value) else {
-            throw CommandFailure("the reply to \(type) is not a \(value): \(reply.text)")
-        }
-        return decoded
+        return try reply.decoded()
     }
 }
 

@@ -12,8 +12,7 @@ struct AdminRevokeSessionCommand: ParsableCommand {
     var sessionId: String
 
     func run() throws {
-        let receipt = try options.expect(
-            "auth.admin.revoke-session", payload: ["sessionId": .string(sessionId)], as: RevocationReceipt.self)
+        let receipt = try options.send(AuthRequests.revokeSession, SessionTarget(sessionId: sessionId))
         if options.json { return }
         emit(receipt.revokedSessions > 0 ? "revoked session \(sessionId)" : "session \(sessionId) was unknown or already ended")
     }

@@ -44,7 +44,7 @@ struct ChallengeIssueCommand: ParsableCommand {
             kind: boardId != nil ? .score : .achievement, boardId: boardId, achievementId: achievementId, receivers: receivers,
             message: message,
             expiresInMilliseconds: try expiresInMinutes.map { try ChallengeMinutes.milliseconds($0, flag: "--expires-in-minutes") })
-        try options.showChallenge("challenge.issue", payload: try WireCodec.jsonValue(issue))
+        try options.showChallenge(ChallengeRequests.issue, issue)
     }
 }
 
@@ -84,7 +84,7 @@ struct ChallengeStartCommand: ParsableCommand {
         let start = TimedChallengeStart(
             boardId: boardId, definitionId: definitionId,
             durationMilliseconds: try ChallengeMinutes.milliseconds(minutes, flag: "--minutes"), receivers: receivers, message: message)
-        try options.showChallenge("challenge.start", payload: try WireCodec.jsonValue(start))
+        try options.showChallenge(ChallengeRequests.start, start)
     }
 }
 
@@ -100,7 +100,7 @@ struct ChallengeRematchCommand: ParsableCommand {
     var challengeId: String
 
     func run() throws {
-        try options.showChallenge("challenge.rematch", payload: ["challengeId": .string(challengeId)])
+        try options.showChallenge(ChallengeRequests.rematch, ChallengeTarget(challengeId: challengeId))
     }
 }
 
@@ -116,7 +116,7 @@ struct ChallengeDeclineCommand: ParsableCommand {
     var challengeId: String
 
     func run() throws {
-        try options.showChallenge("challenge.decline", payload: ["challengeId": .string(challengeId)])
+        try options.showChallenge(ChallengeRequests.decline, ChallengeTarget(challengeId: challengeId))
     }
 }
 
@@ -138,9 +138,8 @@ struct ChallengeInviteCommand: ParsableCommand {
     }
 
     func run() throws {
-        var payload: [String: JSONValue] = ["challengeId": .string(challengeId)]
-        if let minutes { payload["expiresInMilliseconds"] = .integer(minutes * 60_000) }
-        let (invite, _) = try options.expect("challenge.invite", payload: .object(payload), as: Invite.self)
+        let request = ChallengeInviteRequest(challengeId: challengeId, expiresInMilliseconds: minutes.map { $0 * 60_000 })
+        let (invite, _) = try options.send(ChallengeRequests.invite, request)
         if options.json { return }
         emit("\(invite.code)  (works until \(Timestamp.text(invite.expiresAt)))")
     }
@@ -157,6 +156,6 @@ struct ChallengeJoinCommand: ParsableCommand {
     var code: String
 
     func run() throws {
-        try options.showChallenge("challenge.join", payload: ["code": .string(code)])
+        try options.showChallenge(ChallengeRequests.join, InviteEntry(code: code))
     }
 }

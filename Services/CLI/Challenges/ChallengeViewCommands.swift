@@ -1,10 +1,6 @@
 import ArgumentParser
+import PodiumClient
 import PodiumMessages
-
-/// The reply to `challenge.received` and `challenge.issued`.
-struct ChallengeList: Decodable {
-    var challenges: [ChallengeDetail]
-}
 
 /// A receiver state `podium challenges received --state` filters on.
 enum ReceiverStateFilter: String, ExpressibleByArgument, CaseIterable {
@@ -24,8 +20,7 @@ struct ChallengeReceivedCommand: ParsableCommand {
     var state: ReceiverStateFilter?
 
     func run() throws {
-        let payload: JSONValue? = state.map { ["state": .string($0.rawValue)] }
-        let (list, _) = try options.expect("challenge.received", payload: payload, as: ChallengeList.self)
+        let (list, _) = try options.send(ChallengeRequests.received, ChallengeFilter(state: state?.rawValue))
         if options.json { return }
         emit(ChallengeText.list(list.challenges, empty: "no challenges received" + (state.map { " in state \($0.rawValue)" } ?? "")))
     }
@@ -41,7 +36,7 @@ struct ChallengeIssuedCommand: ParsableCommand {
     @OptionGroup var options: ChallengesOptions
 
     func run() throws {
-        let (list, _) = try options.expect("challenge.issued", as: ChallengeList.self)
+        let (list, _) = try options.send(ChallengeRequests.issued, ChallengeFilter())
         if options.json { return }
         emit(ChallengeText.list(list.challenges, empty: "no challenges issued"))
     }
@@ -59,7 +54,7 @@ struct ChallengeShowCommand: ParsableCommand {
     var challengeId: String
 
     func run() throws {
-        try options.showChallenge("challenge.detail", payload: ["challengeId": .string(challengeId)])
+        try options.showChallenge(ChallengeRequests.detail, ChallengeTarget(challengeId: challengeId))
     }
 }
 
@@ -92,18 +87,10 @@ struct ChallengeCandidatesCommand: ParsableCommand {
         }
     }
 
-    struct Candidates: Decodable {
-        var playerIds: [String]
-    }
-
     func run() throws {
-        let payload: JSONValue
-        if let achievementId {
-            payload = ["achievementId": .string(achievementId)]
-        } else {
-            payload = ["boardId": .string(boardId ?? ""), "score": .integer(score ?? 0)]
-        }
-        let (candidates, _) = try options.expect("challenge.candidates", payload: payload, as: Candidates.self)
+        let query = achievementId.map { CandidateQuery(achievementId: $0) }
+            ?? CandidateQuery(boardId: boardId ?? "", score: score ?? 0)
+        let (candidates, _) = try options.send(ClientRequests.challengeCandidates, query)
         if options.json { return }
         emit(candidates.playerIds.isEmpty ? "no friends to challenge" : candidates.playerIds.joined(separator: "\n"))
     }
@@ -121,13 +108,8 @@ struct ChallengeInboxCommand: ParsableCommand {
     @Flag(help: "Only the unread ones.")
     var unread = false
 
-    struct Inbox: Decodable {
-        var items: [InboxItem]
-    }
-
     func run() throws {
-        let payload: JSONValue? = unread ? ["unreadOnly": true] : nil
-        let (inbox, _) = try options.expect("challenge.inbox", payload: payload, as: Inbox.self)
+        let (inbox, _) = try options.send(ChallengeRequests.inbox, InboxQuery(unreadOnly: unread ? true : nil))
         if options.json { return }
         emit(ChallengeText.inbox(inbox.items, unreadOnly: unread))
     }
@@ -145,12 +127,8 @@ struct ChallengeReadCommand: ParsableCommand {
     @Argument(help: "The inbox item ids (from podium challenges inbox).")
     var ids: [String]
 
-    struct Marked: Decodable {
-        var marked: Int
-    }
-
     func run() throws {
-        let (marked, _) = try options.expect("challenge.inbox.read", payload: ["ids": .array(ids.map { .string($0) })], as: Marked.self)
+        let (marked, _) = try options.send(ChallengeRequests.inboxRead, InboxMarkRead(ids: ids))
         if options.json { return }
         emit("marked \(marked.marked) of \(ids.count) as read")
     }
@@ -165,7 +143,7 @@ struct ChallengeDefinitionsCommand: ParsableCommand {
     @OptionGroup var options: ChallengesOptions
 
     func run() throws {
-        let (list, _) = try options.expect("challenge.definitions", as: ChallengeDefinitionList.self)
+        let (list, _) = try options.send(ChallengeRequests.definitions)
         if options.json { return }
         guard !list.definitions.isEmpty else { return emit("the game defines no challenges") }
         emit(
@@ -192,8 +170,7 @@ struct ChallengeStandingsCommand: ParsableCommand {
     var challengeId: String
 
     func run() throws {
-        let (reply, _) = try options.expect(
-            "challenge.standings", payload: ["challengeId": .string(challengeId)], as: ChallengeStandingsReply.self)
+        let (reply, _) = try options.send(ChallengeRequests.standings, ChallengeTarget(challengeId: challengeId))
         if options.json { return }
         var text = "\(reply.challengeId): \(reply.state.rawValue)" + (reply.endsAt.map { ", ends \(Timestamp.text($0))" } ?? "")
         if reply.standings.isEmpty {

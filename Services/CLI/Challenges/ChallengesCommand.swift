@@ -24,8 +24,8 @@ typealias ChallengesOptions = GameCommandOptions
 
 extension GameCommandOptions {
     /// Sends a request whose reply is one challenge and prints it.
-    func showChallenge(_ type: MessageType, payload: JSONValue) throws {
-        let (challenge, _) = try expect(type, payload: payload, as: ChallengeDetail.self)
+    func showChallenge<Payload>(_ definition: RequestDefinition<Payload, ChallengeDetail>, _ payload: Payload) throws {
+        let (challenge, _) = try send(definition, payload)
         if json { return }
         emit(ChallengeText.table(challenge))
     }

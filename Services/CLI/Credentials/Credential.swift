@@ -1,3 +1,4 @@
+import PodiumClient
 import PodiumMessages
 
 /// The one credential a request carries (the protocol allows exactly one), and where it came from.
@@ -13,22 +14,15 @@ enum Credential {
     /// The operator's key (`--admin-key`, `$PODIUM_ADMIN_KEY`).
     case adminKey(String)
 
-    /// Sets the request's credential field.
-    func apply(to request: inout ClientRequest) {
+    /// What the request carries.
+    var client: ClientCredential {
         switch self {
-        case .anonymous: break
-        case .session(let grant, _): request.token = grant.sessionToken
-        case .token(let token): request.token = token
-        case .serverKey(let key): request.serverKey = key
-        case .adminKey(let key): request.adminKey = key
+        case .anonymous: return .none
+        case .session(let grant, _): return .token(grant.sessionToken)
+        case .token(let token): return .token(token)
+        case .serverKey(let key): return .serverKey(key)
+        case .adminKey(let key): return .adminKey(key)
         }
-    }
-
-    /// A copy of the request carrying this credential.
-    func applied(to request: ClientRequest) -> ClientRequest {
-        var copy = request
-        apply(to: &copy)
-        return copy
     }
 
     /// A server or admin key acts for no player of its own: requests about a player must name one.
@@ -48,7 +42,9 @@ enum Credential {
 /// The request types the gateway serves without a credential; the stored session is not sent
 /// with them, so that an expired session never gets in the way of logging in again.
 enum PublicRequestTypes {
-    static let login: Set<MessageType> = ["auth.register", "auth.login", "auth.device-login", "auth.refresh"]
+    static let login: Set<MessageType> = [
+        AuthRequests.register.type, AuthRequests.login.type, AuthRequests.deviceLogin.type, AuthRequests.refresh.type,
+    ]
 
     /// Logging in, `health`, `gateway.health` and `<service>.health`.
     static func contains(_ type: MessageType) -> Bool {

@@ -4,7 +4,7 @@ import PodiumMessages
 /// A friends subcommand that changes the relation with one other player and prints the new state.
 protocol FriendChange: ParsableCommand {
     /// The request type, such as `auth.friends.request`.
-    static var requestType: MessageType { get }
+    static var request: RequestDefinition<FriendTarget, FriendRelation> { get }
     var options: FriendsOptions { get }
     var playerId: String { get }
 }
@@ -13,12 +13,9 @@ extension FriendChange {
     func run() throws {
         let gateway = options.gateway
         let connection = try GatewayConnection(gateway)
-        let credential = try options.credentials.credential(for: Self.requestType, connection: connection, gateway: gateway)
-        let request = credential.applied(
-            to: ClientRequest(
-                type: Self.requestType, id: connection.nextRequestID(), gameId: options.gameId,
-                payload: try WireCodec.jsonValue(FriendTarget(playerId: playerId))))
-        let (relation, reply) = try connection.expectSuccess(request, as: FriendRelation.self, gateway: gateway)
+        let credential = try options.credentials.credential(for: Self.request.type, connection: connection, gateway: gateway)
+        let (relation, reply) = try connection.expectSuccess(
+            Self.request, FriendTarget(playerId: playerId), gameId: options.gameId, credential: credential)
         emit(options.json ? reply.text : "\(relation.playerId)  \(relation.state.rawValue)")
     }
 }
@@ -26,7 +23,7 @@ extension FriendChange {
 /// `podium friends request <playerId>`.
 struct FriendRequestCommand: FriendChange {
     static let configuration = CommandConfiguration(commandName: "request", abstract: "Ask a player to be friends.")
-    static let requestType: MessageType = "auth.friends.request"
+    static let request = AuthRequests.friendRequest
     @OptionGroup var options: FriendsOptions
     @Argument(help: "The other player's id.") var playerId: String
 }
@@ -34,7 +31,7 @@ struct FriendRequestCommand: FriendChange {
 /// `podium friends accept <playerId>`.
 struct FriendAcceptCommand: FriendChange {
     static let configuration = CommandConfiguration(commandName: "accept", abstract: "Accept a player's friend request.")
-    static let requestType: MessageType = "auth.friends.accept"
+    static let request = AuthRequests.friendAccept
     @OptionGroup var options: FriendsOptions
     @Argument(help: "The player who asked.") var playerId: String
 }
@@ -42,7 +39,7 @@ struct FriendAcceptCommand: FriendChange {
 /// `podium friends decline <playerId>`.
 struct FriendDeclineCommand: FriendChange {
     static let configuration = CommandConfiguration(commandName: "decline", abstract: "Decline a player's friend request.")
-    static let requestType: MessageType = "auth.friends.decline"
+    static let request = AuthRequests.friendDecline
     @OptionGroup var options: FriendsOptions
     @Argument(help: "The player who asked.") var playerId: String
 }
@@ -51,7 +48,7 @@ struct FriendDeclineCommand: FriendChange {
 struct FriendRemoveCommand: FriendChange {
     static let configuration = CommandConfiguration(
         commandName: "remove", abstract: "Stop being friends, or withdraw a friend request.")
-    static let requestType: MessageType = "auth.friends.remove"
+    static let request = AuthRequests.friendRemove
     @OptionGroup var options: FriendsOptions
     @Argument(help: "The other player's id.") var playerId: String
 }
@@ -60,7 +57,7 @@ struct FriendRemoveCommand: FriendChange {
 struct FriendBlockCommand: FriendChange {
     static let configuration = CommandConfiguration(
         commandName: "block", abstract: "Block a player; ends any friendship or request between you.")
-    static let requestType: MessageType = "auth.friends.block"
+    static let request = AuthRequests.friendBlock
     @OptionGroup var options: FriendsOptions
     @Argument(help: "The player to block.") var playerId: String
 }
@@ -68,7 +65,7 @@ struct FriendBlockCommand: FriendChange {
 /// `podium friends unblock <playerId>`.
 struct FriendUnblockCommand: FriendChange {
     static let configuration = CommandConfiguration(commandName: "unblock", abstract: "Unblock a player.")
-    static let requestType: MessageType = "auth.friends.unblock"
+    static let request = AuthRequests.friendUnblock
     @OptionGroup var options: FriendsOptions
     @Argument(help: "The player to unblock.") var playerId: String
 }

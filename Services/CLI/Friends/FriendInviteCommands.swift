@@ -4,11 +4,12 @@ import PodiumMessages
 
 extension FriendsOptions {
     /// Sends one of the logged-in player's invite requests and decodes its successful reply.
-    func expect<Value: Decodable>(_ type: MessageType, payload: JSONValue, as value: Value.Type) throws -> (Value, String) {
+    /// Sends a typed request for the player in `--game` and decodes its successful reply; the
+    /// reply's text comes along for `--json`.
+    func send<Payload, Value>(_ definition: RequestDefinition<Payload, Value>, _ payload: Payload) throws -> (Value, String) {
         let connection = try GatewayConnection(gateway)
-        let credential = try credentials.credential(for: type, connection: connection, gateway: gateway)
-        let request = credential.applied(to: ClientRequest(type: type, id: connection.nextRequestID(), gameId: gameId, payload: payload))
-        let (decoded, reply) = try connection.expectSuccess(request, as: value, gateway: gateway)
+        let credential = try credentials.credential(for: definition.type, connection: connection, gateway: gateway)
+        let (decoded, reply) = try connection.expectSuccess(definition, payload, gameId: gameId, credential: credential)
         return (decoded, reply.text)
     }
 }
@@ -29,8 +30,7 @@ struct FriendInviteCommand: ParsableCommand {
     }
 
     func run() throws {
-        let payload: JSONValue = minutes.map { ["expiresInMilliseconds": .integer($0 * 60_000)] } ?? [:]
-        let (invite, text) = try options.expect("auth.invites.create", payload: payload, as: Invite.self)
+        let (invite, text) = try options.send(AuthRequests.createInvite, InviteRequest(expiresInMilliseconds: minutes.map { $0 * 60_000 }))
         emit(options.json ? text : "\(invite.code)  (works until \(Timestamp.text(invite.expiresAt)))")
     }
 }
@@ -42,7 +42,7 @@ struct FriendInvitesCommand: ParsableCommand {
     @OptionGroup var options: FriendsOptions
 
     func run() throws {
-        let (list, text) = try options.expect("auth.invites.list", payload: [:], as: InviteList.self)
+        let (list, text) = try options.send(AuthRequests.listInvites, EmptyPayload())
         if options.json { return emit(text) }
         guard !list.invites.isEmpty else { return emit("no invite codes that still work") }
         emit(
@@ -63,7 +63,7 @@ struct FriendRedeemCommand: ParsableCommand {
     var code: String
 
     func run() throws {
-        let (relation, text) = try options.expect("auth.invites.redeem", payload: ["code": .string(code)], as: FriendRelation.self)
+        let (relation, text) = try options.send(AuthRequests.redeemInvite, InviteEntry(code: code))
         emit(options.json ? text : "\(relation.playerId)  \(relation.state.rawValue)")
     }
 }
@@ -78,7 +78,7 @@ struct FriendRevokeInviteCommand: ParsableCommand {
     var code: String
 
     func run() throws {
-        let (revocation, text) = try options.expect("auth.invites.revoke", payload: ["code": .string(code)], as: InviteRevocation.self)
+        let (revocation, text) = try options.send(AuthRequests.revokeInvite, InviteEntry(code: code))
         emit(options.json ? text : (revocation.revoked ? "revoked \(revocation.code)" : "\(revocation.code) was revoked already"))
     }
 }

@@ -11,10 +11,9 @@ struct FriendListCommand: ParsableCommand {
     func run() throws {
         let gateway = options.gateway
         let connection = try GatewayConnection(gateway)
-        let type: MessageType = "auth.friends.list"
-        let credential = try options.credentials.credential(for: type, connection: connection, gateway: gateway)
-        let request = credential.applied(to: ClientRequest(type: type, id: connection.nextRequestID()))
-        let (list, reply) = try connection.expectSuccess(request, as: FriendList.self, gateway: gateway)
+        let definition = AuthRequests.friendList
+        let credential = try options.credentials.credential(for: definition.type, connection: connection, gateway: gateway)
+        let (list, reply) = try connection.expectSuccess(definition, credential: credential)
         if options.json {
             emit(reply.text)
             return

@@ -45,13 +45,9 @@ struct InboxListCommand: ParsableCommand {
     }
 
     func run() throws {
-        var payload: [String: JSONValue] = [:]
-        if unread { payload["unreadOnly"] = true }
-        if let limit { payload["limit"] = .integer(Int64(limit)) }
-        if let before { payload["before"] = .integer(before) }
-        if let after { payload["after"] = .integer(after) }
-        if !kinds.isEmpty { payload["kinds"] = .array(kinds.map { .string($0) }) }
-        let (list, _) = try options.expect("inbox.list", payload: .object(payload), as: InboxList.self)
+        var query = InboxListQuery(after: after, before: before, unreadOnly: unread, kinds: kinds.isEmpty ? nil : kinds)
+        if let limit { query.limit = limit }
+        let (list, _) = try options.send(ChallengeRequests.inboxList, query)
         if options.json { return }
         emit(Self.text(list, unreadOnly: unread))
     }
@@ -77,7 +73,7 @@ struct InboxUnreadCommand: ParsableCommand {
     @OptionGroup var options: GameCommandOptions
 
     func run() throws {
-        let (count, _) = try options.expect("inbox.unread", as: InboxUnread.self)
+        let (count, _) = try options.send(ChallengeRequests.inboxUnread)
         if options.json { return }
         emit("\(count.unread) unread")
     }
@@ -103,8 +99,7 @@ struct InboxReadCommand: ParsableCommand {
     }
 
     func run() throws {
-        let payload: JSONValue = all ? ["all": true] : ["ids": .array(ids.map { .string($0) })]
-        let (marked, _) = try options.expect("inbox.read", payload: payload, as: InboxMarked.self)
+        let (marked, _) = try options.send(ChallengeRequests.inboxMarkRead, all ? InboxSelection(all: true) : InboxSelection(ids: ids))
         if options.json { return }
         emit("marked \(marked.marked) read")
     }
@@ -126,7 +121,7 @@ struct InboxDeleteCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (deleted, _) = try options.expect("inbox.delete", payload: ["ids": .array(ids.map { .string($0) })], as: InboxDeleted.self)
+        let (deleted, _) = try options.send(ChallengeRequests.inboxDelete, InboxSelection(ids: ids))
         if options.json { return }
         emit("deleted \(deleted.deleted)")
     }
@@ -149,9 +144,7 @@ struct AdminNotifyCommand: ParsableCommand {
     var message: String
 
     func run() throws {
-        let item = try options.expect(
-            "inbox.admin.notify", gameId: gameId, payload: ["playerId": .string(playerId), "message": .string(message)],
-            as: InboxItem.self)
+        let item = try options.send(ChallengeRequests.inboxNotify, OperatorNotice(playerId: playerId, message: message), gameId: gameId)
         if options.json { return }
         emit("sent and kept as \(item.id)")
     }

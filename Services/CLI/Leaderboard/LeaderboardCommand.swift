@@ -35,17 +35,3 @@ enum LeaderboardBounds {
     /// Largest metadata object, encoded.
     static let metadataBytes = 1024
 }
-
-extension GameCommandOptions {
-    /// Sends a typed leaderboard request and decodes its typed reply (see ``expect(_:payload:as:forPlayer:)``).
-    func send<Payload, Value>(
-        _ request: RequestDefinition<Payload, Value>, _ payload: Payload, forPlayer: Bool = true
-    ) throws -> (Value, Reply) {
-        try expect(request.type, payload: try WireCodec.jsonValue(payload), as: Value.self, forPlayer: forPlayer)
-    }
-
-    /// The player a reply concerns: the one the gateway names, else `--player`.
-    func player(of reply: Reply) -> String? {
-        reply.envelope?.playerId ?? playerId
-    }
-}

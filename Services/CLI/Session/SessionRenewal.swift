@@ -1,4 +1,5 @@
 import Foundation
+import PodiumClient
 import PodiumMessages
 
 /// Trades the stored refresh token for new tokens (`auth.refresh`) and stores the new grant.
@@ -46,20 +47,20 @@ struct SessionRenewal {
                 description: "the session in \(file.path) has expired (refresh token too, on "
                     + "\(Timestamp.text(grant.refreshExpiresAt))); log in again: podium login")
         }
-        let request = ClientRequest(
-            type: "auth.refresh", id: connection.nextRequestID(),
-            payload: try WireCodec.jsonValue(SessionRefresh(refreshToken: grant.refreshToken)))
-        guard let reply = try connection.call(request, timeoutMilliseconds: gateway.timeoutMilliseconds) else {
+        let reply: PodiumReply<SessionGrant>
+        do {
+            reply = try connection.client.exchange(AuthRequests.refresh, SessionRefresh(refreshToken: grant.refreshToken))
+        } catch let error as PodiumClientError where error.kind == .noReply {
             throw Failure(
                 refusal: nil,
                 description: "could not refresh the session: no reply from \(gateway.endpoint) "
                     + "within \(gateway.timeout) s")
         }
-        guard reply.isSuccess, let renewed = try? reply.envelope?.decodePayload(as: SessionGrant.self) else {
+        guard reply.isSuccess, let renewed = try? reply.value() else {
             if let winner = try? file.load(), winner.refreshToken != grant.refreshToken, Self.isCurrent(winner) {
                 return winner
             }
-            let failure = ReplyFailure(reply)
+            let failure = ReplyFailure(reply.received)
             let reason = failure.error.map { "\($0.code): \($0.message)" } ?? failure.text
             throw Failure(
                 refusal: failure.error,

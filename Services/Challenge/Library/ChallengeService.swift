@@ -37,16 +37,14 @@ public enum ChallengeService {
             let store = try await openStore(settings)
             var catalog = files
             catalog.apply(try await store.operatorDefinitions())
-            let challenges = Challenges(store: store, clock: clock, openGames: open, inboxRetentionDays: retention, catalog: catalog)
+            let challenges = Challenges(
+                store: store, clock: clock, openGames: open,
+                inbox: ChallengeInbox(store: store, clock: clock, retentionDays: retention),
+                definitions: ChallengeDefinitions(store: store, catalog: catalog))
             var service = definition(challenges)
-            service.storage = store.location
-            service.shutdown = { await store.close() }
-            service.sizedStorage = store as? any StorageSize
-            service.receipts = store.durable
-            service.retention = store.durable
-            service.leases = store.leases
+            service.use(store, outboxStream: nil)
             // A standby that takes over reads the operators' definition changes the last owner made.
-            service.onOwnershipGained = { _ in try await challenges.reloadDefinitions(over: files) }
+            service.onOwnershipGained = { _ in try await challenges.definitions.reload(over: files) }
             return service
         }
     }
@@ -79,10 +77,10 @@ public enum ChallengeService {
                     return ChallengeList(challenges: recent)
                 },
                 Requests.define.handler { request, context in
-                    try await challenges.define(request.payload, gameId: try request.game(), context: context)
+                    try await challenges.definitions.define(request.payload, gameId: try request.game(), context: context)
                 },
                 Requests.remove.handler { request, context in
-                    try await challenges.removeDefinition(request.payload, gameId: try request.game(), context: context)
+                    try await challenges.definitions.remove(request.payload, gameId: try request.game(), context: context)
                 },
                 Requests.end.handler { request, _ in
                     try await challenges.endEarly(gameId: try request.game(), challengeId: request.payload.challengeId)
@@ -101,42 +99,31 @@ public enum ChallengeService {
                 Requests.candidates.handler { request, context in
                     ChallengeCandidates(playerIds: try await challenges.candidates(request.envelope, context: context))
                 },
-                // The challenge kinds of the inbox, as before the inbox kept every kind.
                 Requests.inbox.handler { request, _ in
-                    let (gameId, playerId) = try Challenges.player(request.envelope)
-                    let items = try await challenges.store.inbox(
-                        gameId: gameId, playerId: playerId,
-                        page: InboxPageRequest(
-                            after: request.payload.after, unreadOnly: request.payload.unreadOnly == true, kindPrefix: "challenge."))
-                    return InboxPage(items: items)
+                    try await challenges.inbox.challengeKinds(
+                        request.envelope, after: request.payload.after, unreadOnly: request.payload.unreadOnly == true)
                 },
-                Requests.inboxRead.handler { request, _ in
-                    let (gameId, playerId) = try Challenges.player(request.envelope)
-                    return InboxMarked(marked: try await challenges.store.markRead(gameId: gameId, playerId: playerId, ids: request.payload.ids))
-                },
+                Requests.inboxRead.handler { request, _ in try await challenges.inbox.markRead(request.envelope, ids: request.payload.ids) },
                 Requests.invite.handler { request, context in try await challenges.invite(request.envelope, request.payload, context: context) },
                 Requests.join.handler { request, context in try await challenges.join(request.envelope, request.payload, context: context) },
                 Requests.standings.handler { request, context in
                     try await challenges.standings(request.envelope, challengeId: request.payload.challengeId, context: context)
                 },
                 Requests.definitions.handler { request, _ in
-                    ChallengeDefinitionList(definitions: try challenges.definitions(request.envelope))
+                    ChallengeDefinitionList(definitions: try challenges.definitions.list(request.envelope))
                 },
-                Requests.inboxList.handler { request, _ in try await challenges.inboxList(request.envelope, request.payload) },
-                Requests.inboxUnread.handler { request, _ in
-                    let (gameId, playerId) = try Challenges.player(request.envelope)
-                    return InboxUnread(unread: try await challenges.store.unreadCount(gameId: gameId, playerId: playerId))
-                },
-                Requests.inboxMarkRead.handler { request, _ in try await challenges.inboxMarkRead(request.envelope, request.payload) },
-                Requests.inboxDelete.handler { request, _ in try await challenges.inboxDelete(request.envelope, request.payload) },
+                Requests.inboxList.handler { request, _ in try await challenges.inbox.list(request.envelope, request.payload) },
+                Requests.inboxUnread.handler { request, _ in try await challenges.inbox.unread(request.envelope) },
+                Requests.inboxMarkRead.handler { request, _ in try await challenges.inbox.markRead(request.envelope, request.payload) },
+                Requests.inboxDelete.handler { request, _ in try await challenges.inbox.delete(request.envelope, request.payload) },
                 Requests.inboxNotify.handler { request, context in
-                    try await challenges.operatorNotice(request.envelope, request.payload, context: context)
+                    try await challenges.inbox.operatorNotice(request.envelope, request.payload, context: context)
                 },
             ],
             background: { context in
                 while !Task.isCancelled {
                     await challenges.sweep(context: context)
-                    await challenges.pruneInbox(context: context)
+                    await challenges.inbox.prune(context: context)
                     try? await context.clock.sleep(for: sweepInterval)
                 }
             },

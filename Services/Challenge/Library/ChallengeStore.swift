@@ -36,15 +36,7 @@ public typealias PendingReceiver = (
 /// tables (receipts, positions in the streams it follows). Every state change is conditional
 /// (from the state the rules expect), so each transition happens once even if the message that
 /// triggers it arrives twice.
-public protocol ChallengeStore: Sendable {
-    /// Where instances lease the data (nil: a single instance owns it; ``LeaseStore``).
-    var leases: (any LeaseStore)? { get }
-    /// Where the data is, for health and logs (`sqlite:/path`, `postgresql://host/db`).
-    /// Lets go of the database (its connections) once the service has stopped.
-    func close() async
-    var location: String { get }
-    /// The service's receipts and outbox, for the runtime.
-    var durable: any DurableTablesAccess { get }
+public protocol ChallengeStore: ServiceStore {
 
     /// Writes the effects of consecutive stream messages, in order, and the stream position
     /// (`sequence`, the last of them) in one transaction: completions (each once), time-boxed

@@ -47,12 +47,12 @@ extension Challenges {
             throw ErrorReply(code: .conflict, message: "the challenge is full (\(Self.maximumParticipants) players)", field: "payload.code")
         }
         let now = clock.nowMilliseconds
-        let note = Self.inboxItem(
+        let note = InboxItems.challenge(
             kind: "challenge.joined", message: "\(playerId) joined your challenge with your code", challenge: challenge,
             at: now, extra: ["playerId": .string(playerId)], cause: request.correlationId ?? request.id)
         // Only the scores the player submits from now on count in the window.
         if try await store.join(challengeId: challengeId, playerId: playerId, at: now, inbox: [(gameId, resolved.ownerId, note)]) {
-            await publish(note, to: resolved.ownerId, gameId: gameId, context: context)
+            await inbox.publish(note, to: resolved.ownerId, gameId: gameId, context: context)
         }
         return try await store.challenge(challengeId) ?? challenge
     }

@@ -10,7 +10,7 @@ extension Challenges {
     /// the attribute the definition measures); an event without one is not a run.
     func fillRuns(_ plan: inout ChallengeTriggerPlan, event: GameEvent, envelope: RawEnvelope, context: ServiceContext) async throws {
         guard let gameId = envelope.gameId, let playerId = envelope.playerId else { return }
-        let definitions = catalog.definitions(runEvent: event.name, gameId: gameId)
+        let definitions = self.definitions.catalog.definitions(runEvent: event.name, gameId: gameId)
         guard !definitions.isEmpty else { return }
         let named: String? = if case .string(let id)? = event.attributes?["challengeId"] { id } else { nil }
         for boardId in Set(definitions.map(\.leaderboardId)).sorted() {
@@ -20,7 +20,7 @@ extension Challenges {
                     && (named == nil || named == window.challengeId)
             }
             guard !windows.isEmpty else { continue }
-            let higherIsBetter = try await Self.board(boardId, gameId: gameId, context: context).sortOrder != .lowerIsBetter
+            let higherIsBetter = try await ServiceQuestions.board(boardId, gameId: gameId, context: context).sortOrder != .lowerIsBetter
             for window in windows {
                 guard let definition = onBoard.first(where: { $0.id == window.definitionId }), let run = definition.runEvent else { continue }
                 guard let value = run.value(of: event) else {

@@ -10,6 +10,10 @@ final class Challenges: Sendable {
     let clock: any PodiumClock
     /// Games whose challenges may go to non-friends (`PODIUM_CHALLENGE_OPEN_GAMES`).
     let openGames: Set<String>
+    /// Every player's notifications, kept and sent.
+    let inbox: ChallengeInbox
+    /// The challenges studios and operators define.
+    let definitions: ChallengeDefinitions
     /// Time-boxed challenges whose window closed end after a grace period, so scores submitted
     /// just before the end but still on their way over the bus are counted.
     private let closing = Locked(TimedClosing(grace: graceMilliseconds))
@@ -18,31 +22,19 @@ final class Challenges: Sendable {
     private let lastTargetCheck = Locked<Int64>(0)
     static let targetCheckMilliseconds: Int64 = 5000
 
-    /// How long inbox items are kept (`PODIUM_INBOX_RETENTION_DAYS`).
-    let inboxRetentionMilliseconds: Int64
-    /// When the inbox was last pruned (monotonic).
-    let lastInboxPrune = Locked<Int64>(0)
-    static let inboxPruneMilliseconds: Int64 = 60_000
-
     static let maximumReceivers = 20
     static let maximumMessageLength = 280
     static let maximumDuration: Int64 = 30 * 86_400_000
 
-    /// The challenges studios define (``ChallengeCatalog``), with operators' changes.
-    let definitionsNow: Locked<ChallengeCatalog>
-    var catalog: ChallengeCatalog { definitionsNow.value }
-    /// Operators' definition changes, one at a time (the store and the catalog change together).
-    let definitionChanges = AsyncLock()
-
     init(
-        store: any ChallengeStore, clock: any PodiumClock, openGames: Set<String>, inboxRetentionDays: Int = 90,
-        catalog: ChallengeCatalog = ChallengeCatalog.empty
+        store: any ChallengeStore, clock: any PodiumClock, openGames: Set<String>, inbox: ChallengeInbox,
+        definitions: ChallengeDefinitions
     ) {
-        definitionsNow = Locked(catalog)
         self.store = store
         self.clock = clock
         self.openGames = openGames
-        inboxRetentionMilliseconds = Int64(inboxRetentionDays) * 86_400_000
+        self.inbox = inbox
+        self.definitions = definitions
     }
 
     // MARK: - Issuing
@@ -63,8 +55,8 @@ final class Challenges: Sendable {
         switch issue.kind {
         case .score:
             guard let boardId = issue.boardId else { throw ErrorReply(code: .missingField, message: "which board?", field: "payload.boardId") }
-            let board = try await Self.board(boardId, gameId: gameId, context: context)
-            guard let entry = try await Self.entry(boardId, gameId: gameId, playerId: issuer, context: context) else {
+            let board = try await ServiceQuestions.board(boardId, gameId: gameId, context: context)
+            guard let entry = try await ServiceQuestions.entry(boardId, gameId: gameId, playerId: issuer, context: context) else {
                 throw ErrorReply(code: .conflict, message: "you have no score on '\(boardId)' to beat", field: "payload.boardId")
             }
             issuerValue = entry
@@ -73,13 +65,13 @@ final class Challenges: Sendable {
             guard let achievementId = issue.achievementId else {
                 throw ErrorReply(code: .missingField, message: "which achievement?", field: "payload.achievementId")
             }
-            let mine = try await Self.achievement(achievementId, gameId: gameId, playerId: issuer, context: context)
+            let mine = try await ServiceQuestions.achievement(achievementId, gameId: gameId, playerId: issuer, context: context)
             guard mine.earned else {
                 throw ErrorReply(code: .conflict, message: "you have not earned '\(achievementId)'", field: "payload.achievementId")
             }
-            let repeatable = try await Self.isRepeatable(achievementId, gameId: gameId, context: context)
+            let repeatable = try await ServiceQuestions.isRepeatable(achievementId, gameId: gameId, context: context)
             for receiver in receivers {
-                let theirs = try await Self.achievement(achievementId, gameId: gameId, playerId: receiver, context: context)
+                let theirs = try await ServiceQuestions.achievement(achievementId, gameId: gameId, playerId: receiver, context: context)
                 if theirs.earned && !repeatable {
                     throw ErrorReply(
                         code: .conflict, message: "\(receiver) already earned '\(achievementId)'", field: "payload.receivers")
@@ -95,7 +87,7 @@ final class Challenges: Sendable {
             expiresAt: issue.expiresInMilliseconds.map { now + $0 }, endsAt: nil, state: nil,
             receivers: receivers.sorted().map { ChallengeReceiver(playerId: $0, state: .pending) }, rematchOf: nil)
         let notes = receivers.map { receiver in
-            (gameId, receiver, Self.inboxItem(
+            (gameId, receiver, InboxItems.challenge(
                 kind: "challenge.received", message: "\(issuer) challenged you" + (message.map { ": \($0)" } ?? ""), challenge: challenge,
                 at: now, cause: request.correlationId ?? request.id))
         }
@@ -115,7 +107,7 @@ final class Challenges: Sendable {
         }
         // A defined challenge brings its board and the durations a player may pick.
         let definition = try start.definitionId.map {
-            try self.definition($0, gameId: gameId, duration: start.durationMilliseconds, actor: request.actor)
+            try self.definitions.definition($0, gameId: gameId, duration: start.durationMilliseconds, actor: request.actor)
         }
         if let definition, let boardId = start.boardId, boardId != definition.leaderboardId {
             throw ErrorReply(
@@ -128,7 +120,7 @@ final class Challenges: Sendable {
         if let definition, !definition.repeatable {
             try await checkFirstTime(definition, players: [issuer] + receivers, issuer: issuer, gameId: gameId)
         }
-        let board = try await Self.board(boardId, gameId: gameId, context: context)
+        let board = try await ServiceQuestions.board(boardId, gameId: gameId, context: context)
         let now = clock.nowMilliseconds
         let challenge = ChallengeDetail(
             challengeId: UUID().uuidString.lowercased(), gameId: gameId, kind: .timed, issuerId: issuer, boardId: boardId,
@@ -139,7 +131,7 @@ final class Challenges: Sendable {
             }, rematchOf: rematchOf, definitionId: definition?.id, attemptsAllowed: definition?.attempts.limit,
             durationMilliseconds: start.durationMilliseconds)
         let notes = receivers.map { receiver in
-            (gameId, receiver, Self.inboxItem(
+            (gameId, receiver, InboxItems.challenge(
                 kind: "challenge.received", message: "\(issuer) started a challenge on \(board.title)" + (message.map { ": \($0)" } ?? ""),
                 challenge: challenge, at: now, cause: request.correlationId ?? request.id))
         }
@@ -159,7 +151,7 @@ final class Challenges: Sendable {
             if let key, let earlier = try await store.replay(key) { return earlier }
             throw error
         }
-        for note in notes { await publish(note.item, to: note.playerId, gameId: note.gameId, context: context) }
+        for note in notes { await inbox.publish(note.item, to: note.playerId, gameId: note.gameId, context: context) }
         return challenge
     }
 
@@ -208,7 +200,7 @@ final class Challenges: Sendable {
             if case .event(let event)? = fact {
                 try await fillRuns(&plan, event: event, envelope: item.envelope, context: context)
             }
-            plan.notices = await notices(for: item.envelope, fact: fact, context: context)
+            plan.notices = await inbox.notices(for: item.envelope, fact: fact, context: context)
             plans.append(plan)
         }
         try await complete(plans, stream: stream, through: last, context: context)
@@ -237,15 +229,15 @@ final class Challenges: Sendable {
         let written = try await store.apply(plans, stream: stream, through: last) { challenge, receiver, value, cause in
             let scores: String = challenge.issuerValue.map { " (\(value.map(String.init) ?? "?") against \($0))" } ?? ""
             return [
-                (challenge.gameId, receiver, Self.inboxItem(
+                (challenge.gameId, receiver, InboxItems.challenge(
                     kind: "challenge.completed", message: "You completed \(challenge.issuerId)'s challenge" + scores, challenge: challenge,
                     at: now, cause: cause)),
-                (challenge.gameId, challenge.issuerId, Self.inboxItem(
+                (challenge.gameId, challenge.issuerId, InboxItems.challenge(
                     kind: "challenge.completed-by-receiver", message: "\(receiver) completed your challenge" + scores, challenge: challenge,
                     at: now, extra: ["receiverId": .string(receiver)], cause: cause)),
             ]
         }
-        for note in written { await publish(note.item, to: note.playerId, gameId: note.gameId, context: context) }
+        for note in written { await inbox.publish(note.item, to: note.playerId, gameId: note.gameId, context: context) }
         for (challengeId, higherIsBetter) in higher.sorted(by: { $0.key < $1.key }) {
             guard let challenge = try await store.challenge(challengeId) else { continue }
             let standings = ChallengeStandings.ranked(challenge.receivers, higherIsBetter: higherIsBetter)
@@ -316,7 +308,7 @@ final class Challenges: Sendable {
                 ChallengeLifecycle.inWindow($0, at: time) && (!$0.tagged || $0.challengeId == trigger.tag)
             }
             if !running.isEmpty {
-                let board = try await Self.board(trigger.trigger.target, gameId: trigger.trigger.gameId, context: context)
+                let board = try await ServiceQuestions.board(trigger.trigger.target, gameId: trigger.trigger.gameId, context: context)
                 let higher = board.sortOrder != .lowerIsBetter
                 plan.timedScores = running.map { ($0.challengeId, submitted, higher, $0.tagged) }
             }
@@ -362,7 +354,7 @@ final class Challenges: Sendable {
             let due = closing.withLock { $0.due(closed: closed, at: monotonic) }
             for challengeId in try await store.endTimed(due) {
                 guard let challenge = try await store.challenge(challengeId) else { continue }
-                let higher = (try? await Self.board(challenge.boardId ?? "", gameId: challenge.gameId, context: context).sortOrder) != .lowerIsBetter
+                let higher = (try? await ServiceQuestions.board(challenge.boardId ?? "", gameId: challenge.gameId, context: context).sortOrder) != .lowerIsBetter
                 // The same order as challenge.standings (ties: the earlier score, then the player id).
                 let standings = ChallengeStandings.ranked(challenge.receivers, higherIsBetter: higher)
                 let table: JSONValue = .array(standings.map { standing in
@@ -373,7 +365,7 @@ final class Challenges: Sendable {
                     return .object(row)
                 })
                 for participant in challenge.receivers {
-                    await notify(
+                    await inbox.keepAndSend(
                         participant.playerId, gameId: challenge.gameId, kind: "challenge.ended",
                         message: "The challenge on \(challenge.boardId ?? "") has ended"
                             + (standings.first.map { ": \($0.playerId) won with \($0.value)" } ?? ": nobody scored"),
@@ -422,10 +414,10 @@ final class Challenges: Sendable {
         let (gameId, playerId) = try Self.player(request)
         let friends = try await context.call(AuthRequests.friendsOf, FriendsOfQuery(playerId: playerId)).friendIds
         if let achievementId = request.payload["achievementId"]?.stringValue {
-            let repeatable = try await Self.isRepeatable(achievementId, gameId: gameId, context: context)
+            let repeatable = try await ServiceQuestions.isRepeatable(achievementId, gameId: gameId, context: context)
             var result: [String] = []
             for friend in friends {
-                let theirs = try await Self.achievement(achievementId, gameId: gameId, playerId: friend, context: context)
+                let theirs = try await ServiceQuestions.achievement(achievementId, gameId: gameId, playerId: friend, context: context)
                 if repeatable || !theirs.earned { result.append(friend) }
             }
             return result
@@ -433,10 +425,10 @@ final class Challenges: Sendable {
         guard let boardId = request.payload["boardId"]?.stringValue, let score = request.payload["score"]?.integerValue else {
             throw ErrorReply(code: .missingField, message: "give achievementId, or boardId and score", field: "payload")
         }
-        let higher = try await Self.board(boardId, gameId: gameId, context: context).sortOrder == .higherIsBetter
+        let higher = try await ServiceQuestions.board(boardId, gameId: gameId, context: context).sortOrder == .higherIsBetter
         var result: [String] = []
         for friend in friends {
-            let value = try await Self.entry(boardId, gameId: gameId, playerId: friend, context: context)
+            let value = try await ServiceQuestions.entry(boardId, gameId: gameId, playerId: friend, context: context)
             if let value, higher ? value >= score : value <= score { continue }
             result.append(friend)
         }
@@ -503,44 +495,6 @@ final class Challenges: Sendable {
         return unique
     }
 
-    private func notify(
-        _ playerId: String, gameId: String, kind: String, message: String, challenge: ChallengeDetail, context: ServiceContext,
-        extra: [String: JSONValue] = [:]
-    ) async {
-        let item = Self.inboxItem(kind: kind, message: message, challenge: challenge, at: clock.nowMilliseconds, extra: extra)
-        do {
-            try await store.addToInbox(item, gameId: gameId, playerId: playerId)
-        } catch {
-            context.logger.error("inbox write failed", metadata: ["error": "\(error)"])
-        }
-        await publish(item, to: playerId, gameId: gameId, context: context)
-    }
-
-    /// A notification as the inbox keeps it.
-    static func inboxItem(
-        kind: String, message: String, challenge: ChallengeDetail, at time: Int64, extra: [String: JSONValue] = [:],
-        cause: String? = nil
-    ) -> InboxItem {
-        var details: [String: JSONValue] = [
-            "challengeId": .string(challenge.challengeId), "kind": .string(challenge.kind.rawValue), "issuerId": .string(challenge.issuerId),
-        ]
-        if let boardId = challenge.boardId { details["boardId"] = .string(boardId) }
-        if let achievementId = challenge.achievementId { details["achievementId"] = .string(achievementId) }
-        if let value = challenge.issuerValue { details["issuerValue"] = .integer(value) }
-        if let note = challenge.message { details["message"] = .string(note) }
-        details.merge(extra) { _, new in new }
-        return InboxItem(
-            id: newItemID(), kind: kind, message: message, details: details, createdAt: time, read: false, correlationId: cause)
-    }
-
-    /// Sends an inbox item to the player's subscribers (a notification may be missed; the inbox keeps it).
-    func publish(_ item: InboxItem, to playerId: String, gameId: String, context: ServiceContext) async {
-        _ = try? await context.publisher.publish(
-            type: .notification, topic: .notification(gameId: gameId, playerId: playerId),
-            payload: PlayerNotification(kind: item.kind, message: item.message, details: item.details.merging(["inboxId": .string(item.id)]) { _, real in real }),
-            gameId: gameId, playerId: playerId, correlationId: item.correlationId)
-    }
-
     static func player(_ request: RawEnvelope) throws -> (gameId: String, playerId: String) {
         guard let gameId = request.gameId else { throw ErrorReply(code: .missingField, message: "give the gameId", field: "gameId") }
         return (gameId, try request.subjectPlayer())
@@ -555,30 +509,5 @@ final class Challenges: Sendable {
                 field: "payload.message")
         }
         return text
-    }
-
-    static func board(_ boardId: String, gameId: String, context: ServiceContext) async throws -> LeaderboardDefinition {
-        let list = try await context.call(LeaderboardRequests.boards, EmptyPayload(), gameId: gameId).leaderboards
-        guard let board = list.first(where: { $0.id == boardId }) else {
-            throw ErrorReply(code: .unknownBoard, message: "game '\(gameId)' has no leaderboard '\(boardId)'", field: "payload.boardId")
-        }
-        return board
-    }
-
-    static func entry(_ boardId: String, gameId: String, playerId: String, context: ServiceContext) async throws -> Int64? {
-        try await context.call(LeaderboardRequests.entry, BoardQuery(boardId: boardId), gameId: gameId, playerId: playerId).entry?.value
-    }
-
-    static func achievement(_ achievementId: String, gameId: String, playerId: String, context: ServiceContext) async throws -> AchievementStatus {
-        let list = try await context.call(AchievementRequests.list, EmptyPayload(), gameId: gameId, playerId: playerId)
-        guard let status = list.achievements.first(where: { $0.id == achievementId }) else {
-            throw ErrorReply(code: .unknownAchievement, message: "game '\(gameId)' has no achievement '\(achievementId)'", field: "payload.achievementId")
-        }
-        return status
-    }
-
-    static func isRepeatable(_ achievementId: String, gameId: String, context: ServiceContext) async throws -> Bool {
-        let list = (try? await context.call(AchievementRequests.definitions, EmptyPayload(), gameId: gameId))?.achievements ?? []
-        return list.first(where: { $0.id == achievementId })?.repeatable ?? false
     }
 }

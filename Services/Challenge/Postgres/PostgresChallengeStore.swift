@@ -1,5 +1,4 @@
 import Challenge
-import ChallengeSQLite
 import Foundation
 import Logging
 import PodiumMessages
@@ -84,11 +83,12 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
             database: try await PostgresStorage.open(settings, migrations: migrations, logger: Logger(label: "podium.challenge")))
     }
 
-    /// PostgreSQL when the settings name a database, else `<data>/<service>-challenges.sqlite`.
-    public static let configured: ChallengeStoreOpener = { settings in
-        if let database = settings.database { return try await open(database) }
-        return try await SQLiteChallengeStore.opener(settings)
-    }
+    /// Opens the store in the database `settings` name (the executable chooses the backend:
+    /// ``StorageBackend``).
+    public static let opener: @Sendable (DatabaseSettings) async throws -> any ChallengeStore = { try await open($0) }
+
+    /// The connection pool, watched as one of the service's loops.
+    public var runner: (any StorageRunner)? { database }
 
     // MARK: Writing
 

@@ -56,11 +56,12 @@ final class BusHub: Sendable {
 
     /// Relays until ``stop()``.
     func run() async {
-        await publisher.start()
         await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.publisher.watchSubscriptions() }
             if let busGuard { group.addTask { await busGuard.run() } }
             await proxy.waitUntilFinished()
             await busGuard?.close()
+            group.cancelAll()  // the publisher's subscription watch
         }
     }
 

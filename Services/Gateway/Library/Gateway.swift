@@ -44,8 +44,10 @@ public final class Gateway: Sendable {
     let front: ZeroMQFront
     /// What every front calls.
     let pipeline: GatewayPipeline
-    /// The parts (``services``) running now; the gateway is ready when all are.
-    let runningParts = Locked<Set<String>>([])
+    /// What the stores run while open (PostgreSQL's connection pool), watched as a part.
+    let storageRunner: (any StorageRunner)?
+    /// The states of the parts (``services``); the gateway is ready while all of them run.
+    let loops = LoopStates()
     /// The web console's sessions (`/console`).
     let consoleSessions = Locked(ConsoleSessions())
 
@@ -63,6 +65,7 @@ public final class Gateway: Sendable {
         let storage = try await openStorage(settings.runtime)
         let eventLog = try await EventLog(store: storage.eventLog)
         self.eventLog = eventLog
+        self.storageRunner = storage.runner
         let audit = AuditLog(store: storage.audit, clock: clock, logger: logger)
         let pruner = Pruner(
             service: "gateway", stream: (StreamName.events, storage.eventLog, "event"), receipts: nil, settings: settings.runtime.retention)
@@ -146,9 +149,9 @@ public final class Gateway: Sendable {
     /// HTTP front after them). Started in this order and stopped in the reverse one: the
     /// ZeroMQ front stops reading and answers what it has in hand before the notification
     /// relay, housekeeping, the service router, the event log's writer and last the bus hub
-    /// stop. Any part that ends by itself stops the group (``GatewayPart``).
+    /// stop. Any part that ends by itself stops the group (``LoopService``).
     public var services: [any Service] {
-        [
+        var parts = [
             part(
                 name: "bus hub",
                 serve: { [bus] in await bus.run() },
@@ -157,6 +160,13 @@ public final class Gateway: Sendable {
                     await eventLog.store.close()
                     await pipeline.audit.store.close()
                 }),
+        ]
+        // The pool stops after everything that writes (the parts after it) and before the bus
+        // hub's stop closes the stores.
+        if let storageRunner {
+            parts.append(part(name: "database pool", cancelsServe: true, serve: { await storageRunner.waitUntilEnded() }, stop: {}))
+        }
+        parts += [
             part(
                 name: "event log",
                 serve: { [eventLog, bus, logger] in
@@ -197,6 +207,7 @@ public final class Gateway: Sendable {
                     await front.close()
                 }),
         ]
+        return parts
     }
 
     /// Periodic chores: bus ticks, routing's deadlines, expired WebSockets and tokens.
@@ -209,19 +220,18 @@ public final class Gateway: Sendable {
     /// Prunes the event log by retention, never past what the services following it have read.
     public var pruner: Pruner { router.pruner }
 
-    /// A part whose running is tracked for readiness.
+    /// `service` (a front the executable adds, such as ``GatewayHTTPFront``) as one of the
+    /// gateway's parts: its state counts for readiness, and its end stops the group.
+    public func part(named name: String, running service: some Service) -> any Service {
+        LoopService(name, states: loops, serve: { try await service.run() })
+    }
+
+    /// A part whose state counts for readiness (``loops``).
     private func part(
         name: String, cancelsServe: Bool = false, serve: @escaping @Sendable () async -> Void,
         stop: @escaping @Sendable () async -> Void
-    ) -> GatewayPart {
-        GatewayPart(
-            name: name, cancelsServe: cancelsServe,
-            serve: { [runningParts] in
-                runningParts.withLock { _ = $0.insert(name) }
-                defer { runningParts.withLock { _ = $0.remove(name) } }
-                await serve()
-            },
-            stop: stop)
+    ) -> LoopService {
+        LoopService(name, states: loops, cancelsServe: cancelsServe, serve: serve, stop: stop)
     }
 
     private func logStart() {
@@ -237,20 +247,16 @@ public final class Gateway: Sendable {
                 "endpoint.bus.services": "\(endpoints.busServices)",
             ])
     }
-
-    /// A loop of the gateway ended while it should have been running.
-    public struct GatewayLoopEnded: Error, CustomStringConvertible {
-        public let loop: String
-        public var description: String { "the gateway's \(loop) loop ended unexpectedly" }
-    }
 }
 
 extension Gateway: OperationsProbe {
-    /// Ready when every part runs (its listeners are bound in `init`). It does not wait for the
+    /// Ready while every part runs (its listeners are bound in `init`). It does not wait for the
     /// services: one of them down must not take the gateway out of a load balancer.
     public var isReady: Bool {
-        get async { runningParts.value.count == services.count }
+        get async { loops.allRunning }
     }
+
+    public var loopStates: [String: LoopStates.State] { loops.snapshot }
 
     public var databaseFiles: [String] { eventLog.store.files + pipeline.audit.store.files }
 

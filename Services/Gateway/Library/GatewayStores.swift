@@ -113,10 +113,13 @@ public protocol AuditStore: Sendable {
 public struct GatewayStorage: Sendable {
     public var eventLog: any EventLogStore
     public var audit: any AuditStore
+    /// What the stores run while open (a connection pool): one of the gateway's parts.
+    public var runner: (any StorageRunner)?
 
-    public init(eventLog: any EventLogStore, audit: any AuditStore) {
+    public init(eventLog: any EventLogStore, audit: any AuditStore, runner: (any StorageRunner)? = nil) {
         self.eventLog = eventLog
         self.audit = audit
+        self.runner = runner
     }
 }
 

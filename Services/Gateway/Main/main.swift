@@ -1,5 +1,7 @@
 import Gateway
 import GatewayPostgres
+import GatewaySQLite
+import Logging
 import PodiumOperations
 import PodiumRuntime
 
@@ -8,8 +10,14 @@ await ServiceMain.run(label: "gateway") { logger in
     if settings.runtime.developmentMode {
         logger.warning("development mode: generated secrets, not for production")
     }
-    let gateway = try await Gateway(settings: settings, logger: logger, openStorage: GatewayStorage.configured)
+    // The backend is chosen here: PostgreSQL when PODIUM_DATABASE_URL names a database, else SQLite.
+    let openStorage = StorageBackend.choose(sqlite: GatewayStorage.sqlite) { database in
+        try await GatewayStorage.postgres(database, logger: Logger(label: "podium.gateway"))
+    }
+    let gateway = try await Gateway(settings: settings, logger: logger, openStorage: openStorage)
     var services = gateway.services
-    if let http = settings.httpAddress { services.append(GatewayHTTPFront(gateway: gateway, address: http)) }
+    if let http = settings.httpAddress {
+        services.append(gateway.part(named: "http front", running: GatewayHTTPFront(gateway: gateway, address: http)))
+    }
     return ServiceMain.Process(services: services, probe: gateway)
 }

@@ -205,6 +205,7 @@ extension GatewayStorage {
     public static func postgres(_ database: DatabaseSettings, logger: Logger) async throws -> GatewayStorage {
         let opened = try await PostgresStorage.open(
             database, migrations: PostgresEventLogStore.migrations + PostgresAuditStore.migrations, logger: logger)
-        return GatewayStorage(eventLog: PostgresEventLogStore(database: opened), audit: PostgresAuditStore(database: opened))
+        return GatewayStorage(
+            eventLog: PostgresEventLogStore(database: opened), audit: PostgresAuditStore(database: opened), runner: opened)
     }
 }

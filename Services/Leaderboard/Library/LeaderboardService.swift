@@ -25,13 +25,7 @@ public enum LeaderboardService {
             // instance owns the data (onOwnershipGained), from what the last owner left.
             if store.leases == nil { try await scoreboard.load() }
             var service = definition(scoreboard)
-            service.outbox = OutboxRelay(stream: name, reader: store.durable)
-            service.storage = store.location
-            service.shutdown = { await store.close() }
-            service.sizedStorage = store as? any StorageSize
-            service.receipts = store.durable
-            service.retention = store.durable
-            service.leases = store.leases
+            service.use(store, outboxStream: name)
             // The standings in memory are this instance's view: read them again from the store,
             // where the previous owner left them.
             service.onOwnershipGained = { _ in try await scoreboard.load() }

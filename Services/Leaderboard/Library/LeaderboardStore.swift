@@ -80,15 +80,7 @@ public struct PendingSubmission: Sendable {
 
 /// The leaderboard service's storage. The store is the truth; the in-memory standings are
 /// rebuilt from it at start.
-public protocol LeaderboardStore: Sendable {
-    /// Where instances lease the data (nil: a single instance owns it; ``LeaseStore``).
-    var leases: (any LeaseStore)? { get }
-    /// Where the data is, for health and logs (`sqlite:/path`, `postgresql://host/db`).
-    /// Lets go of the database (its connections) once the service has stopped.
-    func close() async
-    var location: String { get }
-    /// The service's receipts and outbox, for the runtime.
-    var durable: any DurableTablesAccess { get }
+public protocol LeaderboardStore: ServiceStore {
 
     /// Applies a batch of submissions, in order, in one transaction (one commit: group commit).
     /// For each: reads the current entry, lets `decide` compute the new one, writes it and the

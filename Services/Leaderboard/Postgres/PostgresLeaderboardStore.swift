@@ -1,6 +1,5 @@
 import Foundation
 import Leaderboard
-import LeaderboardSQLite
 import Logging
 import PodiumMessages
 import PodiumPostgres
@@ -55,11 +54,12 @@ public final class PostgresLeaderboardStore: LeaderboardStore, StorageSize {
             database: try await PostgresStorage.open(settings, migrations: migrations, logger: Logger(label: "podium.leaderboard")))
     }
 
-    /// PostgreSQL when the settings name a database, else `<data>/<service>-scores.sqlite`.
-    public static let configured: LeaderboardStoreOpener = { settings in
-        if let database = settings.database { return try await open(database) }
-        return try await SQLiteLeaderboardStore.opener(settings)
-    }
+    /// Opens the store in the database `settings` name (the executable chooses the backend:
+    /// ``StorageBackend``).
+    public static let opener: @Sendable (DatabaseSettings) async throws -> any LeaderboardStore = { try await open($0) }
+
+    /// The connection pool, watched as one of the service's loops.
+    public var runner: (any StorageRunner)? { database }
 
     public func submit(_ batch: [PendingSubmission]) async throws -> [Result<SubmissionOutcome, ErrorReply>] {
         let logger = logger

@@ -8,4 +8,10 @@ public protocol OperationsProbe: Sendable {
     var databaseFiles: [String] { get }
     /// Updates the sampled metrics; called before each scrape.
     func sampleMetrics() async
+    /// The state of each of the process's loops, by name (`/health/ready` lists them).
+    var loopStates: [String: LoopStates.State] { get }
+}
+
+extension OperationsProbe {
+    public var loopStates: [String: LoopStates.State] { [:] }
 }

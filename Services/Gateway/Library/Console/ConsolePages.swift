@@ -1,9 +1,10 @@
 import Foundation
+import PodiumClient
 import PodiumMessages
 import PodiumRuntime
 
 /// What each console page shows and what each console form does. Everything goes through the
-/// gateway's request pipeline with the admin key (``admin(_:game:player:payload:)``), exactly as
+/// gateway's request pipeline with the admin key (``admin(_:_:game:player:)``), exactly as
 /// an operator's own request would, so it is checked, limited and audited the same way; only the
 /// overview's numbers and the event log are read from the gateway itself.
 struct ConsolePages: Sendable {
@@ -11,50 +12,69 @@ struct ConsolePages: Sendable {
     let context: HTTPFrontContext?
     var gateway: Gateway { console.gateway }
 
-    /// Runs one request as the operator; the reply's payload, or the error's message.
-    func admin(_ type: MessageType, game: String? = nil, player: String? = nil, payload: [String: JSONValue] = [:]) async
-        -> Result<RawEnvelope, ErrorReply>
-    {
-        var request: [String: JSONValue] = [
-            "type": .string(type.rawValue), "id": .string("console-" + UUID().uuidString.lowercased()), "payload": .object(payload),
-            "adminKey": .string(gateway.settings.adminKey ?? ""),
-        ]
-        if let game, !game.isEmpty { request["gameId"] = .string(game) }
-        if let player, !player.isEmpty { request["playerId"] = .string(player) }
+    /// The console's typed client: requests with the admin key, handed to the gateway's
+    /// pipeline in-process as if from this page's HTTP connection.
+    var client: PodiumClient {
         let key = context?.connectionKey ?? ClientConnection.Key(transport: .http, id: Data("console".utf8))
-        let reply = await gateway.call(.object(request), from: key, peer: context?.peer)
-        if reply.type == .error {
-            return .failure(
-                (try? reply.decodePayload(as: ErrorReply.self)) ?? ErrorReply(code: .internalError, message: "unreadable error"))
+        let peer = context?.peer
+        let transport = InProcessTransport { [gateway] request in
+            await gateway.call(try WireCodec.jsonValue(request), from: key, peer: peer)
         }
-        return .success(reply)
+        return PodiumClient(
+            transport: transport, credential: .adminKey(gateway.settings.adminKey ?? ""), idPrefix: "console-",
+            randomIDCharacters: 36)
     }
 
-    private func decode<Value: Decodable>(_ result: Result<RawEnvelope, ErrorReply>, as type: Value.Type) -> Result<Value, ErrorReply> {
-        result.flatMap { envelope in
-            (try? envelope.decodePayload(as: type)).map { .success($0) }
-                ?? .failure(ErrorReply(code: .internalError, message: "unreadable reply"))
+    /// Runs one typed request as the operator: its typed reply, or the error.
+    func admin<Payload, Reply>(
+        _ definition: RequestDefinition<Payload, Reply>, _ payload: Payload, game: String? = nil, player: String? = nil
+    ) async -> Result<Reply, ErrorReply> {
+        do {
+            return .success(
+                try await client.call(
+                    definition, payload, gameId: game.flatMap { $0.isEmpty ? nil : $0 },
+                    playerId: player.flatMap { $0.isEmpty ? nil : $0 }))
+        } catch let error as PodiumClientError where error.kind == .errorReply {
+            return .failure(error.errorReply ?? ErrorReply(code: .internalError, message: "unreadable error"))
+        } catch {
+            return .failure(ErrorReply(code: .internalError, message: "unreadable reply"))
         }
+    }
+
+    /// ``admin(_:_:game:player:)`` for a request without payload.
+    func admin<Reply>(_ definition: RequestDefinition<EmptyPayload, Reply>, game: String? = nil, player: String? = nil) async
+        -> Result<Reply, ErrorReply>
+    {
+        await admin(definition, EmptyPayload(), game: game, player: player)
     }
 
     private static func describe(_ error: ErrorReply) -> String { "\(error.code.rawValue): \(error.message)" }
 
     // MARK: - Overview
 
-    func overviewNumbers() async -> JSONValue {
+    /// The live chart's numbers (`/console/api/overview`).
+    struct OverviewNumbers: Encodable {
+        var time: Int64
+        var requests: Int64
+        var errors: Int64
+        var eventLogHead: Int64
+        /// How far each service's stream follower is behind its stream's head, by `service/stream`.
+        var lag: [String: Int64]
+    }
+
+    func overviewNumbers() async -> OverviewNumbers {
         let health = await gateway.systemHealth()
-        var lag: [String: JSONValue] = [:]
+        var lag: [String: Int64] = [:]
         for (service, result) in health.services {
             for (stream, status) in result.health?.streams ?? [:] {
-                lag["\(service)/\(stream)"] = .integer(Int64(status.head) - Int64(min(status.head, status.position)))
+                lag["\(service)/\(stream)"] = Int64(status.head) - Int64(min(status.head, status.position))
             }
         }
-        return .object([
-            "time": .integer(gateway.clock.nowMilliseconds),
-            "requests": .integer(Int64(gateway.consoleCounts.requests.load(ordering: .relaxed))),
-            "errors": .integer(Int64(gateway.consoleCounts.errors.load(ordering: .relaxed))),
-            "eventLogHead": .integer(Int64(gateway.eventLog.head)), "lag": .object(lag),
-        ])
+        return OverviewNumbers(
+            time: gateway.clock.nowMilliseconds,
+            requests: Int64(gateway.consoleCounts.requests.load(ordering: .relaxed)),
+            errors: Int64(gateway.consoleCounts.errors.load(ordering: .relaxed)),
+            eventLogHead: Int64(gateway.eventLog.head), lag: lag)
     }
 
     func overview(session: ConsoleSessions.Session) async -> (template: String, data: [String: Any]) {
@@ -94,13 +114,12 @@ struct ConsolePages: Sendable {
         let game = query["game"] ?? ""
         var data: [String: Any] = ["game": game]
         guard !game.isEmpty else { return ("games", data) }
-        switch await admin(LeaderboardRequests.boards.type, game: game) {
+        switch await admin(LeaderboardRequests.boards, game: game) {
         case .failure(let error):
             data["error"] = Self.describe(error)
             return ("games", data)
-        case .success(let envelope):
-            let boards = (try? envelope.decodePayload(as: [String: [LeaderboardDefinition]].self))?["leaderboards"] ?? []
-            data["boards"] = boards.map { board -> [String: Any] in
+        case .success(let boards):
+            data["boards"] = boards.leaderboards.map { board -> [String: Any] in
                 [
                     "id": board.id, "title": board.title, "game": game,
                     "order": board.sortOrder == .higherIsBetter ? "higher is better" : "lower is better",
@@ -110,9 +129,7 @@ struct ConsolePages: Sendable {
         }
         // Rarity is the share of the game's players who earned each achievement; the list is
         // asked for a player id that has no progress, so it holds only the catalogue.
-        if case .success(let list) = decode(
-            await admin(AchievementRequests.list.type, game: game, player: "console-catalogue"), as: AchievementList.self)
-        {
+        if case .success(let list) = await admin(AchievementRequests.list, game: game, player: "console-catalogue") {
             data["achievements"] = list.achievements.map { status -> [String: Any] in
                 let percent = status.percentOfPlayersEarned ?? 0
                 return [
@@ -139,18 +156,16 @@ struct ConsolePages: Sendable {
             "scopes": ["allTime", "week", "today"].map { ["value": $0, "selected": $0 == scope] as [String: Any] },
         ]
         guard !game.isEmpty, !board.isEmpty else { return ("leaderboards", data) }
-        if case .success(let list) = decode(
-            await admin(LeaderboardRequests.archives.type, game: game, payload: ["boardId": .string(board)]), as: LeaderboardArchiveList.self)
-        {
+        if case .success(let list) = await admin(LeaderboardRequests.archives, BoardTarget(boardId: board), game: game) {
             data["archives"] = list.archives.map { item -> [String: Any] in
                 ["archive": item.archive, "entries": item.entries, "resetAt": ConsoleHTTP.time(item.resetAt), "selected": item.archive == archive]
             }
         }
         if let find = query["find"], !find.isEmpty {
-            let found = await admin(LeaderboardRequests.entry.type, game: game, player: find, payload: ["boardId": .string(board), "scope": .string(scope)])
+            let found = await admin(LeaderboardRequests.entry, BoardQuery(boardId: board, scope: .string(scope)), game: game, player: find)
             switch found {
-            case .success(let envelope):
-                if let entry = try? envelope.decodePayload(as: [String: LeaderboardEntry?].self)["entry"] ?? nil {
+            case .success(let reply):
+                if let entry = reply.entry {
                     data["found"] = "\(find) is rank \(entry.rank) with \(entry.value)"
                 } else {
                     data["found"] = "\(find) has no entry on this board"
@@ -158,15 +173,15 @@ struct ConsolePages: Sendable {
             case .failure(let error): data["found"] = Self.describe(error)
             }
         }
-        var payload: [String: JSONValue] = ["boardId": .string(board), "limit": 50, "offset": .integer(Int64(offset))]
+        var top = BoardQuery(boardId: board, offset: offset, limit: 50)
         if let archive {
-            payload["archive"] = .integer(archive)
+            top.archive = archive
         } else if let period {
-            payload["period"] = .integer(period)
+            top.period = period
         } else {
-            payload["scope"] = .string(scope)
+            top.scope = .string(scope)
         }
-        switch decode(await admin(LeaderboardRequests.top.type, game: game, payload: payload), as: LeaderboardPage.self) {
+        switch await admin(LeaderboardRequests.top, top, game: game) {
         case .failure(let error):
             data["error"] = Self.describe(error)
         case .success(let page):
@@ -193,10 +208,7 @@ struct ConsolePages: Sendable {
     func removeScore(_ fields: [String: String]) async -> (location: String, flash: String) {
         let game = fields["game"] ?? "", board = fields["board"] ?? "", player = fields["player"] ?? ""
         let back = "/console/leaderboards" + ConsoleHTTP.query([("game", game), ("board", board)])
-        switch decode(
-            await admin(LeaderboardRequests.removeScore.type, game: game, payload: ["boardId": .string(board), "playerId": .string(player)]),
-            as: ScoreRemovalReceipt.self)
-        {
+        switch await admin(LeaderboardRequests.removeScore, ScoreRemoval(boardId: board, playerId: player), game: game) {
         case .success(let receipt): return (back, receipt.removed ? "removed the score of \(player)" : "\(player) had no score")
         case .failure(let error): return (back, Self.describe(error))
         }
@@ -206,7 +218,7 @@ struct ConsolePages: Sendable {
         let game = fields["game"] ?? "", board = fields["board"] ?? ""
         let back = "/console/leaderboards" + ConsoleHTTP.query([("game", game), ("board", board)])
         guard fields["confirm"] == "yes" else { return (back, "tick the box to confirm the reset") }
-        switch decode(await admin(LeaderboardRequests.reset.type, game: game, payload: ["boardId": .string(board)]), as: LeaderboardArchive.self) {
+        switch await admin(LeaderboardRequests.reset, BoardTarget(boardId: board), game: game) {
         case .success(let archive):
             return (back + "&archive=\(archive.archive)", "reset: \(archive.entries) entries are archive \(archive.archive)")
         case .failure(let error): return (back, Self.describe(error))
@@ -221,12 +233,10 @@ struct ConsolePages: Sendable {
             "username": query["username"] ?? "", "playerId": query["playerId"] ?? "", "deviceId": query["deviceId"] ?? "",
         ]
         if !game.isEmpty { data["game"] = game }
-        var lookup: [String: JSONValue] = [:]
-        for name in ["username", "playerId", "deviceId"] {
-            if let value = query[name], !value.isEmpty { lookup[name] = .string(value) }
-        }
-        guard !lookup.isEmpty else { return ("players", data) }
-        switch decode(await admin(AuthRequests.lookup.type, payload: lookup), as: PlayerRecord.self) {
+        func given(_ name: String) -> String? { query[name].flatMap { $0.isEmpty ? nil : $0 } }
+        let lookup = PlayerLookup(playerId: given("playerId"), username: given("username"), deviceId: given("deviceId"))
+        guard lookup != PlayerLookup() else { return ("players", data) }
+        switch await admin(AuthRequests.lookup, lookup) {
         case .failure(let error):
             data["error"] = Self.describe(error)
         case .success(let record):
@@ -248,7 +258,7 @@ struct ConsolePages: Sendable {
             }
             data["player"] = player
             if !game.isEmpty {
-                if case .success(let list) = decode(await admin(AchievementRequests.list.type, game: game, player: record.playerId), as: AchievementList.self) {
+                if case .success(let list) = await admin(AchievementRequests.list, game: game, player: record.playerId) {
                     data["achievements"] = list.achievements.map { status -> [String: Any] in
                         [
                             "title": status.title ?? status.id, "percent": status.percentComplete.map { String(format: "%.0f %%", $0) } ?? "-",
@@ -257,11 +267,9 @@ struct ConsolePages: Sendable {
                     }
                 }
                 var challenges: [[String: Any]] = []
-                for (type, role) in [(ChallengeRequests.received.type, "received"), (ChallengeRequests.issued.type, "issued")] {
-                    if case .success(let envelope) = await admin(type, game: game, player: record.playerId),
-                        let list = try? envelope.decodePayload(as: [String: [ChallengeDetail]].self)["challenges"]
-                    {
-                        challenges += list.map { ["createdAt": ConsoleHTTP.time($0.createdAt), "kind": $0.kind.rawValue, "role": role, "state": $0.state?.rawValue ?? ($0.receivers.first { $0.playerId == record.playerId }?.state.rawValue ?? "-")] }
+                for (definition, role) in [(ChallengeRequests.received, "received"), (ChallengeRequests.issued, "issued")] {
+                    if case .success(let list) = await admin(definition, ChallengeFilter(), game: game, player: record.playerId) {
+                        challenges += list.challenges.map { ["createdAt": ConsoleHTTP.time($0.createdAt), "kind": $0.kind.rawValue, "role": role, "state": $0.state?.rawValue ?? ($0.receivers.first { $0.playerId == record.playerId }?.state.rawValue ?? "-")] }
                     }
                 }
                 data["challenges"] = challenges
@@ -274,11 +282,11 @@ struct ConsolePages: Sendable {
 
     func ban(_ fields: [String: String]) async -> (location: String, flash: String) {
         let player = fields["player"] ?? ""
-        var payload: [String: JSONValue] = ["playerId": .string(player), "reason": .string(fields["reason"] ?? "")]
+        var request = BanRequest(playerId: player, reason: fields["reason"] ?? "")
         if let days = fields["days"].flatMap({ Int64($0) }), days > 0 {
-            payload["until"] = .integer(gateway.clock.nowMilliseconds + days * 86_400_000)
+            request.until = gateway.clock.nowMilliseconds + days * 86_400_000
         }
-        switch decode(await admin(AuthRequests.ban.type, payload: payload), as: PlayerBan.self) {
+        switch await admin(AuthRequests.ban, request) {
         case .success(let ban): return (playerPage(player), "banned; \(ban.revokedSessions) session(s) revoked")
         case .failure(let error): return (playerPage(player), Self.describe(error))
         }
@@ -286,7 +294,7 @@ struct ConsolePages: Sendable {
 
     func unban(_ fields: [String: String]) async -> (location: String, flash: String) {
         let player = fields["player"] ?? ""
-        switch decode(await admin(AuthRequests.unban.type, payload: ["playerId": .string(player)]), as: UnbanReceipt.self) {
+        switch await admin(AuthRequests.unban, PlayerTarget(playerId: player)) {
         case .success(let receipt): return (playerPage(player), receipt.unbanned ? "unbanned" : "was not banned")
         case .failure(let error): return (playerPage(player), Self.describe(error))
         }
@@ -294,9 +302,7 @@ struct ConsolePages: Sendable {
 
     func revokeSession(_ fields: [String: String]) async -> (location: String, flash: String) {
         let player = fields["player"] ?? ""
-        switch decode(
-            await admin(AuthRequests.revokeSession.type, payload: ["sessionId": .string(fields["session"] ?? "")]), as: RevocationReceipt.self)
-        {
+        switch await admin(AuthRequests.revokeSession, SessionTarget(sessionId: fields["session"] ?? "")) {
         case .success(let receipt): return (playerPage(player), receipt.revokedSessions > 0 ? "session revoked" : "the session had already ended")
         case .failure(let error): return (playerPage(player), Self.describe(error))
         }
@@ -308,10 +314,10 @@ struct ConsolePages: Sendable {
         let openOnly = query["open"] == "1"
         var data: [String: Any] = ["game": query["game"] ?? "", "openOnly": openOnly]
         if let game = query["game"], !game.isEmpty {
-            switch await admin(ChallengeRequests.list.type, game: game, payload: ["openOnly": .bool(openOnly), "limit": 100]) {
+            switch await admin(ChallengeRequests.list, ChallengeListing(openOnly: openOnly, limit: 100), game: game) {
             case .failure(let error): data["error"] = Self.describe(error)
-            case .success(let envelope):
-                let list = (try? envelope.decodePayload(as: [String: [ChallengeDetail]].self))?["challenges"] ?? []
+            case .success(let reply):
+                let list = reply.challenges
                 let now = gateway.clock.nowMilliseconds
                 data["listed"] = true
                 data["list"] = list.map { challenge -> [String: Any] in
@@ -329,25 +335,22 @@ struct ConsolePages: Sendable {
         }
         if let id = query["ended"], !id.isEmpty, let game = query["game"] {
             // Shown after an end: the challenge as the end left it (its detail, read as the issuer).
-            if case .success(let list) = decode(
-                await admin(ChallengeRequests.detail.type, game: game, player: query["issuer"], payload: ["challengeId": .string(id)]),
-                as: ChallengeDetail.self)
-            {
+            if case .success(let list) = await admin(ChallengeRequests.detail, ChallengeTarget(challengeId: id), game: game, player: query["issuer"]) {
                 data["ended"] = [
                     "challengeId": list.challengeId, "boardId": list.boardId ?? "-", "endsAt": ConsoleHTTP.time(list.endsAt),
                     "participants": list.receivers.map(\.playerId).joined(separator: ", "),
                 ]
             }
         }
-        if case .success(let page) = decode(await admin(GatewayRequests.audit.type, payload: ["type": .string(ChallengeRequests.end.type.rawValue), "limit": 20]), as: AuditPage.self) {
-            data["recent"] = page.entries.map { ["at": ConsoleHTTP.time($0.at), "type": "\($0.type) (\($0.outcome))", "gameId": $0.gameId ?? "-", "playerId": $0.payload["challengeId"]?.stringValue ?? "-"] }
+        if case .success(let page) = await admin(GatewayRequests.audit, AuditQuery(limit: 20, type: ChallengeRequests.end.type.rawValue)) {
+            data["recent"] = page.entries.map { ["at": ConsoleHTTP.time($0.at), "type": "\($0.type) (\($0.outcome))", "gameId": $0.gameId ?? "-", "playerId": (try? WireCodec.convert($0.payload, to: ChallengeTarget.self))?.challengeId ?? "-"] }
         }
         return ("challenges", data)
     }
 
     func endChallenge(_ fields: [String: String]) async -> (location: String, flash: String) {
         let game = fields["game"] ?? "", id = fields["challenge"] ?? ""
-        switch decode(await admin(ChallengeRequests.end.type, game: game, payload: ["challengeId": .string(id)]), as: ChallengeDetail.self) {
+        switch await admin(ChallengeRequests.end, ChallengeTarget(challengeId: id), game: game) {
         case .success(let detail):
             return (
                 "/console/challenges" + ConsoleHTTP.query([("game", game), ("ended", id), ("issuer", detail.issuerId)]),
@@ -384,12 +387,11 @@ struct ConsolePages: Sendable {
 
     func audit(_ query: [String: String]) async -> (template: String, data: [String: Any]) {
         let type = query["type"] ?? "", player = query["player"] ?? ""
-        var payload: [String: JSONValue] = ["limit": 50]
-        if !type.isEmpty { payload["type"] = .string(type) }
-        if !player.isEmpty { payload["playerId"] = .string(player) }
-        if let before = query["before"].flatMap({ Int64($0) }) { payload["before"] = .integer(before) }
+        let auditQuery = AuditQuery(
+            before: query["before"].flatMap({ Int64($0) }), limit: 50, type: type.isEmpty ? nil : type,
+            playerId: player.isEmpty ? nil : player)
         var data: [String: Any] = ["type": type, "player": player]
-        switch decode(await admin(GatewayRequests.audit.type, payload: payload), as: AuditPage.self) {
+        switch await admin(GatewayRequests.audit, auditQuery) {
         case .failure(let error): data["error"] = Self.describe(error)
         case .success(let page):
             data["entries"] = page.entries.map { entry -> [String: Any] in

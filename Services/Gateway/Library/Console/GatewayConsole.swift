@@ -52,7 +52,7 @@ struct GatewayConsole: Sendable {
         }
         router.get("/console/api/overview") { request, _ in
             guard session(request) != nil else { return ConsoleHTTP.html("log in first", status: .unauthorized) }
-            return ConsoleHTTP.json(try JSONWriter.data(await ConsolePages(console: self, context: nil).overviewNumbers()))
+            return ConsoleHTTP.json(try WireCodec.encode(await ConsolePages(console: self, context: nil).overviewNumbers()))
         }
         let pages = ConsolePages.self
         page("/console/overview", title: "Overview", on: router) { pages, _, session in await pages.overview(session: session) }

@@ -6,7 +6,21 @@ import PodiumRuntime
 /// sends is kept first and sent after, and so are the notifications it makes from the other
 /// services' durable streams (an achievement earned, a player pushed out of a top 10, a friend
 /// request made or accepted) and an operator's notices. A client that was offline catches up from here.
-extension Challenges {
+final class ChallengeInbox: Sendable {
+    let store: any ChallengeStore
+    let clock: any PodiumClock
+    /// How long items are kept (`PODIUM_INBOX_RETENTION_DAYS`).
+    let retentionMilliseconds: Int64
+    /// When the inbox was last pruned (monotonic).
+    private let lastPrune = Locked<Int64>(0)
+    static let pruneMilliseconds: Int64 = 60_000
+
+    init(store: any ChallengeStore, clock: any PodiumClock, retentionDays: Int = 90) {
+        self.store = store
+        self.clock = clock
+        retentionMilliseconds = Int64(retentionDays) * 86_400_000
+    }
+
     /// The inbox items a stream message makes besides challenge completions.
     func notices(for envelope: RawEnvelope, fact: StreamFact?, context: ServiceContext) async -> [AddressedInboxItem] {
         guard let gameId = envelope.gameId, let playerId = envelope.playerId else { return [] }
@@ -14,7 +28,7 @@ extension Challenges {
         switch fact {
         case .earned(let earned):
             let item = InboxItem(
-                id: Self.newItemID(), kind: MessageType.achievementEarned.rawValue, message: "Achievement earned: \(earned.title)",
+                id: InboxItems.newItemID(), kind: MessageType.achievementEarned.rawValue, message: "Achievement earned: \(earned.title)",
                 details: [
                     "achievementId": .string(earned.achievementId), "title": .string(earned.title),
                     "earnedDescription": .string(earned.earnedDescription), "points": .integer(Int64(earned.points)),
@@ -24,32 +38,22 @@ extension Challenges {
             return [(gameId, playerId, item)]
         case .score(let receipt):
             guard let pushed = receipt.pushedOutOfTop else { return [] }
-            let title = (try? await Self.board(receipt.boardId, gameId: gameId, context: context).title) ?? receipt.boardId
+            let title = (try? await ServiceQuestions.board(receipt.boardId, gameId: gameId, context: context).title) ?? receipt.boardId
             let item = InboxItem(
-                id: Self.newItemID(), kind: "leaderboard.left-top", message: "You dropped out of the top \(Self.topSize) of \(title)",
-                details: ["boardId": .string(receipt.boardId), "rank": .integer(Int64(Self.topSize + 1)), "by": .string(playerId)],
+                id: InboxItems.newItemID(), kind: "leaderboard.left-top", message: "You dropped out of the top \(InboxItems.topSize) of \(title)",
+                details: ["boardId": .string(receipt.boardId), "rank": .integer(Int64(InboxItems.topSize + 1)), "by": .string(playerId)],
                 createdAt: time, read: false, correlationId: envelope.correlationId)
             return [(gameId, pushed, item)]
         case .friend(let update, let accepted):
-            return [Self.friendNotice(update, accepted: accepted, gameId: gameId, time: time, cause: envelope.correlationId)]
+            return [InboxItems.friendNotice(update, accepted: accepted, gameId: gameId, time: time, cause: envelope.correlationId)]
         case .event, nil:
             return []
         }
     }
 
-    /// The size of the top whose leavers are told (the leaderboard's).
-    static let topSize = 10
-
-    static func newItemID() -> String { UUID().uuidString.lowercased() }
-
-    /// An operator notice's item id: `notice:<gameId>:<playerId>:<request id>`.
-    static func noticeID(gameId: String, playerId: String, requestId: String) -> String {
-        "notice:\(gameId):\(playerId):\(requestId)"
-    }
-
     /// `inbox.list`: a page of the player's items, with the unread count.
-    func inboxList(_ request: RawEnvelope, _ query: InboxListQuery) async throws -> InboxList {
-        let (gameId, playerId) = try Self.player(request)
+    func list(_ request: RawEnvelope, _ query: InboxListQuery) async throws -> InboxList {
+        let (gameId, playerId) = try Challenges.player(request)
         let items = try await store.inbox(
             gameId: gameId, playerId: playerId,
             page: InboxPageRequest(
@@ -61,14 +65,14 @@ extension Challenges {
     }
 
     /// `inbox.read`: some items, or all of them.
-    func inboxMarkRead(_ request: RawEnvelope, _ selection: InboxSelection) async throws -> InboxMarked {
-        let (gameId, playerId) = try Self.player(request)
+    func markRead(_ request: RawEnvelope, _ selection: InboxSelection) async throws -> InboxMarked {
+        let (gameId, playerId) = try Challenges.player(request)
         return InboxMarked(marked: try await store.markRead(gameId: gameId, playerId: playerId, ids: selection.all ? nil : selection.ids))
     }
 
     /// `inbox.delete`: the player's own items only.
-    func inboxDelete(_ request: RawEnvelope, _ selection: InboxSelection) async throws -> InboxDeleted {
-        let (gameId, playerId) = try Self.player(request)
+    func delete(_ request: RawEnvelope, _ selection: InboxSelection) async throws -> InboxDeleted {
+        let (gameId, playerId) = try Challenges.player(request)
         guard !selection.all else {
             throw ErrorReply(code: .invalidField, message: "inbox.delete takes ids, not all", field: "payload.all")
         }
@@ -100,7 +104,7 @@ extension Challenges {
         // finds the notice already kept and sends nothing again.
         let requestId = request.correlationId ?? request.id
         let item = InboxItem(
-            id: Self.noticeID(gameId: gameId, playerId: playerId, requestId: requestId), kind: "operator.notice", message: text,
+            id: InboxItems.noticeID(gameId: gameId, playerId: playerId, requestId: requestId), kind: "operator.notice", message: text,
             details: details, createdAt: clock.nowMilliseconds, read: false, correlationId: requestId)
         guard let kept = try await store.addToInboxIfAbsent(item, gameId: gameId, playerId: playerId) else {
             await publish(item, to: playerId, gameId: gameId, context: context)
@@ -114,15 +118,57 @@ extension Challenges {
     }
 
     /// Removes items older than the retention (`PODIUM_INBOX_RETENTION_DAYS`), about once a minute.
-    func pruneInbox(context: ServiceContext) async {
+    func prune(context: ServiceContext) async {
         let monotonic = clock.monotonicMilliseconds
-        guard monotonic - lastInboxPrune.value >= Self.inboxPruneMilliseconds else { return }
-        lastInboxPrune.withLock { $0 = monotonic }
+        guard monotonic - lastPrune.value >= Self.pruneMilliseconds else { return }
+        lastPrune.withLock { $0 = monotonic }
         do {
-            let removed = try await store.pruneInbox(createdBefore: clock.nowMilliseconds - inboxRetentionMilliseconds)
+            let removed = try await store.pruneInbox(createdBefore: clock.nowMilliseconds - retentionMilliseconds)
             if removed > 0 { context.logger.info("inbox items past their retention removed", metadata: ["inbox.removed": "\(removed)"]) }
         } catch {
             context.logger.error("inbox pruning failed", metadata: ["error": "\(error)"])
         }
+    }
+
+    /// `challenge.inbox`: the challenge kinds of the inbox, as before the inbox kept every kind.
+    func challengeKinds(_ request: RawEnvelope, after: Int64?, unreadOnly: Bool) async throws -> InboxPage {
+        let (gameId, playerId) = try Challenges.player(request)
+        let items = try await store.inbox(
+            gameId: gameId, playerId: playerId, page: InboxPageRequest(after: after, unreadOnly: unreadOnly, kindPrefix: "challenge."))
+        return InboxPage(items: items)
+    }
+
+    /// `challenge.inbox.read`: the items named.
+    func markRead(_ request: RawEnvelope, ids: [String]?) async throws -> InboxMarked {
+        let (gameId, playerId) = try Challenges.player(request)
+        return InboxMarked(marked: try await store.markRead(gameId: gameId, playerId: playerId, ids: ids))
+    }
+
+    /// `inbox.unread`: how many of the player's items are unread.
+    func unread(_ request: RawEnvelope) async throws -> InboxUnread {
+        let (gameId, playerId) = try Challenges.player(request)
+        return InboxUnread(unread: try await store.unreadCount(gameId: gameId, playerId: playerId))
+    }
+
+    /// Keeps an item about `challenge` in the player's inbox, then sends it.
+    func keepAndSend(
+        _ playerId: String, gameId: String, kind: String, message: String, challenge: ChallengeDetail, context: ServiceContext,
+        extra: [String: JSONValue] = [:]
+    ) async {
+        let item = InboxItems.challenge(kind: kind, message: message, challenge: challenge, at: clock.nowMilliseconds, extra: extra)
+        do {
+            try await store.addToInbox(item, gameId: gameId, playerId: playerId)
+        } catch {
+            context.logger.error("inbox write failed", metadata: ["error": "\(error)"])
+        }
+        await publish(item, to: playerId, gameId: gameId, context: context)
+    }
+
+    /// Sends an inbox item to the player's subscribers (a notification may be missed; the inbox keeps it).
+    func publish(_ item: InboxItem, to playerId: String, gameId: String, context: ServiceContext) async {
+        _ = try? await context.publisher.publish(
+            type: .notification, topic: .notification(gameId: gameId, playerId: playerId),
+            payload: PlayerNotification(kind: item.kind, message: item.message, details: item.details.merging(["inboxId": .string(item.id)]) { _, real in real }),
+            gameId: gameId, playerId: playerId, correlationId: item.correlationId)
     }
 }
