@@ -280,11 +280,6 @@ extension Gateway {
         await pipeline.call(object, from: key, peer: peer)
     }
 
-    /// Handles one request through the pipeline (``RequestPipeline``).
-    func handle(_ object: JSONValue, from connection: ClientConnection) async {
-        await pipeline.handle(object, from: connection)
-    }
-
     /// The gateway's and every expected service's health (``GatewayPipeline/systemHealth()``).
     func systemHealth() async -> SystemHealth { await pipeline.systemHealth() }
 
