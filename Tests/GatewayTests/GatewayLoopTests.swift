@@ -40,10 +40,10 @@ struct GatewayLoopTests {
 
         func kill(_ gateway: Gateway) async {
             switch self {
-            case .requests: await gateway.clientSocket.close()
-            case .services: await gateway.serviceSocket.close()
-            case .notifications: await gateway.notificationFeed.close()
-            case .busHub: await gateway.busHub.stop()
+            case .requests: await gateway.front.socket.close()
+            case .services: await gateway.router.socket.close()
+            case .notifications: await gateway.relay.feed.close()
+            case .busHub: await gateway.bus.proxy.stop()
             }
         }
     }

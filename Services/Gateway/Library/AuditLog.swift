@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Logging
 import PodiumMessages
 import PodiumRuntime
 
@@ -8,9 +9,46 @@ import PodiumRuntime
 /// never changed or removed; `admin.audit` reads them, newest first.
 final class AuditLog: Sendable {
     let store: any AuditStore
+    /// Stamps entries with the time their request arrived.
+    private let clock: any PodiumClock
+    /// Says when an operator request could not be audited.
+    private let logger: Logger
 
-    init(store: any AuditStore) {
+    init(store: any AuditStore, clock: any PodiumClock = SystemClock(), logger: Logger = Logger(label: "podium.gateway")) {
         self.store = store
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// The connection, with its one reply written to the audit log before it goes out when the
+    /// request turns out to be an operator's (`isOperator` is set once the admin key checked out;
+    /// docs/PROTOCOL.md 22.7). Anything else, a wrong admin key included, is refused and changes
+    /// nothing: the refusal is in the log, not the audit log. Reading the audit log is not audited.
+    func recording(_ connection: ClientConnection, request: ClientRequest?, when isOperator: Locked<Bool>) -> ClientConnection {
+        guard let request, request.type != .adminAudit, request.adminKey != nil else { return connection }
+        let at = clock.nowMilliseconds
+        let payload = Self.redacted(request.payload ?? .object([:]))
+        let target = request.playerId ?? request.payload?["playerId"]?.stringValue
+        // A request with the admin key has its reply decoded (no `deliverEncoded`), so that the
+        // audit entry can say how it ended.
+        return ClientConnection(key: connection.key, peer: connection.peer) { [self] reply in
+            guard isOperator.value else {
+                await connection.deliver(reply)
+                return
+            }
+            let outcome = reply.type == .error ? (reply.payload["code"]?.stringValue ?? "internal_error") : "ok"
+            let entry = AuditEntry(
+                seq: 0, at: at, actor: Self.actor(of: request), transport: connection.key.transport.rawValue,
+                peer: connection.peer, type: request.type.rawValue, gameId: request.gameId, playerId: target, payload: payload,
+                requestId: request.id, outcome: outcome)
+            do {
+                try await append(entry)
+            } catch {
+                logger.error(
+                    "operator request not audited", metadata: ["request.type": "\(request.type)", "error": "\(error)"])
+            }
+            await connection.deliver(reply)
+        }
     }
 
     /// Appends an entry (its `seq` is assigned by the store) and returns its sequence number.

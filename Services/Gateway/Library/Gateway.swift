@@ -18,6 +18,13 @@ import ZeroMQ
 /// - The bus hub: XSUB (publishers connect) ⇄ XPUB (subscribers connect), and the service ROUTER.
 ///
 /// All sockets are bound in `init`, so ``endpoints`` is known before the parts (``services``) run.
+///
+/// The composition root: `init` binds the sockets and builds the parts, each given what it
+/// needs: ``BusHub``; the ``EventLog`` and ``AuditLog``; ``ServiceRouter`` (the service ROUTER
+/// around the ``Routing`` state machine); ``ClientSessions`` (the session cache in front of the
+/// auth service); ``RequestLimits``; ``GatewayPipeline``, the ``RequestPipeline`` every front
+/// calls; ``ZeroMQFront``; ``NotificationRelay`` and the ``WebSocketHub``. ``services`` lists
+/// the long-running ones for the service group.
 public final class Gateway: Sendable {
     public let settings: GatewaySettings
     /// Where the gateway listens.
@@ -25,45 +32,24 @@ public final class Gateway: Sendable {
 
     let clock: any PodiumClock
     let logger: Logger
-    let context: ZMQContext
-    let startedAt: Int64
-    let publisher: BusPublisher
-    /// Every acknowledged event, on disk before its acknowledgement.
+    /// The bus hub and the gateway's own publisher on it.
+    let bus: BusHub
+    /// Every acknowledged event, on disk before its acknowledgement; its writer is a part.
     let eventLog: EventLog
-    /// Every operator request, on disk before its reply.
-    let auditLog: AuditLog
+    /// The service ROUTER and routing (directory, pending requests).
+    let router: ServiceRouter
+    /// The notification endpoint and the bus feed it relays.
+    let relay: NotificationRelay
+    /// The request ROUTER.
+    let front: ZeroMQFront
+    /// What every front calls.
+    let pipeline: GatewayPipeline
     /// What the stores run while open (PostgreSQL's connection pool), watched as a part.
     let storageRunner: (any StorageRunner)?
-    /// Prunes the event log by retention, never past what the services following it have read.
-    public let pruner: Pruner
-    let clientSocket: AsyncSocket
-    let serviceSocket: AsyncSocket
-    /// Replies to clients and messages to services, handed to their sockets in batches.
-    let clientSends: SendQueue
-    let serviceSends: SendQueue
-    let notificationSocket: AsyncSocket
-    let notificationFeed: AsyncSocket
-    let busHub: ZMQProxy
-    /// CURVE on the bus: the ZAP handler and the bus sockets' monitors; nil on a plain bus.
-    let busGuard: BusGuard?
-    let topics: NotificationTopics
-    let authorizer: Authorizer
-    let directory = Locked(ServiceDirectory())
-    let pending = Locked(PendingRequests())
-    let sessions = Locked(SessionCache())
-    /// The ZeroMQ front's requests waiting for their connection's turn.
-    let lanes = Locked(ClientLanes<ZeroMQWork>(capacity: Gateway.laneCapacity))
-    /// WebSocket connections listening to private notification topics.
-    let socketSubscribers = Locked(SocketSubscribers())
-    let rateLimits: Locked<ClientRateLimits>
-    /// Open WebSockets.
-    let openSockets = Atomic<Int>(0)
     /// The states of the parts (``services``); the gateway is ready while all of them run.
     let loops = LoopStates()
     /// The web console's sessions (`/console`).
     let consoleSessions = Locked(ConsoleSessions())
-    /// Requests answered and errors among them, for the console's live chart.
-    let consoleCounts = ConsoleCounts()
 
     public init(
         settings: GatewaySettings, clock: any PodiumClock = SystemClock(), logger: Logger? = nil, openStorage: GatewayStorageOpener
@@ -74,61 +60,30 @@ public final class Gateway: Sendable {
         logger[metadataKey: "service"] = "gateway"
         logger[metadataKey: "instance"] = "\(settings.runtime.instanceID)"
         self.logger = logger
-        let context = try ZMQContext()
-        self.context = context
-        self.startedAt = clock.nowMilliseconds
-        self.topics = NotificationTopics(secret: settings.notificationSecret)
-        self.authorizer = Authorizer(settings: settings, tokens: await SessionTokens(key: settings.tokenKey))
+        let topics = NotificationTopics(secret: settings.notificationSecret)
+        let tokens = await SessionTokens(key: settings.tokenKey)
         let storage = try await openStorage(settings.runtime)
-        self.eventLog = try await EventLog(store: storage.eventLog)
-        self.auditLog = AuditLog(store: storage.audit)
+        let eventLog = try await EventLog(store: storage.eventLog)
+        self.eventLog = eventLog
         self.storageRunner = storage.runner
-        self.pruner = Pruner(
+        let audit = AuditLog(store: storage.audit, clock: clock, logger: logger)
+        let pruner = Pruner(
             service: "gateway", stream: (StreamName.events, storage.eventLog, "event"), receipts: nil, settings: settings.runtime.retention)
-        self.rateLimits = Locked(ClientRateLimits(settings: settings))
         // CURVE options must be on the public sockets before they bind.
         let curve = settings.curveKeyPair?.serverOptions ?? []
-        // With CURVE on the bus, the ZAP handler is bound before any server socket.
-        let busGuard = try settings.runtime.busSecurity.map {
-            try BusGuard(security: $0, context: context, clock: clock, logger: logger)
-        }
-        self.busGuard = busGuard
+        let bus = try BusHub(settings: settings.runtime, clock: clock, logger: logger)
+        self.bus = bus
+        let context = bus.context
         let busOptions = settings.runtime.busSecurity?.hubOptions ?? []
 
-        // The bus hub. inproc endpoints let the gateway itself publish and subscribe (inproc
-        // connections take no part in CURVE).
-        let hubID = UUID().uuidString
-        let hubInput = try context.makeSocket(.extendedSubscriber)
-        let hubOutput = try context.makeSocket(.extendedPublisher)
-        try hubOutput.set(.sendHighWaterMark(100_000))
-        try hubInput.set(.receiveHighWaterMark(100_000))
-        for option in busOptions {
-            try hubInput.set(option)
-            try hubOutput.set(option)
-        }
-        if let busGuard {
-            try hubInput.monitor(busGuard.monitorEndpoints[0])
-            try hubOutput.monitor(busGuard.monitorEndpoints[1])
-        }
-        try hubInput.bind(settings.runtime.busPublishEndpoint)
-        let busPublish = try hubInput.lastEndpoint()
-        try hubInput.bind("inproc://podium.bus.in.\(hubID)")
-        try hubOutput.bind(settings.runtime.busSubscribeEndpoint)
-        let busSubscribe = try hubOutput.lastEndpoint()
-        try hubOutput.bind("inproc://podium.bus.out.\(hubID)")
-        busHub = try ZMQProxy(context: context, name: "bus", frontend: hubInput, backend: hubOutput)
-
-        publisher = try BusPublisher(
-            context: context, endpoint: "inproc://podium.bus.in.\(hubID)",
-            publisherID: settings.runtime.instanceID, clock: clock)
-        notificationFeed = try AsyncSocket(
+        let notificationFeed = try AsyncSocket(
             context: context, type: .subscriber, name: "gateway.notification-feed",
             options: [
                 .receiveHighWaterMark(100_000), .subscribe(Data(Topic.allNotifications.utf8)),
-                .subscribe(Data(Self.revocationPrefix.utf8)), .subscribe(Data(Self.operatorBusPrefix.utf8)),
+                .subscribe(Data(NotificationRelay.revocationPrefix.utf8)), .subscribe(Data(NotificationRelay.operatorBusPrefix.utf8)),
             ],
-            connect: ["inproc://podium.bus.out.\(hubID)"])
-        serviceSocket = try AsyncSocket(
+            connect: [bus.inprocSubscribeEndpoint])
+        let serviceSocket = try AsyncSocket(
             context: context, type: .router, name: "gateway.services",
             options: [
                 .routerMandatory(true), .routerHandover(true), .sendHighWaterMark(100_000),
@@ -136,8 +91,8 @@ public final class Gateway: Sendable {
                 .heartbeatTimeoutMilliseconds(3000),
             ] + busOptions,
             bind: [settings.runtime.busServicesEndpoint],
-            monitor: busGuard?.monitorEndpoints[2])
-        clientSocket = try AsyncSocket(
+            monitor: bus.busGuard?.monitorEndpoints[2])
+        let clientSocket = try AsyncSocket(
             context: context, type: .router, name: "gateway.requests",
             options: [
                 .maxMessageSize(settings.hardFrameLimit), .sendHighWaterMark(1000),
@@ -150,20 +105,44 @@ public final class Gateway: Sendable {
             inboxCapacity: 1024,
             capturesPeerAddress: true,
             receiveLimits: ReceiveLimits(maxFrames: ClientFrames.maxFrames, maxBytes: settings.maxKeptMessageBytes))
-        clientSends = SendQueue(socket: clientSocket)
-        serviceSends = SendQueue(socket: serviceSocket)
         let subscriptionLogger = logger
-        notificationSocket = try AsyncSocket(
+        let notificationSocket = try AsyncSocket(
             context: context, type: .extendedPublisher, name: "gateway.notifications",
             options: [.publisherManual(true), .maxMessageSize(1024), .sendHighWaterMark(100_000)] + curve,
             bind: [settings.notificationEndpoint],
             receiveFilter: { socket, frames in
-                Self.applySubscription(frames, on: socket, logger: subscriptionLogger)
+                NotificationRelay.applySubscription(frames, on: socket, logger: subscriptionLogger)
                 return false
             })
         endpoints = GatewayEndpoints(
             requests: clientSocket.boundEndpoints[0], notifications: notificationSocket.boundEndpoints[0],
-            busPublish: busPublish, busSubscribe: busSubscribe, busServices: serviceSocket.boundEndpoints[0])
+            busPublish: bus.publishEndpoint, busSubscribe: bus.subscribeEndpoint, busServices: serviceSocket.boundEndpoints[0])
+
+        // The parts, each given what it needs.
+        let router = ServiceRouter(
+            socket: serviceSocket,
+            limits: Routing.Limits(
+                requestTimeout: settings.requestTimeout.milliseconds, maxInFlight: settings.maxInFlight,
+                knownServices: settings.expectedServices),
+            eventLog: eventLog, pruner: pruner,
+            operators: OperatorNotifier(
+                socket: notificationSocket, topic: topics.operatorTopic, instanceID: settings.runtime.instanceID, clock: clock),
+            clock: clock, logger: logger)
+        self.router = router
+        let sockets = WebSocketHub(tokens: tokens, clock: clock)
+        let sessions = ClientSessions(
+            authorizer: Authorizer(settings: settings, tokens: tokens), router: router, sockets: sockets,
+            checkTimeout: min(settings.requestTimeout, .seconds(2)), clock: clock, logger: logger)
+        let limits = RequestLimits(settings: settings, router: router, clock: clock)
+        let pipeline = GatewayPipeline(
+            settings: settings, sessions: sessions, limits: limits, router: router, eventLog: eventLog, audit: audit, topics: topics,
+            clock: clock, logger: logger)
+        self.pipeline = pipeline
+        relay = NotificationRelay(
+            feed: notificationFeed, socket: notificationSocket, topics: topics, sessions: sessions, sockets: sockets, logger: logger)
+        front = ZeroMQFront(
+            socket: clientSocket, pipeline: pipeline, limits: limits, maxWholeMessageBytes: settings.maxWholeMessageBytes,
+            clock: clock, logger: logger)
     }
 
     /// The gateway's parts, each a `Service`, for one service group (the executable adds the
@@ -175,20 +154,11 @@ public final class Gateway: Sendable {
         var parts = [
             part(
                 name: "bus hub",
-                serve: { [self] in
-                    await withTaskGroup(of: Void.self) { group in
-                        group.addTask { await self.publisher.watchSubscriptions() }
-                        if let busGuard { group.addTask { await busGuard.run() } }
-                        await busHub.waitUntilFinished()
-                        await busGuard?.close()
-                        group.cancelAll()  // the publisher's subscription watch
-                    }
-                },
+                serve: { [bus] in await bus.run() },
                 stop: { [self] in
-                    await publisher.close()
-                    await busHub.stop()
+                    await bus.stop()
                     await eventLog.store.close()
-                    await auditLog.store.close()
+                    await pipeline.audit.store.close()
                 }),
         ]
         // The pool stops after everything that writes (the parts after it) and before the bus
@@ -199,52 +169,56 @@ public final class Gateway: Sendable {
         parts += [
             part(
                 name: "event log",
-                serve: { [self] in
-                    await eventLog.serve { [publisher, logger] committed in
+                serve: { [eventLog, bus, logger] in
+                    await eventLog.serve { committed in
                         // A committed batch goes to the bus in one hand-over, in sequence order.
-                        let refused = await publisher.publishRaw(committed.map { (topic: $0.topic, body: $0.body) })
+                        let refused = await bus.publisher.publishRaw(committed.map { (topic: $0.topic, body: $0.body) })
                         if refused > 0 {
                             logger.warning(
                                 "logged events not published (services read them from the log)", metadata: ["events": "\(refused)"])
                         }
                     }
                 },
-                stop: { [self] in eventLog.finish() }),
+                stop: { [eventLog] in eventLog.finish() }),
             part(
                 name: "services",
-                serve: { [self] in await serveServices() },
-                stop: { [self] in
-                    await finishInFlight(within: .seconds(1))
-                    await serviceSends.waitUntilSent()
-                    await serviceSocket.close()
+                serve: { [router] in await router.serve() },
+                stop: { [router, eventLog] in
+                    await router.finishInFlight(within: .seconds(1), whileBusy: { !eventLog.isIdle })
+                    await router.close()
                 }),
-            part(name: "housekeeping", cancelsServe: true, serve: { [self] in await keepHouse() }, stop: {}),
+            part(name: "housekeeping", cancelsServe: true, serve: { [housekeeping] in await housekeeping.run() }, stop: {}),
             part(
                 name: "retention", cancelsServe: true,
-                serve: { [self] in await pruner.run(clock: clock, logger: logger) }, stop: {}),
+                serve: { [pruner, clock, logger] in await pruner.run(clock: clock, logger: logger) }, stop: {}),
             part(
                 name: "notifications",
-                serve: { [self] in await forwardNotifications() },
-                stop: { [self] in
-                    await notificationFeed.close()
-                    await notificationSocket.close()
-                }),
+                serve: { [relay] in await relay.run() },
+                stop: { [relay] in await relay.close() }),
             part(
                 name: "requests", cancelsServe: true,
                 serve: { [self] in
                     logStart()
-                    await serveClients()
+                    await front.serve()
                 },
-                stop: { [self] in
-                    logger.info("gateway stopping", metadata: ["requests.in_flight": "\(pending.value.count)"])
-                    await finishInFlight(within: .seconds(2))
-                    // Replies queued in the last moment leave before the socket closes.
-                    await clientSends.waitUntilSent()
-                    await clientSocket.close()
+                stop: { [router, front, eventLog, logger] in
+                    logger.info("gateway stopping", metadata: ["requests.in_flight": "\(router.inFlight)"])
+                    await router.finishInFlight(within: .seconds(2), whileBusy: { !eventLog.isIdle })
+                    await front.close()
                 }),
         ]
         return parts
     }
+
+    /// Periodic chores: bus ticks, routing's deadlines, expired WebSockets and tokens.
+    private var housekeeping: Housekeeping {
+        Housekeeping(
+            publisher: bus.publisher, router: router, sessions: pipeline.sessions, sockets: relay.sockets,
+            heartbeat: settings.runtime.heartbeatInterval, clock: clock)
+    }
+
+    /// Prunes the event log by retention, never past what the services following it have read.
+    public var pruner: Pruner { router.pruner }
 
     /// `service` (a front the executable adds, such as ``GatewayHTTPFront``) as one of the
     /// gateway's parts: its state counts for readiness, and its end stops the group.
@@ -273,76 +247,6 @@ public final class Gateway: Sendable {
                 "endpoint.bus.services": "\(endpoints.busServices)",
             ])
     }
-
-    /// Lets requests already forwarded get their replies and queued events their commit, then
-    /// answers the rest with an error.
-    private func finishInFlight(within limit: Duration) async {
-        let deadline = clock.monotonicMilliseconds + Int64(limit.components.seconds * 1000)
-        while (pending.value.count > 0 || !eventLog.isIdle) && clock.monotonicMilliseconds < deadline {
-            try? await clock.sleep(for: .milliseconds(20))
-        }
-        for entry in pending.withLock({ $0.drain() }) {
-            await resolve(
-                entry,
-                with: errorEnvelope(
-                    ErrorReply(code: .serviceUnavailable, message: "the gateway is shutting down"), correlationId: nil))
-        }
-    }
-
-    /// Publishes bus ticks, expires late requests and silent services, and closes WebSockets
-    /// whose session token expired.
-    private func keepHouse() async {
-        var lastTick: Int64 = 0
-        var lastEviction: Int64 = 0
-        var lastSocketCheck: Int64 = 0
-        let heartbeat = settings.runtime.heartbeatInterval.milliseconds
-        while !Task.isCancelled {
-            let now = clock.monotonicMilliseconds
-            if now - lastTick >= heartbeat {
-                lastTick = now
-                _ = try? await publisher.publish(
-                    type: "bus.tick", topic: Topic(rawValue: "bus/tick"), payload: EmptyPayload())
-            }
-            for entry in pending.withLock({ $0.expire(now: now) }) {
-                logger.warning("service did not answer in time", metadata: ["service.name": "\(entry.service)"])
-                await resolve(
-                    entry,
-                    with: errorEnvelope(
-                        ErrorReply(
-                            code: .serviceTimeout,
-                            message: "\(entry.service) did not answer in time; the request may or may not have taken effect"),
-                        correlationId: nil))
-            }
-            for gone in directory.withLock({ $0.expire(now: now) }) {
-                logger.warning(
-                    "service heartbeat lost",
-                    metadata: ["service.name": "\(gone.announcement.service)", "service.instance": "\(gone.announcement.instance)"])
-                await notifyOperators(
-                    kind: "operator.service-lost", message: "\(gone.announcement.service) stopped answering",
-                    details: ["service": .string(gone.announcement.service), "instance": .string(gone.announcement.instance)])
-            }
-            if now - lastSocketCheck >= 1000 {
-                lastSocketCheck = now
-                endExpiredSockets()
-            }
-            if now - lastEviction >= 60_000 {
-                lastEviction = now
-                let wallNow = clock.nowMilliseconds
-                sessions.withLock { $0.evictExpired(now: wallNow) }
-            }
-            try? await clock.sleep(for: .milliseconds(min(heartbeat, 100)))
-        }
-    }
-
-    /// Bus topics the gateway follows besides notifications: session revocations and operator news.
-    static let revocationPrefix = "auth/"
-    static let operatorBusPrefix = "ops/"
-
-    func errorEnvelope(_ error: ErrorReply, correlationId: String?) -> RawEnvelope {
-        RawEnvelope(
-            type: .error, correlationId: correlationId, timestamp: clock.nowMilliseconds,
-            payload: (try? WireCodec.jsonValue(error)) ?? .null)
-    }
 }
 
 extension Gateway: OperationsProbe {
@@ -354,22 +258,48 @@ extension Gateway: OperationsProbe {
 
     public var loopStates: [String: LoopStates.State] { loops.snapshot }
 
-    public var databaseFiles: [String] { eventLog.store.files + auditLog.store.files }
+    public var databaseFiles: [String] { eventLog.store.files + pipeline.audit.store.files }
 
     public func sampleMetrics() async {
-        Gauge(label: MetricNames.sessionsCached).record(sessions.withLock { $0.count })
-        Gauge(label: MetricNames.requestsInFlight).record(pending.value.count)
-        Gauge(label: MetricNames.websocketConnections).record(openSockets.load(ordering: .relaxed))
+        Gauge(label: MetricNames.sessionsCached).record(pipeline.sessions.count)
+        Gauge(label: MetricNames.requestsInFlight).record(router.inFlight)
+        Gauge(label: MetricNames.websocketConnections).record(relay.sockets.openCount)
         Gauge(label: MetricNames.eventLogHead).record(eventLog.head)
         await (eventLog.store as? any StorageSize)?.recordSize()
-        Gauge(label: MetricNames.socketInboxDepth, dimensions: [("socket", "requests")]).record(clientSocket.inboxDepth)
-        Gauge(label: MetricNames.socketInboxDepth, dimensions: [("socket", "services")]).record(serviceSocket.inboxDepth)
+        Gauge(label: MetricNames.socketInboxDepth, dimensions: [("socket", "requests")]).record(front.socket.inboxDepth)
+        Gauge(label: MetricNames.socketInboxDepth, dimensions: [("socket", "services")]).record(router.socket.inboxDepth)
     }
 }
 
-/// Requests the gateway answered, and errors among them, since it started: the console's
-/// overview turns them into rates.
-final class ConsoleCounts: Sendable {
-    let requests = Atomic<Int>(0)
-    let errors = Atomic<Int>(0)
+/// What the console and the HTTP front read of the gateway today. The fronts and the console
+/// should take these parts (``pipeline``, ``WebSocketHub``, ``settings``) in their own inits
+/// instead; these members only forward to them.
+extension Gateway {
+    /// Runs one request through the pipeline and returns its reply (``RequestPipeline/call(_:from:peer:)``).
+    func call(_ object: JSONValue, from key: ClientConnection.Key, peer: String?) async -> RawEnvelope {
+        await pipeline.call(object, from: key, peer: peer)
+    }
+
+    /// The gateway's and every expected service's health (``GatewayPipeline/systemHealth()``).
+    func systemHealth() async -> SystemHealth { await pipeline.systemHealth() }
+
+    /// Requests answered and errors among them (``GatewayPipeline/counts``).
+    var consoleCounts: ConsoleCounts { pipeline.counts }
+
+    /// The credentials the gateway accepts.
+    var authorizer: Authorizer { pipeline.sessions.authorizer }
+
+    /// Every operator request, on disk before its reply.
+    var auditLog: AuditLog { pipeline.audit }
+
+    /// The open WebSockets and the notification topics they listen to.
+    var sockets: WebSocketHub { relay.sockets }
+
+    /// The gateway's error envelope (``Envelopes/error(_:correlationId:)``).
+    func errorEnvelope(_ error: ErrorReply, correlationId: String?) -> RawEnvelope {
+        Envelopes(clock: clock).error(error, correlationId: correlationId)
+    }
+
+    /// An envelope's bytes (``Envelopes/encode(_:)``).
+    func encode(_ envelope: RawEnvelope) -> Data { Envelopes.encode(envelope) }
 }

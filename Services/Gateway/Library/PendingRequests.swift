@@ -8,8 +8,9 @@ struct PendingRequests: Sendable {
     enum Origin: Sendable {
         /// A client's request: the reply goes back on the client's connection.
         case client(ClientConnection, requestID: String)
-        /// The gateway's own question (a health fan-out): the answer resumes a task.
-        case gateway(CheckedContinuation<RawEnvelope, Never>)
+        /// The gateway's own question (a session check, a health fan-out): the answer fills the
+        /// slot its task waits on.
+        case gateway(ReplySlot)
         /// Another service's question: the reply goes back on the service ROUTER.
         case service(routingID: Data, requestID: String)
     }
@@ -19,10 +20,9 @@ struct PendingRequests: Sendable {
         let service: String
         let serviceRoutingID: Data
         let deadline: Int64
-        /// The request's type, for replies the gateway itself acts on (logout, revoke, refresh).
+        /// The client request's type: replies to types that change sessions are never passed on
+        /// encoded (``ClientSessions/changesSessions(_:)``).
         var requestType: MessageType? = nil
-        /// A refresh token the request carried (to drop its session at once if auth says it was replayed).
-        var refreshToken: String? = nil
     }
 
     private(set) var entries: [String: Entry] = [:]
@@ -53,12 +53,12 @@ struct PendingRequests: Sendable {
         }
     }
 
-    /// Removes and returns the entry a reply answers.
     /// The entry of a request in flight, left in place.
     func entry(internalID: String) -> Entry? {
         entries[internalID]
     }
 
+    /// Removes and returns the entry a reply answers.
     mutating func complete(internalID: String) -> Entry? {
         guard let entry = entries.removeValue(forKey: internalID) else { return nil }
         forget(entry)

@@ -1,7 +1,7 @@
 import PodiumMessages
 import PodiumRuntime
 
-/// Where the one reply to a request waits for a front that returns it (``Gateway/call(_:from:peer:)``):
+/// Where the one reply to a request waits for a front that returns it (``RequestPipeline/call(_:from:peer:)``):
 /// filled once by the pipeline, taken once by the waiting task, in either order. Lighter than a
 /// stream: one lock, at most one suspension. The pipeline answers every request (a service that
 /// does not answer in time is answered `service_timeout`), so the wait always ends.

@@ -14,10 +14,19 @@ import ServiceLifecycle
 /// gateway's request pipeline, exactly as a ZeroMQ request; the reply's payload is the response
 /// body, an error is an RFC 9457 problem (``HTTPProblem``).
 ///
+/// It depends on the pipeline (``RequestPipeline``), the WebSocket hub its sockets register with
+/// (``WebSocketHub``) and the settings it reads; the console registers its routes on it.
+///
 /// A `Service` of the gateway's service group: if the listener fails (its port is taken), the
 /// group and so the process stop.
 public struct GatewayHTTPFront: Service {
-    let gateway: Gateway
+    private let pipeline: any RequestPipeline
+    private let sockets: WebSocketHub
+    private let settings: GatewaySettings
+    /// Writes the envelopes the front answers itself (a WebSocket's hello, its refusals).
+    private let envelopes: Envelopes
+    /// Adds the operators' console (``GatewayConsole``) to the router.
+    private let registerConsole: @Sendable (Router<HTTPFrontContext>, Logger) throws -> Void
     let address: HTTPListenAddress
     let logger: Logger
     let onListening: @Sendable (Int) async -> Void
@@ -37,9 +46,28 @@ public struct GatewayHTTPFront: Service {
 
     /// - Parameter onListening: called with the port once the listener is bound (tests use port 0).
     public init(gateway: Gateway, address: HTTPListenAddress, onListening: @escaping @Sendable (Int) async -> Void = { _ in }) {
-        self.gateway = gateway
+        self.init(
+            pipeline: gateway.pipeline, sockets: gateway.sockets, settings: gateway.settings,
+            envelopes: Envelopes(clock: gateway.clock), logger: gateway.logger, address: address,
+            registerConsole: { router, logger in try GatewayConsole(gateway: gateway, logger: logger).register(on: router) },
+            onListening: onListening)
+    }
+
+    /// The front with its parts given one by one (``init(gateway:address:onListening:)`` takes
+    /// them from a gateway).
+    init(
+        pipeline: any RequestPipeline, sockets: WebSocketHub, settings: GatewaySettings, envelopes: Envelopes, logger: Logger,
+        address: HTTPListenAddress,
+        registerConsole: @escaping @Sendable (Router<HTTPFrontContext>, Logger) throws -> Void = { _, _ in },
+        onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) {
+        self.pipeline = pipeline
+        self.sockets = sockets
+        self.settings = settings
+        self.envelopes = envelopes
+        self.registerConsole = registerConsole
         self.address = address
-        var logger = gateway.logger
+        var logger = logger
         logger[metadataKey: "front"] = "http"
         self.logger = logger
         self.onListening = onListening
@@ -47,8 +75,8 @@ public struct GatewayHTTPFront: Service {
 
     public func run() async throws {
         let router = Router(context: HTTPFrontContext.self)
-        router.add(middleware: ClientAddressMiddleware(proxies: gateway.settings.trustedProxies))
-        router.add(middleware: CORSMiddleware(policy: gateway.settings.corsPolicy))
+        router.add(middleware: ClientAddressMiddleware(proxies: settings.trustedProxies))
+        router.add(middleware: CORSMiddleware(policy: settings.corsPolicy))
         router.add(middleware: ProblemMiddleware())
         for route in HTTPRoute.all {
             let method: HTTPRequest.Method
@@ -61,9 +89,9 @@ public struct GatewayHTTPFront: Service {
                 try await respond(route: route, request: request, context: context)
             }
         }
-        try GatewayConsole(gateway: gateway, logger: logger).register(on: router)
-        let policy = gateway.settings.corsPolicy
-        let gateway = self.gateway
+        try registerConsole(router, logger)
+        let policy = settings.corsPolicy
+        let (pipeline, sockets, envelopes, maxMessageBytes) = (self.pipeline, self.sockets, self.envelopes, settings.maxMessageBytes)
         let logger = self.logger
         router.ws(
             "/v1/socket",
@@ -78,7 +106,7 @@ public struct GatewayHTTPFront: Service {
             },
             onUpgrade: { inbound, outbound, context in
                 let session = WebSocketSession(
-                    gateway: gateway,
+                    pipeline: pipeline, sockets: sockets, envelopes: envelopes, maxMessageBytes: maxMessageBytes,
                     key: .init(transport: .websocket, id: Data(UUID().uuidString.utf8)),
                     peer: context.requestContext.peer, logger: logger)
                 try await session.run(inbound: inbound, outbound: outbound)
@@ -96,7 +124,7 @@ public struct GatewayHTTPFront: Service {
                             maxHeaderFieldSize: Self.maxHeaderBytes, maxHeaderListSize: Self.maxHeaderBytes,
                             maxHeaderFieldCount: Self.maxHeaderFields)),
                     ws: .init(
-                        maxFrameSize: gateway.settings.maxMessageBytes, autoPing: .enabled(timePeriod: Self.pingInterval),
+                        maxFrameSize: settings.maxMessageBytes, autoPing: .enabled(timePeriod: Self.pingInterval),
                         validateUTF8: true))),
             configuration: .init(address: .hostname(host, port: address.port), serverName: "podium"),
             onServerRunning: { channel in
@@ -113,12 +141,12 @@ public struct GatewayHTTPFront: Service {
         var request = request
         // Every response names its request id: the client's Idempotency-Key, or one made now.
         let requestID = request.headers[Self.idempotencyKeyField] ?? MessageID.make()
-        let maxBytes = gateway.settings.maxMessageBytes
+        let maxBytes = settings.maxMessageBytes
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: maxBytes)
         } catch {
-            Gateway.countRefusal(.messageTooLarge)
+            RequestLimits.countRefusal(.messageTooLarge)
             return Self.problem(
                 HTTPProblem(
                     ErrorReply(code: .messageTooLarge, message: "the body is larger than \(maxBytes) bytes (PODIUM_MAX_MESSAGE_BYTES)"),
@@ -150,7 +178,7 @@ public struct GatewayHTTPFront: Service {
                 metadata: ["error.code": "\(error.code)", "error.message": "\(error.message)", "peer": "\(context.peer ?? "-")"])
             return Self.problem(HTTPProblem(error, requestID: requestID, credentialSent: credentialSent))
         }
-        let reply = await gateway.call(requestObject, from: context.connectionKey, peer: context.peer)
+        let reply = await pipeline.call(requestObject, from: context.connectionKey, peer: context.peer)
         return Self.response(reply, requestID: requestID, credentialSent: credentialSent)
     }
 

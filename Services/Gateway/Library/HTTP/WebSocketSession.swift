@@ -17,7 +17,12 @@ import PodiumRuntime
 /// - Outgoing messages wait in a bounded queue; a client that does not read and lets more than
 ///   ``maxQueued`` pile up is closed with 1008 (policy violation).
 struct WebSocketSession: Sendable {
-    let gateway: Gateway
+    let pipeline: any RequestPipeline
+    /// Where the socket listens to notification topics and is counted.
+    let sockets: WebSocketHub
+    let envelopes: Envelopes
+    /// Largest message read (`PODIUM_MAX_MESSAGE_BYTES`).
+    let maxMessageBytes: Int
     let key: ClientConnection.Key
     let peer: String?
     let logger: Logger
@@ -53,10 +58,9 @@ struct WebSocketSession: Sendable {
             queued.finish()
         }
         let connection = ClientConnection(
-            key: key, peer: peer, deliver: { [gateway] reply in send(gateway.encode(reply)) }, deliverEncoded: { send($0) })
+            key: key, peer: peer, deliver: { reply in send(Envelopes.encode(reply)) }, deliverEncoded: { send($0) })
         logger.debug("websocket opened", metadata: ["peer": "\(peer ?? "-")"])
-        gateway.openSockets.add(1, ordering: .relaxed)
-        defer { gateway.openSockets.subtract(1, ordering: .relaxed) }
+        sockets.opened()
         let readError: (any Error)? = await withTaskGroup(of: Void.self) { group in
             // The writer: everything queued, in order, until the queue ends.
             group.addTask {
@@ -68,7 +72,7 @@ struct WebSocketSession: Sendable {
                     }
                 }
                 if shared.overflowed.value {
-                    Gateway.countRefusal(.websocketBacklog)
+                    RequestLimits.countRefusal(.websocketBacklog)
                     logger.warning("websocket closed: the client does not read", metadata: ["peer": "\(peer ?? "-")"])
                     try? await outbound.close(
                         .policyViolation, reason: "more than \(Self.maxQueued) messages waiting: read faster")
@@ -79,7 +83,7 @@ struct WebSocketSession: Sendable {
             }
             // The reader: one message at a time, so a socket's requests enter the pipeline in order.
             do {
-                for try await message in inbound.messages(maxSize: gateway.settings.maxMessageBytes) {
+                for try await message in inbound.messages(maxSize: maxMessageBytes) {
                     switch message {
                     case .text(let text):
                         await receive(Data(text.utf8), connection: connection, shared: shared, send: send, end: end)
@@ -95,7 +99,7 @@ struct WebSocketSession: Sendable {
             queued.finish()
             return nil
         }
-        gateway.socketSubscribers.withLock { $0.remove(shared.listenerID) }
+        sockets.closed(shared.listenerID)
         logger.debug("websocket closed", metadata: ["peer": "\(peer ?? "-")"])
         if let readError { throw readError }
     }
@@ -112,7 +116,7 @@ struct WebSocketSession: Sendable {
             return
         }
         guard var request else {
-            await gateway.handle(body, from: connection)
+            await pipeline.handle(body, from: connection)
             return
         }
         if request["token"] == nil, request["serverKey"] == nil, request["adminKey"] == nil,
@@ -120,7 +124,7 @@ struct WebSocketSession: Sendable {
         {
             request.merge(credential) { current, _ in current }
         }
-        await gateway.handle(.object(request), from: connection)
+        await pipeline.handle(.object(request), from: connection)
     }
 
     /// Checks the credential for every game with `notifications.subscribe`, then listens to the
@@ -163,7 +167,7 @@ struct WebSocketSession: Sendable {
             subscribe["type"] = .string("notifications.subscribe")
             subscribe["id"] = .string("\(id.prefix(100))/\(index)")
             subscribe["gameId"] = game
-            let envelope = await gateway.call(.object(subscribe), from: key, peer: peer)
+            let envelope = await pipeline.call(.object(subscribe), from: key, peer: peer)
             if envelope.type == .error {
                 var error = (try? envelope.decodePayload(as: ErrorReply.self))
                     ?? ErrorReply(code: .internalError, message: "the subscription could not be checked")
@@ -176,28 +180,13 @@ struct WebSocketSession: Sendable {
             subscriptions.append(envelope.payload)
         }
         // The socket listens while the hello's session lasts (the pipeline has just accepted its token).
-        var session: (id: String, expiresAt: Int64)?
-        if let token = credential["token"]?.stringValue,
-            let claims = try? await gateway.authorizer.tokens.verify(token, as: .session, now: gateway.clock.nowMilliseconds)
-        {
-            session = (claims.sid, claims.expiresAtMilliseconds)
-        }
-        gateway.socketSubscribers.withLock { subscribers in
-            subscribers.remove(shared.listenerID)
-            for topic in topics {
-                subscribers.add(.init(id: shared.listenerID, session: session, deliver: send, end: end), topic: topic)
-            }
-        }
+        await sockets.listen(shared.listenerID, topics: topics, token: credential["token"]?.stringValue, deliver: send, end: end)
         shared.credential.withLock { $0 = .object(credential) }
-        var answer = RawEnvelope(
-            type: .reply, correlationId: id, timestamp: gateway.clock.nowMilliseconds,
-            payload: .object(["subscriptions": .array(subscriptions)]))
-        answer.correlationId = id
-        send(gateway.encode(answer))
+        send(Envelopes.encode(envelopes.reply(.object(["subscriptions": .array(subscriptions)]), correlationId: id)))
     }
 
     private func errorEnvelope(_ error: ErrorReply, id: String?) -> Data {
-        gateway.encode(gateway.errorEnvelope(error, correlationId: id))
+        Envelopes.encode(envelopes.error(error, correlationId: id))
     }
 
     private static func object(_ body: Data) -> [String: JSONValue]? {

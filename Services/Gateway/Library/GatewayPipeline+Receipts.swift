@@ -1,7 +1,7 @@
 import PodiumMessages
 import PodiumRuntime
 
-extension Gateway {
+extension GatewayPipeline {
     /// Where the services keep receipts of their state-changing requests: `<service>.receipt`
     /// of each service with a type that keeps receipts (``RequestCatalog``).
     static let receiptKeepers: [MessageType] = RequestCatalog.services.filter(RequestCatalog.receiptKeepingServices.contains)
@@ -44,14 +44,14 @@ extension Gateway {
         }
         if searchLog, let acknowledgement = try await eventLog.acknowledgement(gameId: gameId, playerId: playerId, requestId: query.id) {
             let lookup = ReceiptLookup(gameId: gameId, playerId: playerId, sequence: acknowledgement.sequence)
-            let answer = await ask(AchievementRequests.eventEffects.type, payload: try WireCodec.jsonValue(lookup), timeout: timeout)
+            let answer = await router.ask(AchievementRequests.eventEffects.type, payload: try WireCodec.jsonValue(lookup), timeout: timeout)
             let effects = answer.type == .reply ? try? answer.decodePayload(as: EventEffects.self) : nil
             return RequestReceipt(
                 id: query.id, found: true, type: MessageType.eventPublish.rawValue, acknowledgement: acknowledgement, effects: effects)
         }
         let lookup = try WireCodec.jsonValue(ReceiptLookup(gameId: gameId, playerId: playerId, id: query.id))
         for keeper in keepers {
-            let answer = await ask(keeper, payload: lookup, timeout: timeout)
+            let answer = await router.ask(keeper, payload: lookup, timeout: timeout)
             guard answer.type == .reply, let stored = try? answer.decodePayload(as: StoredReply.self) else {
                 let cause = (try? answer.decodePayload(as: ErrorReply.self))?.message ?? "no answer"
                 throw ErrorReply(

@@ -14,14 +14,35 @@ struct ClientRateLimits: Sendable {
     }
 }
 
-extension Gateway {
+/// The gateway's request limits, checked by the pipeline before a request costs anything: the
+/// rate of each connection and of each player (``ClientRateLimits``), and each connection's share
+/// of the requests waiting on services (``ServiceRouter``). Refusals are counted in
+/// `podium_limit_refusals_total`.
+final class RequestLimits: Sendable {
+    private let rates: Locked<ClientRateLimits>
+    private let connectionRate: RateLimit
+    private let playerRate: RateLimit
+    private let maxInFlightPerConnection: Int
+    /// Where the requests waiting on services are counted.
+    private let router: ServiceRouter
+    private let clock: any PodiumClock
+
+    init(settings: GatewaySettings, router: ServiceRouter, clock: any PodiumClock) {
+        rates = Locked(ClientRateLimits(settings: settings))
+        connectionRate = settings.connectionRateLimit
+        playerRate = settings.playerRateLimit
+        maxInFlightPerConnection = settings.maxInFlightPerConnection
+        self.router = router
+        self.clock = clock
+    }
+
     /// Refuses a request its connection may not send now: over the connection's rate, or with
     /// too many of its requests already waiting on services. Checked before any credential, so
     /// that a flood costs no token verification and no question to the auth service.
-    func checkConnectionLimits(_ connection: ClientConnection) throws(ErrorReply) {
+    func checkConnection(_ connection: ClientConnection) throws(ErrorReply) {
         if let refusal = connectionRateRefusal(connection.key) { throw refusal }
-        let waiting = pending.withLock { $0.inFlight(fromConnection: connection.key) }
-        if waiting >= settings.maxInFlightPerConnection {
+        let waiting = router.inFlight(fromConnection: connection.key)
+        if waiting >= maxInFlightPerConnection {
             Self.countRefusal(.inFlight)
             throw ErrorReply(
                 code: .overloaded,
@@ -32,18 +53,18 @@ extension Gateway {
     /// Takes one request from the connection's bucket; the refusal if it is empty. Messages that
     /// cannot be read pay too, so that a flood of garbage is refused like any other flood.
     func connectionRateRefusal(_ connection: ClientConnection.Key) -> ErrorReply? {
-        let decision = rateLimits.withLock { $0.connections.admit(connection, now: clock.monotonicMilliseconds) }
+        let decision = rates.withLock { $0.connections.admit(connection, now: clock.monotonicMilliseconds) }
         guard case .limited(let retryAfter) = decision else { return nil }
         Self.countRefusal(.connectionRate)
         return ErrorReply(
             code: .rateLimited,
-            message: "this connection sends more than \(Self.format(settings.connectionRateLimit)); retry after \(retryAfter) ms",
+            message: "this connection sends more than \(Self.format(connectionRate)); retry after \(retryAfter) ms",
             retryAfterMilliseconds: retryAfter)
     }
 
     /// Refuses a request over its player's rate. The player is the session's, or the one a game
     /// server key acts for (the two share one bucket); admin and anonymous requests have none (their connection's limit applies).
-    func checkPlayerLimit(actor: Actor, playerId: String?) throws(ErrorReply) {
+    func checkPlayer(actor: Actor, playerId: String?) throws(ErrorReply) {
         let player: String?
         switch actor.kind {
         case .player: player = actor.playerId
@@ -51,12 +72,12 @@ extension Gateway {
         default: player = nil
         }
         guard let player else { return }
-        let decision = rateLimits.withLock { $0.players.admit(player, now: clock.monotonicMilliseconds) }
+        let decision = rates.withLock { $0.players.admit(player, now: clock.monotonicMilliseconds) }
         if case .limited(let retryAfter) = decision {
             Self.countRefusal(.playerRate)
             throw ErrorReply(
                 code: .rateLimited,
-                message: "requests for this player exceed \(Self.format(settings.playerRateLimit)); retry after \(retryAfter) ms",
+                message: "requests for this player exceed \(Self.format(playerRate)); retry after \(retryAfter) ms",
                 retryAfterMilliseconds: retryAfter)
         }
     }
@@ -68,6 +89,11 @@ extension Gateway {
     private static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
+
+    /// Counts one refusal in `podium_limit_refusals_total`.
+    static func countRefusal(_ limit: RefusingLimit) {
+        Counter(label: MetricNames.limitRefusals, dimensions: [("limit", limit.rawValue)]).increment()
+    }
 }
 
 /// A limit that refused a request or message (the `limit` label of `podium_limit_refusals_total`).
@@ -77,10 +103,4 @@ enum RefusingLimit: String, Sendable {
     case inFlight = "in_flight"
     case messageTooLarge = "message_too_large"
     case websocketBacklog = "websocket_backlog"
-}
-
-extension Gateway {
-    static func countRefusal(_ limit: RefusingLimit) {
-        Counter(label: MetricNames.limitRefusals, dimensions: [("limit", limit.rawValue)]).increment()
-    }
 }

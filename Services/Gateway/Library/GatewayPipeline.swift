@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Metrics
 import Synchronization
 import PodiumMessages
@@ -6,10 +7,48 @@ import PodiumRuntime
 import PodiumTokens
 
 /// The request pipeline every front calls: decode → limits → authenticate → authorize →
-/// dispatch (the event log, receipts, a service) → exactly one reply on the client's connection.
-/// It does not know which transport a request came by; the fronts (`Gateway+ZeroMQFront`) turn
+/// dispatch (the event log, the audit log, receipts, a service) → exactly one reply on the
+/// client's connection. It does not know which transport a request came by; the fronts turn
 /// their messages into a body and a ``ClientConnection``.
-extension Gateway {
+final class GatewayPipeline: RequestPipeline {
+    let settings: GatewaySettings
+    private let clock: any PodiumClock
+    private let logger: Logger
+    /// Who a request acts for (the session cache in front of the auth service).
+    let sessions: ClientSessions
+    let limits: RequestLimits
+    /// Where requests for services go, and the gateway's own questions.
+    let router: ServiceRouter
+    /// Every acknowledged event, on disk before its acknowledgement.
+    let eventLog: EventLog
+    /// Every operator request, on disk before its reply.
+    let audit: AuditLog
+    private let topics: NotificationTopics
+    /// Requests answered and errors among them, for the console's live chart.
+    let counts: ConsoleCounts
+    /// When the gateway started (Unix milliseconds), for `gateway.health`.
+    private let startedAt: Int64
+
+    init(
+        settings: GatewaySettings, sessions: ClientSessions, limits: RequestLimits, router: ServiceRouter, eventLog: EventLog,
+        audit: AuditLog, topics: NotificationTopics, clock: any PodiumClock, logger: Logger
+    ) {
+        self.settings = settings
+        self.sessions = sessions
+        self.limits = limits
+        self.router = router
+        self.eventLog = eventLog
+        self.audit = audit
+        self.topics = topics
+        self.counts = ConsoleCounts()
+        self.clock = clock
+        self.logger = logger
+        self.startedAt = clock.nowMilliseconds
+    }
+
+    private var authorizer: Authorizer { sessions.authorizer }
+    private var envelopes: Envelopes { Envelopes(clock: clock) }
+
     /// Handles one request frame from a client; its reply (or error) goes to `connection.deliver`.
     func handle(_ body: Data, from connection: ClientConnection) async {
         await handle(RequestDecoder.decode(body, maxBytes: settings.maxMessageBytes), from: connection)
@@ -23,28 +62,28 @@ extension Gateway {
 
     private func handle(_ decoded: Result<ClientRequest, RequestRejection>, from client: ClientConnection) async {
         let operatorRequest = Locked(false)
-        let connection = audited(
+        let connection = audit.recording(
             measured(client, type: (try? decoded.get())?.type), request: try? decoded.get(), when: operatorRequest)
         let request: ClientRequest
         switch decoded {
         case .success(let valid):
             request = valid
         case .failure(let rejection):
-            await reject(connection, requestID: rejection.requestID, connectionRateRefusal(connection.key) ?? rejection.error, type: nil)
+            await reject(connection, requestID: rejection.requestID, limits.connectionRateRefusal(connection.key) ?? rejection.error, type: nil)
             return
         }
         do {
-            try checkConnectionLimits(connection)
+            try limits.checkConnection(connection)
             let actor: Actor
             if Authorizer.isPublic(request.type) {
                 // Logging in, refreshing and health need no credential, so a stale one does not block them.
-                actor = (try? await authenticate(request, peer: connection.peer)) ?? Actor(kind: .anonymous, peer: connection.peer)
+                actor = (try? await sessions.authenticate(request, peer: connection.peer)) ?? Actor(kind: .anonymous, peer: connection.peer)
             } else {
-                actor = try await authenticate(request, peer: connection.peer)
+                actor = try await sessions.authenticate(request, peer: connection.peer)
             }
             if actor.kind == .admin { operatorRequest.withLock { $0 = true } }
             let playerId = try authorizer.authorize(request, as: actor)
-            try checkPlayerLimit(actor: actor, playerId: playerId)
+            try limits.checkPlayer(actor: actor, playerId: playerId)
             try await dispatch(request, actor: actor, playerId: playerId, from: connection)
         } catch let error as ErrorReply {
             await reject(connection, requestID: request.id, error, type: request.type)
@@ -63,15 +102,15 @@ extension Gateway {
         let started = ContinuousClock.now
         let label: String
         if let type {
-            let known = Self.gatewayTypes.contains(type) || directory.withLock { $0.announcedTypes.contains(type.rawValue) }
+            let known = Self.gatewayTypes.contains(type) || router.isAnnounced(type)
             label = MetricNames.typeLabel(type.rawValue, known: known)
         } else {
             label = "invalid"
         }
         let transport = connection.key.transport.rawValue
-        let count: @Sendable (_ code: String) -> Void = { code in
-            self.consoleCounts.requests.add(1, ordering: .relaxed)
-            if code != "ok" { self.consoleCounts.errors.add(1, ordering: .relaxed) }
+        let count: @Sendable (_ code: String) -> Void = { [counts] code in
+            counts.requests.add(1, ordering: .relaxed)
+            if code != "ok" { counts.errors.add(1, ordering: .relaxed) }
             Counter(label: MetricNames.gatewayRequests, dimensions: [("type", label), ("transport", transport), ("code", code)])
                 .increment()
             Metrics.Timer(label: MetricNames.gatewayRequestDuration, dimensions: [("type", label), ("transport", transport)])
@@ -93,83 +132,6 @@ extension Gateway {
 
     /// The request types the gateway answers itself.
     static var gatewayTypes: Set<MessageType> { RequestCatalog.gatewayTypes }
-
-    /// The connection, with its one reply written to the audit log before it goes out when the
-    /// request turns out to be an operator's (`isOperator` is set once the admin key checked out;
-    /// docs/PROTOCOL.md 22.7). Anything else, a wrong admin key included, is refused and changes
-    /// nothing: the refusal is in the log, not the audit log. Reading the audit log is not audited.
-    private func audited(_ connection: ClientConnection, request: ClientRequest?, when isOperator: Locked<Bool>) -> ClientConnection {
-        guard let request, request.type != .adminAudit, request.adminKey != nil else { return connection }
-        let at = clock.nowMilliseconds
-        let payload = AuditLog.redacted(request.payload ?? .object([:]))
-        let target = request.playerId ?? request.payload?["playerId"]?.stringValue
-        // A request with the admin key has its reply decoded (no `deliverEncoded`), so that the
-        // audit entry can say how it ended.
-        return ClientConnection(key: connection.key, peer: connection.peer) { [auditLog, logger] reply in
-            guard isOperator.value else {
-                await connection.deliver(reply)
-                return
-            }
-            let outcome = reply.type == .error ? (reply.payload["code"]?.stringValue ?? "internal_error") : "ok"
-            let entry = AuditEntry(
-                seq: 0, at: at, actor: AuditLog.actor(of: request), transport: connection.key.transport.rawValue,
-                peer: connection.peer, type: request.type.rawValue, gameId: request.gameId, playerId: target, payload: payload,
-                requestId: request.id, outcome: outcome)
-            do {
-                try await auditLog.append(entry)
-            } catch {
-                logger.error(
-                    "operator request not audited", metadata: ["request.type": "\(request.type)", "error": "\(error)"])
-            }
-            await connection.deliver(reply)
-        }
-    }
-
-    /// Runs one request for a front that waits for each reply (HTTP, a WebSocket's hello) and
-    /// returns the reply envelope: the pipeline with a connection whose one reply ends the wait.
-    func call(_ object: JSONValue, from key: ClientConnection.Key, peer: String?) async -> RawEnvelope {
-        let slot = ReplySlot()
-        await handle(object, from: ClientConnection(key: key, peer: peer, deliver: slot.fill))
-        return await slot.reply()
-    }
-
-    /// Who the request acts for. A session token is verified, then checked once with the auth
-    /// service, then served from the cache until it expires or its session is revoked.
-    func authenticate(_ request: ClientRequest, peer: String?) async throws -> Actor {
-        let now = clock.nowMilliseconds
-        if let token = request.token, let cached = sessions.withLock({ $0.lookup(token, now: now) }) {
-            return Actor(kind: .player, playerId: cached.playerId, sessionId: cached.sessionId, peer: peer)
-        }
-        let (actor, claims) = try await authorizer.identify(request, peer: peer, now: now)
-        guard let claims, let token = request.token else { return actor }
-        if let revocation = sessions.withLock({ $0.revocation(claims.sid) }) {
-            if let ban = revocation.ban, ban.holds(at: now) { throw ban.refusal }
-            throw Self.sessionRevoked
-        }
-        let answer = await ask(
-            AuthRequests.sessionCheck.type, payload: try WireCodec.jsonValue(SessionCheck(sessionId: claims.sid, playerId: claims.playerId)),
-            timeout: min(settings.requestTimeout, .seconds(2)))
-        if answer.type == .error {
-            throw (try? answer.decodePayload(as: ErrorReply.self))
-                ?? ErrorReply(code: .serviceUnavailable, message: "the auth service could not check the session")
-        }
-        guard let status = try? answer.decodePayload(as: SessionStatus.self) else {
-            throw ErrorReply(code: .internalError, message: "the auth service sent an unreadable answer")
-        }
-        guard status.valid else {
-            if let ban = status.ban, ban.holds(at: now) { throw ban.refusal }
-            throw Self.sessionRevoked
-        }
-        sessions.withLock {
-            $0.store(
-                token, SessionCache.Entry(playerId: claims.playerId, sessionId: claims.sid, expiresAt: claims.expiresAtMilliseconds),
-                now: now)
-        }
-        return actor
-    }
-
-    static let sessionRevoked = ErrorReply(
-        code: .sessionRevoked, message: "this session was logged out or revoked; log in again", field: "token")
 
     private func dispatch(_ request: ClientRequest, actor: Actor, playerId: String?, from client: ClientConnection) async throws {
         switch request.type {
@@ -204,11 +166,11 @@ extension Gateway {
                 throw ErrorReply(code: .forbidden, message: "the audit log is read with the admin key")
             }
             let query = try RequestDecoder.payload(request.payload, as: AuditQuery.self)
-            await reply(to: client, requestID: request.id, payload: try WireCodec.jsonValue(try await auditLog.page(query)))
+            await reply(to: client, requestID: request.id, payload: try WireCodec.jsonValue(try await audit.page(query)))
         case .gatewayHealth:
             await reply(to: client, requestID: request.id, payload: try WireCodec.jsonValue(gatewayHealth()))
         case .health:
-            guard pending.value.count + settings.expectedServices.count <= settings.maxInFlight else {
+            guard router.inFlight + settings.expectedServices.count <= settings.maxInFlight else {
                 throw ErrorReply(code: .overloaded, message: "too many requests in flight; retry shortly")
             }
             // Asks every service; runs beside the request loop so other requests keep flowing.
@@ -279,13 +241,11 @@ extension Gateway {
     }
 
     func reply(to client: ClientConnection, requestID: String, payload: JSONValue) async {
-        let envelope = RawEnvelope(
-            type: .reply, correlationId: requestID, timestamp: clock.nowMilliseconds, payload: payload)
-        await client.deliver(envelope)
+        await client.deliver(envelopes.reply(payload, correlationId: requestID))
     }
 
     func reject(_ client: ClientConnection, requestID: String?, _ error: ErrorReply, type: MessageType?) async {
-        if error.code == .messageTooLarge { Self.countRefusal(.messageTooLarge) }
+        if error.code == .messageTooLarge { RequestLimits.countRefusal(.messageTooLarge) }
         logger.warning(
             "request rejected",
             metadata: [
@@ -293,11 +253,52 @@ extension Gateway {
                 "request.id": "\(requestID ?? "-")", "request.type": "\(type?.rawValue ?? "-")",
                 "transport": "\(client.key.transport.rawValue)", "peer": "\(client.peer ?? "-")",
             ])
-        await client.deliver(errorEnvelope(error, correlationId: requestID))
+        await client.deliver(envelopes.error(error, correlationId: requestID))
     }
 
-    func encode(_ envelope: RawEnvelope) -> Data {
-        // Encoding a RawEnvelope cannot fail: every JSONValue is encodable.
-        (try? WireCodec.encode(envelope)) ?? Data("{}".utf8)
+
+    /// Routes a request to the service that announced its type. A request that changes sessions
+    /// has their changes applied before its client hears the reply (``ClientSessions``).
+    private func forward(_ request: ClientRequest, actor: Actor, playerId: String?, from client: ClientConnection) async throws {
+        let envelope = RawEnvelope(
+            type: request.type, version: request.version ?? RawEnvelope.currentVersion, id: MessageID.make(),
+            correlationId: request.id, gameId: request.gameId, playerId: playerId,
+            timestamp: clock.nowMilliseconds, actor: actor, payload: request.payload ?? .object([:]))
+        try await router.forward(envelope, from: sessions.applyingChanges(of: request, to: client))
     }
+
+    func gatewayHealth() -> GatewayHealth {
+        GatewayHealth(
+            instance: settings.runtime.instanceID, ready: true, startedAt: startedAt, connectedServices: router.connectedServices)
+    }
+
+    /// The gateway's and every expected service's health.
+    func systemHealth() async -> SystemHealth {
+        let timeout = min(settings.requestTimeout, .seconds(2))
+        let results = await withTaskGroup(of: (String, ServiceHealthResult).self) { group in
+            for service in settings.expectedServices {
+                group.addTask { [router] in
+                    let answer = await router.ask(.health(of: service), timeout: timeout)
+                    if answer.type == .reply, let health = try? answer.decodePayload(as: ServiceHealth.self) {
+                        return (service, ServiceHealthResult(ready: health.ready, health: health))
+                    }
+                    let error = (try? answer.decodePayload(as: ErrorReply.self))
+                        ?? ErrorReply(code: .internalError, message: "unreadable health answer")
+                    return (service, ServiceHealthResult(ready: false, error: error))
+                }
+            }
+            var results: [String: ServiceHealthResult] = [:]
+            for await (service, result) in group { results[service] = result }
+            return results
+        }
+        return SystemHealth(
+            ready: results.values.allSatisfy(\.ready), gateway: gatewayHealth(), services: results)
+    }
+}
+
+/// Requests the gateway answered, and errors among them, since it started: the console's
+/// overview turns them into rates.
+final class ConsoleCounts: Sendable {
+    let requests = Atomic<Int>(0)
+    let errors = Atomic<Int>(0)
 }
