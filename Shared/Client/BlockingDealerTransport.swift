@@ -25,8 +25,9 @@ public final class BlockingDealerTransport: BlockingPodiumTransport {
     deinit { socket.close() }
 
     public func exchange(_ request: ClientRequest, timeout: Duration) throws -> ReceivedReply? {
-        try send(request)
         let deadline = ContinuousClock.now + timeout
+        // Not taken within the timeout (no connection to a gateway): no reply either.
+        guard try send([try WireCodec.encode(request)], within: timeout) else { return nil }
         while true {
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero, let body = try receive(timeout: remaining) else { return nil }
@@ -34,14 +35,42 @@ public final class BlockingDealerTransport: BlockingPodiumTransport {
         }
     }
 
-    /// Sends a request without waiting (pipelining: read the replies with ``receive(timeout:)``).
+    /// How long a send waits for the socket to take a message before it fails.
+    public var sendTimeout: Duration = .seconds(10)
+
+    /// Sends a request without waiting for its reply (pipelining: read the replies with
+    /// ``receive(timeout:)``); fails if the socket takes nothing within ``sendTimeout``.
     public func send(_ request: ClientRequest) throws {
-        try socket.send([try WireCodec.encode(request)])
+        guard try send([try WireCodec.encode(request)], within: sendTimeout) else {
+            throw NotTaken(timeout: sendTimeout)
+        }
     }
 
-    /// Sends bytes exactly as given, as one frame.
+    /// Sends bytes exactly as given, as one frame (fails like ``send(_:)``).
     public func sendRaw(_ body: Data) throws {
-        try socket.send([body])
+        guard try send([body], within: sendTimeout) else { throw NotTaken(timeout: sendTimeout) }
+    }
+
+    /// The socket took no message in time: a DEALER with no connection (a gateway that is not
+    /// there, or a CURVE handshake it refused) has nowhere to queue one, and a blocking send would
+    /// wait for a connection for ever.
+    public struct NotTaken: Error, CustomStringConvertible {
+        public let timeout: Duration
+        public var description: String {
+            "the gateway took no message within \(timeout) (is it there, and is the key right?)"
+        }
+    }
+
+    /// Sends `frames` once the socket takes them, waiting at most `timeout`; false if it did not.
+    private func send(_ frames: [Data], within timeout: Duration) throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if try socket.send(frames, wait: false) { return true }
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else { return false }
+            _ = try ZMQSocket.poll(
+                [(socket, .writable)], timeoutMilliseconds: min(remaining, .milliseconds(100)).pollMilliseconds)
+        }
     }
 
     /// The last frame of the next message as received, or nil if none arrives within `timeout`.
