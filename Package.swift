@@ -189,7 +189,8 @@ let package = Package(
             path: "Services/Achievement/SQLite"
         ),
         .target(
-            name: "Challenge", dependencies: ["PodiumRuntime", .product(name: "Configuration", package: "swift-configuration")],
+            name: "Challenge",
+            dependencies: ["PodiumRuntime", .product(name: "Configuration", package: "swift-configuration")],
             path: "Services/Challenge/Library"),
         .target(
             name: "ChallengePostgres",
@@ -201,11 +202,27 @@ let package = Package(
             dependencies: ["Challenge", "PodiumSQLite", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Services/Challenge/SQLite"
         ),
-        .executableTarget(name: "GatewayMain", dependencies: ["Gateway", "GatewaySQLite", "GatewayPostgres", "PodiumOperations", .product(name: "Logging", package: "swift-log")], path: "Services/Gateway/Main"),
-        .executableTarget(name: "AuthMain", dependencies: ["Auth", "AuthSQLite", "AuthPostgres", "PodiumOperations"], path: "Services/Auth/Main"),
-        .executableTarget(name: "LeaderboardMain", dependencies: ["Leaderboard", "LeaderboardSQLite", "LeaderboardPostgres", "PodiumOperations"], path: "Services/Leaderboard/Main"),
-        .executableTarget(name: "AchievementMain", dependencies: ["Achievement", "AchievementSQLite", "AchievementPostgres", "PodiumOperations"], path: "Services/Achievement/Main"),
-        .executableTarget(name: "ChallengeMain", dependencies: ["Challenge", "ChallengeSQLite", "ChallengePostgres", "PodiumOperations"], path: "Services/Challenge/Main"),
+        .executableTarget(
+            name: "GatewayMain",
+            dependencies: [
+                "Gateway", "GatewaySQLite", "GatewayPostgres", "PodiumOperations",
+                .product(name: "Logging", package: "swift-log"),
+            ], path: "Services/Gateway/Main"),
+        .executableTarget(
+            name: "AuthMain", dependencies: ["Auth", "AuthSQLite", "AuthPostgres", "PodiumOperations"],
+            path: "Services/Auth/Main"),
+        .executableTarget(
+            name: "LeaderboardMain",
+            dependencies: ["Leaderboard", "LeaderboardSQLite", "LeaderboardPostgres", "PodiumOperations"],
+            path: "Services/Leaderboard/Main"),
+        .executableTarget(
+            name: "AchievementMain",
+            dependencies: ["Achievement", "AchievementSQLite", "AchievementPostgres", "PodiumOperations"],
+            path: "Services/Achievement/Main"),
+        .executableTarget(
+            name: "ChallengeMain",
+            dependencies: ["Challenge", "ChallengeSQLite", "ChallengePostgres", "PodiumOperations"],
+            path: "Services/Challenge/Main"),
         // The `podium` command-line client.
         .executableTarget(
             name: "PodiumCLI",
@@ -226,14 +243,19 @@ let package = Package(
         .target(
             name: "PodiumTesting",
             dependencies: [
-                "PodiumClient", "Gateway", "GatewaySQLite", "GatewayPostgres", "Auth", "AuthSQLite", "AuthPostgres", "Leaderboard", "LeaderboardSQLite", "LeaderboardPostgres", "Achievement", "AchievementSQLite", "AchievementPostgres", "Challenge", "ChallengeSQLite", "ChallengePostgres",
+                "PodiumClient", "Gateway", "GatewaySQLite", "GatewayPostgres", "Auth", "AuthSQLite", "AuthPostgres",
+                "Leaderboard", "LeaderboardSQLite", "LeaderboardPostgres", "Achievement", "AchievementSQLite",
+                "AchievementPostgres", "Challenge", "ChallengeSQLite", "ChallengePostgres",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Shared/Testing"
         ),
         // Benchmarks (scripts/bench): the leaderboard at scale, in-process and through the gateway.
         .executableTarget(
-            name: "PodiumBench", dependencies: ["PodiumTesting", "PodiumClient", "GatewaySQLite", "LeaderboardSQLite", "LeaderboardPostgres"],
+            name: "PodiumBench",
+            dependencies: [
+                "PodiumTesting", "PodiumClient", "GatewaySQLite", "LeaderboardSQLite", "LeaderboardPostgres",
+            ],
             path: "Tests/Benchmarks/Stack"),
         // The raw-libzmq reference for scripts/bench: PUB/SUB and DEALER/ROUTER without Podium on top.
         .executableTarget(name: "PodiumBenchZMQ", dependencies: ["ZeroMQ"], path: "Tests/Benchmarks/RawZeroMQ"),
@@ -246,22 +268,31 @@ let package = Package(
         ),
         .testTarget(
             name: "AuthTests",
-            dependencies: ["PodiumTesting", "PodiumClient", "PodiumTokens", .product(name: "JWTKit", package: "jwt-kit")],
+            dependencies: [
+                "PodiumTesting", "PodiumClient", "PodiumTokens", .product(name: "JWTKit", package: "jwt-kit"),
+            ],
             path: "Tests/AuthTests"
         ),
         .testTarget(
             name: "PostgresTests",
             dependencies: [
-                "PodiumPostgres", "GatewayPostgres", "Gateway", "PodiumMessages", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+                "PodiumPostgres", "GatewayPostgres", "Gateway", "PodiumMessages",
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/PostgresTests"
         ),
-        .testTarget(name: "ChallengeTests", dependencies: ["PodiumTesting", "PodiumClient"], path: "Tests/ChallengeTests"),
-        .testTarget(name: "AchievementTests", dependencies: ["PodiumTesting", "PodiumClient"], path: "Tests/AchievementTests"),
-        .testTarget(name: "LeaderboardTests", dependencies: ["PodiumTesting", "PodiumClient"], path: "Tests/LeaderboardTests"),
+        .testTarget(
+            name: "ChallengeTests", dependencies: ["PodiumTesting", "PodiumClient"], path: "Tests/ChallengeTests"),
+        .testTarget(
+            name: "AchievementTests", dependencies: ["PodiumTesting", "PodiumClient"], path: "Tests/AchievementTests"),
+        .testTarget(
+            name: "LeaderboardTests", dependencies: ["PodiumTesting", "PodiumClient"], path: "Tests/LeaderboardTests"),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["PodiumTesting", "PodiumClient", "GatewaySQLite", "Leaderboard", .product(name: "Configuration", package: "swift-configuration")],
+            dependencies: [
+                "PodiumTesting", "PodiumClient", "GatewaySQLite", "Leaderboard",
+                .product(name: "Configuration", package: "swift-configuration"),
+            ],
             path: "Tests/GatewayTests"
         ),
     ]

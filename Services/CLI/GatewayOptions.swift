@@ -28,7 +28,8 @@ struct GatewayOptions: ParsableArguments {
         guard let text = serverPublicKey?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
         guard let key = CurveKey(z85: text) else {
             throw ValidationError(
-                "--server-public-key (or PODIUM_SERVER_PUBLIC_KEY) must be 40 characters of Z85, as `podium keygen` prints")
+                "--server-public-key (or PODIUM_SERVER_PUBLIC_KEY) must be 40 characters of Z85, as `podium keygen` prints"
+            )
         }
         guard CurveKeyPair.isAvailable else {
             throw ValidationError("--server-public-key needs CURVE, and this libzmq was built without it")

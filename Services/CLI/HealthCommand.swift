@@ -27,7 +27,8 @@ struct HealthCommand: ParsableCommand {
             let reply: PodiumReply<SystemHealth>?
             do {
                 reply = try connection.client.exchange(
-                    GatewayRequests.health, EmptyPayload(), timeout: .milliseconds(wait > 0 ? remaining : gateway.timeoutMilliseconds))
+                    GatewayRequests.health, EmptyPayload(),
+                    timeout: .milliseconds(wait > 0 ? remaining : gateway.timeoutMilliseconds))
             } catch let error as PodiumClientError where error.kind == .noReply {
                 reply = nil
             }

@@ -19,7 +19,8 @@ struct KeygenCommand: ParsableCommand {
             services as PODIUM_BUS_SERVER_KEY).
             """)
 
-    @Option(name: .customLong("bus"), help: "Make a bus key pair for the process called NAME (for example leaderboard-1).")
+    @Option(
+        name: .customLong("bus"), help: "Make a bus key pair for the process called NAME (for example leaderboard-1).")
     var busName: String?
 
     func validate() throws {
@@ -38,7 +39,9 @@ struct KeygenCommand: ParsableCommand {
         if let busName {
             emit("# \(busName)'s bus key; this process only, keep it secret")
             emit("PODIUM_BUS_SECRET_KEY=\(Self.shellQuoted(pair.secretKey.z85))")
-            emit("# its public key (read by nothing): a line \"\(busName) KEY\" in the gateway's PODIUM_BUS_ALLOWED_KEYS_FILE;")
+            emit(
+                "# its public key (read by nothing): a line \"\(busName) KEY\" in the gateway's PODIUM_BUS_ALLOWED_KEYS_FILE;"
+            )
             emit("# a gateway's goes to every service as PODIUM_BUS_SERVER_KEY")
             emit("PODIUM_BUS_PUBLIC_KEY=\(Self.shellQuoted(pair.publicKey.z85))")
             return

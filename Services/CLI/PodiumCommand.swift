@@ -5,7 +5,8 @@ import ArgumentParser
 struct PodiumCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "podium",
-        abstract: "Talk to a Podium gateway: log in, publish events, submit scores, challenge friends, watch notifications, send requests, check health.",
+        abstract:
+            "Talk to a Podium gateway: log in, publish events, submit scores, challenge friends, watch notifications, send requests, check health.",
         discussion: """
             register or login first: the session they keep (in $PODIUM_SESSION_FILE or ~/.podium/session.json) \
             is sent with every other command. --server-key and --admin-key replace it. \
@@ -13,7 +14,8 @@ struct PodiumCommand: ParsableCommand {
             """,
         subcommands: [
             RegisterCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, RefreshCommand.self,
-            FriendsCommand.self, LeaderboardCommand.self, AchievementsCommand.self, ChallengesCommand.self, InboxCommand.self, PublishCommand.self, SubscribeCommand.self, RequestCommand.self,
+            FriendsCommand.self, LeaderboardCommand.self, AchievementsCommand.self, ChallengesCommand.self,
+            InboxCommand.self, PublishCommand.self, SubscribeCommand.self, RequestCommand.self,
             HealthCommand.self, KeygenCommand.self, AdminCommand.self,
         ])
 }

@@ -104,7 +104,9 @@ struct PublishCommand: ParsableCommand {
                 }
                 continue
             }
-            guard let reply = ReceivedReply(body: body), let id = reply.envelope.correlationId, inFlight.remove(id) != nil else {
+            guard let reply = ReceivedReply(body: body), let id = reply.envelope.correlationId,
+                inFlight.remove(id) != nil
+            else {
                 continue
             }
             if reply.isSuccess {
@@ -146,8 +148,13 @@ struct PublishCommand: ParsableCommand {
         }
         var attributeValues: [String: JSONValue]?
         if !attributes.isEmpty {
-            attributeValues = Dictionary(try attributes.map(EventSource.attribute), uniquingKeysWith: { _, last in last })
+            attributeValues = Dictionary(
+                try attributes.map(EventSource.attribute), uniquingKeysWith: { _, last in last })
         }
-        return [OutgoingEvent(gameId: nil, playerId: nil, event: GameEvent(name: name ?? "", value: value, attributes: attributeValues))]
+        return [
+            OutgoingEvent(
+                gameId: nil, playerId: nil,
+                event: GameEvent(name: name ?? "", value: value, attributes: attributeValues))
+        ]
     }
 }

@@ -66,7 +66,8 @@ struct RequestCommand: ParsableCommand {
             let requestType = MessageType(type)
             let credential = try credentials.credential(for: requestType, connection: connection, gateway: gateway)
             var request = ClientRequest(
-                type: requestType, id: connection.client.nextID(), gameId: gameId, playerId: playerId, payload: payloadValue)
+                type: requestType, id: connection.client.nextID(), gameId: gameId, playerId: playerId,
+                payload: payloadValue)
             credential.client.apply(to: &request)
             body = try connection.transport.exchange(request, timeout: gateway.replyTimeout)?.body
         }

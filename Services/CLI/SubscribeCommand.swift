@@ -20,7 +20,8 @@ struct SubscribeCommand: ParsableCommand {
     @Option(name: .customLong("game"), help: "The game id.")
     var gameId: String?
 
-    @Option(name: .customLong("player"), help: "The player whose notifications to watch (implied by a player's session).")
+    @Option(
+        name: .customLong("player"), help: "The player whose notifications to watch (implied by a player's session).")
     var playerId: String?
 
     @Option(help: "The gateway's notification endpoint (default: $PODIUM_NOTIFICATIONS or tcp://127.0.0.1:5556).")
@@ -39,7 +40,8 @@ struct SubscribeCommand: ParsableCommand {
 
     func run() throws {
         let connection = try GatewayConnection(gateway)
-        let credential = try credentials.credential(for: .notificationsSubscribe, connection: connection, gateway: gateway)
+        let credential = try credentials.credential(
+            for: .notificationsSubscribe, connection: connection, gateway: gateway)
         let (subscription, _) = try connection.expectSuccess(
             GatewayRequests.subscribe, gameId: gameId, playerId: playerId, credential: credential)
         let subscriber = try connection.context.makeSocket(.subscriber)

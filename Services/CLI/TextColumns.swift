@@ -5,7 +5,9 @@
 enum TextColumns {
     static func render(header: [String], rows: [[String]]) -> String {
         let all = [header] + rows
-        let widths = header.indices.map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
+        let widths = header.indices.map { column in
+            all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0
+        }
         let numeric = header.indices.map { column in
             let cells = rows.map { $0.indices.contains(column) ? $0[column] : "" }.filter { !isPlaceholder($0) }
             return !cells.isEmpty && cells.allSatisfy(isNumber)

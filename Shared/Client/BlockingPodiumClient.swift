@@ -13,7 +13,8 @@ public final class BlockingPodiumClient<Transport: BlockingPodiumTransport> {
     private var counter = 0
 
     public init(
-        transport: Transport, credential: ClientCredential = .none, idPrefix: String = "c-", timeout: Duration = .seconds(5)
+        transport: Transport, credential: ClientCredential = .none, idPrefix: String = "c-",
+        timeout: Duration = .seconds(5)
     ) {
         self.transport = transport
         self.credential = credential
@@ -42,9 +43,11 @@ public final class BlockingPodiumClient<Transport: BlockingPodiumTransport> {
         _ definition: RequestDefinition<Payload, Reply>, _ payload: Payload, gameId: String? = nil,
         playerId: String? = nil, id: String? = nil, credential: ClientCredential? = nil, timeout: Duration? = nil
     ) throws -> PodiumReply<Reply> {
-        let request = try request(definition, payload, gameId: gameId, playerId: playerId, id: id, credential: credential)
+        let request = try request(
+            definition, payload, gameId: gameId, playerId: playerId, id: id, credential: credential)
         let wait = timeout ?? self.timeout
-        return try RequestCodec.reply(try transport.exchange(request, timeout: wait), to: request, as: Reply.self, timeout: wait)
+        return try RequestCodec.reply(
+            try transport.exchange(request, timeout: wait), to: request, as: Reply.self, timeout: wait)
     }
 
     /// Sends a typed request and returns its typed reply; an error reply throws a
@@ -53,8 +56,10 @@ public final class BlockingPodiumClient<Transport: BlockingPodiumTransport> {
         _ definition: RequestDefinition<Payload, Reply>, _ payload: Payload, gameId: String? = nil,
         playerId: String? = nil, id: String? = nil, credential: ClientCredential? = nil, timeout: Duration? = nil
     ) throws -> Reply {
-        try exchange(definition, payload, gameId: gameId, playerId: playerId, id: id, credential: credential, timeout: timeout)
-            .value()
+        try exchange(
+            definition, payload, gameId: gameId, playerId: playerId, id: id, credential: credential, timeout: timeout
+        )
+        .value()
     }
 
     /// ``call(_:_:gameId:playerId:id:credential:timeout:)`` for a request without payload.
@@ -62,6 +67,8 @@ public final class BlockingPodiumClient<Transport: BlockingPodiumTransport> {
         _ definition: RequestDefinition<EmptyPayload, Reply>, gameId: String? = nil, playerId: String? = nil,
         id: String? = nil, credential: ClientCredential? = nil, timeout: Duration? = nil
     ) throws -> Reply {
-        try call(definition, EmptyPayload(), gameId: gameId, playerId: playerId, id: id, credential: credential, timeout: timeout)
+        try call(
+            definition, EmptyPayload(), gameId: gameId, playerId: playerId, id: id, credential: credential,
+            timeout: timeout)
     }
 }

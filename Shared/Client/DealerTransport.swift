@@ -14,7 +14,8 @@ public final class DealerTransport: PodiumTransport {
     ) throws {
         let curve = try curveServerKey.map { try CurveKeyPair.generate().clientOptions(server: $0) } ?? []
         socket = try AsyncSocket(
-            context: try context ?? ZMQContext(), type: .dealer, name: name, options: options + curve, connect: [endpoint])
+            context: try context ?? ZMQContext(), type: .dealer, name: name, options: options + curve,
+            connect: [endpoint])
     }
 
     public func exchange(_ request: ClientRequest, timeout: Duration) async throws -> ReceivedReply? {

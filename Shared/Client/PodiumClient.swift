@@ -77,9 +77,11 @@ public final class PodiumClient: Sendable {
         _ definition: RequestDefinition<Payload, Reply>, _ payload: Payload, gameId: String? = nil,
         playerId: String? = nil, id: String? = nil, credential: ClientCredential? = nil, timeout: Duration? = nil
     ) async throws -> PodiumReply<Reply> {
-        let request = try request(definition, payload, gameId: gameId, playerId: playerId, id: id, credential: credential)
+        let request = try request(
+            definition, payload, gameId: gameId, playerId: playerId, id: id, credential: credential)
         let wait = timeout ?? self.timeout
-        return try RequestCodec.reply(try await transport.exchange(request, timeout: wait), to: request, as: Reply.self, timeout: wait)
+        return try RequestCodec.reply(
+            try await transport.exchange(request, timeout: wait), to: request, as: Reply.self, timeout: wait)
     }
 
     /// Sends a typed request and returns its typed reply; an error reply throws a
@@ -99,7 +101,8 @@ public final class PodiumClient: Sendable {
         id: String? = nil, credential: ClientCredential? = nil, timeout: Duration? = nil
     ) async throws -> PodiumReply<Reply> {
         try await exchange(
-            definition, EmptyPayload(), gameId: gameId, playerId: playerId, id: id, credential: credential, timeout: timeout)
+            definition, EmptyPayload(), gameId: gameId, playerId: playerId, id: id, credential: credential,
+            timeout: timeout)
     }
 
     /// ``call(_:_:gameId:playerId:id:credential:timeout:)`` for a request without payload.
@@ -108,7 +111,8 @@ public final class PodiumClient: Sendable {
         id: String? = nil, credential: ClientCredential? = nil, timeout: Duration? = nil
     ) async throws -> Reply {
         try await exchange(
-            definition, EmptyPayload(), gameId: gameId, playerId: playerId, id: id, credential: credential, timeout: timeout
+            definition, EmptyPayload(), gameId: gameId, playerId: playerId, id: id, credential: credential,
+            timeout: timeout
         ).value()
     }
 }

@@ -56,7 +56,8 @@ public struct PodiumClientError: Error, Sendable, Equatable, CustomStringConvert
     public var description: String {
         switch kind {
         case .errorReply:
-            let error = errorReply.map { "\($0.code): \($0.message)" + ($0.field.map { " (field \($0))" } ?? "") } ?? "-"
+            let error =
+                errorReply.map { "\($0.code): \($0.message)" + ($0.field.map { " (field \($0))" } ?? "") } ?? "-"
             return "\(type) \(requestId): \(error)"
         default:
             return "\(type) \(requestId): \(kind)" + (detail.map { ": \($0)" } ?? "")

@@ -17,7 +17,8 @@ public enum RequestCodec {
             value = Payload.self == EmptyPayload.self ? nil : try WireCodec.jsonValue(payload)
         } catch {
             throw PodiumClientError(
-                kind: .sendFailed, type: definition.type, requestId: id, detail: "the payload does not encode: \(error)")
+                kind: .sendFailed, type: definition.type, requestId: id, detail: "the payload does not encode: \(error)"
+            )
         }
         var request = ClientRequest(type: definition.type, id: id, gameId: gameId, playerId: playerId, payload: value)
         credential.apply(to: &request)
@@ -29,7 +30,8 @@ public enum RequestCodec {
         _ received: ReceivedReply?, to request: ClientRequest, as type: Reply.Type, timeout: Duration
     ) throws -> PodiumReply<Reply> {
         guard let received else {
-            throw PodiumClientError(kind: .noReply, type: request.type, requestId: request.id, detail: "within \(timeout)")
+            throw PodiumClientError(
+                kind: .noReply, type: request.type, requestId: request.id, detail: "within \(timeout)")
         }
         return PodiumReply(request: request, received: received)
     }

@@ -38,7 +38,8 @@ public struct GameEvent: Codable, Sendable, Equatable {
             throw DecodingError.typeMismatch(
                 Int64.self,
                 DecodingError.Context(
-                    codingPath: container.codingPath + [CodingKeys.value], debugDescription: "value must be an integer"))
+                    codingPath: container.codingPath + [CodingKeys.value], debugDescription: "value must be an integer")
+            )
         }
         attributes = try container.decodeIfPresent([String: JSONValue].self, forKey: .attributes)
     }
@@ -95,7 +96,10 @@ public struct EventAcknowledgement: Codable, Sendable, Equatable {
     /// True when this answers a resend of an already logged request id.
     public var duplicate: Bool?
 
-    public init(eventId: String, topic: String, publisher: String, sequence: UInt64, acceptedAt: Int64? = nil, duplicate: Bool? = nil) {
+    public init(
+        eventId: String, topic: String, publisher: String, sequence: UInt64, acceptedAt: Int64? = nil,
+        duplicate: Bool? = nil
+    ) {
         self.eventId = eventId
         self.topic = topic
         self.publisher = publisher

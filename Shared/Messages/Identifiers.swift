@@ -16,7 +16,9 @@ public enum Identifiers {
             return false
         }
         return text.utf8.count <= maximumLength
-            && text.utf8.allSatisfy { isLowerAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
+            && text.utf8.allSatisfy {
+                isLowerAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-")
+            }
     }
 
     /// Request ids: 1–128 printable ASCII characters (no spaces or control characters).

@@ -2,7 +2,9 @@
 /// `1.2.3.4` and `::1`; an address without a port (IPv6 included) is returned as it is.
 public enum PeerAddress {
     public static func withoutPort(_ text: String) -> String {
-        if text.hasPrefix("["), let end = text.firstIndex(of: "]") { return String(text[text.index(after: text.startIndex)..<end]) }
+        if text.hasPrefix("["), let end = text.firstIndex(of: "]") {
+            return String(text[text.index(after: text.startIndex)..<end])
+        }
         if text.filter({ $0 == ":" }).count == 1, let colon = text.firstIndex(of: ":") { return String(text[..<colon]) }
         return text
     }

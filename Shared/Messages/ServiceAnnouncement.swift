@@ -14,7 +14,8 @@ public struct ServiceAnnouncement: Codable, Sendable, Equatable {
     public var partitions: [Int]?
 
     public init(
-        service: String, instance: String, requestTypes: [String], heartbeatIntervalMilliseconds: Int, partitions: [Int]? = nil
+        service: String, instance: String, requestTypes: [String], heartbeatIntervalMilliseconds: Int,
+        partitions: [Int]? = nil
     ) {
         self.partitions = partitions
         self.service = service

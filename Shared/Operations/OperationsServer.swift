@@ -94,7 +94,9 @@ public struct OperationsServer: Service {
             configuration: .init(address: .hostname(address.host, port: address.port), serverName: "podium-operations"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
-                logger.info("operations listener ready", metadata: ["endpoint.metrics": "http://\(address.host):\(port)/metrics"])
+                logger.info(
+                    "operations listener ready",
+                    metadata: ["endpoint.metrics": "http://\(address.host):\(port)/metrics"])
                 await onListening(port)
             },
             logger: logger)

@@ -44,7 +44,8 @@ public enum ServiceMain {
         }
         var services = process.services
         if let address {
-            services.append(OperationsServer(address: address, probe: process.probe, registry: registry, logger: logger))
+            services.append(
+                OperationsServer(address: address, probe: process.probe, registry: registry, logger: logger))
         }
         var configuration = ServiceGroupConfiguration(
             services: services.map { .init(service: $0) },

@@ -33,7 +33,9 @@ public enum PostgresDurable {
 
     /// Writes a unit's receipts, outbox messages and stream positions inside the caller's transaction.
     public static func commit(_ writes: DurableWrites, on connection: PostgresConnection, logger: Logger) async throws {
-        for receipt in writes.receipts { try await record(receipt.key, reply: receipt.reply, at: receipt.time, on: connection, logger: logger) }
+        for receipt in writes.receipts {
+            try await record(receipt.key, reply: receipt.reply, at: receipt.time, on: connection, logger: logger)
+        }
         if !writes.outbox.isEmpty {
             try await connection.query("LOCK TABLE podium_outbox IN EXCLUSIVE MODE", logger: logger)
             var seq = try await outboxHead(on: connection, logger: logger)
@@ -47,21 +49,29 @@ public enum PostgresDurable {
                     logger: logger)
             }
         }
-        for (stream, sequence) in writes.positions { try await advance(stream, to: sequence, on: connection, logger: logger) }
+        for (stream, sequence) in writes.positions {
+            try await advance(stream, to: sequence, on: connection, logger: logger)
+        }
     }
 
     /// The stored answer for a resend, nil for a new id; throws `id_reused` for another payload.
-    public static func replay(_ key: RequestKey, on connection: PostgresConnection, logger: Logger) async throws -> JSONValue? {
+    public static func replay(_ key: RequestKey, on connection: PostgresConnection, logger: Logger) async throws
+        -> JSONValue?
+    {
         let rows = try await connection.query(
-            "SELECT fingerprint, reply FROM podium_receipt WHERE scope = \(key.scope) AND request_id = \(key.requestId)", logger: logger)
+            "SELECT fingerprint, reply FROM podium_receipt WHERE scope = \(key.scope) AND request_id = \(key.requestId)",
+            logger: logger)
         for try await (fingerprint, reply) in rows.decode((String, String).self) {
             return try RequestReceipts.replay(
-                key, storedFingerprint: fingerprint, storedReply: try WireCodec.decode(JSONValue.self, from: Data(reply.utf8)))
+                key, storedFingerprint: fingerprint,
+                storedReply: try WireCodec.decode(JSONValue.self, from: Data(reply.utf8)))
         }
         return nil
     }
 
-    public static func record(_ key: RequestKey, reply: JSONValue, at time: Int64, on connection: PostgresConnection, logger: Logger) async throws {
+    public static func record(
+        _ key: RequestKey, reply: JSONValue, at time: Int64, on connection: PostgresConnection, logger: Logger
+    ) async throws {
         let text = String(decoding: try WireCodec.encode(reply), as: UTF8.self)
         try await connection.query(
             """
@@ -70,7 +80,9 @@ public enum PostgresDurable {
             """, logger: logger)
     }
 
-    public static func position(_ stream: String, on connection: PostgresConnection, logger: Logger) async throws -> UInt64 {
+    public static func position(_ stream: String, on connection: PostgresConnection, logger: Logger) async throws
+        -> UInt64
+    {
         for try await sequence in try await connection.query(
             "SELECT sequence FROM podium_position WHERE stream = \(stream)", logger: logger
         ).decode(Int64.self) {
@@ -79,7 +91,9 @@ public enum PostgresDurable {
         return 0
     }
 
-    public static func advance(_ stream: String, to sequence: UInt64, on connection: PostgresConnection, logger: Logger) async throws {
+    public static func advance(_ stream: String, to sequence: UInt64, on connection: PostgresConnection, logger: Logger)
+        async throws
+    {
         try await connection.query(
             """
             INSERT INTO podium_position (stream, sequence) VALUES (\(stream), \(Int64(clamping: sequence)))
@@ -88,14 +102,18 @@ public enum PostgresDurable {
     }
 
     /// The outbox's oldest and newest sequences and the newest written before `agedBefore`.
-    static func outboxBounds(agedBefore: Int64, on connection: PostgresConnection, logger: Logger) async throws -> StreamBounds {
-        try await streamBounds(table: "podium_outbox", timeColumn: "created_at", agedBefore: agedBefore, on: connection, logger: logger)
+    static func outboxBounds(agedBefore: Int64, on connection: PostgresConnection, logger: Logger) async throws
+        -> StreamBounds
+    {
+        try await streamBounds(
+            table: "podium_outbox", timeColumn: "created_at", agedBefore: agedBefore, on: connection, logger: logger)
     }
 
     /// A stream table's bounds (`seq` numbered, written at `timeColumn`): `table` and
     /// `timeColumn` are the caller's constants, never input.
     public static func streamBounds(
-        table: StaticString, timeColumn: StaticString, agedBefore: Int64, on connection: PostgresConnection, logger: Logger
+        table: StaticString, timeColumn: StaticString, agedBefore: Int64, on connection: PostgresConnection,
+        logger: Logger
     ) async throws -> StreamBounds {
         var binds = PostgresBindings()
         binds.append(agedBefore)
@@ -107,22 +125,26 @@ public enum PostgresDurable {
                     FROM \(table)
                     """, binds: binds), logger: logger)
         for try await (first, head, aged) in rows.decode((Int64, Int64, Int64).self) {
-            return StreamBounds(first: UInt64(max(0, first)), head: UInt64(max(0, head)), agedThrough: UInt64(max(0, aged)))
+            return StreamBounds(
+                first: UInt64(max(0, first)), head: UInt64(max(0, head)), agedThrough: UInt64(max(0, aged)))
         }
         return StreamBounds(first: 0, head: 0, agedThrough: 0)
     }
 
     /// Runs a `DELETE … RETURNING 1` and counts the rows it deleted.
-    public static func deletedCount(_ query: PostgresQuery, on connection: PostgresConnection, logger: Logger) async throws -> Int {
+    public static func deletedCount(_ query: PostgresQuery, on connection: PostgresConnection, logger: Logger)
+        async throws -> Int
+    {
         var count = 0
         for try await _ in try await connection.query(query, logger: logger).decode(Int.self) { count += 1 }
         return count
     }
 
     static func outboxHead(on connection: PostgresConnection, logger: Logger) async throws -> UInt64 {
-        for try await head in try await connection.query("SELECT COALESCE(MAX(seq), 0)::bigint FROM podium_outbox", logger: logger)
-            .decode(Int64.self)
-        {
+        for try await head in try await connection.query(
+            "SELECT COALESCE(MAX(seq), 0)::bigint FROM podium_outbox", logger: logger
+        )
+        .decode(Int64.self) {
             return UInt64(max(0, head))
         }
         return 0
@@ -139,9 +161,11 @@ public struct PostgresDurableReader: DurableTablesAccess {
         let logger = database.logger
         return try await database.read { connection in
             let rows = try await connection.query(
-                "SELECT request_type, reply FROM podium_receipt WHERE scope = \(scope) AND request_id = \(requestId)", logger: logger)
+                "SELECT request_type, reply FROM podium_receipt WHERE scope = \(scope) AND request_id = \(requestId)",
+                logger: logger)
             for try await (type, reply) in rows.decode((String?, String).self) {
-                return StoredReply(found: true, type: type, reply: try WireCodec.decode(JSONValue.self, from: Data(reply.utf8)))
+                return StoredReply(
+                    found: true, type: type, reply: try WireCodec.decode(JSONValue.self, from: Data(reply.utf8)))
             }
             return StoredReply(found: false, reply: nil)
         }
@@ -198,6 +222,8 @@ public struct PostgresDurableReader: DurableTablesAccess {
 
     public func outboxHead() async throws -> UInt64 {
         let logger = database.logger
-        return try await database.read { connection in try await PostgresDurable.outboxHead(on: connection, logger: logger) }
+        return try await database.read { connection in
+            try await PostgresDurable.outboxHead(on: connection, logger: logger)
+        }
     }
 }

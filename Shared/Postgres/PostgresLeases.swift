@@ -37,7 +37,8 @@ public struct PostgresLeases: LeaseStore {
                 INSERT INTO podium_member (instance, expires_at) VALUES (\(instance), \(now + rules.duration))
                 ON CONFLICT (instance) DO UPDATE SET expires_at = excluded.expires_at
                 """, logger: logger)
-            try await connection.query("DELETE FROM podium_member WHERE expires_at < \(now - 10 * rules.duration)", logger: logger)
+            try await connection.query(
+                "DELETE FROM podium_member WHERE expires_at < \(now - 10 * rules.duration)", logger: logger)
             var live: Set<String> = []
             for try await member in try await connection.query(
                 "SELECT instance FROM podium_member WHERE expires_at > \(now)", logger: logger
@@ -54,7 +55,10 @@ public struct PostgresLeases: LeaseStore {
             let plan = rules.round(for: instance, leases: Array(table.values), live: live, now: now)
             var held: [PartitionLease] = []
             for partition in plan.renew + plan.claim {
-                guard let next = rules.taken(table[partition] ?? PartitionLease(partition: partition), by: instance, now: now) else { continue }
+                guard
+                    let next = rules.taken(
+                        table[partition] ?? PartitionLease(partition: partition), by: instance, now: now)
+                else { continue }
                 try await Self.write(next, on: connection, logger: logger)
                 held.append(next)
             }
@@ -65,7 +69,8 @@ public struct PostgresLeases: LeaseStore {
             return held
         }
         database.fence.withLock {
-            $0 = PostgresStorage.Fence(service: service, instance: instance, leases: held.map { ($0.partition, $0.epoch) })
+            $0 = PostgresStorage.Fence(
+                service: service, instance: instance, leases: held.map { ($0.partition, $0.epoch) })
         }
         return held
     }

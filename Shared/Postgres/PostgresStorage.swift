@@ -45,7 +45,8 @@ public final class PostgresStorage: StorageRunner, Sendable {
             binds.append(instance)
             let rows = try await connection.query(
                 PostgresQuery(
-                    unsafeSQL: "SELECT partition FROM podium_lease WHERE owner = $1 AND (partition, epoch) IN (\(pairs)) FOR SHARE",
+                    unsafeSQL:
+                        "SELECT partition FROM podium_lease WHERE owner = $1 AND (partition, epoch) IN (\(pairs)) FOR SHARE",
                     binds: binds), logger: logger)
             var held = 0
             for try await _ in rows.decode(Int32.self) { held += 1 }
@@ -142,7 +143,9 @@ public final class PostgresStorage: StorageRunner, Sendable {
     }
 
     /// Runs `body` on a connection outside a transaction (each statement on its own).
-    public func read<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+    public func read<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result)
+        async throws -> Result
+    {
         try await leased { client, race in
             try await client.withConnection { connection in
                 try race.enter(connection)
@@ -186,7 +189,9 @@ public final class PostgresStorage: StorageRunner, Sendable {
                     // away, as far as the caller can tell.
                     let refusedByPool = race.isWaiting && !(error is PSQLError)
                     race.finish(
-                        .failure(refusedByPool ? StorageUnavailable(cause: "no database connection: \(error)") : Self.mapped(error)))
+                        .failure(
+                            refusedByPool
+                                ? StorageUnavailable(cause: "no database connection: \(error)") : Self.mapped(error)))
                 }
             }
             Task {
@@ -201,7 +206,9 @@ public final class PostgresStorage: StorageRunner, Sendable {
                 }
                 guard race.isLeased else { return }
                 try? await Task.sleep(for: answerLimit)
-                if let stuck = race.abandon(StorageUnavailable(cause: "the database did not answer within \(limit + answerLimit)")) {
+                if let stuck = race.abandon(
+                    StorageUnavailable(cause: "the database did not answer within \(limit + answerLimit)"))
+                {
                     stuck.close().whenComplete { _ in }
                 }
             }
@@ -223,7 +230,8 @@ public final class PostgresStorage: StorageRunner, Sendable {
                 // the client's input, refused like any other bad input; SQLite stores such text.
                 return ErrorReply(
                     code: .invalidField,
-                    message: "a value in the request cannot be stored (text with a NUL character, or a number out of range)")
+                    message:
+                        "a value in the request cannot be stored (text with a NUL character, or a number out of range)")
             }
             return error
         case .queryCancelled:
@@ -239,7 +247,8 @@ public final class PostgresStorage: StorageRunner, Sendable {
         try await transaction { connection in
             // One process at a time per schema; the lock ends with the transaction.
             try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(schema)))", logger: logger)
-            try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
             try await connection.query(
                 PostgresQuery(
                     unsafeSQL: """
@@ -257,9 +266,12 @@ public final class PostgresStorage: StorageRunner, Sendable {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
                 try await connection.query(
-                    PostgresQuery(unsafeSQL: "INSERT INTO \(schema).podium_migration (name) VALUES ($1)", binds: Self.binds(migration.name)),
+                    PostgresQuery(
+                        unsafeSQL: "INSERT INTO \(schema).podium_migration (name) VALUES ($1)",
+                        binds: Self.binds(migration.name)),
                     logger: logger)
-                logger.info("database migration applied", metadata: ["migration": "\(migration.name)", "schema": "\(schema)"])
+                logger.info(
+                    "database migration applied", metadata: ["migration": "\(migration.name)", "schema": "\(schema)"])
             }
         }
     }

@@ -42,17 +42,22 @@ public struct TargetColumn: Sendable, Equatable {
             return .real(real)
         case ("double precision", .integer(let integer)), ("real", .integer(let integer)):
             // SQLite stores a REAL that is a whole number as an integer.
-            guard let real = Double(exactly: integer) else { throw ImportProblem("column \(name): \(integer) is not exact as a double") }
+            guard let real = Double(exactly: integer) else {
+                throw ImportProblem("column \(name): \(integer) is not exact as a double")
+            }
             return .real(real)
         case ("text", .text(let text)), ("character varying", .text(let text)):
-            guard !text.utf8.contains(0) else { throw ImportProblem("column \(name): PostgreSQL text cannot hold a NUL character") }
+            guard !text.utf8.contains(0) else {
+                throw ImportProblem("column \(name): PostgreSQL text cannot hold a NUL character")
+            }
             return .text(text)
         case ("bytea", .blob(let bytes)):
             return .bytes(bytes)
         case ("bytea", .text(let text)):
             return .bytes(Data(text.utf8))
         default:
-            throw ImportProblem("column \(name) (\(dataType)) cannot hold the \(value.kind) value \(Self.describe(value))")
+            throw ImportProblem(
+                "column \(name) (\(dataType)) cannot hold the \(value.kind) value \(Self.describe(value))")
         }
     }
 
@@ -124,7 +129,9 @@ public final class PostgresImportTarget: Sendable {
                 WHERE c.table_schema = \(schema) AND c.table_name <> 'podium_migration'
                 ORDER BY c.table_name, c.ordinal_position
                 """, logger: logger)
-            for try await (table, column, type, nullable, defaultValue) in rows.decode((String, String, String, Bool, String).self) {
+            for try await (table, column, type, nullable, defaultValue) in rows.decode(
+                (String, String, String, Bool, String).self)
+            {
                 if tables[table] == nil {
                     tables[table] = TargetTable(name: table, columns: [], refersTo: [])
                     order.append(table)
@@ -184,7 +191,8 @@ public final class PostgresImportTarget: Sendable {
                 let detail = info?[.detail].map { " (\($0))" } ?? ""
                 let state = info?[.sqlState] ?? "?"
                 throw ImportProblem(
-                    "PostgreSQL refused the copy: \(info?[.message] ?? "an error")\(detail) [SQLSTATE \(state)]; nothing was imported")
+                    "PostgreSQL refused the copy: \(info?[.message] ?? "an error")\(detail) [SQLSTATE \(state)]; nothing was imported"
+                )
             }
         }
     }
@@ -196,19 +204,24 @@ public final class PostgresImportTarget: Sendable {
         let logger = storage.logger
         try await storage.read { connection in
             for table in tables {
-                _ = try await connection.query(PostgresQuery(unsafeSQL: "ANALYZE \(Self.quoted(schema)).\(Self.quoted(table))"), logger: logger)
+                _ = try await connection.query(
+                    PostgresQuery(unsafeSQL: "ANALYZE \(Self.quoted(schema)).\(Self.quoted(table))"), logger: logger)
             }
         }
     }
 
-    static func count(_ schema: String, _ table: String, _ connection: PostgresConnection, _ logger: Logger) async throws -> Int {
+    static func count(_ schema: String, _ table: String, _ connection: PostgresConnection, _ logger: Logger)
+        async throws -> Int
+    {
         let rows = try await connection.query(
             PostgresQuery(unsafeSQL: "SELECT COUNT(*)::bigint FROM \(quoted(schema)).\(quoted(table))"), logger: logger)
         for try await count in rows.decode(Int64.self) { return Int(count) }
         return 0
     }
 
-    static func quoted(_ identifier: String) -> String { "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+    static func quoted(_ identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
 }
 
 /// Writes rows inside the import's transaction.
@@ -221,7 +234,8 @@ public struct PostgresTableLoader: Sendable {
         guard !tables.isEmpty else { return }
         let names = tables.map { "\(PostgresImportTarget.quoted(schema)).\(PostgresImportTarget.quoted($0))" }
         try await connection.query(
-            PostgresQuery(unsafeSQL: "TRUNCATE \(names.joined(separator: ", ")) RESTART IDENTITY CASCADE"), logger: logger)
+            PostgresQuery(unsafeSQL: "TRUNCATE \(names.joined(separator: ", ")) RESTART IDENTITY CASCADE"),
+            logger: logger)
     }
 
     /// Copies `rows` (each in the order of `columns`) into `schema.table` with `COPY … FROM STDIN`
@@ -288,7 +302,9 @@ public struct PostgresTableLoader: Sendable {
             let qualified = "\(PostgresImportTarget.quoted(schema)).\(PostgresImportTarget.quoted(table.name))"
             let rows = try await connection.query(
                 PostgresQuery(
-                    unsafeSQL: "SELECT COALESCE(MAX(\(PostgresImportTarget.quoted(column.name))), 0)::bigint FROM \(qualified)"),
+                    unsafeSQL:
+                        "SELECT COALESCE(MAX(\(PostgresImportTarget.quoted(column.name))), 0)::bigint FROM \(qualified)"
+                ),
                 logger: logger)
             var highest: Int64 = 0
             for try await value in rows.decode(Int64.self) { highest = value }
@@ -299,7 +315,8 @@ public struct PostgresTableLoader: Sendable {
             bindings.append(column.name)
             bindings.append(highest)
             try await connection.query(
-                PostgresQuery(unsafeSQL: "SELECT setval(pg_get_serial_sequence($1, $2), $3, true)", binds: bindings), logger: logger)
+                PostgresQuery(unsafeSQL: "SELECT setval(pg_get_serial_sequence($1, $2), $3, true)", binds: bindings),
+                logger: logger)
         }
     }
 

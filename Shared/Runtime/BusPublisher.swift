@@ -20,15 +20,18 @@ public actor BusPublisher {
 
     /// `security`: CURVE client options for a bus that has them (``BusSecurity/memberOptions``).
     public init(
-        context: ZMQContext, endpoint: String, publisherID: String, clock: any PodiumClock, security: [SocketOption] = []
+        context: ZMQContext, endpoint: String, publisherID: String, clock: any PodiumClock,
+        security: [SocketOption] = []
     ) throws {
-        try self.init(context: context, endpoints: [endpoint], publisherID: publisherID, clock: clock, security: security)
+        try self.init(
+            context: context, endpoints: [endpoint], publisherID: publisherID, clock: clock, security: security)
     }
 
     /// A publisher connected to every hub (one per gateway): each message goes to each hub, whose
     /// subscribers drop the second copy by its sequence number.
     public init(
-        context: ZMQContext, endpoints: [String], publisherID: String, clock: any PodiumClock, security: [SocketOption] = []
+        context: ZMQContext, endpoints: [String], publisherID: String, clock: any PodiumClock,
+        security: [SocketOption] = []
     ) throws {
         self.publisherID = publisherID
         self.clock = clock

@@ -66,12 +66,14 @@ public struct BusSecurity: Sendable {
         guard let secretText else {
             if serverKey != nil || allowedInline != nil || allowedFile != nil {
                 throw ConfigurationProblem(
-                    "bus keys are configured but PODIUM_BUS_SECRET_KEY is not: set this process's own bus key too (podium keygen --bus NAME)")
+                    "bus keys are configured but PODIUM_BUS_SECRET_KEY is not: set this process's own bus key too (podium keygen --bus NAME)"
+                )
             }
             return nil
         }
         guard let secret = CurveKey(z85: secretText.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw ConfigurationProblem("PODIUM_BUS_SECRET_KEY must be a 40-character Z85 key (podium keygen --bus NAME)")
+            throw ConfigurationProblem(
+                "PODIUM_BUS_SECRET_KEY must be a 40-character Z85 key (podium keygen --bus NAME)")
         }
         let pair: CurveKeyPair
         do {
@@ -80,7 +82,9 @@ public struct BusSecurity: Sendable {
             throw ConfigurationProblem("PODIUM_BUS_SECRET_KEY cannot be used: \(error)")
         }
         if isHub {
-            if serverKey != nil { throw ConfigurationProblem("PODIUM_BUS_SERVER_KEY is for services; the gateway is the hub") }
+            if serverKey != nil {
+                throw ConfigurationProblem("PODIUM_BUS_SERVER_KEY is for services; the gateway is the hub")
+            }
             var admitted: [CurveKey: String] = [:]
             if let allowedInline {
                 for entry in allowedInline.split(separator: ",") {
@@ -98,7 +102,8 @@ public struct BusSecurity: Sendable {
             }
             guard !admitted.isEmpty else {
                 throw ConfigurationProblem(
-                    "PODIUM_BUS_SECRET_KEY is set but no service may connect: set PODIUM_BUS_ALLOWED_KEYS or PODIUM_BUS_ALLOWED_KEYS_FILE")
+                    "PODIUM_BUS_SECRET_KEY is set but no service may connect: set PODIUM_BUS_ALLOWED_KEYS or PODIUM_BUS_ALLOWED_KEYS_FILE"
+                )
             }
             return BusSecurity(keyPair: pair, admitted: admitted)
         }
@@ -106,7 +111,8 @@ public struct BusSecurity: Sendable {
             throw ConfigurationProblem("PODIUM_BUS_ALLOWED_KEYS is for the gateway (the hub), not a service")
         }
         guard let serverKey else {
-            throw ConfigurationProblem("PODIUM_BUS_SECRET_KEY is set but PODIUM_BUS_SERVER_KEY (the gateway's bus public key) is not")
+            throw ConfigurationProblem(
+                "PODIUM_BUS_SECRET_KEY is set but PODIUM_BUS_SERVER_KEY (the gateway's bus public key) is not")
         }
         guard let hubKey = CurveKey(z85: serverKey.trimmingCharacters(in: .whitespaces)) else {
             throw ConfigurationProblem("PODIUM_BUS_SERVER_KEY must be a 40-character Z85 key")
@@ -118,7 +124,9 @@ public struct BusSecurity: Sendable {
         guard parts.count == 2, !parts[0].isEmpty, let key = CurveKey(z85: String(parts[1])) else {
             throw ConfigurationProblem("\(source): each admitted key is a name and a 40-character Z85 public key")
         }
-        if let other = admitted[key] { throw ConfigurationProblem("\(source): \(parts[0]) has the same key as \(other)") }
+        if let other = admitted[key] {
+            throw ConfigurationProblem("\(source): \(parts[0]) has the same key as \(other)")
+        }
         admitted[key] = String(parts[0])
     }
 

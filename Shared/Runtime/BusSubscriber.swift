@@ -62,7 +62,8 @@ public final class BusSubscriber: Sendable {
                 return
             }
             for message in messages {
-                await deliver(message.frames, tracker: &tracker, logger: logger, onTick: onTick, onGap: onGap, handle: handle)
+                await deliver(
+                    message.frames, tracker: &tracker, logger: logger, onTick: onTick, onGap: onGap, handle: handle)
             }
         }
     }

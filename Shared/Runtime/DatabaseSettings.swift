@@ -31,7 +31,8 @@ public struct DatabaseSettings: Sendable, Equatable {
 
     public init(
         host: String, port: Int = 5432, username: String, password: String? = nil, database: String, schema: String,
-        tls: TLSMode = .prefer, poolSize: Int = 8, statementTimeoutMilliseconds: Int = 10_000, connectTimeoutMilliseconds: Int = 2000
+        tls: TLSMode = .prefer, poolSize: Int = 8, statementTimeoutMilliseconds: Int = 10_000,
+        connectTimeoutMilliseconds: Int = 2000
     ) {
         self.host = host
         self.port = port
@@ -52,7 +53,9 @@ public struct DatabaseSettings: Sendable, Equatable {
         else {
             throw ConfigurationProblem("PODIUM_DATABASE_URL must look like postgres://user:password@host:5432/database")
         }
-        guard let host = components.host, !host.isEmpty else { throw ConfigurationProblem("PODIUM_DATABASE_URL has no host") }
+        guard let host = components.host, !host.isEmpty else {
+            throw ConfigurationProblem("PODIUM_DATABASE_URL has no host")
+        }
         guard let username = components.user, !username.isEmpty else {
             throw ConfigurationProblem("PODIUM_DATABASE_URL has no user name")
         }
@@ -61,7 +64,8 @@ public struct DatabaseSettings: Sendable, Equatable {
             throw ConfigurationProblem("PODIUM_DATABASE_URL has no database name (…/database)")
         }
         guard Self.isIdentifier(schema) else {
-            throw ConfigurationProblem("PODIUM_DATABASE_SCHEMA must be 1-63 lowercase letters, digits and _, starting with a letter")
+            throw ConfigurationProblem(
+                "PODIUM_DATABASE_SCHEMA must be 1-63 lowercase letters, digits and _, starting with a letter")
         }
         var tls = TLSMode.prefer
         if let mode = components.queryItems?.first(where: { $0.name == "sslmode" })?.value {
@@ -72,7 +76,8 @@ public struct DatabaseSettings: Sendable, Equatable {
         }
         self.init(
             host: host, port: components.port ?? 5432, username: username.removingPercentEncoding ?? username,
-            password: components.password.map { $0.removingPercentEncoding ?? $0 }, database: database, schema: schema, tls: tls)
+            password: components.password.map { $0.removingPercentEncoding ?? $0 }, database: database, schema: schema,
+            tls: tls)
     }
 
     /// Where the data is, for health and logs: the URL without the password.
@@ -80,7 +85,9 @@ public struct DatabaseSettings: Sendable, Equatable {
 
     /// A PostgreSQL identifier Podium accepts unquoted: lowercase letters, digits, `_`.
     public static func isIdentifier(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, ("a"..."z").contains(first), name.utf8.count <= 63 else { return false }
+        guard let first = name.unicodeScalars.first, ("a"..."z").contains(first), name.utf8.count <= 63 else {
+            return false
+        }
         return name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
     }
 }

@@ -15,7 +15,9 @@ public enum GameFiles {
         var byID: [String: GameConfiguration] = [:]
         for game in games {
             try validate(game)
-            guard byID[game.gameId] == nil else { throw ConfigurationProblem("game \(game.gameId) is configured twice") }
+            guard byID[game.gameId] == nil else {
+                throw ConfigurationProblem("game \(game.gameId) is configured twice")
+            }
             byID[game.gameId] = game
         }
         return byID

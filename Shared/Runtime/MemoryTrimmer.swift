@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Gives freed heap memory back to the system every few seconds (glibc's `malloc_trim`).
@@ -20,10 +20,10 @@ public enum MemoryTrimmer {
     /// glibc's `malloc_trim`, looked up at run time (Swift's Glibc module does not import `<malloc.h>`).
     private static let mallocTrim: MallocTrim? = {
         #if canImport(Glibc)
-        guard let symbol = dlsym(nil, "malloc_trim") else { return nil }
-        return unsafeBitCast(symbol, to: MallocTrim.self)
+            guard let symbol = dlsym(nil, "malloc_trim") else { return nil }
+            return unsafeBitCast(symbol, to: MallocTrim.self)
         #else
-        return nil
+            return nil
         #endif
     }()
 

@@ -32,9 +32,9 @@ public struct SystemClock: PodiumClock {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension Duration {

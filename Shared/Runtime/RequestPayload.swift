@@ -10,20 +10,28 @@ extension Envelope where Payload == JSONValue {
             // A payload type's own check (a documented code for a value of the wrong kind).
             throw refusal
         } catch let DecodingError.keyNotFound(key, context) {
-            throw ErrorReply(code: .missingField, message: "payload needs '\(key.stringValue)'", field: Self.path(context.codingPath + [key]))
+            throw ErrorReply(
+                code: .missingField, message: "payload needs '\(key.stringValue)'",
+                field: Self.path(context.codingPath + [key]))
         } catch let DecodingError.valueNotFound(_, context) {
-            throw ErrorReply(code: .missingField, message: "a required payload value is null", field: Self.path(context.codingPath))
+            throw ErrorReply(
+                code: .missingField, message: "a required payload value is null", field: Self.path(context.codingPath))
         } catch let DecodingError.typeMismatch(expected, context) {
             throw ErrorReply(
-                code: .invalidShape, message: "payload field has the wrong type (expected \(expected))", field: Self.path(context.codingPath))
-        } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty && Self.isUnknownCase(context) {
+                code: .invalidShape, message: "payload field has the wrong type (expected \(expected))",
+                field: Self.path(context.codingPath))
+        } catch let DecodingError.dataCorrupted(context)
+            where !context.codingPath.isEmpty && Self.isUnknownCase(context)
+        {
             // The right JSON type, but not one of the values the field takes (an enum's case):
             // `invalid_field`, as for every other value a field does not accept.
             throw ErrorReply(
                 code: .invalidField, message: "payload field has a value it does not take (\(Self.offered(context)))",
                 field: Self.path(context.codingPath))
         } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
-            throw ErrorReply(code: .invalidShape, message: "payload field has an unusable value", field: Self.path(context.codingPath))
+            throw ErrorReply(
+                code: .invalidShape, message: "payload field has an unusable value",
+                field: Self.path(context.codingPath))
         } catch {
             throw ErrorReply(code: .invalidShape, message: "payload has the wrong shape", field: "payload")
         }

@@ -81,14 +81,20 @@ public struct RuntimeSettings: Sendable {
     /// number of entries in all three for a service (one per gateway).
     func checkBusEndpoints() throws {
         let counts = [busPublishEndpoints.count, busSubscribeEndpoints.count, busServicesEndpoints.count]
-        if counts.contains(0) { throw ConfigurationProblem("PODIUM_BUS_PUBLISH, PODIUM_BUS_SUBSCRIBE and PODIUM_BUS_SERVICES must not be empty") }
+        if counts.contains(0) {
+            throw ConfigurationProblem(
+                "PODIUM_BUS_PUBLISH, PODIUM_BUS_SUBSCRIBE and PODIUM_BUS_SERVICES must not be empty")
+        }
         if service == "gateway" {
             guard counts == [1, 1, 1] else {
-                throw ConfigurationProblem("the gateway binds one bus endpoint of each kind: PODIUM_BUS_PUBLISH, _SUBSCRIBE and _SERVICES take one endpoint here")
+                throw ConfigurationProblem(
+                    "the gateway binds one bus endpoint of each kind: PODIUM_BUS_PUBLISH, _SUBSCRIBE and _SERVICES take one endpoint here"
+                )
             }
         } else if Set(counts).count != 1 {
             throw ConfigurationProblem(
-                "PODIUM_BUS_PUBLISH, PODIUM_BUS_SUBSCRIBE and PODIUM_BUS_SERVICES list \(counts.map(String.init).joined(separator: ", ")) endpoints: give one of each per gateway, in the same order")
+                "PODIUM_BUS_PUBLISH, PODIUM_BUS_SUBSCRIBE and PODIUM_BUS_SERVICES list \(counts.map(String.init).joined(separator: ", ")) endpoints: give one of each per gateway, in the same order"
+            )
         }
     }
 
@@ -97,7 +103,8 @@ public struct RuntimeSettings: Sendable {
         let podium = reader.scoped(to: "podium")
         let levelName = podium.string(forKey: ["log", "level"], default: "info")
         guard let level = Logger.Level(rawValue: levelName.lowercased()) else {
-            throw ConfigurationProblem("PODIUM_LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical")
+            throw ConfigurationProblem(
+                "PODIUM_LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical")
         }
         let heartbeat = podium.int(forKey: ["heartbeat", "ms"], default: 1000)
         guard (50...60_000).contains(heartbeat) else {
@@ -108,9 +115,13 @@ public struct RuntimeSettings: Sendable {
             var settings = try DatabaseSettings(
                 url: url, schema: podium.string(forKey: ["database", "schema"], default: "podium_\(service)"))
             settings.poolSize = podium.int(forKey: ["database", "pool", "size"], default: 8)
-            settings.statementTimeoutMilliseconds = podium.int(forKey: ["database", "statement", "timeout", "ms"], default: 10_000)
-            settings.connectTimeoutMilliseconds = podium.int(forKey: ["database", "connect", "timeout", "ms"], default: 2000)
-            guard (1...100).contains(settings.poolSize) else { throw ConfigurationProblem("PODIUM_DATABASE_POOL_SIZE must be 1-100") }
+            settings.statementTimeoutMilliseconds = podium.int(
+                forKey: ["database", "statement", "timeout", "ms"], default: 10_000)
+            settings.connectTimeoutMilliseconds = podium.int(
+                forKey: ["database", "connect", "timeout", "ms"], default: 2000)
+            guard (1...100).contains(settings.poolSize) else {
+                throw ConfigurationProblem("PODIUM_DATABASE_POOL_SIZE must be 1-100")
+            }
             guard (100...600_000).contains(settings.statementTimeoutMilliseconds) else {
                 throw ConfigurationProblem("PODIUM_DATABASE_STATEMENT_TIMEOUT_MS must be 100-600000")
             }

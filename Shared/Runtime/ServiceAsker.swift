@@ -31,7 +31,9 @@ final class ServiceAsker: Sendable {
         return pool[index % pool.count]
     }
 
-    func ask(_ type: MessageType, payload: JSONValue, gameId: String?, playerId: String?, timeout: Duration) async throws -> RawEnvelope {
+    func ask(_ type: MessageType, payload: JSONValue, gameId: String?, playerId: String?, timeout: Duration)
+        async throws -> RawEnvelope
+    {
         let id = MessageID.make()
         let request = RawEnvelope(
             type: type, id: id, gameId: gameId, playerId: playerId, timestamp: clock.nowMilliseconds, payload: payload)
@@ -82,6 +84,7 @@ final class ServiceAsker: Sendable {
     }
 
     private static func errorEnvelope(_ error: ErrorReply, id: String, at time: Int64) -> RawEnvelope {
-        RawEnvelope(type: .error, correlationId: id, timestamp: time, payload: (try? WireCodec.jsonValue(error)) ?? .null)
+        RawEnvelope(
+            type: .error, correlationId: id, timestamp: time, payload: (try? WireCodec.jsonValue(error)) ?? .null)
     }
 }

@@ -77,7 +77,9 @@ public struct ServiceBlueprint: Sendable {
     public var name: String
     public var make: @Sendable (RuntimeSettings, any PodiumClock) async throws -> ServiceDefinition
 
-    public init(name: String, make: @escaping @Sendable (RuntimeSettings, any PodiumClock) async throws -> ServiceDefinition) {
+    public init(
+        name: String, make: @escaping @Sendable (RuntimeSettings, any PodiumClock) async throws -> ServiceDefinition
+    ) {
         self.name = name
         self.make = make
     }
@@ -100,7 +102,9 @@ public struct ServiceContext: Sendable {
 
     /// Runs `body` while the followed `stream` is paused, with the position applied so far
     /// (for a rebuild: replay up to that position; live messages wait and follow afterwards).
-    public func pausingStream<Result: Sendable>(_ stream: String, _ body: (UInt64) async throws -> Result) async throws -> Result {
+    public func pausingStream<Result: Sendable>(_ stream: String, _ body: (UInt64) async throws -> Result) async throws
+        -> Result
+    {
         guard let follower = streams.followers.value[stream] else {
             throw ErrorReply(code: .invalidField, message: "this service does not follow '\(stream)'")
         }
@@ -117,18 +121,22 @@ public struct ServiceContext: Sendable {
 
     /// Asks another service through the gateway and returns its reply or error envelope.
     func ask<Payload: Encodable & Sendable>(
-        _ type: MessageType, payload: Payload, gameId: String? = nil, playerId: String? = nil, timeout: Duration = .seconds(5)
+        _ type: MessageType, payload: Payload, gameId: String? = nil, playerId: String? = nil,
+        timeout: Duration = .seconds(5)
     ) async throws -> RawEnvelope {
-        try await asker.ask(type, payload: try WireCodec.jsonValue(payload), gameId: gameId, playerId: playerId, timeout: timeout)
+        try await asker.ask(
+            type, payload: try WireCodec.jsonValue(payload), gameId: gameId, playerId: playerId, timeout: timeout)
     }
 
     /// Sends another service (or the gateway) a request of a defined type and returns its typed
     /// reply; an error reply is thrown as its ``ErrorReply``.
     public func call<Payload, Reply>(
-        _ definition: RequestDefinition<Payload, Reply>, _ payload: Payload, gameId: String? = nil, playerId: String? = nil,
+        _ definition: RequestDefinition<Payload, Reply>, _ payload: Payload, gameId: String? = nil,
+        playerId: String? = nil,
         timeout: Duration = .seconds(5)
     ) async throws -> Reply {
-        let reply = try await ask(definition.type, payload: payload, gameId: gameId, playerId: playerId, timeout: timeout)
+        let reply = try await ask(
+            definition.type, payload: payload, gameId: gameId, playerId: playerId, timeout: timeout)
         if reply.type == .error { throw try reply.decodePayload(as: ErrorReply.self) }
         return try reply.decodePayload(as: Reply.self)
     }

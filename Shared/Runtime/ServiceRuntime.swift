@@ -72,7 +72,8 @@ public final class ServiceRuntime: Service, Sendable {
         self.ownership = ownership
         keeper = definition.leases.map {
             LeaseKeeper(
-                store: $0, rules: PartitionLeases(partitions: 1, duration: settings.leaseMilliseconds), instance: settings.instanceID,
+                store: $0, rules: PartitionLeases(partitions: 1, duration: settings.leaseMilliseconds),
+                instance: settings.instanceID,
                 ownership: ownership, clock: clock, logger: logger)
         }
         pruner = definition.retention.map { tables in
@@ -98,35 +99,46 @@ public final class ServiceRuntime: Service, Sendable {
         settings.logBusSecurity(to: logger)
         let asker = ServiceAsker(links: links, clock: clock)
         let serviceContext = ServiceContext(
-            settings: settings, publisher: publisher, clock: clock, logger: logger, asker: asker, outbox: definition.outbox,
+            settings: settings, publisher: publisher, clock: clock, logger: logger, asker: asker,
+            outbox: definition.outbox,
             streams: streams)
         running.withLock { $0 = Running(publisher: publisher, subscriber: subscriber, links: links) }
         logger.info(
             "service starting",
-            metadata: ["bus.subscribe": "\(settings.busSubscribeEndpoints.joined(separator: ","))", "storage": "\(definition.storage ?? "-")"])
+            metadata: [
+                "bus.subscribe": "\(settings.busSubscribeEndpoints.joined(separator: ","))",
+                "storage": "\(definition.storage ?? "-")",
+            ])
         makeFollowers(context: serviceContext)
         if let keeper {
             _ = await keeper.round()
             logger.info(
-                ownership.isOwner ? "instance owns the service's data" : "instance stands by (another instance owns the data)",
+                ownership.isOwner
+                    ? "instance owns the service's data" : "instance stands by (another instance owns the data)",
                 metadata: ["partitions": "\(ownership.partitions ?? [])", "lease.ms": "\(settings.leaseMilliseconds)"])
             // A previous owner may have written until a moment ago: load what is kept in memory
             // now that this instance owns the data (a leased service loads nothing before).
-            if ownership.isOwner { await ownershipChanged(gained: ownership.partitions ?? [], lost: [], context: serviceContext) }
+            if ownership.isOwner {
+                await ownershipChanged(gained: ownership.partitions ?? [], lost: [], context: serviceContext)
+            }
         }
 
         let handlers = builtInHandlers(publisher: publisher).merging(definition.requestHandlers) { _, own in own }
         let loops = makeLoops(
-            publisher: publisher, subscriber: subscriber, links: links, asker: asker, handlers: handlers, context: serviceContext)
+            publisher: publisher, subscriber: subscriber, links: links, asker: asker, handlers: handlers,
+            context: serviceContext)
         var groupLogger = logger
         groupLogger.logLevel = max(logger.logLevel, .notice)
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: loops.map { .init(service: $0) }, logger: groupLogger))
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(services: loops.map { .init(service: $0) }, logger: groupLogger))
         var failure: (any Error)?
         do {
             try await group.run()
         } catch {
             failure = error
-            logger.critical("a loop of the service ended; the service stops", metadata: ["error": "\(error)", "loops.failed": "\(self.loops.failed)"])
+            logger.critical(
+                "a loop of the service ended; the service stops",
+                metadata: ["error": "\(error)", "loops.failed": "\(self.loops.failed)"])
         }
         // Whatever the loops left: the links and the publisher closed, the leases let go, the store closed.
         for link in links { await link.close() }
@@ -155,13 +167,19 @@ public final class ServiceRuntime: Service, Sendable {
                 stop: { await publisher.close() })
         ]
         if let runner = definition.storageRunner {
-            loops.append(LoopService("database pool", states: states, cancelsServe: true, serve: { await runner.waitUntilEnded() }))
+            loops.append(
+                LoopService(
+                    "database pool", states: states, cancelsServe: true, serve: { await runner.waitUntilEnded() }))
         }
         if let keeper {
             loops.append(
                 LoopService(
                     "lease keeper", states: states, cancelsServe: true,
-                    serve: { await keeper.run { gained, lost in await self.ownershipChanged(gained: gained, lost: lost, context: context) } }))
+                    serve: {
+                        await keeper.run { gained, lost in
+                            await self.ownershipChanged(gained: gained, lost: lost, context: context)
+                        }
+                    }))
         }
         loops.append(
             LoopService(
@@ -169,31 +187,39 @@ public final class ServiceRuntime: Service, Sendable {
                 stop: { await subscriber.close() }))
         if !followers.value.isEmpty {
             loops.append(
-                LoopService("stream followers", states: states, cancelsServe: true, serve: { await self.keepFollowersCaughtUp() }))
+                LoopService(
+                    "stream followers", states: states, cancelsServe: true,
+                    serve: { await self.keepFollowersCaughtUp() }))
         }
         if let relay = definition.outbox {
             loops.append(
                 LoopService(
                     "outbox relay", states: states, cancelsServe: true,
-                    serve: { [ownership, logger] in await relay.run(publisher: publisher, logger: logger) { ownership.isOwner } },
+                    serve: { [ownership, logger] in
+                        await relay.run(publisher: publisher, logger: logger) { ownership.isOwner }
+                    },
                     stop: { relay.finish() }))
         }
         if let pruner {
             loops.append(
                 LoopService(
                     "retention", states: states, cancelsServe: true,
-                    serve: { [clock, logger] in await self.whileOwner { await pruner.run(clock: clock, logger: logger) } }))
+                    serve: { [clock, logger] in await self.whileOwner { await pruner.run(clock: clock, logger: logger) }
+                    }))
         }
         if let background = definition.background {
             loops.append(
                 LoopService(
-                    "periodic work", states: states, cancelsServe: true, serve: { await self.whileOwner { await background(context) } }))
+                    "periodic work", states: states, cancelsServe: true,
+                    serve: { await self.whileOwner { await background(context) } }))
         }
         let shuttingDown = ErrorReply(code: .serviceUnavailable, message: "\(definition.name) is shutting down")
         for (index, link) in links.enumerated() {
             let suffix = links.count > 1 ? " \(index + 1)" : ""
             loops.append(
-                LoopService("gateway link\(suffix)", states: states, serve: { await link.watch() }, stop: { await link.close() }))
+                LoopService(
+                    "gateway link\(suffix)", states: states, serve: { await link.watch() }, stop: { await link.close() }
+                ))
             loops.append(
                 LoopService(
                     "announcements\(suffix)", states: states, cancelsServe: true,
@@ -284,13 +310,15 @@ public final class ServiceRuntime: Service, Sendable {
             } catch {
                 // Serving without the state would answer wrong: let the lease go; the next
                 // round takes it again (if nobody else does) and tries once more.
-                logger.error("state not loaded after taking over; letting the lease go", metadata: ["error": "\(error)"])
+                logger.error(
+                    "state not loaded after taking over; letting the lease go", metadata: ["error": "\(error)"])
                 await keeper?.leave()
                 return
             }
         }
         logger.notice(
-            ownership.isOwner ? "instance took over the service's data" : "instance lost the service's data; standing by",
+            ownership.isOwner
+                ? "instance took over the service's data" : "instance lost the service's data; standing by",
             metadata: ["gained": "\(gained)", "lost": "\(lost)", "partitions": "\(ownership.partitions ?? [])"])
     }
 
@@ -344,7 +372,8 @@ public final class ServiceRuntime: Service, Sendable {
                 }
                 for message in messages {
                     let frames = message.frames
-                    guard frames.count == 1, let request = try? WireCodec.decode(RawEnvelope.self, from: frames[0]) else {
+                    guard frames.count == 1, let request = try? WireCodec.decode(RawEnvelope.self, from: frames[0])
+                    else {
                         logger.warning("gateway message dropped: undecodable", metadata: ["frames": "\(frames.count)"])
                         continue
                     }
@@ -358,7 +387,8 @@ public final class ServiceRuntime: Service, Sendable {
                         do {
                             try await link.send(reply)
                         } catch {
-                            self.logger.error("reply not sent", metadata: ["request.id": "\(request.id)", "error": "\(error)"])
+                            self.logger.error(
+                                "reply not sent", metadata: ["request.id": "\(request.id)", "error": "\(error)"])
                         }
                     }
                 }
@@ -376,10 +406,13 @@ public final class ServiceRuntime: Service, Sendable {
         let type = MetricNames.typeLabel(request.type.rawValue, known: handlers[request.type] != nil)
         let code = reply.type == .error ? (reply.payload["code"]?.stringValue ?? "internal_error") : "ok"
         Counter(
-            label: MetricNames.serviceRequests, dimensions: [("service", definition.name), ("type", type), ("code", code)]
+            label: MetricNames.serviceRequests,
+            dimensions: [("service", definition.name), ("type", type), ("code", code)]
         ).increment()
-        Metrics.Timer(label: MetricNames.serviceRequestDuration, dimensions: [("service", definition.name), ("type", type)])
-            .record(duration: ContinuousClock.now - started)
+        Metrics.Timer(
+            label: MetricNames.serviceRequestDuration, dimensions: [("service", definition.name), ("type", type)]
+        )
+        .record(duration: ContinuousClock.now - started)
         return reply
     }
 
@@ -390,7 +423,8 @@ public final class ServiceRuntime: Service, Sendable {
         guard let handler = handlers[request.type] else {
             logger.warning("request rejected: unknown type", metadata: ["request.type": "\(request.type)"])
             return Self.errorEnvelope(
-                ErrorReply(code: .unknownType, message: "\(definition.name) does not handle '\(request.type)'", field: "type"),
+                ErrorReply(
+                    code: .unknownType, message: "\(definition.name) does not handle '\(request.type)'", field: "type"),
                 for: request, at: now)
         }
         // A standby answers only what any instance may: health, receipts, outbox pages.
@@ -406,13 +440,18 @@ public final class ServiceRuntime: Service, Sendable {
         } catch let error as ErrorReply {
             logger.info(
                 "request rejected",
-                metadata: ["request.type": "\(request.type)", "error.code": "\(error.code)", "error.message": "\(error.message)"])
+                metadata: [
+                    "request.type": "\(request.type)", "error.code": "\(error.code)",
+                    "error.message": "\(error.message)",
+                ])
             return Self.errorEnvelope(error, for: request, at: clock.nowMilliseconds)
         } catch let error as LeaseLost {
             logger.warning("request refused: the lease changed hands", metadata: ["request.type": "\(request.type)"])
             return Self.errorEnvelope(error.reply, for: request, at: clock.nowMilliseconds)
         } catch let error as StorageUnavailable {
-            logger.warning("request refused: storage unavailable", metadata: ["request.type": "\(request.type)", "error": "\(error.cause)"])
+            logger.warning(
+                "request refused: storage unavailable",
+                metadata: ["request.type": "\(request.type)", "error": "\(error.cause)"])
             return Self.errorEnvelope(error.reply, for: request, at: clock.nowMilliseconds)
         } catch is CancellationError {
             // Shutting down: whatever the handler did is either committed whole or not at all, and
@@ -451,8 +490,11 @@ public final class ServiceRuntime: Service, Sendable {
         if let receipts = definition.receipts {
             handlers.append(
                 ServiceRequests.receipt(of: name).handler { request, _ in
-                    guard let id = request.payload.id else { throw ErrorReply(code: .missingField, message: "give the id", field: "payload.id") }
-                    let scope = RequestReceipts.scope(gameId: request.payload.gameId, playerId: request.payload.playerId)
+                    guard let id = request.payload.id else {
+                        throw ErrorReply(code: .missingField, message: "give the id", field: "payload.id")
+                    }
+                    let scope = RequestReceipts.scope(
+                        gameId: request.payload.gameId, playerId: request.payload.playerId)
                     return try await receipts.storedReply(scope: scope, requestId: id)
                 })
         }
@@ -475,7 +517,9 @@ public final class ServiceRuntime: Service, Sendable {
     /// ``tickWindowMilliseconds``) and the publisher's subscription reached a hub: computed from
     /// the loops and the bus each time, never a flag set once.
     func readiness(publisher: BusPublisher?) -> Bool {
-        guard loops.allRunning, let publisher, publisher.hasSubscribers, let tick = status.value.lastTick else { return false }
+        guard loops.allRunning, let publisher, publisher.hasSubscribers, let tick = status.value.lastTick else {
+            return false
+        }
         return clock.monotonicMilliseconds - tick <= tickWindowMilliseconds
     }
 
@@ -488,10 +532,13 @@ public final class ServiceRuntime: Service, Sendable {
             startedAt: startedAt, subscriptions: definition.subscriptions,
             eventsReceived: snapshot.eventsReceived, recentEventIds: Array(snapshot.recentEventIds),
             gapsDetected: snapshot.gapsDetected, storage: definition.storage ?? "none",
-            streams: followers.value.isEmpty ? nil : followers.value.mapValues(\.status), partitions: ownership.partitions)
+            streams: followers.value.isEmpty ? nil : followers.value.mapValues(\.status),
+            partitions: ownership.partitions)
     }
 
-    private func publishTestNotification(_ request: RawEnvelope, publisher: BusPublisher) async throws -> TestNotificationReceipt {
+    private func publishTestNotification(_ request: RawEnvelope, publisher: BusPublisher) async throws
+        -> TestNotificationReceipt
+    {
         guard let gameId = request.gameId else {
             throw ErrorReply(code: .missingField, message: "a test notification needs a gameId", field: "gameId")
         }
@@ -502,16 +549,19 @@ public final class ServiceRuntime: Service, Sendable {
         if let custom = request.payload["message"], custom != .null {
             guard let string = custom.stringValue, string.utf8.count <= 512 else {
                 throw ErrorReply(
-                    code: .invalidField, message: "message must be a string of at most 512 bytes", field: "payload.message")
+                    code: .invalidField, message: "message must be a string of at most 512 bytes",
+                    field: "payload.message")
             }
             text = string
         }
         let topic = Topic.notification(gameId: gameId, playerId: playerId)
         let published = try await publisher.publish(
             type: .notification, topic: topic,
-            payload: PlayerNotification(kind: "diagnostic.test", message: text, details: ["service": .string(definition.name)]),
+            payload: PlayerNotification(
+                kind: "diagnostic.test", message: text, details: ["service": .string(definition.name)]),
             gameId: gameId, playerId: playerId, correlationId: request.correlationId ?? request.id)
-        logger.info("test notification published", metadata: ["player.id": "\(playerId)", "message.id": "\(published.id)"])
+        logger.info(
+            "test notification published", metadata: ["player.id": "\(playerId)", "message.id": "\(published.id)"])
         return TestNotificationReceipt(notificationId: published.id, topic: topic.rawValue)
     }
 }
@@ -533,14 +583,16 @@ extension ServiceRuntime: OperationsProbe {
     public func sampleMetrics() async {
         await definition.sizedStorage?.recordSize()
         let snapshot = status.value
-        sampled.counter(MetricNames.busMessagesReceived, [("service", definition.name)]).update(to: snapshot.eventsReceived)
+        sampled.counter(MetricNames.busMessagesReceived, [("service", definition.name)]).update(
+            to: snapshot.eventsReceived)
         sampled.counter(MetricNames.busGapsDetected, [("service", definition.name)]).update(to: snapshot.gapsDetected)
         for (stream, follower) in followers.value {
             let status = follower.status
             let dimensions = [("service", definition.name), ("stream", stream)]
             Gauge(label: MetricNames.streamPosition, dimensions: dimensions).record(status.position)
             Gauge(label: MetricNames.streamHead, dimensions: dimensions).record(status.head)
-            Gauge(label: MetricNames.streamLag, dimensions: dimensions).record(status.head - min(status.head, status.position))
+            Gauge(label: MetricNames.streamLag, dimensions: dimensions).record(
+                status.head - min(status.head, status.position))
             sampled.counter(MetricNames.busGapsRepaired, dimensions).update(to: status.refetched)
         }
     }

@@ -22,8 +22,12 @@ public enum DurableDatabase {
         do {
             try pool.write { db in
                 // Counts the opens: a real write, without needing a clock.
-                try db.execute(sql: "CREATE TABLE IF NOT EXISTS podium_opened (id INTEGER PRIMARY KEY, opens INTEGER NOT NULL)")
-                try db.execute(sql: "INSERT INTO podium_opened (id, opens) VALUES (1, 1) ON CONFLICT(id) DO UPDATE SET opens = opens + 1")
+                try db.execute(
+                    sql: "CREATE TABLE IF NOT EXISTS podium_opened (id INTEGER PRIMARY KEY, opens INTEGER NOT NULL)")
+                try db.execute(
+                    sql:
+                        "INSERT INTO podium_opened (id, opens) VALUES (1, 1) ON CONFLICT(id) DO UPDATE SET opens = opens + 1"
+                )
             }
         } catch {
             throw DatabaseNotWritable(path: path.path, cause: "\(error)")

@@ -31,7 +31,9 @@ public enum DurableTables {
         }
         migrator.registerMigration("podium-durable-v3-retention") { db in
             // Rows written before this version count as written at time 0: the oldest.
-            try db.alter(table: "podium_outbox") { table in table.add(column: "created_at", .integer).notNull().defaults(to: 0) }
+            try db.alter(table: "podium_outbox") { table in
+                table.add(column: "created_at", .integer).notNull().defaults(to: 0)
+            }
             try db.create(index: "podium_outbox_created_at", on: "podium_outbox", columns: ["created_at"])
             try db.create(index: "podium_receipt_created_at", on: "podium_receipt", columns: ["created_at"])
         }

@@ -22,9 +22,11 @@ public enum SQLiteDurable {
     /// The stored answer for a resend, nil for a new id; throws `id_reused` if the id came with
     /// another payload.
     public static func replay(_ db: Database, _ key: RequestKey) throws -> JSONValue? {
-        guard let row = try Row.fetchOne(
-            try db.cachedStatement(sql: "SELECT fingerprint, reply FROM podium_receipt WHERE scope = ? AND request_id = ?"),
-            arguments: [key.scope, key.requestId])
+        guard
+            let row = try Row.fetchOne(
+                try db.cachedStatement(
+                    sql: "SELECT fingerprint, reply FROM podium_receipt WHERE scope = ? AND request_id = ?"),
+                arguments: [key.scope, key.requestId])
         else { return nil }
         let reply = try WireCodec.decode(JSONValue.self, from: Data((row["reply"] as String).utf8))
         return try RequestReceipts.replay(key, storedFingerprint: row["fingerprint"], storedReply: reply)
@@ -32,9 +34,11 @@ public enum SQLiteDurable {
 
     /// The stored answer for an id, whatever the payload (for `receipt.get`).
     public static func find(_ db: Database, scope: String, requestId: String) throws -> StoredReply {
-        guard let row = try Row.fetchOne(
-            try db.cachedStatement(sql: "SELECT request_type, reply FROM podium_receipt WHERE scope = ? AND request_id = ?"),
-            arguments: [scope, requestId])
+        guard
+            let row = try Row.fetchOne(
+                try db.cachedStatement(
+                    sql: "SELECT request_type, reply FROM podium_receipt WHERE scope = ? AND request_id = ?"),
+                arguments: [scope, requestId])
         else { return StoredReply(found: false, reply: nil) }
         let reply = try WireCodec.decode(JSONValue.self, from: Data((row["reply"] as String).utf8))
         return StoredReply(found: true, type: row["request_type"], reply: reply)
@@ -43,9 +47,11 @@ public enum SQLiteDurable {
     /// Stores an answer inside the caller's transaction.
     public static func record(_ db: Database, _ key: RequestKey, reply: JSONValue, at time: Int64) throws {
         try db.cachedStatement(
-            sql: "INSERT INTO podium_receipt (scope, request_id, request_type, fingerprint, reply, created_at) VALUES (?, ?, ?, ?, ?, ?)"
+            sql:
+                "INSERT INTO podium_receipt (scope, request_id, request_type, fingerprint, reply, created_at) VALUES (?, ?, ?, ?, ?, ?)"
         ).execute(arguments: [
-            key.scope, key.requestId, key.requestType, key.fingerprint, String(decoding: try WireCodec.encode(reply), as: UTF8.self), time,
+            key.scope, key.requestId, key.requestType, key.fingerprint,
+            String(decoding: try WireCodec.encode(reply), as: UTF8.self), time,
         ])
     }
 
@@ -53,7 +59,9 @@ public enum SQLiteDurable {
 
     /// Appends a message inside the caller's transaction. The stream's publisher id and the
     /// message's sequence (its row number) are stamped when it is read.
-    public static func appendToOutbox<Payload: Encodable & Sendable>(_ db: Database, _ envelope: Envelope<Payload>, on topic: Topic) throws {
+    public static func appendToOutbox<Payload: Encodable & Sendable>(
+        _ db: Database, _ envelope: Envelope<Payload>, on topic: Topic
+    ) throws {
         try db.cachedStatement(sql: "INSERT INTO podium_outbox (topic, envelope, created_at) VALUES (?, ?, ?)")
             .execute(arguments: [topic.rawValue, try WireCodec.encode(envelope), envelope.timestamp])
     }
@@ -61,7 +69,8 @@ public enum SQLiteDurable {
     /// Messages after a sequence, stamped as the stream's, and the outbox's last sequence.
     public static func outboxPage(_ db: Database, stream: String, after: UInt64, limit: Int) throws -> StreamPage {
         let rows = try Row.fetchAll(
-            try db.cachedStatement(sql: "SELECT seq, topic, envelope FROM podium_outbox WHERE seq > ? ORDER BY seq LIMIT ?"),
+            try db.cachedStatement(
+                sql: "SELECT seq, topic, envelope FROM podium_outbox WHERE seq > ? ORDER BY seq LIMIT ?"),
             arguments: [Int64(clamping: after), limit])
         var messages: [StreamMessage] = []
         messages.reserveCapacity(rows.count)
@@ -86,16 +95,22 @@ public enum SQLiteDurable {
     /// The outbox's bounds for retention.
     public static func outboxBounds(_ db: Database, agedBefore: Int64) throws -> StreamBounds {
         let row = try Row.fetchOne(
-            try db.cachedStatement(sql: "SELECT IFNULL(MIN(seq), 0) AS first, IFNULL(MAX(seq), 0) AS head FROM podium_outbox"))
-        let aged = try Int64.fetchOne(
-            try db.cachedStatement(sql: "SELECT IFNULL(MAX(seq), 0) FROM podium_outbox WHERE created_at < ?"), arguments: [agedBefore]) ?? 0
-        return StreamBounds(first: UInt64(row?["first"] as Int64? ?? 0), head: UInt64(row?["head"] as Int64? ?? 0), agedThrough: UInt64(aged))
+            try db.cachedStatement(
+                sql: "SELECT IFNULL(MIN(seq), 0) AS first, IFNULL(MAX(seq), 0) AS head FROM podium_outbox"))
+        let aged =
+            try Int64.fetchOne(
+                try db.cachedStatement(sql: "SELECT IFNULL(MAX(seq), 0) FROM podium_outbox WHERE created_at < ?"),
+                arguments: [agedBefore]) ?? 0
+        return StreamBounds(
+            first: UInt64(row?["first"] as Int64? ?? 0), head: UInt64(row?["head"] as Int64? ?? 0),
+            agedThrough: UInt64(aged))
     }
 
     /// Deletes the oldest outbox messages through `through`, at most `atMost`.
     public static func pruneOutbox(_ db: Database, through: UInt64, atMost: Int) throws -> Int {
         try db.cachedStatement(
-            sql: "DELETE FROM podium_outbox WHERE seq IN (SELECT seq FROM podium_outbox WHERE seq <= ? ORDER BY seq LIMIT ?)"
+            sql:
+                "DELETE FROM podium_outbox WHERE seq IN (SELECT seq FROM podium_outbox WHERE seq <= ? ORDER BY seq LIMIT ?)"
         ).execute(arguments: [Int64(clamping: through), atMost])
         return db.changesCount
     }
@@ -103,7 +118,8 @@ public enum SQLiteDurable {
     /// Deletes receipts written before `before`, at most `atMost`.
     public static func pruneReceipts(_ db: Database, before: Int64, atMost: Int) throws -> Int {
         try db.cachedStatement(
-            sql: "DELETE FROM podium_receipt WHERE rowid IN (SELECT rowid FROM podium_receipt WHERE created_at < ? LIMIT ?)"
+            sql:
+                "DELETE FROM podium_receipt WHERE rowid IN (SELECT rowid FROM podium_receipt WHERE created_at < ? LIMIT ?)"
         ).execute(arguments: [before, atMost])
         return db.changesCount
     }
@@ -117,15 +133,20 @@ public enum SQLiteDurable {
 
     /// The last sequence applied from a stream (0 when none).
     public static func position(_ db: Database, stream: String) throws -> UInt64 {
-        UInt64(try Int64.fetchOne(try db.cachedStatement(sql: "SELECT sequence FROM podium_position WHERE stream = ?"), arguments: [stream]) ?? 0)
+        UInt64(
+            try Int64.fetchOne(
+                try db.cachedStatement(sql: "SELECT sequence FROM podium_position WHERE stream = ?"),
+                arguments: [stream]) ?? 0)
     }
 
     /// Records, inside the caller's transaction, that the stream is applied up to `sequence`.
     public static func advance(_ db: Database, stream: String, to sequence: UInt64) throws {
-        try db.cachedStatement(sql: """
+        try db.cachedStatement(
+            sql: """
                 INSERT INTO podium_position (stream, sequence) VALUES (?, ?)
                 ON CONFLICT(stream) DO UPDATE SET sequence = excluded.sequence WHERE excluded.sequence > sequence
-                """).execute(arguments: [stream, Int64(clamping: sequence)])
+                """
+        ).execute(arguments: [stream, Int64(clamping: sequence)])
     }
 }
 

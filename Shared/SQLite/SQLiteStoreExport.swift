@@ -32,7 +32,8 @@ public enum SQLiteStoreExport {
             }
         } catch let error as DatabaseError where [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode) {
             throw SQLiteExportProblem(
-                "\(path.path) is open in another process (a Podium service still running?): stop the stack, then export")
+                "\(path.path) is open in another process (a Podium service still running?): stop the stack, then export"
+            )
         } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
             throw SQLiteExportProblem("\(path.path) is not a readable SQLite database: \(error.message ?? "\(error)")")
         }
@@ -58,7 +59,8 @@ public struct SQLiteStoreContents {
         }
         var tables: [DumpTable] = []
         for row in try Row.fetchAll(
-            db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid")
+            db,
+            sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid")
         {
             let name: String = row[0]
             guard !SQLiteStoreExport.bookkeeping.contains(name) else { continue }

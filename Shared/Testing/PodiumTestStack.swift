@@ -117,7 +117,8 @@ public final class PodiumTestStack: Sendable {
             LeaderboardService.blueprint(catalog: games, openStore: TestStores.scores),
             AchievementService.blueprint(catalog: achievements, openStore: TestStores.progress),
             ChallengeService.blueprint(
-                openGames: [], catalog: try! ChallengeCatalog(Array(games.games.values)), openStore: TestStores.challenges),
+                openGames: [], catalog: try! ChallengeCatalog(Array(games.games.values)),
+                openStore: TestStores.challenges),
         ]
     }
 
@@ -130,20 +131,26 @@ public final class PodiumTestStack: Sendable {
                 gameId: "dash",
                 leaderboards: [
                     LeaderboardDefinition(id: "dash.highscore", title: "High score", minimum: 0, maximum: 1_000_000),
-                    LeaderboardDefinition(id: "dash.fastest", title: "Fastest run", sortOrder: .lowerIsBetter, format: .timeMilliseconds),
+                    LeaderboardDefinition(
+                        id: "dash.fastest", title: "Fastest run", sortOrder: .lowerIsBetter, format: .timeMilliseconds),
                     LeaderboardDefinition(id: "dash.ranked", title: "Ranked (server only)", serverOnly: true),
                     LeaderboardDefinition(id: "dash.coins", title: "Coins collected", submitOperator: .increment),
                     LeaderboardDefinition(
                         id: "dash.hourly", title: "Hourly cup",
                         recurrence: .init(startsAt: 0, durationMilliseconds: 3_600_000)),
                 ],
-                leaderboardSets: [LeaderboardSet(id: "dash.main", title: "Main boards", leaderboardIds: ["dash.highscore", "dash.fastest"])],
+                leaderboardSets: [
+                    LeaderboardSet(
+                        id: "dash.main", title: "Main boards", leaderboardIds: ["dash.highscore", "dash.fastest"])
+                ],
                 challenges: [
                     ChallengeDefinition(
                         id: "dash.sprint", title: "Sprint", details: "Your best of three runs in the time you pick.",
-                        leaderboardId: "dash.highscore", durations: [600_000, 3_600_000], attempts: .limited(3), repeatable: true),
+                        leaderboardId: "dash.highscore", durations: [600_000, 3_600_000], attempts: .limited(3),
+                        repeatable: true),
                     ChallengeDefinition(
-                        id: "dash.secret", title: "Secret", details: "Not released yet.", leaderboardId: "dash.highscore",
+                        id: "dash.secret", title: "Secret", details: "Not released yet.",
+                        leaderboardId: "dash.highscore",
                         durations: [600_000], attempts: .unlimited, releaseState: .prerelease),
                     ChallengeDefinition(
                         id: "dash.once", title: "Once", details: "One run, once.", leaderboardId: "dash.highscore",
@@ -210,7 +217,8 @@ public final class PodiumTestStack: Sendable {
                 admitted: Dictionary(uniqueKeysWithValues: memberPairs.map { ($0.value.publicKey, $0.key) }))
         }
         busHubKey = hubSecurity?.keyPair.publicKey
-        let data = options.dataDirectory
+        let data =
+            options.dataDirectory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("podium-test-\(UUID().uuidString)")
         dataDirectory = data
         ownsDataDirectory = options.dataDirectory == nil
@@ -224,7 +232,8 @@ public final class PodiumTestStack: Sendable {
             runtime: gatewayRuntime, requestEndpoint: "tcp://127.0.0.1:*", notificationEndpoint: "tcp://127.0.0.1:*",
             notificationSecret: options.notificationSecret ?? (0..<32).map { _ in UInt8.random(in: .min ... .max) },
             maxMessageBytes: options.maxMessageBytes, requestTimeout: options.requestTimeout,
-            maxInFlightPerConnection: options.maxInFlightPerConnection, connectionRateLimit: options.connectionRateLimit,
+            maxInFlightPerConnection: options.maxInFlightPerConnection,
+            connectionRateLimit: options.connectionRateLimit,
             playerRateLimit: options.playerRateLimit, curveKeyPair: options.curveKeyPair,
             expectedServices: options.expectedServices ?? options.services.map(\.name),
             tokenKey: options.auth.tokenKey, serverKeys: options.serverKeys, adminKey: options.adminKey)
@@ -233,7 +242,8 @@ public final class PodiumTestStack: Sendable {
             var settings = gatewaySettings
             settings.runtime.instanceID = "gateway-\(index + 1)-\(UUID().uuidString.prefix(4).lowercased())"
             gateways.append(
-                try await Gateway(settings: settings, clock: options.clock, logger: logger, openStorage: TestStores.gateway))
+                try await Gateway(
+                    settings: settings, clock: options.clock, logger: logger, openStorage: TestStores.gateway))
         }
         self.gateways = gateways
         gateway = gateways[0]
@@ -243,25 +253,34 @@ public final class PodiumTestStack: Sendable {
         let busServices = gateways.map(\.endpoints.busServices).joined(separator: ",")
         var runtimes: [ServiceRuntime] = []
         for instance in 0..<max(1, options.instances) {
-        for blueprint in options.services {
-            var settings = RuntimeSettings(
-                service: blueprint.name, dataDirectory: data, busPublishEndpoint: busPublish,
-                busSubscribeEndpoint: busSubscribe, busServicesEndpoint: busServices,
-                heartbeatInterval: options.heartbeatInterval,
-                database: try Self.testDatabase(service: blueprint.name, dataDirectory: data),
-                busSecurity: memberPairs[blueprint.name].map { BusSecurity(keyPair: $0, hubKey: hubSecurity!.keyPair.publicKey) })
-            settings.retention = options.retention
-            settings.leaseMilliseconds = options.leaseMilliseconds
-            if options.instances > 1 { settings.instanceID = "\(blueprint.name)-\(instance + 1)-\(UUID().uuidString.prefix(4).lowercased())" }
-            let definition = try await blueprint.make(settings, options.clock)
-            runtimes.append(try ServiceRuntime(definition: definition, settings: settings, clock: options.clock, logger: logger))
-        }
+            for blueprint in options.services {
+                var settings = RuntimeSettings(
+                    service: blueprint.name, dataDirectory: data, busPublishEndpoint: busPublish,
+                    busSubscribeEndpoint: busSubscribe, busServicesEndpoint: busServices,
+                    heartbeatInterval: options.heartbeatInterval,
+                    database: try Self.testDatabase(service: blueprint.name, dataDirectory: data),
+                    busSecurity: memberPairs[blueprint.name].map {
+                        BusSecurity(keyPair: $0, hubKey: hubSecurity!.keyPair.publicKey)
+                    })
+                settings.retention = options.retention
+                settings.leaseMilliseconds = options.leaseMilliseconds
+                if options.instances > 1 {
+                    settings.instanceID =
+                        "\(blueprint.name)-\(instance + 1)-\(UUID().uuidString.prefix(4).lowercased())"
+                }
+                let definition = try await blueprint.make(settings, options.clock)
+                runtimes.append(
+                    try ServiceRuntime(definition: definition, settings: settings, clock: options.clock, logger: logger)
+                )
+            }
         }
         services = runtimes
         // Several instances: each in a group of its own, so that one can be stopped alone.
-        let members: [[any Service]] = gateways.map(\.services) + (options.instances > 1 ? services.map { [$0] } : [services])
+        let members: [[any Service]] =
+            gateways.map(\.services) + (options.instances > 1 ? services.map { [$0] } : [services])
         let groups = members.map { parts in
-            ServiceGroup(configuration: ServiceGroupConfiguration(services: parts.map { .init(service: $0) }, logger: logger))
+            ServiceGroup(
+                configuration: ServiceGroupConfiguration(services: parts.map { .init(service: $0) }, logger: logger))
         }
         self.groups = groups
         running = groups.map { group in Task { try await group.run() } }
@@ -272,7 +291,9 @@ public final class PodiumTestStack: Sendable {
     /// schemas of its own (`t<digest of the directory>_<service>`), so a stack restarted on the
     /// same directory finds its data again, like SQLite files.
     public static func testDatabase(service: String, dataDirectory: URL) throws -> DatabaseSettings? {
-        guard let url = ProcessInfo.processInfo.environment["PODIUM_TEST_DATABASE_URL"], !url.isEmpty else { return nil }
+        guard let url = ProcessInfo.processInfo.environment["PODIUM_TEST_DATABASE_URL"], !url.isEmpty else {
+            return nil
+        }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in dataDirectory.standardizedFileURL.path.utf8 {
             hash ^= UInt64(byte)
@@ -320,7 +341,9 @@ public final class PodiumTestStack: Sendable {
     }
 
     /// Registers a player and returns a client that acts as them (its session token on every request).
-    public func player(_ username: String, password: String = "correct horse battery") async throws -> (client: TestClient, grant: SessionGrant) {
+    public func player(_ username: String, password: String = "correct horse battery") async throws -> (
+        client: TestClient, grant: SessionGrant
+    ) {
         let client = try self.client()
         let grant: SessionGrant
         do {

@@ -25,7 +25,8 @@ extension TestClient {
     }
 
     /// Waits (up to 15 s) until the achievement service has applied events so that `condition` holds.
-    public func waitForAchievements(_ game: String, _ condition: @escaping @Sendable (AchievementList) -> Bool) async throws
+    public func waitForAchievements(_ game: String, _ condition: @escaping @Sendable (AchievementList) -> Bool)
+        async throws
         -> AchievementList
     {
         let deadline = ContinuousClock.now + .seconds(15)

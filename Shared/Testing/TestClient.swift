@@ -28,7 +28,8 @@ public final class TestClient: Sendable {
 
     /// Connects a DEALER; with `curveServerKey`, as a CURVE client with a fresh key pair.
     public init(endpoint: String, context: ZMQContext? = nil, curveServerKey: CurveKey? = nil) throws {
-        transport = try DealerTransport(endpoint: endpoint, context: context, curveServerKey: curveServerKey, name: "test.client")
+        transport = try DealerTransport(
+            endpoint: endpoint, context: context, curveServerKey: curveServerKey, name: "test.client")
         client = PodiumClient(transport: transport, idPrefix: "t-", randomIDCharacters: 8)
     }
 
@@ -51,7 +52,8 @@ public final class TestClient: Sendable {
         _ definition: RequestDefinition<EmptyPayload, Reply>, gameId: String? = nil, playerId: String? = nil,
         id: String? = nil, credential: Credential? = nil, timeout: Duration? = nil
     ) async throws -> Reply {
-        try await client.call(definition, gameId: gameId, playerId: playerId, id: id, credential: credential, timeout: timeout)
+        try await client.call(
+            definition, gameId: gameId, playerId: playerId, id: id, credential: credential, timeout: timeout)
     }
 
     /// Sends a typed request and returns the reply as received, error or not.
@@ -68,7 +70,8 @@ public final class TestClient: Sendable {
         _ definition: RequestDefinition<EmptyPayload, Reply>, gameId: String? = nil, playerId: String? = nil,
         id: String? = nil, credential: Credential? = nil, timeout: Duration? = nil
     ) async throws -> PodiumReply<Reply> {
-        try await client.exchange(definition, gameId: gameId, playerId: playerId, id: id, credential: credential, timeout: timeout)
+        try await client.exchange(
+            definition, gameId: gameId, playerId: playerId, id: id, credential: credential, timeout: timeout)
     }
 
     /// The raw escape hatch: sends a request of any type with a hand-built payload and waits
@@ -137,7 +140,8 @@ public final class TestSubscriber: Sendable {
 
     /// Connects and subscribes to the given topic prefixes (exactly as given, even if refused);
     /// with `curveServerKey`, as a CURVE client with a fresh key pair.
-    public init(endpoint: String, topics: [String], context: ZMQContext? = nil, curveServerKey: CurveKey? = nil) throws {
+    public init(endpoint: String, topics: [String], context: ZMQContext? = nil, curveServerKey: CurveKey? = nil) throws
+    {
         let curve = try curveServerKey.map { try CurveKeyPair.generate().clientOptions(server: $0) } ?? []
         socket = try AsyncSocket(
             context: try context ?? ZMQContext(), type: .subscriber, name: "test.subscriber",
@@ -174,4 +178,3 @@ public func withDeadline<Value: Sendable>(
         return value
     }
 }
-

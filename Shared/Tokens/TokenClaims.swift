@@ -20,7 +20,9 @@ public struct TokenClaims: JWTPayload, Equatable {
 
     /// Structural checks only; expiry is checked against Podium's injected clock by ``SessionTokens``.
     public func verify(using algorithm: some JWTAlgorithm) async throws {
-        guard iss.value == Self.issuer else { throw JWTError.claimVerificationFailure(failedClaim: iss, reason: "issuer") }
+        guard iss.value == Self.issuer else {
+            throw JWTError.claimVerificationFailure(failedClaim: iss, reason: "issuer")
+        }
     }
 
     public var playerId: String { sub.value }

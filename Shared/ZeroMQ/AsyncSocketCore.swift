@@ -250,7 +250,10 @@ final class AsyncSocketCore: Sendable {
         var read: [ZMQMessage] = []
         read.reserveCapacity(min(16, max(1, room)))
         while read.count < min(Self.readBatch, max(1, room)) {
-            guard let message = try socket.receiveMessage(wait: false, peerAddress: capturesPeerAddress, limits: receiveLimits) else {
+            guard
+                let message = try socket.receiveMessage(
+                    wait: false, peerAddress: capturesPeerAddress, limits: receiveLimits)
+            else {
                 break
             }
             if let receiveFilter, !receiveFilter(socket, message.frames) { continue }
@@ -322,7 +325,11 @@ final class OutgoingBatch {
     private func finish() {
         switch completion {
         case .single(let continuation):
-            if let failure = failures.first { continuation.resume(throwing: failure.error) } else { continuation.resume() }
+            if let failure = failures.first {
+                continuation.resume(throwing: failure.error)
+            } else {
+                continuation.resume()
+            }
         case .batch(let continuation):
             continuation.resume(returning: failures)
         }
@@ -346,7 +353,9 @@ struct OutgoingQueue {
     init(isRouter: Bool) { self.isRouter = isRouter }
 
     mutating func append(_ messages: [[Data]], _ batch: OutgoingBatch) {
-        for (index, frames) in messages.enumerated() { queue.append(Message(frames: frames, index: index, batch: batch)) }
+        for (index, frames) in messages.enumerated() {
+            queue.append(Message(frames: frames, index: index, batch: batch))
+        }
     }
 
     /// Sends what libzmq takes now; returns whether something is left waiting.

@@ -15,7 +15,8 @@ public struct SocketEvent: Sendable, Equatable {
     }
 
     public enum HandshakeFailure: String, Sendable, Hashable {
-        case noDetail = "no_detail", `protocol`, auth
+        case noDetail = "no_detail"
+        case `protocol`, auth
     }
 
     public var kind: Kind
@@ -88,6 +89,8 @@ extension ZMQSocket {
     /// Publishes this socket's connection events on an inproc endpoint for a ``SocketMonitor``.
     public func monitor(_ endpoint: String) throws {
         guard let handle = rawHandle else { throw ZMQError.socketClosed }
-        if zmq_socket_monitor(handle, endpoint, SocketEvent.mask) != 0 { throw ZMQError.last("zmq_socket_monitor", endpoint) }
+        if zmq_socket_monitor(handle, endpoint, SocketEvent.mask) != 0 {
+            throw ZMQError.last("zmq_socket_monitor", endpoint)
+        }
     }
 }

@@ -21,7 +21,9 @@ public struct ZAPRequest: Sendable, Equatable {
     }
 
     /// A request as libzmq would send it, for tests of a policy.
-    public static func testing(domain: String, mechanism: String, key: CurveKey?, address: String = "127.0.0.1") -> ZAPRequest {
+    public static func testing(domain: String, mechanism: String, key: CurveKey?, address: String = "127.0.0.1")
+        -> ZAPRequest
+    {
         ZAPRequest(
             domain: domain, address: address, mechanism: mechanism, credentials: key.map { [Data($0.bytes)] } ?? [],
             requestID: Data("1".utf8))

@@ -13,7 +13,9 @@ public struct ZMQMessage: Sendable, Equatable {
     public var byteCount: Int
 
     public init(frames: [Data], peerAddress: String? = nil) {
-        self.init(frames: frames, peerAddress: peerAddress, frameCount: frames.count, byteCount: frames.reduce(0) { $0 + $1.count })
+        self.init(
+            frames: frames, peerAddress: peerAddress, frameCount: frames.count,
+            byteCount: frames.reduce(0) { $0 + $1.count })
     }
 
     public init(frames: [Data], peerAddress: String?, frameCount: Int, byteCount: Int) {

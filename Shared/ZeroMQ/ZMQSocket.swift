@@ -134,7 +134,8 @@ public final class ZMQSocket {
     ///
     /// With `limits`, frames past them are read and dropped (see ``ReceiveLimits``); the
     /// message's ``ZMQMessage/frameCount`` and ``ZMQMessage/byteCount`` still count them.
-    public func receiveMessage(wait: Bool = true, peerAddress: Bool, limits: ReceiveLimits? = nil) throws -> ZMQMessage? {
+    public func receiveMessage(wait: Bool = true, peerAddress: Bool, limits: ReceiveLimits? = nil) throws -> ZMQMessage?
+    {
         let handle = try open("zmq_msg_recv")
         var frames: [Data] = []
         var frameCount = 0

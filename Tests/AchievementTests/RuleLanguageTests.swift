@@ -13,7 +13,9 @@ struct RuleLanguageTests {
         return events.map { rule.apply(name: $0.0, value: $0.1, attributes: $0.2, at: $0.3, to: &state) }
     }
 
-    static func one(_ rule: AchievementRule, _ attributes: [String: JSONValue], name: String = "hit", value: Int64? = nil) -> RuleStep {
+    static func one(
+        _ rule: AchievementRule, _ attributes: [String: JSONValue], name: String = "hit", value: Int64? = nil
+    ) -> RuleStep {
         run(rule, [(name, value, attributes, 0)])[0]
     }
 
@@ -47,8 +49,11 @@ struct RuleLanguageTests {
         #expect(Self.one(lt, ["ms": 1]) == .progressed(steps: 1))
         #expect(Self.one(lt, ["ms": 1.5]) == .notMatched)
         let range = Self.rule(where: ["level": ["gte": 3, "lt": 5]])
-        #expect(Self.run(range, ([2, 3, 4, 5] as [Int64]).map { ("hit", nil, ["level": .integer($0)], 0) }).map { $0 == .progressed(steps: 1) }
-            == [false, true, true, false])
+        #expect(
+            Self.run(range, ([2, 3, 4, 5] as [Int64]).map { ("hit", nil, ["level": .integer($0)], 0) }).map {
+                $0 == .progressed(steps: 1)
+            }
+                == [false, true, true, false])
     }
 
     @Test("a numeric comparison on a value that is not a number ignores the event (not a match); a missing one too")
@@ -106,25 +111,41 @@ struct RuleLanguageTests {
         var states = [RuleState(), RuleState(), RuleState()]
         let rules = [damage, healing, byValue]
         func send(_ value: Int64?, _ attributes: [String: JSONValue]) -> [RuleStep] {
-            rules.indices.map { rules[$0].apply(name: "hit", value: value, attributes: attributes, at: 0, to: &states[$0]) }
+            rules.indices.map {
+                rules[$0].apply(name: "hit", value: value, attributes: attributes, at: 0, to: &states[$0])
+            }
         }
-        #expect(send(3, ["damage": 60, "healing": 20]) == [.progressed(steps: 60), .progressed(steps: 20), .progressed(steps: 3)])
-        #expect(send(3, ["damage": 40, "healing": -5]) == [.progressed(steps: 100), .progressed(steps: 20), .progressed(steps: 6)])
-        #expect(send(nil, ["damage": 1]) == [.progressed(steps: 100), .missingAttribute("healing"), .missingAttribute("value")])
+        #expect(
+            send(3, ["damage": 60, "healing": 20]) == [
+                .progressed(steps: 60), .progressed(steps: 20), .progressed(steps: 3),
+            ])
+        #expect(
+            send(3, ["damage": 40, "healing": -5]) == [
+                .progressed(steps: 100), .progressed(steps: 20), .progressed(steps: 6),
+            ])
+        #expect(
+            send(nil, ["damage": 1]) == [
+                .progressed(steps: 100), .missingAttribute("healing"), .missingAttribute("value"),
+            ])
         #expect(Self.one(damage, ["damage": 2.5]) == .notANumber("damage"), "a measure counts whole numbers only")
         #expect(Self.one(damage, ["damage": "9"]) == .notANumber("damage"))
-        let biggest = AchievementRule(kind: .threshold, event: "hit", measureAttribute: "damage", aggregate: .max, groupBy: "m", target: 50)
-        #expect(Self.run(biggest, [("hit", 999, ["m": "a", "damage": 30], 0), ("hit", 1, ["m": "a", "damage": 50], 0)])
-            == [.progressed(steps: 30), .progressed(steps: 50)])
-        let comeback = AchievementRule(kind: .sequence, event: "hit", measureAttribute: "hp", groupBy: "m", below: 10, atLeast: 100)
-        #expect(Self.run(comeback, [("hit", 500, ["m": "a", "hp": 5], 0), ("hit", 0, ["m": "a", "hp": 100], 0)])
-            == [.progressed(steps: 1), .progressed(steps: 2)])
+        let biggest = AchievementRule(
+            kind: .threshold, event: "hit", measureAttribute: "damage", aggregate: .max, groupBy: "m", target: 50)
+        #expect(
+            Self.run(biggest, [("hit", 999, ["m": "a", "damage": 30], 0), ("hit", 1, ["m": "a", "damage": 50], 0)])
+                == [.progressed(steps: 30), .progressed(steps: 50)])
+        let comeback = AchievementRule(
+            kind: .sequence, event: "hit", measureAttribute: "hp", groupBy: "m", below: 10, atLeast: 100)
+        #expect(
+            Self.run(comeback, [("hit", 500, ["m": "a", "hp": 5], 0), ("hit", 0, ["m": "a", "hp": 100], 0)])
+                == [.progressed(steps: 1), .progressed(steps: 2)])
     }
 
     @Test("events: a rule listens to several event names alike, and to no other")
     func severalEvents() {
         let rule = AchievementRule(kind: .counter, events: ["goal", "assist"], target: 3)
-        let steps = Self.run(rule, [("goal", nil, [:], 0), ("save", nil, [:], 0), ("assist", nil, [:], 0), ("goal", nil, [:], 0)])
+        let steps = Self.run(
+            rule, [("goal", nil, [:], 0), ("save", nil, [:], 0), ("assist", nil, [:], 0), ("goal", nil, [:], 0)])
         #expect(steps == [.progressed(steps: 1), .notMatched, .progressed(steps: 2), .progressed(steps: 3)])
         #expect(rule.listens(to: "assist") && !rule.listens(to: "save"))
         #expect(AchievementRule(kind: .event, event: "goal").eventNames == ["goal"])
@@ -137,21 +158,36 @@ struct RuleLanguageTests {
         #expect(Self.run(counter, Array(repeating: ("hit", nil, [:], 0), count: 3)).map(Self.steps) == [0, 0, 1])
 
         let threshold = AchievementRule(kind: .threshold, event: "hit", groupBy: "m", target: 2, allOrNothing: true)
-        #expect(Self.run(threshold, [("hit", nil, ["m": "a"], 0), ("hit", nil, ["m": "b"], 0), ("hit", nil, ["m": "b"], 0)])
+        #expect(
+            Self.run(
+                threshold, [("hit", nil, ["m": "a"], 0), ("hit", nil, ["m": "b"], 0), ("hit", nil, ["m": "b"], 0)]
+            )
             .map(Self.steps) == [0, 0, 1])
 
-        let window = AchievementRule(kind: .window, event: "hit", count: 3, withinMilliseconds: 1000, allOrNothing: true)
-        #expect(Self.run(window, ([0, 500, 1000, 1200] as [Int64]).map { ("hit", nil, [:], $0) }).map(Self.steps) == [0, 0, 0, 1],
+        let window = AchievementRule(
+            kind: .window, event: "hit", count: 3, withinMilliseconds: 1000, allOrNothing: true)
+        #expect(
+            Self.run(window, ([0, 500, 1000, 1200] as [Int64]).map { ("hit", nil, [:], $0) }).map(Self.steps) == [
+                0, 0, 0, 1,
+            ],
             "0, 500 and 1000 are not within 1000 ms; 500, 1000 and 1200 are")
 
-        let sequence = AchievementRule(kind: .sequence, event: "balance", groupBy: "s", below: 10, atLeast: 100, allOrNothing: true)
+        let sequence = AchievementRule(
+            kind: .sequence, event: "balance", groupBy: "s", below: 10, atLeast: 100, allOrNothing: true)
         #expect(sequence.completionSteps == 1)
-        #expect(Self.run(sequence, [("balance", 5, ["s": "x"], 0), ("balance", 100, ["s": "x"], 0)]).map(Self.steps) == [0, 1])
+        #expect(
+            Self.run(sequence, [("balance", 5, ["s": "x"], 0), ("balance", 100, ["s": "x"], 0)]).map(Self.steps) == [
+                0, 1,
+            ])
 
-        let perValue = AchievementRule(kind: .perValue, event: "hit", target: 1, attribute: "v", values: ["a", "b"], allOrNothing: true)
-        #expect(Self.run(perValue, [("hit", nil, ["v": "a"], 0), ("hit", nil, ["v": "b"], 0)]).map(Self.steps) == [0, 1])
+        let perValue = AchievementRule(
+            kind: .perValue, event: "hit", target: 1, attribute: "v", values: ["a", "b"], allOrNothing: true)
+        #expect(
+            Self.run(perValue, [("hit", nil, ["v": "a"], 0), ("hit", nil, ["v": "b"], 0)]).map(Self.steps) == [0, 1])
         // Without the flag the same rule shows its count.
-        #expect(Self.run(AchievementRule(kind: .counter, event: "hit", target: 3), [("hit", nil, [:], 0)]).map(Self.steps) == [1])
+        #expect(
+            Self.run(AchievementRule(kind: .counter, event: "hit", target: 3), [("hit", nil, [:], 0)]).map(Self.steps)
+                == [1])
     }
 
     static func steps(_ step: RuleStep) -> Int64 {
@@ -168,7 +204,10 @@ struct RuleLanguageTests {
         var record = ProgressRecord()
         var state = RuleState()
         for (time, expected) in [(Int64(0), Int64(0)), (200, 0), (250, 1)] {
-            guard case .progressed(let steps) = definition.rule!.apply(name: "hit", value: nil, attributes: [:], at: time, to: &state) else {
+            guard
+                case .progressed(let steps) = definition.rule!.apply(
+                    name: "hit", value: nil, attributes: [:], at: time, to: &state)
+            else {
                 Issue.record("the hit did not progress")
                 return
             }
@@ -176,6 +215,7 @@ struct RuleLanguageTests {
             record.steps = max(record.steps, steps)
         }
         #expect(record.percentComplete(target: definition.completionSteps) == 100)
-        #expect(!ProgressRecord(steps: 0).hasProgress, "partial progress keeps a hidden all-or-nothing achievement hidden")
+        #expect(
+            !ProgressRecord(steps: 0).hasProgress, "partial progress keeps a hidden all-or-nothing achievement hidden")
     }
 }

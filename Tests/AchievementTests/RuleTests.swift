@@ -9,8 +9,15 @@ import Testing
 struct RuleTests {
     typealias Event = (String, Int64?, [String: JSONValue])
 
-    static func hand(_ session: String, variant: String = "classic", doubled: Bool = false, won: Bool = false) -> Event {
-        ("hand.played", nil, ["sessionId": .string(session), "variant": .string(variant), "doubledDown": .bool(doubled), "won": .bool(won)])
+    static func hand(_ session: String, variant: String = "classic", doubled: Bool = false, won: Bool = false) -> Event
+    {
+        (
+            "hand.played", nil,
+            [
+                "sessionId": .string(session), "variant": .string(variant), "doubledDown": .bool(doubled),
+                "won": .bool(won),
+            ]
+        )
     }
 
     @Test("a single filtered event: only a win after doubling down counts")
@@ -18,7 +25,8 @@ struct RuleTests {
         try await withPodiumStack { stack in
             let (player, _) = try await stack.player("bold")
             defer { Task { await player.close() } }
-            try await player.play("blackjack", [Self.hand("s1", doubled: true, won: false), Self.hand("s1", doubled: false, won: true)])
+            try await player.play(
+                "blackjack", [Self.hand("s1", doubled: true, won: false), Self.hand("s1", doubled: false, won: true)])
             let before = try await player.waitForAchievements("blackjack") { $0.status("hotstreak")?.steps == 1 }
             #expect(before.status("bold")?.earned == false)
             try await player.play("blackjack", [Self.hand("s1", doubled: true, won: true)])
@@ -32,7 +40,9 @@ struct RuleTests {
         try await withPodiumStack { stack in
             let (player, _) = try await stack.player("streaky")
             defer { Task { await player.close() } }
-            try await player.play("blackjack", (0..<4).map { _ in Self.hand("a", won: true) } + (0..<4).map { _ in Self.hand("b", won: true) })
+            try await player.play(
+                "blackjack",
+                (0..<4).map { _ in Self.hand("a", won: true) } + (0..<4).map { _ in Self.hand("b", won: true) })
             let split = try await player.waitForAchievements("blackjack") { $0.status("hotstreak")?.steps == 4 }
             #expect(split.status("hotstreak")?.earned == false)
             #expect(split.status("hotstreak")?.steps == 4, "progress is the best session, exactly")
@@ -49,7 +59,9 @@ struct RuleTests {
             let (player, _) = try await stack.player("connoisseur")
             defer { Task { await player.close() } }
             var hands: [Event] = []
-            for variant in ["classic", "european", "spanish"] { hands += (0..<10).map { _ in Self.hand("s", variant: variant) } }
+            for variant in ["classic", "european", "spanish"] {
+                hands += (0..<10).map { _ in Self.hand("s", variant: variant) }
+            }
             hands += (0..<9).map { _ in Self.hand("s", variant: "vegas") }
             hands += (0..<5).map { _ in Self.hand("s", variant: "unlisted") }
             try await player.play("blackjack", hands)
@@ -57,7 +69,9 @@ struct RuleTests {
             #expect(almost.status("connoisseur")?.earned == false)
             #expect(almost.status("connoisseur")?.target == 40)
             try await player.play("blackjack", [Self.hand("s", variant: "vegas")])
-            #expect(try await player.waitForAchievements("blackjack") { $0.status("connoisseur")?.earned == true }.status("connoisseur")?.earned == true)
+            #expect(
+                try await player.waitForAchievements("blackjack") { $0.status("connoisseur")?.earned == true }.status(
+                    "connoisseur")?.earned == true)
         }
     }
 
@@ -69,14 +83,20 @@ struct RuleTests {
             let hidden = try await player.achievements("blackjack").status("comeback")
             #expect(hidden?.hidden == true)
             #expect(hidden?.title == nil, "a hidden achievement without progress shows only a placeholder")
-            try await player.play("blackjack", [
-                ("balance", 150, ["sessionId": "x"]), ("balance", 5, ["sessionId": "y"]), ("balance", 150, ["sessionId": "z"]),
-            ])
+            try await player.play(
+                "blackjack",
+                [
+                    ("balance", 150, ["sessionId": "x"]), ("balance", 5, ["sessionId": "y"]),
+                    ("balance", 150, ["sessionId": "z"]),
+                ])
             let partial = try await player.waitForAchievements("blackjack") { $0.status("comeback")?.steps == 1 }
             #expect(partial.status("comeback")?.title == "Comeback", "progress reveals a hidden achievement")
             #expect(partial.status("comeback")?.earned == false)
-            try await player.play("blackjack", [("balance", 99, ["sessionId": "y"]), ("balance", 100, ["sessionId": "y"])])
-            #expect(try await player.waitForAchievements("blackjack") { $0.status("comeback")?.earned == true }.status("comeback")?.earned == true)
+            try await player.play(
+                "blackjack", [("balance", 99, ["sessionId": "y"]), ("balance", 100, ["sessionId": "y"])])
+            #expect(
+                try await player.waitForAchievements("blackjack") { $0.status("comeback")?.earned == true }.status(
+                    "comeback")?.earned == true)
         }
     }
 
@@ -110,7 +130,8 @@ struct RuleTests {
             let (player, _) = try await stack.player("sloppy")
             defer { Task { await player.close() } }
             // No sessionId: the session threshold ignores it, the per-variant count still counts it.
-            try await player.play("blackjack", [("hand.played", nil, ["variant": "classic", "won": true, "doubledDown": false])])
+            try await player.play(
+                "blackjack", [("hand.played", nil, ["variant": "classic", "won": true, "doubledDown": false])])
             let list = try await player.waitForAchievements("blackjack") { $0.status("connoisseur")?.steps == 1 }
             #expect(list.status("connoisseur")?.steps == 1)
             #expect(list.status("hotstreak")?.steps == 0)
@@ -120,26 +141,34 @@ struct RuleTests {
 
 @Suite("Rule abuse")
 struct RuleAbuseTests {
-    @Test("extreme and negative values neither crash the service nor earn anything; players cannot report rule-based achievements")
+    @Test(
+        "extreme and negative values neither crash the service nor earn anything; players cannot report rule-based achievements"
+    )
     func extremes() async throws {
         try await withPodiumStack { stack in
             let (player, _) = try await stack.player("abuser")
             defer { Task { await player.close() } }
-            try await player.play("whackacac", [
-                ("tick", Int64.min, ["matchId": "m"]), ("tick", -1, ["matchId": "m"]),
-                ("tick", Int64.max, ["matchId": "m"]), ("tick", Int64.max, ["matchId": "m"]),
-            ])
+            try await player.play(
+                "whackacac",
+                [
+                    ("tick", Int64.min, ["matchId": "m"]), ("tick", -1, ["matchId": "m"]),
+                    ("tick", Int64.max, ["matchId": "m"]), ("tick", Int64.max, ["matchId": "m"]),
+                ])
             let list = try await player.waitForAchievements("whackacac") { $0.status("play5Mins")?.earned == true }
             #expect(list.status("play5Mins")?.earned == true, "the two huge positive ticks complete it")
             let fresh = try await stack.player("negative")
             defer { Task { await fresh.client.close() } }
-            try await fresh.client.play("whackacac", [("tick", Int64.min, ["matchId": "m"]), ("tick", -5, ["matchId": "m"])])
+            try await fresh.client.play(
+                "whackacac", [("tick", Int64.min, ["matchId": "m"]), ("tick", -5, ["matchId": "m"])])
             try await fresh.client.play("whackacac", [("cactus.hit", nil, ["matchId": "m"])])
-            let negative = try await fresh.client.waitForAchievements("whackacac") { $0.status("killone")?.earned == true }
+            let negative = try await fresh.client.waitForAchievements("whackacac") {
+                $0.status("killone")?.earned == true
+            }
             #expect(negative.status("play5Mins")?.earned == false, "negative time does not count")
             #expect(negative.status("play5Mins")?.steps == 0)
             let cheat = try await player.report(
-                "whackacac", [ProgressReport(achievementId: "com.dragonforged.whackacac.1000whacks", percentComplete: 100)])
+                "whackacac",
+                [ProgressReport(achievementId: "com.dragonforged.whackacac.1000whacks", percentComplete: 100)])
             #expect(cheat.errorCode == .forbidden)
             let unknown = try await player.report("whackacac", [ProgressReport(achievementId: "nope", steps: 1)])
             #expect(unknown.error?.errorReply?.field == "payload.reports.0.achievementId")

@@ -5,8 +5,11 @@ import PodiumTesting
 import Testing
 
 extension TestClient {
-    func report(_ game: String, _ reports: [ProgressReport], playerId: String? = nil) async throws -> PodiumReply<ProgressReportReply> {
-        try await exchange(AchievementRequests.report, ProgressReportBatch(reports: reports), gameId: game, playerId: playerId)
+    func report(_ game: String, _ reports: [ProgressReport], playerId: String? = nil) async throws -> PodiumReply<
+        ProgressReportReply
+    > {
+        try await exchange(
+            AchievementRequests.report, ProgressReportBatch(reports: reports), gameId: game, playerId: playerId)
     }
 
     /// A batch as hand-built JSON, for reports no typed one can express (wrong types, missing fields).
@@ -21,4 +24,3 @@ extension PodiumReply where Value == ProgressReportReply {
         get throws { try value().outcomes }
     }
 }
-

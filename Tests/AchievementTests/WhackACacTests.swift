@@ -18,7 +18,8 @@ struct WhackACacTests {
             defer { Task { await banners.close() } }
             _ = try await withDeadline(.seconds(15)) {
                 while true {
-                    _ = try await player.call(ClientRequests.testNotification(of: "achievement"), TestNotice(), gameId: "whackacac")
+                    _ = try await player.call(
+                        ClientRequests.testNotification(of: "achievement"), TestNotice(), gameId: "whackacac")
                     if (try? await banners.next(timeout: .milliseconds(300))) != nil { return true }
                 }
             }
@@ -45,9 +46,16 @@ struct WhackACacTests {
             // Match 2: 100 quick hits in one match, then 4 more matches and enough time.
             try await player.play("whackacac", Array(repeating: ("cactus.hit", nil, ["matchId": "m2"]), count: 100))
             for match in 2...5 {
-                try await player.play("whackacac", [("tick", 60, ["matchId": .string("m\(match)")]), ("match.end", 0, ["matchId": .string("m\(match)")])])
+                try await player.play(
+                    "whackacac",
+                    [
+                        ("tick", 60, ["matchId": .string("m\(match)")]),
+                        ("match.end", 0, ["matchId": .string("m\(match)")]),
+                    ])
             }
-            let done = try await player.waitForAchievements("whackacac") { $0.status("play5")?.earned == true && $0.status("play5Mins")?.earned == true }
+            let done = try await player.waitForAchievements("whackacac") {
+                $0.status("play5")?.earned == true && $0.status("play5Mins")?.earned == true
+            }
             for id in ["killone", "score100", "play5", "100whacks", "play5Mins", "hit5Fast"] {
                 #expect(done.status(id)?.earned == true, "\(id) was not earned")
             }
@@ -75,7 +83,8 @@ struct WhackACacTests {
             let (player, grant) = try await stack.player("persistent")
             defer { Task { await player.close() } }
             try await player.play("whackacac", Array(repeating: ("cactus.hit", nil, ["matchId": "m1"]), count: 30))
-            _ = try await player.report("blackjack", [ProgressReport(achievementId: "com.example.blackjack.tutorial", percentComplete: 100)])
+            _ = try await player.report(
+                "blackjack", [ProgressReport(achievementId: "com.example.blackjack.tutorial", percentComplete: 100)])
             let list = try await player.waitForAchievements("whackacac") { $0.status("100whacks")?.steps == 30 }
             #expect(list.status("100whacks")?.steps == 30)
             return grant
@@ -90,17 +99,25 @@ struct WhackACacTests {
             #expect(list.status("score100")?.earned == true)
             #expect(list.status("100whacks")?.earned == true)
 
-            func resetAll(_ confirmation: AchievementResetConfirmation) async throws -> PodiumReply<AchievementResetReceipt> {
+            func resetAll(_ confirmation: AchievementResetConfirmation) async throws -> PodiumReply<
+                AchievementResetReceipt
+            > {
                 try await player.exchange(AchievementRequests.reset, confirmation, gameId: "whackacac")
             }
-            #expect(try await resetAll(AchievementResetConfirmation(confirm: nil, gameId: nil)).errorCode == .confirmationRequired)
-            #expect(try await resetAll(AchievementResetConfirmation(confirm: true, gameId: "blackjack")).errorCode == .confirmationRequired)
+            #expect(
+                try await resetAll(AchievementResetConfirmation(confirm: nil, gameId: nil)).errorCode
+                    == .confirmationRequired)
+            #expect(
+                try await resetAll(AchievementResetConfirmation(confirm: true, gameId: "blackjack")).errorCode
+                    == .confirmationRequired)
             let reset = try await resetAll(AchievementResetConfirmation(confirm: true, gameId: "whackacac"))
             #expect(reset.type == .reply)
             let cleared = try await player.achievements("whackacac")
             #expect(cleared.pointsEarned == 0)
             #expect(cleared.status("100whacks")?.steps == 0)
-            #expect(try await player.achievements("blackjack").status("tutorial")?.earned == true, "other games are untouched")
+            #expect(
+                try await player.achievements("blackjack").status("tutorial")?.earned == true,
+                "other games are untouched")
         }
     }
 }

@@ -10,7 +10,9 @@ import Testing
 /// The attacks issue 3 names, each through the gateway over real sockets.
 @Suite("Attacks")
 struct AttackTests {
-    static func forge(_ token: String, header: String? = nil, payload transform: ((String) -> String)? = nil, signature: String? = nil) -> String {
+    static func forge(
+        _ token: String, header: String? = nil, payload transform: ((String) -> String)? = nil, signature: String? = nil
+    ) -> String {
         var parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         func b64(_ text: String) -> String {
             Data(text.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
@@ -50,8 +52,17 @@ struct AttackTests {
                 ("alg none", Self.forge(victim.sessionToken, header: #"{"alg":"none","typ":"JWT"}"#, signature: "")),
                 ("alg swap to HS512", Self.forge(victim.sessionToken, header: #"{"alg":"HS512","typ":"JWT"}"#)),
                 ("alg swap to RS256", Self.forge(victim.sessionToken, header: #"{"alg":"RS256","typ":"JWT"}"#)),
-                ("tampered subject", Self.forge(attacker.sessionToken, payload: { $0.replacingOccurrences(of: attacker.playerId, with: victim.playerId) })),
-                ("tampered expiry", Self.forge(victim.sessionToken, payload: { $0.replacingOccurrences(of: "\"exp\":", with: "\"exp\":9") })),
+                (
+                    "tampered subject",
+                    Self.forge(
+                        attacker.sessionToken,
+                        payload: { $0.replacingOccurrences(of: attacker.playerId, with: victim.playerId) })
+                ),
+                (
+                    "tampered expiry",
+                    Self.forge(
+                        victim.sessionToken, payload: { $0.replacingOccurrences(of: "\"exp\":", with: "\"exp\":9") })
+                ),
                 ("refresh token as session token", victim.refreshToken),
                 ("garbage", "definitely.not.a-token"),
             ]
@@ -71,13 +82,20 @@ struct AttackTests {
         try await withPodiumStack { stack in
             let (mallory, _) = try await stack.player("mallory")
             let (alice, aliceGrant) = try await stack.player("alice")
-            defer { Task { await mallory.close(); await alice.close() } }
+            defer {
+                Task {
+                    await mallory.close()
+                    await alice.close()
+                }
+            }
             let before = try await alice.publish().value()
             let forged = try await mallory.publish(playerId: aliceGrant.playerId)
             #expect(forged.errorCode == .forbidden)
-            let subscribe = try await mallory.exchange(GatewayRequests.subscribe, gameId: "dash", playerId: aliceGrant.playerId)
+            let subscribe = try await mallory.exchange(
+                GatewayRequests.subscribe, gameId: "dash", playerId: aliceGrant.playerId)
             #expect(subscribe.errorCode == .forbidden)
-            let rename = try await mallory.exchange(AuthRequests.displayName, DisplayNameChange(displayName: "owned"), playerId: aliceGrant.playerId)
+            let rename = try await mallory.exchange(
+                AuthRequests.displayName, DisplayNameChange(displayName: "owned"), playerId: aliceGrant.playerId)
             #expect(rename.errorCode == .forbidden)
             let after = try await alice.publish().value()
             #expect(after.sequence == before.sequence + 1)
@@ -94,7 +112,8 @@ struct AttackTests {
             defer { Task { await anonymous.close() } }
             // The same hand-built payload to every type: the credential is checked before it is read.
             let closed = [
-                GatewayRequests.publish.type, GatewayRequests.subscribe.type, AuthRequests.profile.type, AuthRequests.friendList.type,
+                GatewayRequests.publish.type, GatewayRequests.subscribe.type, AuthRequests.profile.type,
+                AuthRequests.friendList.type,
                 ServiceRequests.testNotification(of: "challenge").type,
             ]
             for type in closed {
@@ -137,13 +156,18 @@ struct AttackTests {
                 for (client, name) in zip(clients, names) { group.addTask { try await client.register(name) } }
                 return try await group.reduce(into: [PodiumReply<SessionGrant>]()) { $0.append($1) }
             }
-            let outcomes = results.map { $0.type == .reply ? "ok" : "\($0.errorCode.map { "\($0)" } ?? "?"): \($0.error?.errorReply?.message ?? "")" }
+            let outcomes = results.map {
+                $0.type == .reply
+                    ? "ok" : "\($0.errorCode.map { "\($0)" } ?? "?"): \($0.error?.errorReply?.message ?? "")"
+            }
             #expect(results.filter { $0.type == .reply }.count == 1, "\(outcomes)")
             #expect(results.filter { $0.errorCode == .usernameTaken }.count == names.count - 1, "\(outcomes)")
         }
     }
 
-    @Test("a guesser is stopped per account-and-address with a retry-after, operators hear of it, and the window lets it go")
+    @Test(
+        "a guesser is stopped per account-and-address with a retry-after, operators hear of it, and the window lets it go"
+    )
     func bruteForce() async throws {
         let clock = OffsetClock()
         let admin = String(repeating: "a", count: 40)
@@ -151,7 +175,12 @@ struct AttackTests {
             let anonymous = try client(stack)
             let operatorClient = try TestClient(endpoint: stack.endpoints.requests)
             operatorClient.use(.adminKey(admin))
-            defer { Task { await anonymous.close(); await operatorClient.close() } }
+            defer {
+                Task {
+                    await anonymous.close()
+                    await operatorClient.close()
+                }
+            }
             let topic = try await operatorClient.call(GatewayRequests.subscribe).topic
             #expect(topic.hasPrefix("operator/"))
             let operators = try TestSubscriber(endpoint: stack.endpoints.notifications, topics: [topic])
@@ -181,7 +210,9 @@ struct AttackTests {
         }
     }
 
-    @Test("behind one shared address a guesser is stopped while the other players there log in, and an operator sees and clears it")
+    @Test(
+        "behind one shared address a guesser is stopped while the other players there log in, and an operator sees and clears it"
+    )
     func sharedAddress() async throws {
         let admin = String(repeating: "a", count: 40)
         var auth = PodiumTestStack.testAuthConfiguration
@@ -192,7 +223,13 @@ struct AttackTests {
             let classmate = try client(stack)
             let operatorClient = try TestClient(endpoint: stack.endpoints.requests)
             operatorClient.use(.adminKey(admin))
-            defer { Task { await guesser.close(); await classmate.close(); await operatorClient.close() } }
+            defer {
+                Task {
+                    await guesser.close()
+                    await classmate.close()
+                    await operatorClient.close()
+                }
+            }
             _ = try await classmate.register("classmate")
             _ = try await classmate.register("victim")
             _ = try await classmate.register("newcomer")
@@ -206,18 +243,21 @@ struct AttackTests {
             // The guesser moves on to other names: the address limit (8) stops that, but the
             // players who logged in from this address before still get in.
             for index in 0..<5 {
-                #expect(try await guesser.login("name\(index)", password: "guess guess").errorCode == .invalidCredentials)
+                #expect(
+                    try await guesser.login("name\(index)", password: "guess guess").errorCode == .invalidCredentials)
             }
             #expect(try await guesser.login("name9", password: "guess guess").errorCode == .rateLimited)
             #expect(try await classmate.login("classmate").type == .reply, "known at this address")
             let stranger = "stranger\(UInt32.random(in: 0...UInt32.max))"
             #expect(try await guesser.login(stranger, password: "guess guess").errorCode == .rateLimited)
 
-            let lockouts = try await operatorClient.call(AuthRequests.lockouts, LockoutQuery(address: "127.0.0.1")).lockouts
+            let lockouts = try await operatorClient.call(AuthRequests.lockouts, LockoutQuery(address: "127.0.0.1"))
+                .lockouts
             #expect(Set(lockouts.map(\.limit)) == ["account-and-address", "address"], "\(lockouts)")
             #expect(lockouts.first { $0.limit == "account-and-address" }?.username == "victim")
             #expect(lockouts.first { $0.limit == "address" }?.failures == 8)
-            let forVictim = try await operatorClient.call(AuthRequests.lockouts, LockoutQuery(username: "VICTIM")).lockouts
+            let forVictim = try await operatorClient.call(AuthRequests.lockouts, LockoutQuery(username: "VICTIM"))
+                .lockouts
             #expect(forVictim.map(\.limit) == ["account-and-address"])
             #expect(try await guesser.exchange(AuthRequests.lockouts, LockoutQuery()).errorCode == .unauthenticated)
             #expect(try await operatorClient.exchange(AuthRequests.unlock, LockoutQuery()).errorCode == .missingField)
@@ -240,10 +280,17 @@ struct AttackTests {
             server.use(.serverKey(serverKey))
             let adminClient = try TestClient(endpoint: stack.endpoints.requests)
             adminClient.use(.adminKey(admin))
-            defer { Task { await player.close(); await server.close(); await adminClient.close() } }
+            defer {
+                Task {
+                    await player.close()
+                    await server.close()
+                    await adminClient.close()
+                }
+            }
             #expect(try await server.publish(playerId: grant.playerId).type == .reply)
             #expect(try await server.publish(playerId: nil).errorCode == .missingField)
-            #expect(try await server.publish(gameId: "other", playerId: grant.playerId).errorCode == .invalidCredentials)
+            #expect(
+                try await server.publish(gameId: "other", playerId: grant.playerId).errorCode == .invalidCredentials)
             let wrong = try TestClient(endpoint: stack.endpoints.requests)
             wrong.use(.serverKey(String(repeating: "x", count: 40)))
             #expect(try await wrong.publish(playerId: grant.playerId).errorCode == .invalidCredentials)
@@ -256,12 +303,20 @@ struct AttackTests {
             // An operator's name the protocol does not define.
             #expect(try await player.request("auth.admin.reset").errorCode == .forbidden)
             #expect(try await server.request("auth.admin.reset", gameId: "dash").errorCode == .forbidden)
-            #expect(try await adminClient.request("auth.admin.reset").errorCode == .unknownType, "the gate opens for admins")
             #expect(
-                try await player.exchange(AuthRequests.sessionCheck, SessionCheck(sessionId: grant.sessionId, playerId: grant.playerId)).errorCode
+                try await adminClient.request("auth.admin.reset").errorCode == .unknownType, "the gate opens for admins"
+            )
+            #expect(
+                try await player.exchange(
+                    AuthRequests.sessionCheck, SessionCheck(sessionId: grant.sessionId, playerId: grant.playerId)
+                ).errorCode
                     == .forbidden)
-            #expect(try await player.exchange(AuthRequests.friendsOf, FriendsOfQuery(playerId: grant.playerId)).errorCode == .forbidden)
-            #expect(try await server.exchange(GatewayRequests.subscribe, gameId: "dash", playerId: grant.playerId).errorCode == .forbidden)
+            #expect(
+                try await player.exchange(AuthRequests.friendsOf, FriendsOfQuery(playerId: grant.playerId)).errorCode
+                    == .forbidden)
+            #expect(
+                try await server.exchange(GatewayRequests.subscribe, gameId: "dash", playerId: grant.playerId).errorCode
+                    == .forbidden)
             #expect(try await player.exchange(GatewayRequests.subscribe).errorCode == .missingField)
         }
     }
@@ -276,19 +331,29 @@ struct ServerOnlyBoardTests {
             let (player, grant) = try await stack.player("cheater")
             let server = try TestClient(endpoint: stack.endpoints.requests)
             server.use(.serverKey(serverKey))
-            defer { Task { await player.close(); await server.close() } }
+            defer {
+                Task {
+                    await player.close()
+                    await server.close()
+                }
+            }
             let ranked = ScoreSubmission(boardId: "dash.ranked", value: 999)
             let refused = try await player.exchange(LeaderboardRequests.submit, ranked, gameId: "dash")
             #expect(refused.errorCode == .forbidden)
-            let nothing = try await player.call(LeaderboardRequests.entry, BoardQuery(boardId: "dash.ranked"), gameId: "dash")
+            let nothing = try await player.call(
+                LeaderboardRequests.entry, BoardQuery(boardId: "dash.ranked"), gameId: "dash")
             #expect(nothing.entry == nil, "the refused score was not stored")
-            let accepted = try await server.exchange(LeaderboardRequests.submit, ranked, gameId: "dash", playerId: grant.playerId)
+            let accepted = try await server.exchange(
+                LeaderboardRequests.submit, ranked, gameId: "dash", playerId: grant.playerId)
             #expect(accepted.type == .reply)
-            let stored = try await player.call(LeaderboardRequests.entry, BoardQuery(boardId: "dash.ranked"), gameId: "dash")
+            let stored = try await player.call(
+                LeaderboardRequests.entry, BoardQuery(boardId: "dash.ranked"), gameId: "dash")
             #expect(stored.entry?.value == 999)
             // On an open board the player submits for themselves.
             #expect(
-                try await player.exchange(LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: 5), gameId: "dash").type
+                try await player.exchange(
+                    LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: 5), gameId: "dash"
+                ).type
                     == .reply)
         }
     }

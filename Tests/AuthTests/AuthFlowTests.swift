@@ -33,7 +33,8 @@ struct AuthFlowTests {
             let renamed = try await ada.call(AuthRequests.displayName, DisplayNameChange(displayName: "Countess"))
             #expect(renamed.displayName == "Countess")
             #expect(renamed.playerId == grant.playerId, "player ids never change")
-            let lookup = try await ada.call(AuthRequests.players, ProfileLookup(playerIds: [grant.playerId, "missing"]))
+            let lookup = try await ada.call(
+                AuthRequests.players, ProfileLookup(playerIds: [grant.playerId, "missing"]))
             #expect(lookup.players == [PublicProfile(playerId: grant.playerId, displayName: "Countess")])
         }
     }
@@ -43,7 +44,8 @@ struct AuthFlowTests {
         try await withPodiumStack { stack in
             let anonymous = try client(stack)
             defer { Task { await anonymous.close() } }
-            let first = try await anonymous.call(AuthRequests.deviceLogin, DeviceLogin(deviceId: "phone-0001", displayName: "Rookie"))
+            let first = try await anonymous.call(
+                AuthRequests.deviceLogin, DeviceLogin(deviceId: "phone-0001", displayName: "Rookie"))
             let again = try await anonymous.call(AuthRequests.deviceLogin, DeviceLogin(deviceId: "phone-0001"))
             #expect(first.created)
             #expect(!again.created)
@@ -51,12 +53,17 @@ struct AuthFlowTests {
             #expect(first.username == nil)
             let device = try client(stack, token: again.sessionToken)
             defer { Task { await device.close() } }
-            let linked = try await device.call(AuthRequests.link, AccountLink(username: "rookie", password: "long enough"))
+            let linked = try await device.call(
+                AuthRequests.link, AccountLink(username: "rookie", password: "long enough"))
             #expect(linked.username == "rookie")
             #expect(linked.linkedDevices == 1)
             #expect(try await anonymous.login("rookie", password: "long enough").grant.playerId == first.playerId)
-            #expect(try await device.exchange(AuthRequests.link, AccountLink(username: "other", password: "long enough")).errorCode == .conflict)
-            #expect(try await anonymous.exchange(AuthRequests.deviceLogin, DeviceLogin(deviceId: "short")).errorCode == .invalidField)
+            #expect(
+                try await device.exchange(AuthRequests.link, AccountLink(username: "other", password: "long enough"))
+                    .errorCode == .conflict)
+            #expect(
+                try await anonymous.exchange(AuthRequests.deviceLogin, DeviceLogin(deviceId: "short")).errorCode
+                    == .invalidField)
         }
     }
 
@@ -66,17 +73,20 @@ struct AuthFlowTests {
             let anonymous = try client(stack)
             defer { Task { await anonymous.close() } }
             let grant = try await anonymous.register("rotor").grant
-            let refreshed = try await anonymous.call(AuthRequests.refresh, SessionRefresh(refreshToken: grant.refreshToken))
+            let refreshed = try await anonymous.call(
+                AuthRequests.refresh, SessionRefresh(refreshToken: grant.refreshToken))
             #expect(refreshed.sessionId == grant.sessionId)
             #expect(refreshed.refreshToken != grant.refreshToken)
             let player = try client(stack, token: refreshed.sessionToken)
             defer { Task { await player.close() } }
             #expect(try await player.publish().type == .reply)
             // The first refresh token again: a replay. The whole session ends.
-            let replay = try await anonymous.exchange(AuthRequests.refresh, SessionRefresh(refreshToken: grant.refreshToken))
+            let replay = try await anonymous.exchange(
+                AuthRequests.refresh, SessionRefresh(refreshToken: grant.refreshToken))
             #expect(replay.errorCode == .sessionRevoked)
             #expect(try await player.publish().errorCode == .sessionRevoked)
-            let later = try await anonymous.exchange(AuthRequests.refresh, SessionRefresh(refreshToken: refreshed.refreshToken))
+            let later = try await anonymous.exchange(
+                AuthRequests.refresh, SessionRefresh(refreshToken: refreshed.refreshToken))
             #expect(later.errorCode == .sessionRevoked)
         }
     }
@@ -92,7 +102,13 @@ struct AuthFlowTests {
             let first = try client(stack, token: one.sessionToken)
             let second = try client(stack, token: two.sessionToken)
             let third = try client(stack, token: three.sessionToken)
-            defer { Task { await first.close(); await second.close(); await third.close() } }
+            defer {
+                Task {
+                    await first.close()
+                    await second.close()
+                    await third.close()
+                }
+            }
             // Use every token once, so the gateway has them cached.
             for player in [first, second, third] { #expect(try await player.publish().type == .reply) }
             let logout = try await first.call(AuthRequests.logout)
@@ -104,7 +120,9 @@ struct AuthFlowTests {
             #expect(revokeAll.revokedSessions == 2)
             #expect(try await second.publish().errorCode == .sessionRevoked)
             #expect(try await third.publish().errorCode == .sessionRevoked)
-            #expect(try await anonymous.exchange(AuthRequests.refresh, SessionRefresh(refreshToken: three.refreshToken)).errorCode == .sessionRevoked)
+            #expect(
+                try await anonymous.exchange(AuthRequests.refresh, SessionRefresh(refreshToken: three.refreshToken))
+                    .errorCode == .sessionRevoked)
         }
     }
 
@@ -127,7 +145,12 @@ struct AuthFlowTests {
         try await withPodiumStack(options) { stack in
             let old = try client(stack, token: revoked.sessionToken)
             let other = try client(stack, token: kept.sessionToken)
-            defer { Task { await old.close(); await other.close() } }
+            defer {
+                Task {
+                    await old.close()
+                    await other.close()
+                }
+            }
             #expect(try await old.publish().errorCode == .sessionRevoked)
             #expect(try await other.publish().type == .reply, "an unrevoked session survives the restart")
         }
@@ -146,7 +169,8 @@ struct AuthFlowTests {
             clock.advance(by: .seconds(16 * 60))
             #expect(try await player.publish().errorCode == .tokenExpired)
             // The client still sends its expired session token with the refresh: that must not block it.
-            let refreshed = try await player.call(AuthRequests.refresh, SessionRefresh(refreshToken: grant.refreshToken))
+            let refreshed = try await player.call(
+                AuthRequests.refresh, SessionRefresh(refreshToken: grant.refreshToken))
             player.use(.token(refreshed.sessionToken))
             #expect(try await player.publish().type == .reply)
         }

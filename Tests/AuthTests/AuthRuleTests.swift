@@ -19,8 +19,12 @@ struct AccountRuleTests {
         #expect(try AccountRules.validUsername("Zoë.fan").key == "zoë.fan")
     }
 
-    @Test("usernames with spaces, control or invisible characters, or bad lengths are refused",
-          arguments: ["ab", String(repeating: "a", count: 33), "has space", "tab\tname", "nul\u{0}name", "zero\u{200B}width", "emoji😀", "semi;colon"])
+    @Test(
+        "usernames with spaces, control or invisible characters, or bad lengths are refused",
+        arguments: [
+            "ab", String(repeating: "a", count: 33), "has space", "tab\tname", "nul\u{0}name", "zero\u{200B}width",
+            "emoji😀", "semi;colon",
+        ])
     func refusedUsernames(name: String) {
         #expect(throws: ErrorReply.self) { try AccountRules.validUsername(name) }
         do { _ = try AccountRules.validUsername(name) } catch { #expect(error.code == .invalidUsername) }
@@ -65,19 +69,27 @@ struct LoginThrottleTests {
 
 @Suite("Login guard")
 struct LoginGuardTests {
-    static let limits = LoginGuard.Limits(accountAndAddress: 3, account: 6, address: 10, windowMilliseconds: 1000, knownMilliseconds: 10_000)
+    static let limits = LoginGuard.Limits(
+        accountAndAddress: 3, account: 6, address: 10, windowMilliseconds: 1000, knownMilliseconds: 10_000)
 
-    @Test("one address guessing one account is stopped; the same address's other players and the account elsewhere are not")
+    @Test(
+        "one address guessing one account is stopped; the same address's other players and the account elsewhere are not"
+    )
     func accountAndAddress() {
         var guarded = LoginGuard(limits: Self.limits)
         for time in 0..<3 as Range<Int64> {
             #expect(guarded.check(account: "victim", address: "10.0.0.1", now: time) == nil)
             guarded.recordFailure(account: "victim", address: "10.0.0.1", now: time)
         }
-        #expect(guarded.check(account: "victim", address: "10.0.0.1", now: 3) == .init(scope: .accountAndAddress, retryAfterMilliseconds: 997))
-        #expect(guarded.check(account: "bystander", address: "10.0.0.1", now: 3) == nil, "a player behind the same address")
+        #expect(
+            guarded.check(account: "victim", address: "10.0.0.1", now: 3)
+                == .init(scope: .accountAndAddress, retryAfterMilliseconds: 997))
+        #expect(
+            guarded.check(account: "bystander", address: "10.0.0.1", now: 3) == nil, "a player behind the same address")
         #expect(guarded.check(account: "victim", address: "10.0.0.2", now: 3) == nil, "the owner elsewhere")
-        #expect(guarded.check(account: "victim", address: "10.0.0.1", now: 1000) == nil, "the first failure left the window")
+        #expect(
+            guarded.check(account: "victim", address: "10.0.0.1", now: 1000) == nil, "the first failure left the window"
+        )
     }
 
     @Test("guessing one account from many addresses is stopped at the account limit, except where it logged in lately")
@@ -93,7 +105,9 @@ struct LoginGuardTests {
         #expect(guarded.check(account: "victim", address: "home", now: 11) == nil, "the owner's own address is exempt")
         #expect(guarded.check(account: "victim", address: "bot99", now: 1010) == nil, "the window passed")
         for index in 0..<6 { guarded.recordFailure(account: "victim", address: "bot\(index)", now: 10_005) }
-        #expect(guarded.check(account: "victim", address: "home", now: 10_006)?.scope == .account, "no longer a recent address")
+        #expect(
+            guarded.check(account: "victim", address: "home", now: 10_006)?.scope == .account,
+            "no longer a recent address")
     }
 
     @Test("one address trying many accounts is stopped at the address limit; players known there still log in")
@@ -127,7 +141,9 @@ struct LoginGuardTests {
         for index in 0..<10 { guarded.recordFailure(account: "n\(index)", address: "10.0.0.9", now: 0) }
         let all = guarded.lockouts(account: nil, address: nil, now: 1)
         #expect(all.map(\.scope) == [.accountAndAddress, .address])
-        #expect(all[0].account == "victim" && all[0].address == "10.0.0.1" && all[0].failures == 3 && all[0].retryAfterMilliseconds == 999)
+        #expect(
+            all[0].account == "victim" && all[0].address == "10.0.0.1" && all[0].failures == 3
+                && all[0].retryAfterMilliseconds == 999)
         #expect(guarded.lockouts(account: "victim", address: nil, now: 1).count == 1)
         #expect(guarded.lockouts(account: nil, address: "10.0.0.9", now: 1).map(\.scope) == [.address])
         #expect(guarded.lockouts(account: "nobody", address: nil, now: 1).isEmpty)
@@ -148,13 +164,16 @@ struct LoginSettingsTests {
         #expect(defaults == LoginGuard.Limits())
         #expect(defaults.accountAndAddress == 5 && defaults.account == 20 && defaults.address == 300)
         let set = try AuthConfiguration.loginLimits(
-            ConfigReader(provider: InMemoryProvider(values: ["account.failures": 50, "address.failures": 5000, "window.s": 600])))
+            ConfigReader(
+                provider: InMemoryProvider(values: ["account.failures": 50, "address.failures": 5000, "window.s": 600]))
+        )
         #expect(set.account == 50 && set.address == 5000 && set.windowMilliseconds == 600_000)
         #expect(throws: (any Error).self) {
             try AuthConfiguration.loginLimits(ConfigReader(provider: InMemoryProvider(values: ["account.failures": 0])))
         }
         #expect(throws: (any Error).self) {
-            try AuthConfiguration.loginLimits(ConfigReader(provider: InMemoryProvider(values: ["account.address.failures": 101])))
+            try AuthConfiguration.loginLimits(
+                ConfigReader(provider: InMemoryProvider(values: ["account.address.failures": 101])))
         }
     }
 }

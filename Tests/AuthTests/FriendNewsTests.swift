@@ -8,7 +8,9 @@ import Testing
 @Suite("Friend news rule")
 struct FriendNewsTests {
     /// Applies `change` to the relation `mine`/`theirs` and returns its news (nil when it threw).
-    static func news(_ mine: FriendState, _ theirs: FriendState, _ change: (inout FriendRules) throws -> FriendState) -> FriendNews? {
+    static func news(_ mine: FriendState, _ theirs: FriendState, _ change: (inout FriendRules) throws -> FriendState)
+        -> FriendNews?
+    {
         let before = FriendRules(mine: mine, theirs: theirs)
         var after = before
         guard (try? change(&after)) != nil else { return nil }
@@ -53,7 +55,8 @@ struct FriendNewsTests {
         #expect(envelope.gameId == "dash" && envelope.playerId == "ann" && envelope.correlationId == "fr-1")
         #expect(
             try envelope.decodePayload(as: FriendRequestUpdate.self)
-                == FriendRequestUpdate(fromPlayerId: "ann", fromDisplayName: "Ann", toPlayerId: "ben", gameId: "dash", time: 1234))
+                == FriendRequestUpdate(
+                    fromPlayerId: "ann", fromDisplayName: "Ann", toPlayerId: "ben", gameId: "dash", time: 1234))
         let repeated = FriendRules(mine: .outgoingRequest, theirs: .incomingRequest)
         #expect(try announce(repeated, repeated).isEmpty)
     }

@@ -68,7 +68,9 @@ struct FriendRulesTests {
         let stored = RefreshRotation.Stored(currentTokenId: "t2", revoked: false)
         #expect(RefreshRotation.decide(stored, presentedTokenId: "t2") == .rotate)
         #expect(RefreshRotation.decide(stored, presentedTokenId: "t1") == .revokeSession)
-        #expect(RefreshRotation.decide(RefreshRotation.Stored(currentTokenId: "t2", revoked: true), presentedTokenId: "t2") == .refuse)
+        #expect(
+            RefreshRotation.decide(RefreshRotation.Stored(currentTokenId: "t2", revoked: true), presentedTokenId: "t2")
+                == .refuse)
         #expect(RefreshRotation.decide(nil, presentedTokenId: "t2") == .refuse)
         #expect(RefreshRotation.outcome(of: .rotate) == .rotated)
         #expect(RefreshRotation.outcome(of: .revokeSession) == .reused)

@@ -15,9 +15,12 @@ struct FriendsTests {
                 "probe.friendship": { request, context in
                     let query = try request.decodePayload(as: FriendshipQuery.self)
                     let answer = try await context.call(AuthRequests.friendCheck, query)
-                    let friends = try await context.call(AuthRequests.friendsOf, FriendsOfQuery(playerId: query.playerId))
-                    return ["friends": .bool(answer.friends), "blocked": .bool(answer.blocked),
-                            "friendCount": .integer(Int64(friends.friendIds.count))]
+                    let friends = try await context.call(
+                        AuthRequests.friendsOf, FriendsOfQuery(playerId: query.playerId))
+                    return [
+                        "friends": .bool(answer.friends), "blocked": .bool(answer.blocked),
+                        "friendCount": .integer(Int64(friends.friendIds.count)),
+                    ]
                 }
             ]))
 
@@ -38,7 +41,13 @@ struct FriendsTests {
             let (ann, annGrant) = try await stack.player("ann")
             let (ben, benGrant) = try await stack.player("ben")
             let (cat, catGrant) = try await stack.player("cat")
-            defer { Task { await ann.close(); await ben.close(); await cat.close() } }
+            defer {
+                Task {
+                    await ann.close()
+                    await ben.close()
+                    await cat.close()
+                }
+            }
             func target(_ grant: SessionGrant) -> FriendTarget { FriendTarget(playerId: grant.playerId) }
 
             #expect(try await ann.call(AuthRequests.friendRequest, target(benGrant)).state == .outgoingRequest)
@@ -49,17 +58,21 @@ struct FriendsTests {
             #expect(annList.friends == [PublicProfile(playerId: benGrant.playerId, displayName: "ben")])
             #expect(annList.outgoing.isEmpty)
 
-            let asked = try await ann.call(Self.friendship, FriendshipQuery(playerId: annGrant.playerId, otherPlayerId: benGrant.playerId))
+            let asked = try await ann.call(
+                Self.friendship, FriendshipQuery(playerId: annGrant.playerId, otherPlayerId: benGrant.playerId))
             #expect(asked.friends == true)
             #expect(asked.friendCount == 1)
 
             #expect(try await ann.exchange(AuthRequests.friendRequest, target(annGrant)).errorCode == .invalidField)
-            #expect(try await ann.exchange(AuthRequests.friendRequest, FriendTarget(playerId: "no-such-player")).errorCode == .unknownPlayer)
+            #expect(
+                try await ann.exchange(AuthRequests.friendRequest, FriendTarget(playerId: "no-such-player")).errorCode
+                    == .unknownPlayer)
             #expect(try await ann.exchange(AuthRequests.friendAccept, target(catGrant)).errorCode == .conflict)
 
             #expect(try await cat.call(AuthRequests.friendBlock, target(annGrant)).state == .blocked)
             #expect(try await ann.exchange(AuthRequests.friendRequest, target(catGrant)).errorCode == .forbidden)
-            let blockedProbe = try await ann.call(Self.friendship, FriendshipQuery(playerId: annGrant.playerId, otherPlayerId: catGrant.playerId))
+            let blockedProbe = try await ann.call(
+                Self.friendship, FriendshipQuery(playerId: annGrant.playerId, otherPlayerId: catGrant.playerId))
             #expect(blockedProbe.blocked == true)
             #expect(try await cat.call(AuthRequests.friendUnblock, target(annGrant)).state == FriendState.none)
 

@@ -11,11 +11,14 @@ extension PodiumReply where Value == SessionGrant {
 }
 
 extension TestClient {
-    func register(_ username: String, password: String = "correct horse battery") async throws -> PodiumReply<SessionGrant> {
+    func register(_ username: String, password: String = "correct horse battery") async throws -> PodiumReply<
+        SessionGrant
+    > {
         try await exchange(AuthRequests.register, Registration(username: username, password: password))
     }
 
-    func login(_ username: String, password: String = "correct horse battery") async throws -> PodiumReply<SessionGrant> {
+    func login(_ username: String, password: String = "correct horse battery") async throws -> PodiumReply<SessionGrant>
+    {
         try await exchange(AuthRequests.login, PasswordLogin(username: username, password: password))
     }
 

@@ -9,8 +9,11 @@ import Testing
 struct TokenTests {
     static let key = Array("k".utf8) + Array(repeating: 7, count: 40)
 
-    func issue(_ tokens: SessionTokens, _ kind: TokenKind = .session, expiresAt: Int64 = 2_000_000) async throws -> String {
-        try await tokens.issue(kind, playerId: "p1", sessionId: "s1", tokenId: "t1", issuedAt: 1_000_000, expiresAt: expiresAt)
+    func issue(_ tokens: SessionTokens, _ kind: TokenKind = .session, expiresAt: Int64 = 2_000_000) async throws
+        -> String
+    {
+        try await tokens.issue(
+            kind, playerId: "p1", sessionId: "s1", tokenId: "t1", issuedAt: 1_000_000, expiresAt: expiresAt)
     }
 
     func code(_ tokens: SessionTokens, _ token: String, as kind: TokenKind, now: Int64) async -> ErrorCode? {

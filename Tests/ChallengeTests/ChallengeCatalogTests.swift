@@ -10,7 +10,8 @@ import Testing
 struct ChallengeCatalogTests {
     static func game(_ challenges: [ChallengeDefinition]) -> GameConfiguration {
         GameConfiguration(
-            gameId: "dash", leaderboards: [LeaderboardDefinition(id: "dash.highscore", title: "High score")], challenges: challenges)
+            gameId: "dash", leaderboards: [LeaderboardDefinition(id: "dash.highscore", title: "High score")],
+            challenges: challenges)
     }
 
     static let sprint = ChallengeDefinition(
@@ -26,7 +27,10 @@ struct ChallengeCatalogTests {
         let decoded = try WireCodec.decode(ChallengeDefinition.self, from: Data(json.utf8))
         #expect(decoded.attempts == .limited(1) && !decoded.repeatable && decoded.releaseState == .released)
         let unlimited = try WireCodec.decode(
-            ChallengeDefinition.self, from: Data(#"{"id":"d","title":"T","details":"D","leaderboardId":"b","durations":[60000],"attempts":"unlimited"}"#.utf8))
+            ChallengeDefinition.self,
+            from: Data(
+                #"{"id":"d","title":"T","details":"D","leaderboardId":"b","durations":[60000],"attempts":"unlimited"}"#
+                    .utf8))
         #expect(unlimited.attempts == .unlimited && unlimited.attempts.limit == nil)
         #expect(String(decoding: try WireCodec.encode(unlimited), as: UTF8.self).contains(#""attempts":"unlimited""#))
     }
@@ -58,7 +62,9 @@ struct ChallengeCatalogTests {
                 #expect("\(error)".contains("game dash"), "\(label): \(error)")
             }
         }
-        #expect(throws: ConfigurationProblem.self, "twice") { try ChallengeCatalog([Self.game([Self.sprint, Self.sprint])]) }
+        #expect(throws: ConfigurationProblem.self, "twice") {
+            try ChallengeCatalog([Self.game([Self.sprint, Self.sprint])])
+        }
     }
 
     @Test("the example games' definitions load")

@@ -36,7 +36,8 @@ struct ChallengeFlowTests {
     }
 
     static func submit(_ player: Player, _ value: Int64, board: String = "dash.highscore") async throws {
-        let reply = try await player.client.exchange(LeaderboardRequests.submit, ScoreSubmission(boardId: board, value: value), gameId: "dash")
+        let reply = try await player.client.exchange(
+            LeaderboardRequests.submit, ScoreSubmission(boardId: board, value: value), gameId: "dash")
         #expect(reply.isSuccess)
     }
 
@@ -49,7 +50,12 @@ struct ChallengeFlowTests {
     }
 
     static func close(_ players: [Player]) {
-        Task { for player in players { await player.client.close(); await player.inbox.close() } }
+        Task {
+            for player in players {
+                await player.client.close()
+                await player.inbox.close()
+            }
+        }
     }
 
     @Test("a score challenge: received, beaten, both told, completed once even if the trigger repeats")
@@ -61,7 +67,8 @@ struct ChallengeFlowTests {
             try await Self.befriend(a, b)
             try await Self.submit(a, 500)
             let challenge = try await a.client.call(
-                ChallengeRequests.issue, ChallengeIssue(kind: .score, boardId: "dash.highscore", receivers: [b.id], message: "beat this!"),
+                ChallengeRequests.issue,
+                ChallengeIssue(kind: .score, boardId: "dash.highscore", receivers: [b.id], message: "beat this!"),
                 gameId: "dash")
             #expect(challenge.issuerValue == 500)
             let received = try await Self.next(b, kind: "challenge.received")
@@ -74,7 +81,8 @@ struct ChallengeFlowTests {
             #expect(done.details["challengeId"] == .string(challenge.challengeId))
             let told = try await Self.next(a, kind: "challenge.completed-by-receiver")
             #expect(told.details["receiverId"] == .string(b.id))
-            let detail = try await a.client.call(ChallengeRequests.detail, ChallengeTarget(challengeId: challenge.challengeId), gameId: "dash")
+            let detail = try await a.client.call(
+                ChallengeRequests.detail, ChallengeTarget(challengeId: challenge.challengeId), gameId: "dash")
             #expect(detail.receivers.first?.state == .completed)
             #expect(detail.receivers.first?.value == 600)
 
@@ -86,13 +94,16 @@ struct ChallengeFlowTests {
             try await Task.sleep(for: .milliseconds(300))
             let receipt = ScoreReceipt(
                 boardId: "dash.highscore", playerId: b.id, improved: true, previousValue: 500,
-                entry: LeaderboardEntry(playerId: b.id, value: 900, rank: 1, context: nil, metadata: nil, submittedAt: 0))
+                entry: LeaderboardEntry(
+                    playerId: b.id, value: 900, rank: 1, context: nil, metadata: nil, submittedAt: 0))
             let replay = Envelope(
-                type: "leaderboard.score-accepted", gameId: "dash", playerId: b.id, timestamp: 0, publisher: "replayer", sequence: 1,
+                type: "leaderboard.score-accepted", gameId: "dash", playerId: b.id, timestamp: 0, publisher: "replayer",
+                sequence: 1,
                 payload: receipt)
             try bus.send([Data("score/dash/dash.highscore".utf8), try WireCodec.encode(replay)])
             // A marker after them: if a second completion were sent, it would arrive before this.
-            _ = try await b.client.call(ClientRequests.testNotification(of: "challenge"), TestNotice(message: "marker"), gameId: "dash")
+            _ = try await b.client.call(
+                ClientRequests.testNotification(of: "challenge"), TestNotice(message: "marker"), gameId: "dash")
             while true {
                 let notice = try await b.inbox.next().envelope.decodePayload(as: PlayerNotification.self)
                 #expect(notice.kind != "challenge.completed", "completed twice")
@@ -120,21 +131,29 @@ struct ChallengeFlowTests {
             let toKillOne = ChallengeIssue(kind: .achievement, achievementId: killOne, receivers: [b.id])
             let early = try await a.client.exchange(ChallengeRequests.issue, toKillOne, gameId: "whackacac")
             #expect(early.errorCode == .conflict, "the issuer has not earned it yet")
-            _ = try await a.client.call(GatewayRequests.publish, GameEvent(name: "cactus.hit", attributes: ["matchId": "m1"]), gameId: "whackacac")
+            _ = try await a.client.call(
+                GatewayRequests.publish, GameEvent(name: "cactus.hit", attributes: ["matchId": "m1"]),
+                gameId: "whackacac")
             let deadline = ContinuousClock.now + .seconds(10)
             var issued: ChallengeDetail?
             while ContinuousClock.now < deadline {
                 let reply = try await a.client.exchange(ChallengeRequests.issue, toKillOne, gameId: "whackacac")
-                if reply.isSuccess { issued = try reply.value(); break }
+                if reply.isSuccess {
+                    issued = try reply.value()
+                    break
+                }
                 try await Task.sleep(for: .milliseconds(50))
             }
             let challenge = try #require(issued)
             _ = try await Self.next(b, kind: "challenge.received")
-            _ = try await b.client.call(GatewayRequests.publish, GameEvent(name: "cactus.hit", attributes: ["matchId": "m9"]), gameId: "whackacac")
+            _ = try await b.client.call(
+                GatewayRequests.publish, GameEvent(name: "cactus.hit", attributes: ["matchId": "m9"]),
+                gameId: "whackacac")
             let done = try await Self.next(b, kind: "challenge.completed")
             #expect(done.details["achievementId"] == .string(killOne))
             _ = try await Self.next(a, kind: "challenge.completed-by-receiver")
-            let received = try await b.client.call(ChallengeRequests.received, ChallengeFilter(state: "completed"), gameId: "whackacac")
+            let received = try await b.client.call(
+                ChallengeRequests.received, ChallengeFilter(state: "completed"), gameId: "whackacac")
             #expect(received.challenges.first?.challengeId == challenge.challengeId)
             // Now B has earned it (not repeatable): A cannot challenge B to it again.
             let again = try await a.client.exchange(ChallengeRequests.issue, toKillOne, gameId: "whackacac")
@@ -154,7 +173,8 @@ struct ChallengeFlowTests {
             try await Self.befriend(a, b)
             try await Self.submit(b, 900)  // before the window: does not count
             let challenge = try await a.client.call(
-                ChallengeRequests.start, TimedChallengeStart(boardId: "dash.fastest", durationMilliseconds: 3_600_000, receivers: [b.id]),
+                ChallengeRequests.start,
+                TimedChallengeStart(boardId: "dash.fastest", durationMilliseconds: 3_600_000, receivers: [b.id]),
                 gameId: "dash")
             #expect(challenge.state == .running)
             _ = try await Self.next(b, kind: "challenge.received")
@@ -163,11 +183,16 @@ struct ChallengeFlowTests {
             clock.advance(by: .seconds(3601))
             try await Self.submit(a, 1000, board: "dash.fastest")  // after the window: does not count
             let ended = try await Self.next(a, kind: "challenge.ended")
-            guard case .array(let table)? = ended.details["standings"] else { Issue.record("no standings"); return }
-            #expect(table.map { $0["playerId"] } == [.string(b.id), .string(a.id)], "lower is better on the fastest board")
+            guard case .array(let table)? = ended.details["standings"] else {
+                Issue.record("no standings")
+                return
+            }
+            #expect(
+                table.map { $0["playerId"] } == [.string(b.id), .string(a.id)], "lower is better on the fastest board")
             #expect(table.map { $0["value"] } == [7000, 8000])
             _ = try await Self.next(b, kind: "challenge.ended")
-            let rematch = try await b.client.call(ChallengeRequests.rematch, ChallengeTarget(challengeId: challenge.challengeId), gameId: "dash")
+            let rematch = try await b.client.call(
+                ChallengeRequests.rematch, ChallengeTarget(challengeId: challenge.challengeId), gameId: "dash")
             #expect(rematch.rematchOf == challenge.challengeId)
             #expect(rematch.state == .running)
             #expect(Set(rematch.receivers.map(\.playerId)) == [a.id, b.id])
@@ -187,10 +212,14 @@ struct ChallengeFlowTests {
             try await Self.befriend(a, blocker)
             _ = try await blocker.client.call(AuthRequests.friendBlock, FriendTarget(playerId: a.id))
             try await Self.submit(a, 100)
-            func issue(board: String = "dash.highscore", _ receivers: [String], message: String? = nil) async throws -> ErrorCode? {
+            func issue(board: String = "dash.highscore", _ receivers: [String], message: String? = nil) async throws
+                -> ErrorCode?
+            {
                 try await errorCode {
                     try await a.client.call(
-                        ChallengeRequests.issue, ChallengeIssue(kind: .score, boardId: board, receivers: receivers, message: message), gameId: "dash")
+                        ChallengeRequests.issue,
+                        ChallengeIssue(kind: .score, boardId: board, receivers: receivers, message: message),
+                        gameId: "dash")
                 }
             }
             #expect(try await issue([a.id]) == .invalidField)
@@ -202,7 +231,8 @@ struct ChallengeFlowTests {
             #expect(try await issue((0..<21).map { "p\($0)" }) == .invalidField)
             #expect(try await issue([friend.id], message: String(repeating: "x", count: 281)) == .invalidField)
             let challenge = try await a.client.call(
-                ChallengeRequests.issue, ChallengeIssue(kind: .score, boardId: "dash.highscore", receivers: [friend.id]), gameId: "dash")
+                ChallengeRequests.issue,
+                ChallengeIssue(kind: .score, boardId: "dash.highscore", receivers: [friend.id]), gameId: "dash")
             let target = ChallengeTarget(challengeId: challenge.challengeId)
             let notMine = try await stranger.client.exchange(ChallengeRequests.decline, target, gameId: "dash")
             #expect(notMine.errorCode == .unknownChallenge)
@@ -234,26 +264,41 @@ struct ChallengeInvalidationTests {
             let (b, bGrant) = try await stack.player("target")
             let operatorClient = try TestClient(endpoint: stack.endpoints.requests)
             operatorClient.use(.adminKey(admin))
-            defer { Task { await a.close(); await b.close(); await operatorClient.close() } }
+            defer {
+                Task {
+                    await a.close()
+                    await b.close()
+                    await operatorClient.close()
+                }
+            }
             let aGrant = try await a.call(AuthRequests.profile)
             _ = try await a.call(AuthRequests.friendRequest, FriendTarget(playerId: bGrant.playerId))
             _ = try await b.call(AuthRequests.friendAccept, FriendTarget(playerId: aGrant.playerId))
-            _ = try await a.call(LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: 10), gameId: "dash")
-            _ = try await a.call(LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.coins", value: 10), gameId: "dash")
+            _ = try await a.call(
+                LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: 10), gameId: "dash")
+            _ = try await a.call(
+                LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.coins", value: 10), gameId: "dash")
             let expiring = try await a.call(
                 ChallengeRequests.issue,
-                ChallengeIssue(kind: .score, boardId: "dash.highscore", receivers: [bGrant.playerId], expiresInMilliseconds: 60_000),
+                ChallengeIssue(
+                    kind: .score, boardId: "dash.highscore", receivers: [bGrant.playerId], expiresInMilliseconds: 60_000
+                ),
                 gameId: "dash")
             let removed = try await a.call(
-                ChallengeRequests.issue, ChallengeIssue(kind: .score, boardId: "dash.coins", receivers: [bGrant.playerId]), gameId: "dash")
+                ChallengeRequests.issue,
+                ChallengeIssue(kind: .score, boardId: "dash.coins", receivers: [bGrant.playerId]), gameId: "dash")
             clock.advance(by: .seconds(61))
-            #expect(try await operatorClient.exchange(LeaderboardRequests.remove, BoardRemoval(boardId: "dash.coins"), gameId: "dash").isSuccess)
+            #expect(
+                try await operatorClient.exchange(
+                    LeaderboardRequests.remove, BoardRemoval(boardId: "dash.coins"), gameId: "dash"
+                ).isSuccess)
             let deadline = ContinuousClock.now + .seconds(15)
             var states: [ChallengeState] = []
             while ContinuousClock.now < deadline {
                 states = []
                 for challenge in [expiring, removed] {
-                    let detail = try await a.call(ChallengeRequests.detail, ChallengeTarget(challengeId: challenge.challengeId), gameId: "dash")
+                    let detail = try await a.call(
+                        ChallengeRequests.detail, ChallengeTarget(challengeId: challenge.challengeId), gameId: "dash")
                     states.append(detail.receivers.first?.state ?? .pending)
                 }
                 if states == [.invalid, .invalid] { break }
@@ -261,8 +306,10 @@ struct ChallengeInvalidationTests {
             }
             #expect(states == [.invalid, .invalid])
             // An invalid challenge cannot complete any more.
-            _ = try await b.call(LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: 99), gameId: "dash")
-            let later = try await a.call(ChallengeRequests.detail, ChallengeTarget(challengeId: expiring.challengeId), gameId: "dash")
+            _ = try await b.call(
+                LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: 99), gameId: "dash")
+            let later = try await a.call(
+                ChallengeRequests.detail, ChallengeTarget(challengeId: expiring.challengeId), gameId: "dash")
             #expect(later.receivers.first?.state == .invalid)
         }
     }
@@ -270,7 +317,9 @@ struct ChallengeInvalidationTests {
 
 @Suite("Challenge scoring")
 struct ChallengeScoringTests {
-    @Test("only a score submitted after the challenge and better than the issuer's completes it; duplicate receivers are merged")
+    @Test(
+        "only a score submitted after the challenge and better than the issuer's completes it; duplicate receivers are merged"
+    )
     func submittedScoreCounts() async throws {
         try await withPodiumStack { stack in
             let a = try await ChallengeFlowTests.player(stack, "setter")
@@ -280,10 +329,12 @@ struct ChallengeScoringTests {
             try await ChallengeFlowTests.submit(b, 2000)  // an old best, above what A will set
             try await ChallengeFlowTests.submit(a, 500)
             let challenge = try await a.client.call(
-                ChallengeRequests.issue, ChallengeIssue(kind: .score, boardId: "dash.highscore", receivers: [b.id, b.id]), gameId: "dash")
+                ChallengeRequests.issue,
+                ChallengeIssue(kind: .score, boardId: "dash.highscore", receivers: [b.id, b.id]), gameId: "dash")
             #expect(challenge.receivers.count == 1)
             try await ChallengeFlowTests.submit(b, 10)
-            _ = try await b.client.call(ClientRequests.testNotification(of: "challenge"), TestNotice(message: "marker"), gameId: "dash")
+            _ = try await b.client.call(
+                ClientRequests.testNotification(of: "challenge"), TestNotice(message: "marker"), gameId: "dash")
             while true {
                 let notice = try await b.inbox.next().envelope.decodePayload(as: PlayerNotification.self)
                 #expect(notice.kind != "challenge.completed", "a score of 10 completed a challenge to beat 500")
@@ -292,7 +343,8 @@ struct ChallengeScoringTests {
             try await ChallengeFlowTests.submit(b, 501)
             let done = try await ChallengeFlowTests.next(b, kind: "challenge.completed")
             #expect(done.details["challengeId"] == .string(challenge.challengeId))
-            let detail = try await a.client.call(ChallengeRequests.detail, ChallengeTarget(challengeId: challenge.challengeId), gameId: "dash")
+            let detail = try await a.client.call(
+                ChallengeRequests.detail, ChallengeTarget(challengeId: challenge.challengeId), gameId: "dash")
             #expect(detail.receivers.first?.value == 501)
         }
     }

@@ -23,9 +23,12 @@ struct ChallengeLifecycleTests {
 
     @Test("a score completes only when better on the board's order, after the issue and before the expiry")
     func scoreCompletion() {
-        func completes(_ submitted: Int64, at time: Int64, higherIsBetter: Bool? = true, expiresAt: Int64? = 2000) -> Bool {
+        func completes(_ submitted: Int64, at time: Int64, higherIsBetter: Bool? = true, expiresAt: Int64? = 2000)
+            -> Bool
+        {
             ChallengeLifecycle.scoreCompletes(
-                submitted: submitted, at: time, issuerValue: 500, higherIsBetter: higherIsBetter, createdAt: 1000, expiresAt: expiresAt)
+                submitted: submitted, at: time, issuerValue: 500, higherIsBetter: higherIsBetter, createdAt: 1000,
+                expiresAt: expiresAt)
         }
         #expect(completes(501, at: 1500))
         #expect(!completes(500, at: 1500), "a tie does not beat the issuer")
@@ -34,18 +37,23 @@ struct ChallengeLifecycleTests {
         #expect(!completes(501, at: 999), "submitted before the challenge was issued")
         #expect(!completes(501, at: 2000), "at the expiry it is over")
         #expect(completes(501, at: 1_000_000, expiresAt: nil), "no expiry")
-        #expect(!ChallengeLifecycle.scoreCompletes(
-            submitted: 9, at: 1500, issuerValue: nil, higherIsBetter: true, createdAt: 1000, expiresAt: nil), "no issuer score")
+        #expect(
+            !ChallengeLifecycle.scoreCompletes(
+                submitted: 9, at: 1500, issuerValue: nil, higherIsBetter: true, createdAt: 1000, expiresAt: nil),
+            "no issuer score")
     }
 
     @Test("an unlock completes only beyond the receiver's earlier unlocks and before the expiry")
     func unlockCompletion() {
         #expect(ChallengeLifecycle.unlockCompletes(timesEarned: 1, at: 5, baseline: 0, expiresAt: 10))
-        #expect(!ChallengeLifecycle.unlockCompletes(timesEarned: 1, at: 5, baseline: 1, expiresAt: 10), "already earned at issue")
-        #expect(ChallengeLifecycle.unlockCompletes(timesEarned: 2, at: 5, baseline: 1, expiresAt: nil), "a repeatable one earned again")
+        #expect(
+            !ChallengeLifecycle.unlockCompletes(timesEarned: 1, at: 5, baseline: 1, expiresAt: 10),
+            "already earned at issue")
+        #expect(
+            ChallengeLifecycle.unlockCompletes(timesEarned: 2, at: 5, baseline: 1, expiresAt: nil),
+            "a repeatable one earned again")
         #expect(!ChallengeLifecycle.unlockCompletes(timesEarned: 1, at: 10, baseline: 0, expiresAt: 10))
     }
-
 
     @Test("a time-boxed window counts scores from its start up to, not including, its end; then it is closed")
     func timedWindow() {

@@ -16,27 +16,34 @@ struct FriendInboxTests {
 
     /// The relation a friend request or accept (with a given request id) leaves.
     static func relation(
-        _ client: TestClient, _ definition: RequestDefinition<FriendTarget, FriendRelation>, _ playerId: String, game: String? = "dash",
+        _ client: TestClient, _ definition: RequestDefinition<FriendTarget, FriendRelation>, _ playerId: String,
+        game: String? = "dash",
         id: String
     ) async throws -> FriendState {
         try await client.call(definition, FriendTarget(playerId: playerId), gameId: game, id: id).state
     }
 
-    @Test("a request lands in the receiver's inbox and is sent live, the accept in the asker's; repeats and requests without a game add nothing")
+    @Test(
+        "a request lands in the receiver's inbox and is sent live, the accept in the asker's; repeats and requests without a game add nothing"
+    )
     func requestAndAccept() async throws {
         try await withPodiumStack { stack in
             let ann = try await ChallengeFlowTests.player(stack, "ann")
             let ben = try await ChallengeFlowTests.player(stack, "ben")
             let cat = try await ChallengeFlowTests.player(stack, "cat")
             defer { ChallengeFlowTests.close([ann, ben, cat]) }
-            #expect(try await Self.relation(ann.client, AuthRequests.friendRequest, ben.id, id: "fr-1") == .outgoingRequest)
+            #expect(
+                try await Self.relation(ann.client, AuthRequests.friendRequest, ben.id, id: "fr-1") == .outgoingRequest)
             let live = try await ChallengeFlowTests.next(ben, kind: "friend.requested")
             #expect(live.details["playerId"] == .string(ann.id))
             #expect(live.details["displayName"] == "ann")
             #expect(live.message == "ann wants to be your friend")
             // A repeat changes nothing and says nothing; a request without a game has no inbox.
-            #expect(try await Self.relation(ann.client, AuthRequests.friendRequest, ben.id, id: "fr-2") == .outgoingRequest)
-            #expect(try await Self.relation(cat.client, AuthRequests.friendRequest, ben.id, game: nil, id: "fr-3") == .outgoingRequest)
+            #expect(
+                try await Self.relation(ann.client, AuthRequests.friendRequest, ben.id, id: "fr-2") == .outgoingRequest)
+            #expect(
+                try await Self.relation(cat.client, AuthRequests.friendRequest, ben.id, game: nil, id: "fr-3")
+                    == .outgoingRequest)
 
             #expect(try await Self.relation(ben.client, AuthRequests.friendAccept, ann.id, id: "fa-1") == .friends)
             let told = try await ChallengeFlowTests.next(ann, kind: "friend.accepted")
@@ -49,7 +56,9 @@ struct FriendInboxTests {
             #expect(annItems.first?.correlationId == "fa-1")
             #expect(annItems.first?.id == told.details["inboxId"]?.stringValue)
             let benItems = try await Self.items(ben.client)
-            #expect(benItems.map(\.kind) == ["friend.requested"], "one item: the repeat and the game-less request made none")
+            #expect(
+                benItems.map(\.kind) == ["friend.requested"], "one item: the repeat and the game-less request made none"
+            )
             #expect(benItems.first?.correlationId == "fr-1")
             #expect(benItems.first?.details == ["playerId": .string(ann.id), "displayName": "ann"])
             #expect(benItems.first?.id == live.details["inboxId"]?.stringValue)
@@ -62,7 +71,8 @@ struct FriendInboxTests {
 
     @Test("a request while the challenge service is down reaches the inbox once it is back")
     func whileChallengeServiceIsDown() async throws {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("podium-friend-inbox-\(UUID().uuidString)")
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "podium-friend-inbox-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
         let options = PodiumTestStack.Options(dataDirectory: data)
         let (annGrant, benGrant) = try await withPodiumStack(options) { stack in
@@ -80,9 +90,17 @@ struct FriendInboxTests {
             ann.use(.token(annGrant.sessionToken))
             let ben = try stack.client()
             ben.use(.token(benGrant.sessionToken))
-            defer { Task { await ann.close(); await ben.close() } }
-            #expect(try await Self.relation(ann, AuthRequests.friendRequest, benGrant.playerId, id: "fr-down") == .outgoingRequest)
-            #expect(try await Self.relation(ben, AuthRequests.friendAccept, annGrant.playerId, id: "fa-down") == .friends)
+            defer {
+                Task {
+                    await ann.close()
+                    await ben.close()
+                }
+            }
+            #expect(
+                try await Self.relation(ann, AuthRequests.friendRequest, benGrant.playerId, id: "fr-down")
+                    == .outgoingRequest)
+            #expect(
+                try await Self.relation(ben, AuthRequests.friendAccept, annGrant.playerId, id: "fa-down") == .friends)
             let unavailable = try await ben.exchange(ChallengeRequests.inboxList, InboxListQuery(), gameId: "dash")
             #expect(unavailable.envelope.type == .error, "no challenge service: \(unavailable.text)")
         }
@@ -92,7 +110,12 @@ struct FriendInboxTests {
             ann.use(.token(annGrant.sessionToken))
             let ben = try stack.client()
             ben.use(.token(benGrant.sessionToken))
-            defer { Task { await ann.close(); await ben.close() } }
+            defer {
+                Task {
+                    await ann.close()
+                    await ben.close()
+                }
+            }
             _ = try await RetentionTests.waitForPosition(ben, "challenge", StreamName.auth, 2)
             let benItems = try await Self.items(ben)
             #expect(benItems.map(\.kind) == ["friend.requested"])
@@ -111,7 +134,8 @@ struct FriendInboxTests {
             let guest = try await ChallengeFlowTests.player(stack, "guest")
             defer { ChallengeFlowTests.close([owner, guest]) }
             let invite = try await owner.client.call(AuthRequests.createInvite, InviteRequest())
-            let redeemed = try await guest.client.call(AuthRequests.redeemInvite, InviteEntry(code: invite.code), gameId: "dash", id: "redeem-1")
+            let redeemed = try await guest.client.call(
+                AuthRequests.redeemInvite, InviteEntry(code: invite.code), gameId: "dash", id: "redeem-1")
             #expect(redeemed.state == .outgoingRequest)
             let live = try await ChallengeFlowTests.next(owner, kind: "friend.requested")
             #expect(live.details["playerId"] == .string(guest.id))

@@ -12,7 +12,8 @@ struct OperatorDefinitionTests {
 
     /// A lap challenge on the fastest board whose runs are `lap.done` events measuring `ms`.
     static let lap = ChallengeDefinition(
-        id: "dash.lap", title: "Fastest Lap", details: "Your best lap of three.", leaderboardId: "dash.fastest", durations: [600_000],
+        id: "dash.lap", title: "Fastest Lap", details: "Your best lap of three.", leaderboardId: "dash.fastest",
+        durations: [600_000],
         attempts: .limited(3), repeatable: true, runEvent: .init(name: "lap.done", measureAttribute: "ms"))
 
     static func operatorClient(_ stack: PodiumTestStack) throws -> TestClient {
@@ -31,19 +32,31 @@ struct OperatorDefinitionTests {
         return definition
     }
 
-    static func define(_ client: TestClient, _ definition: ChallengeDefinition) async throws -> PodiumReply<ChallengeDefinitionChange> {
-        try await client.exchange(ChallengeRequests.define, ChallengeDefinitionChange(definition: definition), gameId: "dash")
+    static func define(_ client: TestClient, _ definition: ChallengeDefinition) async throws -> PodiumReply<
+        ChallengeDefinitionChange
+    > {
+        try await client.exchange(
+            ChallengeRequests.define, ChallengeDefinitionChange(definition: definition), gameId: "dash")
     }
 
-    @Test("an operator's definition is checked like a game file's, refused whole when broken, kept across a restart, and removable")
+    @Test(
+        "an operator's definition is checked like a game file's, refused whole when broken, kept across a restart, and removable"
+    )
     func defineAndRemove() async throws {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("podium-definitions-\(UUID().uuidString)")
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "podium-definitions-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let options = PodiumTestStack.Options(adminKey: Self.admin, auth: PodiumTestStack.testAuthConfiguration, dataDirectory: data)
+        let options = PodiumTestStack.Options(
+            adminKey: Self.admin, auth: PodiumTestStack.testAuthConfiguration, dataDirectory: data)
         try await withPodiumStack(options) { stack in
             let operatorClient = try Self.operatorClient(stack)
             let (player, _) = try await stack.player("looker")
-            defer { Task { await operatorClient.close(); await player.close() } }
+            defer {
+                Task {
+                    await operatorClient.close()
+                    await player.close()
+                }
+            }
             let before = try await Self.definitions(player)
 
             // Each broken rule is refused with the field it concerns, and changes nothing.
@@ -64,7 +77,10 @@ struct OperatorDefinitionTests {
                 #expect(reply.error?.errorReply?.field == field, "\(definition)")
             }
             // A definition without a title: no typed definition can say that.
-            guard case .object(var untitled) = try WireCodec.jsonValue(Self.lap) else { Issue.record("not an object"); return }
+            guard case .object(var untitled) = try WireCodec.jsonValue(Self.lap) else {
+                Issue.record("not an object")
+                return
+            }
             untitled["title"] = nil
             let missing = try await operatorClient.request(
                 ChallengeRequests.define.type, gameId: "dash", payload: .object(["definition": .object(untitled)]))
@@ -75,24 +91,32 @@ struct OperatorDefinitionTests {
             let defined = try await Self.define(operatorClient, Self.lap)
             #expect(defined.isSuccess, "\(defined.text)")
             let kept = try defined.value().definition
-            #expect(kept.runEvent == .init(name: "lap.done", measureAttribute: "ms") && kept.attempts == .limited(3) && kept.releaseState == .released)
+            #expect(
+                kept.runEvent == .init(name: "lap.done", measureAttribute: "ms") && kept.attempts == .limited(3)
+                    && kept.releaseState == .released)
             #expect(try await Self.definitions(player) == before + ["dash.lap"])
             // Replacing a game file's definition keeps its place; removing one of them is kept too.
             let retitled = try await Self.define(
                 operatorClient,
-                ChallengeDefinition(id: "dash.once", title: "Just Once", details: "One run.", leaderboardId: "dash.highscore", durations: [600_000]))
+                ChallengeDefinition(
+                    id: "dash.once", title: "Just Once", details: "One run.", leaderboardId: "dash.highscore",
+                    durations: [600_000]))
             #expect(retitled.isSuccess)
             func remove(_ id: String) async throws -> PodiumReply<ChallengeDefinitionRemoval> {
-                try await operatorClient.exchange(ChallengeRequests.remove, ChallengeDefinitionTarget(definitionId: id), gameId: "dash")
+                try await operatorClient.exchange(
+                    ChallengeRequests.remove, ChallengeDefinitionTarget(definitionId: id), gameId: "dash")
             }
             #expect(try await remove("dash.sprint").value() == .init(definitionId: "dash.sprint", removed: true))
-            #expect(try await remove("dash.sprint").value() == .init(definitionId: "dash.sprint", removed: false),
-                    "removed already: nothing changes, and a resend is answered")
+            #expect(
+                try await remove("dash.sprint").value() == .init(definitionId: "dash.sprint", removed: false),
+                "removed already: nothing changes, and a resend is answered")
             let unknown = try await remove("dash.never")
             #expect(unknown.errorCode == .unknownChallenge)
             #expect(unknown.error?.errorReply?.field == "payload.definitionId")
             let gone = try await player.exchange(
-                ChallengeRequests.start, TimedChallengeStart(boardId: nil, definitionId: "dash.sprint", durationMilliseconds: 600_000, receivers: []),
+                ChallengeRequests.start,
+                TimedChallengeStart(
+                    boardId: nil, definitionId: "dash.sprint", durationMilliseconds: 600_000, receivers: []),
                 gameId: "dash")
             #expect(gone.errorCode == .invalidField)
         }
@@ -106,28 +130,43 @@ struct OperatorDefinitionTests {
         }
     }
 
-    @Test("game events a definition names are its runs: measured, best of the attempts, only the named challenge, only while it runs")
+    @Test(
+        "game events a definition names are its runs: measured, best of the attempts, only the named challenge, only while it runs"
+    )
     func runsByEvent() async throws {
         try await withPodiumStack(.init(adminKey: Self.admin)) { stack in
             let operatorClient = try Self.operatorClient(stack)
             let a = try await ChallengeFlowTests.player(stack, "lapper")
             let b = try await ChallengeFlowTests.player(stack, "chaser")
-            defer { ChallengeFlowTests.close([a, b]); Task { await operatorClient.close() } }
+            defer {
+                ChallengeFlowTests.close([a, b])
+                Task { await operatorClient.close() }
+            }
             try await ChallengeFlowTests.befriend(a, b)
             #expect(try await Self.define(operatorClient, Self.lap).isSuccess)
-            func start(_ by: ChallengeFlowTests.Player, _ other: ChallengeFlowTests.Player) async throws -> ChallengeDetail {
+            func start(_ by: ChallengeFlowTests.Player, _ other: ChallengeFlowTests.Player) async throws
+                -> ChallengeDetail
+            {
                 try await by.client.call(
                     ChallengeRequests.start,
-                    TimedChallengeStart(boardId: nil, definitionId: "dash.lap", durationMilliseconds: 600_000, receivers: [other.id]), gameId: "dash")
+                    TimedChallengeStart(
+                        boardId: nil, definitionId: "dash.lap", durationMilliseconds: 600_000, receivers: [other.id]),
+                    gameId: "dash")
             }
             // Events before the challenge started are no runs.
             #expect(
-                try await a.client.exchange(GatewayRequests.publish, GameEvent(name: "lap.done", attributes: ["ms": 1]), gameId: "dash").isSuccess)
+                try await a.client.exchange(
+                    GatewayRequests.publish, GameEvent(name: "lap.done", attributes: ["ms": 1]), gameId: "dash"
+                ).isSuccess)
             let first = try await start(a, b)
             let second = try await start(b, a)
             #expect(first.boardId == "dash.fastest" && first.attemptsAllowed == 3)
-            #expect(first.receivers.map(\.playerId) == [a.id, b.id].sorted(), "sorted by player id, as in every view (12.1)")
-            func lap(_ player: ChallengeFlowTests.Player, _ attributes: [String: JSONValue], value: Int64? = nil) async throws {
+            #expect(
+                first.receivers.map(\.playerId) == [a.id, b.id].sorted(), "sorted by player id, as in every view (12.1)"
+            )
+            func lap(_ player: ChallengeFlowTests.Player, _ attributes: [String: JSONValue], value: Int64? = nil)
+                async throws
+            {
                 let event = GameEvent(name: "lap.done", value: value, attributes: attributes)
                 #expect(try await player.client.exchange(GatewayRequests.publish, event, gameId: "dash").isSuccess)
             }
@@ -144,7 +183,11 @@ struct OperatorDefinitionTests {
             var firstOrder = try await standings(first.challengeId)
             var secondOrder = try await standings(second.challengeId)
             for _ in 0..<200 {
-                if firstOrder.standings.compactMap(\.attempts).reduce(0, +) == 4 && secondOrder.standings.compactMap(\.attempts).reduce(0, +) == 2 { break }
+                if firstOrder.standings.compactMap(\.attempts).reduce(0, +) == 4
+                    && secondOrder.standings.compactMap(\.attempts).reduce(0, +) == 2
+                {
+                    break
+                }
                 try await Task.sleep(for: .milliseconds(50))
                 firstOrder = try await standings(first.challengeId)
                 secondOrder = try await standings(second.challengeId)
@@ -152,9 +195,11 @@ struct OperatorDefinitionTests {
             #expect(firstOrder.standings.map(\.playerId) == [a.id, b.id], "lower is better on the fastest board")
             #expect(firstOrder.standings.map(\.value) == [700, 750] && firstOrder.standings.map(\.attempts) == [3, 1])
             #expect(secondOrder.standings.map(\.playerId) == [a.id, b.id])
-            #expect(secondOrder.standings.map(\.value) == [650, 750] && secondOrder.standings.map(\.attempts) == [1, 1])
+            #expect(
+                secondOrder.standings.map(\.value) == [650, 750] && secondOrder.standings.map(\.attempts) == [1, 1])
             // Runs by event are not leaderboard submissions.
-            let entry = try await a.client.call(LeaderboardRequests.entry, BoardQuery(boardId: "dash.fastest"), gameId: "dash")
+            let entry = try await a.client.call(
+                LeaderboardRequests.entry, BoardQuery(boardId: "dash.fastest"), gameId: "dash")
             #expect(entry.entry == nil)
             // The participants heard the order change.
             let heard = try await ChallengeFlowTests.next(b, kind: "challenge.standings")

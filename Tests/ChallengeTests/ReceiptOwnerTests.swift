@@ -9,7 +9,9 @@ import Testing
 /// untyped lookup (asking every service in turn) cannot do.
 @Suite("Receipts by request type")
 struct ReceiptOwnerTests {
-    @Test("with its type, a challenge.issue receipt is found while the leaderboard is down; without it, service_unavailable")
+    @Test(
+        "with its type, a challenge.issue receipt is found while the leaderboard is down; without it, service_unavailable"
+    )
     func challengeReceiptWithoutTheLeaderboard() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("podium-receipt-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
@@ -21,11 +23,15 @@ struct ReceiptOwnerTests {
             let b = try await ChallengeFlowTests.player(stack, "ben", game: "whackacac")
             defer { ChallengeFlowTests.close([a, b]) }
             try await ChallengeFlowTests.befriend(a, b)
-            _ = try await a.client.call(GatewayRequests.publish, GameEvent(name: "cactus.hit", attributes: ["matchId": "m1"]), gameId: "whackacac")
-            let issue = ChallengeIssue(kind: .achievement, achievementId: "com.dragonforged.whackacac.killone", receivers: [b.id])
+            _ = try await a.client.call(
+                GatewayRequests.publish, GameEvent(name: "cactus.hit", attributes: ["matchId": "m1"]),
+                gameId: "whackacac")
+            let issue = ChallengeIssue(
+                kind: .achievement, achievementId: "com.dragonforged.whackacac.killone", receivers: [b.id])
             let deadline = ContinuousClock.now + .seconds(10)
             while ContinuousClock.now < deadline {
-                let reply = try await a.client.exchange(ChallengeRequests.issue, issue, gameId: "whackacac", id: "dare-1")
+                let reply = try await a.client.exchange(
+                    ChallengeRequests.issue, issue, gameId: "whackacac", id: "dare-1")
                 if reply.isSuccess { return (a.grant, try reply.value().challengeId) }
                 try await Task.sleep(for: .milliseconds(50))
             }
@@ -43,7 +49,8 @@ struct ReceiptOwnerTests {
         client.use(.token(issued.grant.sessionToken))
         defer { Task { await client.close() } }
         func receipt(type: MessageType?) async throws -> PodiumReply<RequestReceipt> {
-            try await client.exchange(GatewayRequests.receipt, ReceiptQuery(id: "dare-1", type: type?.rawValue), gameId: "whackacac")
+            try await client.exchange(
+                GatewayRequests.receipt, ReceiptQuery(id: "dare-1", type: type?.rawValue), gameId: "whackacac")
         }
         var typed: RequestReceipt?
         let deadline = ContinuousClock.now + .seconds(20)
@@ -61,7 +68,8 @@ struct ReceiptOwnerTests {
         #expect(stored.challengeId == issued.challengeId)
 
         let untyped = try await receipt(type: nil)
-        #expect(untyped.errorCode == .serviceUnavailable, "asking every keeper in turn stops at the missing leaderboard")
+        #expect(
+            untyped.errorCode == .serviceUnavailable, "asking every keeper in turn stops at the missing leaderboard")
 
         let logOnly = try await receipt(type: GatewayRequests.publish.type)
         #expect(try logOnly.value().found == false, "the event log has no such id")

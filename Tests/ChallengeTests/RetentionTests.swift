@@ -21,7 +21,8 @@ struct RetentionTests {
     static func options(_ clock: OffsetClock, data: URL? = nil) -> PodiumTestStack.Options {
         var auth = PodiumTestStack.testAuthConfiguration
         auth.sessionLifetimeMilliseconds = 10 * 86_400_000  // the tests jump hours ahead
-        return PodiumTestStack.Options(clock: clock, adminKey: adminKey, auth: auth, dataDirectory: data, retention: retention)
+        return PodiumTestStack.Options(
+            clock: clock, adminKey: adminKey, auth: auth, dataDirectory: data, retention: retention)
     }
 
     static func admin(_ stack: PodiumTestStack) throws -> TestClient {
@@ -30,14 +31,18 @@ struct RetentionTests {
         return client
     }
 
-    static func page(_ admin: TestClient, _ definition: RequestDefinition<StreamRead, StreamPage>) async throws -> StreamPage {
+    static func page(_ admin: TestClient, _ definition: RequestDefinition<StreamRead, StreamPage>) async throws
+        -> StreamPage
+    {
         try await admin.call(definition, StreamRead(after: 0, limit: 1000))
     }
 
     static func sequences(_ page: StreamPage) -> [UInt64] { page.messages.compactMap(\.envelope.sequence) }
 
     /// Waits until a service's position in a stream reaches `position`.
-    static func waitForPosition(_ client: TestClient, _ service: String, _ stream: String, _ position: UInt64) async throws -> StreamStatus {
+    static func waitForPosition(_ client: TestClient, _ service: String, _ stream: String, _ position: UInt64)
+        async throws -> StreamStatus
+    {
         try await withDeadline(.seconds(20)) {
             while true {
                 let health = try await client.call(ServiceRequests.health(of: service))
@@ -66,17 +71,28 @@ struct RetentionTests {
         try await client.exchange(GatewayRequests.publish, hit, gameId: "whackacac", id: id)
     }
 
-    static func submit(_ client: TestClient, _ value: Int64, id: String? = nil) async throws -> PodiumReply<ScoreReceipt> {
-        try await client.exchange(LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: value), gameId: "dash", id: id)
+    static func submit(_ client: TestClient, _ value: Int64, id: String? = nil) async throws -> PodiumReply<
+        ScoreReceipt
+    > {
+        try await client.exchange(
+            LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: value), gameId: "dash", id: id
+        )
     }
 
-    @Test("old events, outbox messages and receipts are pruned; never past a reader, never the newest; a resend window of the receipt retention")
+    @Test(
+        "old events, outbox messages and receipts are pruned; never past a reader, never the newest; a resend window of the receipt retention"
+    )
     func prunesByAgeAndReaders() async throws {
         let clock = OffsetClock()
         try await withPodiumStack(Self.options(clock)) { stack in
             let (client, _) = try await stack.player("keeper")
             let admin = try Self.admin(stack)
-            defer { Task { await client.close(); await admin.close() } }
+            defer {
+                Task {
+                    await client.close()
+                    await admin.close()
+                }
+            }
             for index in 1...3 {
                 let ack = try await Self.publish(client, id: "old-\(index)")
                 #expect(ack.isSuccess)
@@ -86,7 +102,8 @@ struct RetentionTests {
             _ = try await Self.waitForPosition(client, "achievement", StreamName.events, 3)
             _ = try await Self.waitForPosition(client, "challenge", StreamName.leaderboard, 1)
             // Nothing is old yet: rounds prune nothing and pages show no `first`.
-            #expect(try await stack.gateway.pruner.pruneOnce(now: clock.nowMilliseconds, logger: Self.logger).stream == 0)
+            #expect(
+                try await stack.gateway.pruner.pruneOnce(now: clock.nowMilliseconds, logger: Self.logger).stream == 0)
             #expect(try await Self.page(admin, GatewayRequests.eventsRead).first == nil)
 
             clock.advance(by: .seconds(2 * 3600))
@@ -137,10 +154,13 @@ struct RetentionTests {
 
     @Test(
         "followers restored from a backup older than the retained streams recover from the state, loudly",
-        .enabled(if: ProcessInfo.processInfo.environment["PODIUM_TEST_DATABASE_URL"] == nil, "copies SQLite files as a backup"))
+        .enabled(
+            if: ProcessInfo.processInfo.environment["PODIUM_TEST_DATABASE_URL"] == nil,
+            "copies SQLite files as a backup"))
     func restoredFollowerRecovers() async throws {
         let clock = OffsetClock()
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("podium-retention-\(UUID().uuidString)")
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "podium-retention-\(UUID().uuidString)")
         let backup = data.appendingPathComponent("backup")
         defer { try? FileManager.default.removeItem(at: data) }
         let options = Self.options(clock, data: data)
@@ -152,14 +172,17 @@ struct RetentionTests {
             try await ChallengeFlowTests.befriend(a, b)
             try await ChallengeFlowTests.submit(a, 500)
             let challenge = try await a.client.call(
-                ChallengeRequests.issue, ChallengeIssue(kind: .score, boardId: "dash.highscore", receivers: [b.id]), gameId: "dash")
+                ChallengeRequests.issue, ChallengeIssue(kind: .score, boardId: "dash.highscore", receivers: [b.id]),
+                gameId: "dash")
             #expect(try await Self.publish(b.client, id: "b-1").isSuccess)
             _ = try await Self.waitForPosition(b.client, "achievement", StreamName.events, 1)
             _ = try await Self.waitForPosition(b.client, "challenge", StreamName.leaderboard, 1)
             return (a.grant, b.grant, challenge.challengeId)
         }
         try FileManager.default.createDirectory(at: backup, withIntermediateDirectories: true)
-        for name in ["achievement-progress.sqlite", "challenge-challenges.sqlite"] { try Self.copyDatabase(name, from: data, to: backup) }
+        for name in ["achievement-progress.sqlite", "challenge-challenges.sqlite"] {
+            try Self.copyDatabase(name, from: data, to: backup)
+        }
 
         // Run 2: B beats the score and reports two more hits; hours later A submits a lower score
         // and reports a hit; the streams are pruned past what the backup has applied.
@@ -168,7 +191,12 @@ struct RetentionTests {
             amy.use(.token(a.sessionToken))
             let bea = try TestClient(endpoint: stack.endpoints.requests)
             bea.use(.token(b.sessionToken))
-            defer { Task { await amy.close(); await bea.close() } }
+            defer {
+                Task {
+                    await amy.close()
+                    await bea.close()
+                }
+            }
             #expect(try await Self.submit(bea, 600).isSuccess)
             for id in ["b-2", "b-3"] {
                 #expect(try await Self.publish(bea, id: id).isSuccess)
@@ -182,7 +210,9 @@ struct RetentionTests {
             let leaderboard = try #require(stack.services.first { $0.definition.name == "leaderboard" }?.pruner)
             try await Self.pruneUntil(leaderboard, first: 3, clock: clock)
         }
-        for name in ["achievement-progress.sqlite", "challenge-challenges.sqlite"] { try Self.copyDatabase(name, from: backup, to: data) }
+        for name in ["achievement-progress.sqlite", "challenge-challenges.sqlite"] {
+            try Self.copyDatabase(name, from: backup, to: data)
+        }
 
         // Run 3: both followers find their next messages pruned, say so, and recover.
         try await withPodiumStack(options) { stack in
@@ -190,11 +220,13 @@ struct RetentionTests {
             bea.use(.token(b.sessionToken))
             defer { Task { await bea.close() } }
             let events = try await Self.waitForPosition(bea, "achievement", StreamName.events, 4)
-            #expect(events.position == 4 && events.lost == 2, "events 2-3 were lost to the restored achievement database")
+            #expect(
+                events.position == 4 && events.lost == 2, "events 2-3 were lost to the restored achievement database")
             let scores = try await Self.waitForPosition(bea, "challenge", StreamName.leaderboard, 3)
             #expect(scores.position == 3 && scores.lost == 1)
             // B's 600 (message 2) is gone from the outbox, but B's entry on the board shows it.
-            let detail = try await bea.call(ChallengeRequests.detail, ChallengeTarget(challengeId: challengeId), gameId: "dash")
+            let detail = try await bea.call(
+                ChallengeRequests.detail, ChallengeTarget(challengeId: challengeId), gameId: "dash")
             #expect(detail.receivers.first { $0.playerId == b.playerId }?.state == .completed)
             #expect(detail.receivers.first { $0.playerId == b.playerId }?.value == 600)
         }

@@ -1,21 +1,27 @@
 import Foundation
+import GatewaySQLite
 import PodiumMessages
 import Testing
 
 @testable import Gateway
-import GatewaySQLite
 
 /// The audit log on a real SQLite file: appended in order, read newest first with filters and
 /// pages, secrets never stored, the admin key never named.
 @Suite("Audit log")
 struct AuditLogTests {
     static func log() throws -> AuditLog {
-        AuditLog(store: try SQLiteAuditStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("podium-audit-\(UUID().uuidString).sqlite")))
+        AuditLog(
+            store: try SQLiteAuditStore(
+                path: FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "podium-audit-\(UUID().uuidString).sqlite")))
     }
 
-    static func entry(_ type: String, player: String? = nil, payload: JSONValue = .object([:]), outcome: String = "ok") -> AuditEntry {
+    static func entry(_ type: String, player: String? = nil, payload: JSONValue = .object([:]), outcome: String = "ok")
+        -> AuditEntry
+    {
         AuditEntry(
-            seq: 0, at: 1000, actor: "admin:0badc0de", transport: "http", peer: "127.0.0.1:1", type: type, gameId: "dash",
+            seq: 0, at: 1000, actor: "admin:0badc0de", transport: "http", peer: "127.0.0.1:1", type: type,
+            gameId: "dash",
             playerId: player, payload: payload, requestId: UUID().uuidString, outcome: outcome)
     }
 
@@ -24,7 +30,8 @@ struct AuditLogTests {
         let log = try Self.log()
         for index in 0..<7 {
             let seq = try await log.append(
-                Self.entry(index % 2 == 0 ? "auth.admin.ban" : "leaderboard.admin.reset", player: index < 3 ? "p1" : "p2"))
+                Self.entry(
+                    index % 2 == 0 ? "auth.admin.ban" : "leaderboard.admin.reset", player: index < 3 ? "p1" : "p2"))
             #expect(seq == Int64(index + 1))
         }
         let all = try await log.page(AuditQuery())
@@ -41,7 +48,9 @@ struct AuditLogTests {
         #expect(try await log.page(AuditQuery(type: "auth.admin.ban")).entries.map(\.seq) == [7, 5, 3, 1])
         #expect(try await log.page(AuditQuery(playerId: "p1")).entries.map(\.seq) == [3, 2, 1])
         let stored = try await log.page(AuditQuery(limit: 1)).entries[0]
-        #expect(stored.actor == "admin:0badc0de" && stored.transport == "http" && stored.outcome == "ok" && stored.gameId == "dash")
+        #expect(
+            stored.actor == "admin:0badc0de" && stored.transport == "http" && stored.outcome == "ok"
+                && stored.gameId == "dash")
     }
 
     @Test("limits outside 1-200 and a before below 1 are invalid_field")
@@ -61,7 +70,9 @@ struct AuditLogTests {
     func redaction() {
         let payload: JSONValue = .object([
             "password": "hunter2", "reason": "cheating",
-            "nested": .object(["refreshToken": "r", "adminKey": "k", "list": .array([.object(["token": "t", "value": 3])])]),
+            "nested": .object([
+                "refreshToken": "r", "adminKey": "k", "list": .array([.object(["token": "t", "value": 3])]),
+            ]),
         ])
         let redacted = AuditLog.redacted(payload)
         #expect(redacted["password"] == .string("***"))

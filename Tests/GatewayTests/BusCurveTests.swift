@@ -35,10 +35,15 @@ struct BusCurveTests {
                 connect: [stack.endpoints.busPublish])
             let plainForger = try AsyncSocket(
                 context: context, type: .publisher, name: "plain-forger", connect: [stack.endpoints.busPublish])
-            defer { Task { await forger.close(); await plainForger.close() } }
+            defer {
+                Task {
+                    await forger.close()
+                    await plainForger.close()
+                }
+            }
             let eavesdropper = try context.makeSocket(.subscriber)
             let plainEavesdropper = try context.makeSocket(.subscriber)
-            defer { [eavesdropper, plainEavesdropper].forEach { $0.close() } }
+            defer { for socket in [eavesdropper, plainEavesdropper] { socket.close() } }
             for option in stranger.clientOptions(server: hubKey) { try eavesdropper.set(option) }
             for reader in [eavesdropper, plainEavesdropper] { try reader.set(.subscribe(Data())) }
             try eavesdropper.connect(stack.endpoints.busSubscribe)
@@ -53,7 +58,8 @@ struct BusCurveTests {
             let heard = try await withDeadline(.seconds(15)) {
                 while true {
                     for socket in [forger, plainForger] { try? await socket.send([topic, body]) }
-                    _ = try await client.call(ClientRequests.testNotification(of: "achievement"), TestNotice(message: "real"), gameId: "dash")
+                    _ = try await client.call(
+                        ClientRequests.testNotification(of: "achievement"), TestNotice(message: "real"), gameId: "dash")
                     if let heard = try? await listener.next(timeout: .milliseconds(300)) { return heard }
                 }
             }
@@ -67,7 +73,8 @@ struct BusCurveTests {
                 }
             }
             // Ticks flow every 250 ms on the bus; neither reader gets any of them.
-            _ = try ZMQSocket.poll([(eavesdropper, .readable), (plainEavesdropper, .readable)], timeoutMilliseconds: 1000)
+            _ = try ZMQSocket.poll(
+                [(eavesdropper, .readable), (plainEavesdropper, .readable)], timeoutMilliseconds: 1000)
             #expect(try eavesdropper.receive(wait: false) == nil)
             #expect(try plainEavesdropper.receive(wait: false) == nil)
 

@@ -24,7 +24,8 @@ struct CurveGatewayTests {
             let heard = try await withDeadline(.seconds(15)) {
                 while true {
                     let receipt = try await client.exchange(
-                        ClientRequests.testNotification(of: "achievement"), TestNotice(message: "over curve"), gameId: "dash")
+                        ClientRequests.testNotification(of: "achievement"), TestNotice(message: "over curve"),
+                        gameId: "dash")
                     #expect(receipt.type == .reply)
                     if let heard = try? await subscriber.next(timeout: .milliseconds(300)) { return heard }
                 }
@@ -32,8 +33,14 @@ struct CurveGatewayTests {
             #expect(heard.topic == subscription.topic)
 
             let plain = try TestClient(endpoint: stack.endpoints.requests)
-            let impostor = try TestClient(endpoint: stack.endpoints.requests, curveServerKey: try CurveKeyPair.generate().publicKey)
-            defer { Task { await plain.close(); await impostor.close() } }
+            let impostor = try TestClient(
+                endpoint: stack.endpoints.requests, curveServerKey: try CurveKeyPair.generate().publicKey)
+            defer {
+                Task {
+                    await plain.close()
+                    await impostor.close()
+                }
+            }
             for outsider in [plain, impostor] {
                 // Not awaited: libzmq may hold the message while it reconnects after the refused
                 // handshake (a DEALER without a pipe waits), which would hang the test; closing

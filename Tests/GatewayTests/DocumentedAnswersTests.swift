@@ -10,11 +10,17 @@ import Testing
 /// pinned here as the documentation now gives it, through the gateway over real sockets.
 @Suite("Documented answers")
 struct DocumentedAnswersTests {
-    static func submit(_ client: TestClient, _ value: Int64, id: String? = nil) async throws -> PodiumReply<ScoreReceipt> {
-        try await client.exchange(LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: value), gameId: "dash", id: id)
+    static func submit(_ client: TestClient, _ value: Int64, id: String? = nil) async throws -> PodiumReply<
+        ScoreReceipt
+    > {
+        try await client.exchange(
+            LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: value), gameId: "dash", id: id
+        )
     }
 
-    @Test("11.1: an unknown achievement in a batch and a player's report of a rule-based one name the report's achievementId")
+    @Test(
+        "11.1: an unknown achievement in a batch and a player's report of a rule-based one name the report's achievementId"
+    )
     func reportFields() async throws {
         try await withPodiumStack { stack in
             let (player, _) = try await stack.player("reporter")
@@ -22,13 +28,16 @@ struct DocumentedAnswersTests {
             let unknown = try await player.exchange(
                 AchievementRequests.report,
                 ProgressReportBatch(reports: [
-                    ProgressReport(achievementId: "com.example.blackjack.tutorial", steps: 1), ProgressReport(achievementId: "nope", steps: 1),
+                    ProgressReport(achievementId: "com.example.blackjack.tutorial", steps: 1),
+                    ProgressReport(achievementId: "nope", steps: 1),
                 ]), gameId: "blackjack")
             #expect(unknown.errorCode == .unknownAchievement)
             #expect(try unknown.errorReply().field == "payload.reports.1.achievementId")
             let ruled = try await player.exchange(
                 AchievementRequests.report,
-                ProgressReportBatch(reports: [ProgressReport(achievementId: "com.dragonforged.whackacac.killone", percentComplete: 100)]),
+                ProgressReportBatch(reports: [
+                    ProgressReport(achievementId: "com.dragonforged.whackacac.killone", percentComplete: 100)
+                ]),
                 gameId: "whackacac")
             #expect(ruled.errorCode == .forbidden)
             #expect(try ruled.errorReply().field == "payload.reports.0.achievementId")
@@ -41,7 +50,8 @@ struct DocumentedAnswersTests {
             let (player, _) = try await stack.player("ticker")
             defer { Task { await player.close() } }
             for value in [100, -50, 100] as [Int64] {
-                let ack = try await player.exchange(GatewayRequests.publish, GameEvent(name: "tick", value: value), gameId: "whackacac")
+                let ack = try await player.exchange(
+                    GatewayRequests.publish, GameEvent(name: "tick", value: value), gameId: "whackacac")
                 #expect(ack.type == .reply)
             }
             func steps() async throws -> Int64? {
@@ -66,8 +76,11 @@ struct DocumentedAnswersTests {
             defer { Task { await player.close() } }
             clock.advance(by: .seconds(16 * 60))  // past the 15-minute session token
             #expect(try await player.exchange(AuthRequests.profile).errorCode == .tokenExpired)
-            #expect(try await player.exchange(GatewayRequests.health).type == .reply, "public: the expired token is ignored")
-            let refresh = try await player.exchange(AuthRequests.refresh, SessionRefresh(refreshToken: grant.refreshToken))
+            #expect(
+                try await player.exchange(GatewayRequests.health).type == .reply, "public: the expired token is ignored"
+            )
+            let refresh = try await player.exchange(
+                AuthRequests.refresh, SessionRefresh(refreshToken: grant.refreshToken))
             #expect(refresh.type == .reply)
             let garbage = try TestClient(endpoint: stack.endpoints.requests)
             defer { Task { await garbage.close() } }
@@ -88,8 +101,10 @@ struct DocumentedAnswersTests {
             #expect(first.scopesBeaten == ["today", "week", "allTime"])
             for index in 1..<8 { _ = try await Self.submit(players[index], Int64(800 - index * 10)) }
             func ranks(_ client: TestClient, radius: Int) async throws -> [Int] {
-                try await client.call(LeaderboardRequests.around, BoardQuery(boardId: "dash.highscore", radius: radius), gameId: "dash")
-                    .entries.map(\.rank)
+                try await client.call(
+                    LeaderboardRequests.around, BoardQuery(boardId: "dash.highscore", radius: radius), gameId: "dash"
+                )
+                .entries.map(\.rank)
             }
             #expect(try await ranks(players[0], radius: 2) == [1, 2, 3, 4, 5], "rank 1")
             #expect(try await ranks(players[7], radius: 2) == [4, 5, 6, 7, 8], "the last of 8")
@@ -98,7 +113,8 @@ struct DocumentedAnswersTests {
 
             let (newcomer, _) = try await stack.player("newcomer")
             defer { Task { await newcomer.close() } }
-            let none = try await newcomer.exchange(LeaderboardRequests.entry, BoardQuery(boardId: "dash.highscore"), gameId: "dash")
+            let none = try await newcomer.exchange(
+                LeaderboardRequests.entry, BoardQuery(boardId: "dash.highscore"), gameId: "dash")
             #expect(none.type == .reply)
             // The wire form itself, not its typed reading: the member is there, and null.
             #expect(none.envelope.payload == .object(["entry": .null]), "the entry is present and null (PROTOCOL.md 3)")
@@ -118,7 +134,8 @@ struct DocumentedAnswersTests {
             defer { Task { await subscriber.close() } }
             _ = try await withDeadline(.seconds(15)) {
                 while true {
-                    _ = try await tenth.call(ClientRequests.testNotification(of: "leaderboard"), TestNotice(), gameId: "dash")
+                    _ = try await tenth.call(
+                        ClientRequests.testNotification(of: "leaderboard"), TestNotice(), gameId: "dash")
                     if (try? await subscriber.next(timeout: .milliseconds(300))) != nil { return true }
                 }
             }
@@ -133,7 +150,8 @@ struct DocumentedAnswersTests {
         }
     }
 
-    @Test("10.7: a value a definition field does not take is invalid_field naming it; a wrong JSON type is invalid_shape")
+    @Test(
+        "10.7: a value a definition field does not take is invalid_field naming it; a wrong JSON type is invalid_shape")
     func enumValues() async throws {
         let admin = String(repeating: "a", count: 40)
         try await withPodiumStack(.init(adminKey: admin)) { stack in

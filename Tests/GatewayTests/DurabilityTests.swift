@@ -15,7 +15,9 @@ struct DurabilityTests {
 
     static let hit = GameEvent(name: "cactus.hit", attributes: ["matchId": "m1"])
 
-    static func publish(_ client: TestClient, _ event: GameEvent = hit, id: String) async throws -> PodiumReply<EventAcknowledgement> {
+    static func publish(_ client: TestClient, _ event: GameEvent = hit, id: String) async throws -> PodiumReply<
+        EventAcknowledgement
+    > {
         try await client.exchange(GatewayRequests.publish, event, gameId: "whackacac", id: id)
     }
 
@@ -23,7 +25,9 @@ struct DurabilityTests {
         try await client.call(GatewayRequests.receipt, ReceiptQuery(id: id), gameId: game)
     }
 
-    @Test("an event resent with its id is acknowledged again and logged once, also after a restart; another payload with that id is refused")
+    @Test(
+        "an event resent with its id is acknowledged again and logged once, also after a restart; another payload with that id is refused"
+    )
     func eventIdempotency() async throws {
         let data = Self.dataDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
@@ -44,16 +48,20 @@ struct DurabilityTests {
             client.use(.token(grant.sessionToken))
             defer { Task { await client.close() } }
             let resent = try await Self.publish(client, id: "hit-1").value()
-            #expect(resent.sequence == first.sequence && resent.duplicate == true, "the log kept the id across the restart")
+            #expect(
+                resent.sequence == first.sequence && resent.duplicate == true, "the log kept the id across the restart")
             let next = try await Self.publish(client, id: "hit-2").value()
             #expect(next.sequence == first.sequence + 1, "sequences continue after a restart")
             // The achievement service applied each logged hit exactly once.
             let list = try await client.waitForAchievements("whackacac") { $0.status("100whacks")?.steps == 2 }
             #expect(list.status("100whacks")?.steps == 2)
             let receipt = try await Self.receipt(client, game: "whackacac", id: "hit-1")
-            #expect(receipt.found && receipt.type == GatewayRequests.publish.type.rawValue && receipt.acknowledgement?.sequence == first.sequence)
+            #expect(
+                receipt.found && receipt.type == GatewayRequests.publish.type.rawValue
+                    && receipt.acknowledgement?.sequence == first.sequence)
             #expect(receipt.effects?.applied == true)
-            #expect(receipt.effects?.achievements.contains { $0.achievementId.hasSuffix("killone") && $0.earned } == true)
+            #expect(
+                receipt.effects?.achievements.contains { $0.achievementId.hasSuffix("killone") && $0.earned } == true)
         }
     }
 
@@ -63,7 +71,8 @@ struct DurabilityTests {
         defer { try? FileManager.default.removeItem(at: data) }
         let auth = PodiumTestStack.testAuthConfiguration
         let authOnly = PodiumTestStack.Options(
-            services: [PodiumTestStack.services(auth: auth)[0]], expectedServices: ["auth"], auth: auth, dataDirectory: data)
+            services: [PodiumTestStack.services(auth: auth)[0]], expectedServices: ["auth"], auth: auth,
+            dataDirectory: data)
         let grant = try await withPodiumStack(authOnly) { stack in
             let (client, grant) = try await stack.player("offline")
             defer { Task { await client.close() } }
@@ -104,17 +113,22 @@ struct DurabilityTests {
             client.use(.token(grant.sessionToken))
             defer { Task { await client.close() } }
             let resent = try await client.call(
-                LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.coins", value: 5), gameId: "dash", id: "coin-1")
-            #expect(resent.duplicate == true && resent.entry.value == 5 && resent.entry.rank == 1, "the original receipt")
+                LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.coins", value: 5), gameId: "dash",
+                id: "coin-1")
+            #expect(
+                resent.duplicate == true && resent.entry.value == 5 && resent.entry.rank == 1, "the original receipt")
             let receipt = try await Self.receipt(client, game: "dash", id: "coin-1")
             #expect(receipt.found && receipt.type == LeaderboardRequests.submit.type.rawValue)
             #expect(try WireCodec.convert(try #require(receipt.reply), to: ScoreReceipt.self).entry.value == 5)
             let unknown = try await Self.receipt(client, game: "dash", id: "never-sent")
             #expect(!unknown.found)
-            let report = ProgressReportBatch(reports: [ProgressReport(achievementId: "com.example.blackjack.tutorial", percentComplete: 100)])
+            let report = ProgressReportBatch(reports: [
+                ProgressReport(achievementId: "com.example.blackjack.tutorial", percentComplete: 100)
+            ])
             let reported = try await client.call(AchievementRequests.report, report, gameId: "blackjack", id: "tut-1")
             #expect(reported.duplicate == nil)
-            let reportedAgain = try await client.call(AchievementRequests.report, report, gameId: "blackjack", id: "tut-1")
+            let reportedAgain = try await client.call(
+                AchievementRequests.report, report, gameId: "blackjack", id: "tut-1")
             #expect(reportedAgain.duplicate == true)
             #expect(reportedAgain.outcomes == reported.outcomes, "the resend answers with the original outcomes")
         }
@@ -129,10 +143,16 @@ struct DurabilityTests {
         let (a, b, challengeId) = try await withPodiumStack(all) { stack in
             let (alice, a) = try await stack.player("alice.durable")
             let (bob, b) = try await stack.player("bob.durable")
-            defer { Task { await alice.close(); await bob.close() } }
+            defer {
+                Task {
+                    await alice.close()
+                    await bob.close()
+                }
+            }
             _ = try await alice.call(AuthRequests.friendRequest, FriendTarget(playerId: b.playerId))
             _ = try await bob.call(AuthRequests.friendAccept, FriendTarget(playerId: a.playerId))
-            _ = try await alice.call(LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: 500), gameId: "dash")
+            _ = try await alice.call(
+                LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: 500), gameId: "dash")
             let issue = ChallengeIssue(kind: .score, boardId: "dash.highscore", receivers: [b.playerId])
             let challenge = try await alice.call(ChallengeRequests.issue, issue, gameId: "dash", id: "challenge-1")
             let again = try await alice.call(ChallengeRequests.issue, issue, gameId: "dash", id: "challenge-1")
@@ -141,12 +161,14 @@ struct DurabilityTests {
         }
         let services = PodiumTestStack.services(auth: auth)
         let withoutChallenges = PodiumTestStack.Options(
-            services: Array(services.prefix(3)), expectedServices: ["auth", "leaderboard", "achievement"], auth: auth, dataDirectory: data)
+            services: Array(services.prefix(3)), expectedServices: ["auth", "leaderboard", "achievement"], auth: auth,
+            dataDirectory: data)
         try await withPodiumStack(withoutChallenges) { stack in
             let bob = try TestClient(endpoint: stack.endpoints.requests)
             bob.use(.token(b.sessionToken))
             defer { Task { await bob.close() } }
-            let beaten = try await bob.exchange(LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: 900), gameId: "dash")
+            let beaten = try await bob.exchange(
+                LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: 900), gameId: "dash")
             #expect(beaten.type == .reply)
         }
         try await withPodiumStack(all) { stack in
@@ -154,7 +176,8 @@ struct DurabilityTests {
             alice.use(.token(a.sessionToken))
             defer { Task { await alice.close() } }
             let completed = await eventually {
-                let detail = try? await alice.call(ChallengeRequests.detail, ChallengeTarget(challengeId: challengeId), gameId: "dash")
+                let detail = try? await alice.call(
+                    ChallengeRequests.detail, ChallengeTarget(challengeId: challengeId), gameId: "dash")
                 return detail?.receivers.first?.state == .completed
             }
             #expect(completed, "the missed score completed the challenge after the restart")
@@ -162,7 +185,8 @@ struct DurabilityTests {
             #expect(inbox.filter { $0.kind == "challenge.completed-by-receiver" }.count == 1)
             let receipt = try await Self.receipt(alice, game: "dash", id: "challenge-1")
             #expect(receipt.found && receipt.type == ChallengeRequests.issue.type.rawValue)
-            #expect(try WireCodec.convert(try #require(receipt.reply), to: ChallengeDetail.self).challengeId == challengeId)
+            #expect(
+                try WireCodec.convert(try #require(receipt.reply), to: ChallengeDetail.self).challengeId == challengeId)
         }
     }
 }

@@ -22,8 +22,11 @@ struct FrontConcurrencyTests {
 
         func announce() async throws {
             let announcement = ServiceAnnouncement(
-                service: "auth", instance: "auth-held", requestTypes: ["auth.session-check"], heartbeatIntervalMilliseconds: 60_000)
-            try await socket.send([try WireCodec.encode(Envelope(type: .serviceAnnouncement, timestamp: 0, payload: announcement))])
+                service: "auth", instance: "auth-held", requestTypes: ["auth.session-check"],
+                heartbeatIntervalMilliseconds: 60_000)
+            try await socket.send([
+                try WireCodec.encode(Envelope(type: .serviceAnnouncement, timestamp: 0, payload: announcement))
+            ])
         }
 
         func nextRequest() async throws -> RawEnvelope {
@@ -34,7 +37,8 @@ struct FrontConcurrencyTests {
 
         func answerValid(_ request: RawEnvelope, sessionId: String) async throws {
             let reply = Envelope(
-                type: .reply, correlationId: request.id, timestamp: 0, payload: SessionStatus(sessionId: sessionId, valid: true))
+                type: .reply, correlationId: request.id, timestamp: 0,
+                payload: SessionStatus(sessionId: sessionId, valid: true))
             try await socket.send([try WireCodec.encode(reply)])
         }
     }
@@ -64,11 +68,13 @@ struct FrontConcurrencyTests {
             try #require(connected)
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             let token = try await SessionTokens(key: options.auth.tokenKey).issue(
-                .session, playerId: "p-held", sessionId: "s-held", tokenId: "t-held", issuedAt: now, expiresAt: now + 600_000)
+                .session, playerId: "p-held", sessionId: "s-held", tokenId: "t-held", issuedAt: now,
+                expiresAt: now + 600_000)
             // The first client's request needs its (new) token checked: the check reaches the
             // held auth service, which does not answer yet.
             try await waiting.send(
-                try waiting.client.request(GatewayRequests.subscribe, EmptyPayload(), gameId: "g", id: "held-1", credential: .token(token)))
+                try waiting.client.request(
+                    GatewayRequests.subscribe, EmptyPayload(), gameId: "g", id: "held-1", credential: .token(token)))
             let check = try await auth.nextRequest()
             #expect(check.type == "auth.session-check")
             // Meanwhile another client is answered.

@@ -1,12 +1,12 @@
 import Foundation
+import GatewaySQLite
 import Logging
 import PodiumRuntime
-import ServiceLifecycle
 import PodiumTesting
+import ServiceLifecycle
 import Testing
 
 @testable import Gateway
-import GatewaySQLite
 
 /// A gateway whose loop dies must not stay up reporting ready: its service group, and so the
 /// process, stops with an error.
@@ -48,7 +48,9 @@ struct GatewayLoopTests {
         }
     }
 
-    @Test("a part whose socket fails makes the gateway unready and stops its service group with LoopEnded", arguments: FailingPart.allCases)
+    @Test(
+        "a part whose socket fails makes the gateway unready and stops its service group with LoopEnded",
+        arguments: FailingPart.allCases)
     func deadPartStopsTheGroup(part: FailingPart) async throws {
         let gateway = try await gateway()
         let group = Self.group(running: gateway)

@@ -27,23 +27,37 @@ struct GatewayUnitTests {
             #expect(rejection.error.code == .wrongFrameCount)
             #expect(rejection.reply(body)?.first == id)
         }
-        guard case .failure(let none) = ClientFrames.parse([]) else { Issue.record("accepted no frames"); return }
+        guard case .failure(let none) = ClientFrames.parse([]) else {
+            Issue.record("accepted no frames")
+            return
+        }
         #expect(none.reply(body) == nil)
     }
 
     @Test("request decoding accepts a full request and echoes the id on later errors")
     func decoding() throws {
         let ok = try RequestDecoder.decode(
-            Data(#"{"type":"event.publish","id":"r1","version":1,"gameId":"g","playerId":"p","payload":{"name":"a"},"extra":true}"#.utf8),
+            Data(
+                #"{"type":"event.publish","id":"r1","version":1,"gameId":"g","playerId":"p","payload":{"name":"a"},"extra":true}"#
+                    .utf8),
             maxBytes: 1000
         ).get()
-        #expect(ok == ClientRequest(type: .eventPublish, id: "r1", version: 1, gameId: "g", playerId: "p", payload: ["name": "a"]))
-        guard case .failure(let rejection) = RequestDecoder.decode(Data(#"{"id":"r2","type":"x","version":0}"#.utf8), maxBytes: 1000)
-        else { Issue.record("accepted version 0"); return }
+        #expect(
+            ok
+                == ClientRequest(
+                    type: .eventPublish, id: "r1", version: 1, gameId: "g", playerId: "p", payload: ["name": "a"]))
+        guard
+            case .failure(let rejection) = RequestDecoder.decode(
+                Data(#"{"id":"r2","type":"x","version":0}"#.utf8), maxBytes: 1000)
+        else {
+            Issue.record("accepted version 0")
+            return
+        }
         #expect(rejection.requestID == "r2")
         #expect(rejection.error.code == .invalidField)
         guard case .failure(let large) = RequestDecoder.decode(Data(count: 1001), maxBytes: 1000) else {
-            Issue.record("accepted an oversized body"); return
+            Issue.record("accepted an oversized body")
+            return
         }
         #expect(large.error.code == .messageTooLarge)
     }
@@ -51,8 +65,12 @@ struct GatewayUnitTests {
     @Test("the directory routes to live instances in turn and forgets silent ones")
     func directory() {
         var directory = ServiceDirectory()
-        let one = ServiceAnnouncement(service: "leaderboard", instance: "l1", requestTypes: ["leaderboard.health"], heartbeatIntervalMilliseconds: 100)
-        let two = ServiceAnnouncement(service: "leaderboard", instance: "l2", requestTypes: ["leaderboard.health"], heartbeatIntervalMilliseconds: 100)
+        let one = ServiceAnnouncement(
+            service: "leaderboard", instance: "l1", requestTypes: ["leaderboard.health"],
+            heartbeatIntervalMilliseconds: 100)
+        let two = ServiceAnnouncement(
+            service: "leaderboard", instance: "l2", requestTypes: ["leaderboard.health"],
+            heartbeatIntervalMilliseconds: 100)
         let before = directory.route("leaderboard.health", knownServices: ["leaderboard"])
         #expect(before == .unavailable(service: "leaderboard"))
         let unknown = directory.route("nothing.here", knownServices: ["leaderboard"])
@@ -92,7 +110,8 @@ struct GatewayUnitTests {
     @Test("the gateway refuses a missing, short or example secret unless in development mode")
     func secretPolicy() throws {
         func settings(_ environment: [String: String]) throws -> GatewaySettings {
-            try GatewaySettings(reader: ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: environment)))
+            try GatewaySettings(
+                reader: ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: environment)))
         }
         let tokenKey = String(repeating: "t", count: 40)
         #expect(throws: ConfigurationProblem.self) { try settings(["PODIUM_AUTH_TOKEN_KEY": tokenKey]) }
@@ -100,10 +119,14 @@ struct GatewayUnitTests {
             try settings(["PODIUM_NOTIFICATION_SECRET": "short", "PODIUM_AUTH_TOKEN_KEY": tokenKey])
         }
         #expect(throws: ConfigurationProblem.self) {
-            try settings(["PODIUM_NOTIFICATION_SECRET": GatewaySettings.exampleSecret, "PODIUM_AUTH_TOKEN_KEY": tokenKey])
+            try settings([
+                "PODIUM_NOTIFICATION_SECRET": GatewaySettings.exampleSecret, "PODIUM_AUTH_TOKEN_KEY": tokenKey,
+            ])
         }
         let strong = String(repeating: "k", count: 40)
-        #expect(try settings(["PODIUM_NOTIFICATION_SECRET": strong, "PODIUM_AUTH_TOKEN_KEY": tokenKey]).notificationSecret == Array(strong.utf8))
+        #expect(
+            try settings(["PODIUM_NOTIFICATION_SECRET": strong, "PODIUM_AUTH_TOKEN_KEY": tokenKey]).notificationSecret
+                == Array(strong.utf8))
         // The token key follows the same rule: missing, short or the development key is refused.
         #expect(throws: ConfigurationProblem.self) { try settings(["PODIUM_NOTIFICATION_SECRET": strong]) }
         #expect(throws: ConfigurationProblem.self) {
@@ -113,10 +136,15 @@ struct GatewayUnitTests {
             try settings(["PODIUM_NOTIFICATION_SECRET": strong, "PODIUM_AUTH_TOKEN_KEY": SessionTokens.developmentKey])
         }
         #expect(throws: ConfigurationProblem.self) {
-            try settings(["PODIUM_NOTIFICATION_SECRET": strong, "PODIUM_AUTH_TOKEN_KEY": tokenKey, "PODIUM_ADMIN_KEY": "short"])
+            try settings([
+                "PODIUM_NOTIFICATION_SECRET": strong, "PODIUM_AUTH_TOKEN_KEY": tokenKey, "PODIUM_ADMIN_KEY": "short",
+            ])
         }
         #expect(throws: ConfigurationProblem.self) {
-            try settings(["PODIUM_NOTIFICATION_SECRET": strong, "PODIUM_AUTH_TOKEN_KEY": tokenKey, "PODIUM_GAME_SERVER_KEYS": "dash=short"])
+            try settings([
+                "PODIUM_NOTIFICATION_SECRET": strong, "PODIUM_AUTH_TOKEN_KEY": tokenKey,
+                "PODIUM_GAME_SERVER_KEYS": "dash=short",
+            ])
         }
         let keyed = try settings([
             "PODIUM_NOTIFICATION_SECRET": strong, "PODIUM_AUTH_TOKEN_KEY": tokenKey,
@@ -126,7 +154,11 @@ struct GatewayUnitTests {
         #expect(keyed.adminKey == strong)
         let development = try settings(["PODIUM_DEVELOPMENT": "true"])
         #expect(development.notificationSecret.count == 32)
-        #expect(throws: ConfigurationProblem.self) { try settings(["PODIUM_DEVELOPMENT": "true", "PODIUM_MAX_MESSAGE_BYTES": "10"]) }
-        #expect(throws: ConfigurationProblem.self) { try settings(["PODIUM_DEVELOPMENT": "true", "PODIUM_REQUEST_TIMEOUT_MS": "0"]) }
+        #expect(throws: ConfigurationProblem.self) {
+            try settings(["PODIUM_DEVELOPMENT": "true", "PODIUM_MAX_MESSAGE_BYTES": "10"])
+        }
+        #expect(throws: ConfigurationProblem.self) {
+            try settings(["PODIUM_DEVELOPMENT": "true", "PODIUM_REQUEST_TIMEOUT_MS": "0"])
+        }
     }
 }

@@ -16,7 +16,8 @@ struct HTTPFrontUnitTests {
         body: String = "", headers: HTTPRequestBuilder.Headers = .init()
     ) -> Result<JSONValue, ErrorReply> {
         HTTPRequestBuilder.request(
-            route: route, typeParameter: type, pathParameters: path, query: query, body: Data(body.utf8), headers: headers,
+            route: route, typeParameter: type, pathParameters: path, query: query, body: Data(body.utf8),
+            headers: headers,
             newID: { "generated-id" })
     }
 
@@ -57,7 +58,10 @@ struct HTTPFrontUnitTests {
         #expect(built["id"] == "generated-id")
         #expect(built["payload"] == .object(["boardId": "b1", "limit": 5, "friendsOnly": true, "scope": "week"]))
         for (name, value) in [("limit", "five"), ("limit", "1.5"), ("friendsOnly", "yes")] {
-            guard case .failure(let error) = build(top, path: ["gameId": "dash", "boardId": "b1"], query: [(name, value)]) else {
+            guard
+                case .failure(let error) = build(
+                    top, path: ["gameId": "dash", "boardId": "b1"], query: [(name, value)])
+            else {
                 Issue.record("\(name)=\(value) was accepted")
                 continue
             }
@@ -134,28 +138,36 @@ struct HTTPFrontUnitTests {
             #expect(HTTPProblem.status(for: code) == status, "\(code)")
         }
         let limited = HTTPProblem(
-            ErrorReply(code: .rateLimited, message: "slow down", field: nil, retryAfterMilliseconds: 1200), requestID: "r1")
+            ErrorReply(code: .rateLimited, message: "slow down", field: nil, retryAfterMilliseconds: 1200),
+            requestID: "r1")
         #expect(limited.retryAfterSeconds == 2)
         #expect(
             limited.body
                 == .object([
-                    "type": "urn:podium:error:rate_limited", "title": "rate_limited", "status": 429, "detail": "slow down",
+                    "type": "urn:podium:error:rate_limited", "title": "rate_limited", "status": 429,
+                    "detail": "slow down",
                     "code": "rate_limited", "retryAfterMilliseconds": 1200, "requestId": "r1",
                 ]))
         #expect(HTTPProblem(ErrorReply(code: .overloaded, message: "m"), requestID: nil).retryAfterSeconds == 1)
         // WWW-Authenticate: the scheme on every 401; the error only when a token or key was refused.
-        #expect(HTTPProblem(ErrorReply(code: .unauthenticated, message: "m"), requestID: nil).wwwAuthenticate == #"Bearer realm="podium""#)
+        #expect(
+            HTTPProblem(ErrorReply(code: .unauthenticated, message: "m"), requestID: nil).wwwAuthenticate
+                == #"Bearer realm="podium""#)
         #expect(
             HTTPProblem(ErrorReply(code: .tokenExpired, message: "m"), requestID: nil).wwwAuthenticate
                 == #"Bearer realm="podium", error="invalid_token""#)
         #expect(
-            HTTPProblem(ErrorReply(code: .invalidCredentials, message: "m"), requestID: nil, credentialSent: false).wwwAuthenticate
+            HTTPProblem(ErrorReply(code: .invalidCredentials, message: "m"), requestID: nil, credentialSent: false)
+                .wwwAuthenticate
                 == #"Bearer realm="podium""#)
         #expect(
-            HTTPProblem(ErrorReply(code: .invalidCredentials, message: "m"), requestID: nil, credentialSent: true).wwwAuthenticate
+            HTTPProblem(ErrorReply(code: .invalidCredentials, message: "m"), requestID: nil, credentialSent: true)
+                .wwwAuthenticate
                 == #"Bearer realm="podium", error="invalid_token""#)
         #expect(HTTPProblem(ErrorReply(code: .forbidden, message: "m"), requestID: nil).wwwAuthenticate == nil)
-        #expect(HTTPProblem(ErrorReply(code: .forbidden, message: "m", field: "playerId"), requestID: nil).retryAfterSeconds == nil)
+        #expect(
+            HTTPProblem(ErrorReply(code: .forbidden, message: "m", field: "playerId"), requestID: nil).retryAfterSeconds
+                == nil)
     }
 
     @Test("PODIUM_HTTP: host:port, IPv6 in brackets, port 0, off; anything else is refused")
@@ -168,7 +180,9 @@ struct HTTPFrontUnitTests {
         }
     }
 
-    @Test("CORS: none by default; listed origins (any case) get headers and preflights; * allows all; bad lists are refused")
+    @Test(
+        "CORS: none by default; listed origins (any case) get headers and preflights; * allows all; bad lists are refused"
+    )
     func cors() throws {
         #expect(CORSPolicy.none.headers(origin: "https://game.example.com").isEmpty)
         #expect(CORSPolicy.none.preflight(origin: "https://game.example.com") == nil)
@@ -180,7 +194,8 @@ struct HTTPFrontUnitTests {
         #expect(headers["Access-Control-Expose-Headers"]?.contains("Podium-Request-Id") == true)
         #expect(policy.headers(origin: "https://evil.example.com").isEmpty)
         #expect(policy.headers(origin: nil).isEmpty)
-        let preflight = Dictionary(uniqueKeysWithValues: try #require(policy.preflight(origin: "http://localhost:5173")))
+        let preflight = Dictionary(
+            uniqueKeysWithValues: try #require(policy.preflight(origin: "http://localhost:5173")))
         #expect(preflight["Access-Control-Allow-Headers"]?.contains("Idempotency-Key") == true)
         #expect(preflight["Access-Control-Allow-Methods"] == "GET, POST, DELETE")
         #expect(policy.preflight(origin: "http://localhost:5174") == nil)

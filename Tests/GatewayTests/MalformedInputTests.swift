@@ -20,10 +20,12 @@ struct MalformedInputTests {
         /// The body with the client's credential added.
         func body(token: String) -> Data {
             guard body.first == UInt8(ascii: "{"), body.starts(with: Data(#"{"id""#.utf8)) else { return body }
-            let credential = asServer ? #"{"serverKey":"\#(MalformedInputTests.serverKey)","# : #"{"token":"\#(token)","#
+            let credential =
+                asServer ? #"{"serverKey":"\#(MalformedInputTests.serverKey)","# : #"{"token":"\#(token)","#
             // A player's token names the player; the cases' sample player id is for servers only.
             let text = String(decoding: body.dropFirst(), as: UTF8.self)
-            return Data((credential + (asServer ? text : text.replacingOccurrences(of: #""playerId":"p","#, with: ""))).utf8)
+            return Data(
+                (credential + (asServer ? text : text.replacingOccurrences(of: #""playerId":"p","#, with: ""))).utf8)
         }
     }
 
@@ -34,36 +36,100 @@ struct MalformedInputTests {
 
     static let cases: [Case] = [
         Case(label: "not JSON", body: json("hello gateway"), code: .malformedJSON, correlationId: nil),
-        Case(label: "truncated JSON", body: json(#"{"type":"health","id":"a"#), code: .malformedJSON, correlationId: nil),
-        Case(label: "invalid UTF-8", body: Data([0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x7D]), code: .malformedJSON, correlationId: nil),
+        Case(
+            label: "truncated JSON", body: json(#"{"type":"health","id":"a"#), code: .malformedJSON, correlationId: nil),
+        Case(
+            label: "invalid UTF-8", body: Data([0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x7D]), code: .malformedJSON,
+            correlationId: nil),
         Case(label: "empty frame", body: Data(), code: .malformedJSON, correlationId: nil),
         Case(label: "JSON array", body: json("[1,2,3]"), code: .invalidShape, correlationId: nil),
         Case(
-            label: "nested 33 deep", body: json(#"{"id":"deep-1","type":"health","payload":"# + String(repeating: "[", count: 32) + String(repeating: "]", count: 32) + "}"),
+            label: "nested 33 deep",
+            body: json(
+                #"{"id":"deep-1","type":"health","payload":"# + String(repeating: "[", count: 32)
+                    + String(repeating: "]", count: 32) + "}"),
             code: .invalidShape, correlationId: "deep-1"),
-        Case(label: "513 open brackets (crashed Foundation's decoder)", body: json(String(repeating: "[", count: 513)), code: .invalidShape, correlationId: nil),
+        Case(
+            label: "513 open brackets (crashed Foundation's decoder)", body: json(String(repeating: "[", count: 513)),
+            code: .invalidShape, correlationId: nil),
         Case(label: "JSON string", body: json(#""health""#), code: .invalidShape, correlationId: nil),
-        Case(label: "missing id", body: json(#"{"type":"health"}"#), code: .missingField, correlationId: nil, field: "id"),
-        Case(label: "id not a string", body: json(#"{"type":"health","id":7}"#), code: .invalidShape, correlationId: nil, field: "id"),
-        Case(label: "id with spaces", body: json(#"{"type":"health","id":"a b"}"#), code: .invalidField, correlationId: nil, field: "id"),
-        Case(label: "missing type", body: json(#"{"id":"m1"}"#), code: .missingField, correlationId: "m1", field: "type"),
-        Case(label: "type not a string", body: json(#"{"id":"m2","type":["health"]}"#), code: .invalidShape, correlationId: "m2", field: "type"),
-        Case(label: "unknown type", body: json(#"{"id":"m3","type":"teleport.player"}"#), code: .unknownType, correlationId: "m3", field: "type"),
-        Case(label: "unsupported version", body: json(#"{"id":"m4","type":"health","version":99}"#), code: .unsupportedVersion, correlationId: "m4", field: "version"),
-        Case(label: "version not an integer", body: json(#"{"id":"m5","type":"health","version":"1"}"#), code: .invalidShape, correlationId: "m5", field: "version"),
-        Case(label: "payload not an object", body: json(#"{"id":"m6","type":"event.publish","gameId":"g","playerId":"p","payload":[1]}"#), code: .invalidShape, correlationId: "m6", field: "payload"),
-        Case(label: "event without gameId", body: json(#"{"id":"m7","type":"event.publish","playerId":"p","payload":{"name":"a.b"}}"#), code: .missingField, correlationId: "m7", field: "gameId"),
-        Case(label: "server event without playerId", body: json(#"{"id":"m8","type":"event.publish","gameId":"g","payload":{"name":"a.b"}}"#), code: .missingField, correlationId: "m8", field: "playerId", asServer: true),
-        Case(label: "event without name", body: json(#"{"id":"m9","type":"event.publish","gameId":"g","playerId":"p","payload":{"value":3}}"#), code: .missingField, correlationId: "m9", field: "payload.name"),
-        Case(label: "event without payload", body: json(#"{"id":"m10","type":"event.publish","gameId":"g"}"#), code: .missingField, correlationId: "m10", field: "payload.name"),
-        Case(label: "event value not an integer", body: json(#"{"id":"m11","type":"event.publish","gameId":"g","playerId":"p","payload":{"name":"a","value":"3"}}"#), code: .invalidShape, correlationId: "m11", field: "payload.value"),
-        Case(label: "event value fractional", body: json(#"{"id":"m12","type":"event.publish","gameId":"g","playerId":"p","payload":{"name":"a","value":1.5}}"#), code: .invalidShape, correlationId: "m12", field: "payload.value"),
-        Case(label: "bad event name", body: json(#"{"id":"m13","type":"event.publish","gameId":"g","playerId":"p","payload":{"name":"Cactus Hit!"}}"#), code: .invalidField, correlationId: "m13", field: "payload.name"),
-        Case(label: "nested attribute", body: json(#"{"id":"m14","type":"event.publish","gameId":"g","playerId":"p","payload":{"name":"a","attributes":{"x":{"y":1}}}}"#), code: .invalidField, correlationId: "m14", field: "payload.attributes.x"),
-        Case(label: "bad game id", body: json(#"{"id":"m15","type":"event.publish","gameId":"g/../x","playerId":"p","payload":{"name":"a"}}"#), code: .invalidField, correlationId: "m15", field: "gameId"),
-        Case(label: "game id not a string", body: json(#"{"id":"m16","type":"event.publish","gameId":5,"playerId":"p","payload":{"name":"a"}}"#), code: .invalidShape, correlationId: "m16", field: "gameId"),
-        Case(label: "subscribe without game", body: json(#"{"id":"m17","type":"notifications.subscribe"}"#), code: .missingField, correlationId: "m17", field: "gameId"),
-        Case(label: "server test notification without player", body: json(#"{"id":"m18","type":"challenge.test-notification","gameId":"g"}"#), code: .missingField, correlationId: "m18", field: "playerId", asServer: true),
+        Case(
+            label: "missing id", body: json(#"{"type":"health"}"#), code: .missingField, correlationId: nil, field: "id"
+        ),
+        Case(
+            label: "id not a string", body: json(#"{"type":"health","id":7}"#), code: .invalidShape, correlationId: nil,
+            field: "id"),
+        Case(
+            label: "id with spaces", body: json(#"{"type":"health","id":"a b"}"#), code: .invalidField,
+            correlationId: nil, field: "id"),
+        Case(
+            label: "missing type", body: json(#"{"id":"m1"}"#), code: .missingField, correlationId: "m1", field: "type"),
+        Case(
+            label: "type not a string", body: json(#"{"id":"m2","type":["health"]}"#), code: .invalidShape,
+            correlationId: "m2", field: "type"),
+        Case(
+            label: "unknown type", body: json(#"{"id":"m3","type":"teleport.player"}"#), code: .unknownType,
+            correlationId: "m3", field: "type"),
+        Case(
+            label: "unsupported version", body: json(#"{"id":"m4","type":"health","version":99}"#),
+            code: .unsupportedVersion, correlationId: "m4", field: "version"),
+        Case(
+            label: "version not an integer", body: json(#"{"id":"m5","type":"health","version":"1"}"#),
+            code: .invalidShape, correlationId: "m5", field: "version"),
+        Case(
+            label: "payload not an object",
+            body: json(#"{"id":"m6","type":"event.publish","gameId":"g","playerId":"p","payload":[1]}"#),
+            code: .invalidShape, correlationId: "m6", field: "payload"),
+        Case(
+            label: "event without gameId",
+            body: json(#"{"id":"m7","type":"event.publish","playerId":"p","payload":{"name":"a.b"}}"#),
+            code: .missingField, correlationId: "m7", field: "gameId"),
+        Case(
+            label: "server event without playerId",
+            body: json(#"{"id":"m8","type":"event.publish","gameId":"g","payload":{"name":"a.b"}}"#),
+            code: .missingField, correlationId: "m8", field: "playerId", asServer: true),
+        Case(
+            label: "event without name",
+            body: json(#"{"id":"m9","type":"event.publish","gameId":"g","playerId":"p","payload":{"value":3}}"#),
+            code: .missingField, correlationId: "m9", field: "payload.name"),
+        Case(
+            label: "event without payload", body: json(#"{"id":"m10","type":"event.publish","gameId":"g"}"#),
+            code: .missingField, correlationId: "m10", field: "payload.name"),
+        Case(
+            label: "event value not an integer",
+            body: json(
+                #"{"id":"m11","type":"event.publish","gameId":"g","playerId":"p","payload":{"name":"a","value":"3"}}"#),
+            code: .invalidShape, correlationId: "m11", field: "payload.value"),
+        Case(
+            label: "event value fractional",
+            body: json(
+                #"{"id":"m12","type":"event.publish","gameId":"g","playerId":"p","payload":{"name":"a","value":1.5}}"#),
+            code: .invalidShape, correlationId: "m12", field: "payload.value"),
+        Case(
+            label: "bad event name",
+            body: json(
+                #"{"id":"m13","type":"event.publish","gameId":"g","playerId":"p","payload":{"name":"Cactus Hit!"}}"#),
+            code: .invalidField, correlationId: "m13", field: "payload.name"),
+        Case(
+            label: "nested attribute",
+            body: json(
+                #"{"id":"m14","type":"event.publish","gameId":"g","playerId":"p","payload":{"name":"a","attributes":{"x":{"y":1}}}}"#
+            ), code: .invalidField, correlationId: "m14", field: "payload.attributes.x"),
+        Case(
+            label: "bad game id",
+            body: json(#"{"id":"m15","type":"event.publish","gameId":"g/../x","playerId":"p","payload":{"name":"a"}}"#),
+            code: .invalidField, correlationId: "m15", field: "gameId"),
+        Case(
+            label: "game id not a string",
+            body: json(#"{"id":"m16","type":"event.publish","gameId":5,"playerId":"p","payload":{"name":"a"}}"#),
+            code: .invalidShape, correlationId: "m16", field: "gameId"),
+        Case(
+            label: "subscribe without game", body: json(#"{"id":"m17","type":"notifications.subscribe"}"#),
+            code: .missingField, correlationId: "m17", field: "gameId"),
+        Case(
+            label: "server test notification without player",
+            body: json(#"{"id":"m18","type":"challenge.test-notification","gameId":"g"}"#), code: .missingField,
+            correlationId: "m18", field: "playerId", asServer: true),
     ]
 
     @Test("a malformed request gets an error reply with a stable code", arguments: cases)
@@ -128,12 +194,16 @@ struct MalformedInputTests {
             let client = try TestClient(endpoint: stack.endpoints.requests)
             defer { Task { await client.close() } }
             let padding = String(repeating: "x", count: 5000)
-            let body = Data(#"{"type":"event.publish","id":"big","gameId":"g","playerId":"p","payload":{"name":"a","attributes":{"pad":"\#(padding)"}}}"#.utf8)
+            let body = Data(
+                #"{"type":"event.publish","id":"big","gameId":"g","playerId":"p","payload":{"name":"a","attributes":{"pad":"\#(padding)"}}}"#
+                    .utf8)
             try await client.sendFrames([body])
             let reply = try await client.nextReply()
             #expect(try reply.errorReply().code == .messageTooLarge)
             // Just under the limit is judged on content, not size.
-            let small = Data(#"{"type":"gateway.health","id":"small","payload":{"pad":"\#(String(repeating: "y", count: 3900))"}}"#.utf8)
+            let small = Data(
+                #"{"type":"gateway.health","id":"small","payload":{"pad":"\#(String(repeating: "y", count: 3900))"}}"#
+                    .utf8)
             try await client.sendFrames([small])
             #expect(try await client.nextReply().type == .reply)
         }

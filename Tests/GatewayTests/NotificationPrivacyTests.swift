@@ -12,12 +12,18 @@ struct NotificationPrivacyTests {
         try await withPodiumStack { stack in
             let (client, aliceGrant) = try await stack.player("alice")
             let (bobClient, _) = try await stack.player("bob")
-            defer { Task { await client.close(); await bobClient.close() } }
+            defer {
+                Task {
+                    await client.close()
+                    await bobClient.close()
+                }
+            }
             let alice = try await client.call(GatewayRequests.subscribe, gameId: "dash")
             let bob = try await bobClient.call(GatewayRequests.subscribe, gameId: "dash")
             let aliceElsewhere = try await client.call(GatewayRequests.subscribe, gameId: "other")
             // Asking for someone else's topic is refused outright.
-            let stolen = try await bobClient.exchange(GatewayRequests.subscribe, gameId: "dash", playerId: aliceGrant.playerId)
+            let stolen = try await bobClient.exchange(
+                GatewayRequests.subscribe, gameId: "dash", playerId: aliceGrant.playerId)
             #expect(stolen.errorCode == .forbidden)
             #expect(alice.topic != bob.topic)
             #expect(alice.topic != aliceElsewhere.topic)
@@ -58,7 +64,8 @@ struct NotificationPrivacyTests {
             // misrouted would already be queued at the other subscribers.
             for subscriber in [other] + snoopers {
                 let leaked = try? await subscriber.next(timeout: .milliseconds(200))
-                #expect(leaked == nil, "a notification reached another subscriber: \(String(describing: leaked?.topic))")
+                #expect(
+                    leaked == nil, "a notification reached another subscriber: \(String(describing: leaked?.topic))")
             }
         }
     }

@@ -33,7 +33,9 @@ struct RateLimiterTests {
         let later: Int64 = 86_400_000
         #expect(limiter.admit("cy", now: later) == .allowed)
         #expect(limiter.admit("cy", now: later) == .allowed)
-        if case .allowed = limiter.admit("cy", now: later) { Issue.record("a third request in the same instant was allowed") }
+        if case .allowed = limiter.admit("cy", now: later) {
+            Issue.record("a third request in the same instant was allowed")
+        }
     }
 
     @Test("keys are independent")

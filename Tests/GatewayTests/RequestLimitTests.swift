@@ -20,7 +20,9 @@ struct RequestLimitTests {
             let client = try stack.client()
             defer { Task { await client.close() } }
             let ids = (1...8).map { "burst-\($0)" }
-            for id in ids { try await client.send(try client.client.request(GatewayRequests.gatewayHealth, EmptyPayload(), id: id)) }
+            for id in ids {
+                try await client.send(try client.client.request(GatewayRequests.gatewayHealth, EmptyPayload(), id: id))
+            }
             var replies: [String: RawEnvelope] = [:]
             for _ in ids {
                 let reply = try await client.nextReply()
@@ -53,7 +55,9 @@ struct RequestLimitTests {
             second.use(.token(grant.sessionToken))
             defer { Task { await second.close() } }
             func submit(_ client: TestClient, _ value: Int64) async throws -> PodiumReply<ScoreReceipt> {
-                try await client.exchange(LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: value), gameId: "dash")
+                try await client.exchange(
+                    LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: value), gameId: "dash"
+                )
             }
             #expect(try await submit(ann, 10).type == .reply)
             #expect(try await submit(second, 20).type == .reply)
@@ -65,7 +69,8 @@ struct RequestLimitTests {
 
             let (bob, _) = try await stack.player("ratelimit-observer")
             defer { Task { await bob.close() } }
-            let page = try await bob.call(LeaderboardRequests.top, BoardQuery(boardId: "dash.highscore"), gameId: "dash")
+            let page = try await bob.call(
+                LeaderboardRequests.top, BoardQuery(boardId: "dash.highscore"), gameId: "dash")
             #expect(page.entries.first { $0.playerId == grant.playerId }?.value == 30)
         }
     }

@@ -62,7 +62,8 @@ struct RequestLimitUnitTests {
     static func settings(_ extra: [String: String]) throws -> GatewaySettings {
         try GatewaySettings(
             reader: ConfigReader(
-                provider: EnvironmentVariablesProvider(environmentVariables: ["PODIUM_DEVELOPMENT": "true"].merging(extra) { $1 })))
+                provider: EnvironmentVariablesProvider(
+                    environmentVariables: ["PODIUM_DEVELOPMENT": "true"].merging(extra) { $1 })))
     }
 
     @Test("rate limits and the in-flight share come from the environment, with defaults")
@@ -88,7 +89,9 @@ struct RequestLimitUnitTests {
         }
     }
 
-    @Test("PODIUM_CURVE_SECRET_KEY: a Z85 secret key gives the pair; anything else is refused", .enabled(if: CurveKeyPair.isAvailable))
+    @Test(
+        "PODIUM_CURVE_SECRET_KEY: a Z85 secret key gives the pair; anything else is refused",
+        .enabled(if: CurveKeyPair.isAvailable))
     func curveSettings() throws {
         let pair = try CurveKeyPair.generate()
         #expect(try Self.settings(["PODIUM_CURVE_SECRET_KEY": pair.secretKey.z85]).curveKeyPair == pair)

@@ -17,16 +17,20 @@ struct RoutingStateTests {
     }
 
     static func announcement(
-        _ service: String = "leaderboard", instance: String, types: [String] = ["leaderboard.top", "leaderboard.health"],
+        _ service: String = "leaderboard", instance: String,
+        types: [String] = ["leaderboard.top", "leaderboard.health"],
         partitions: [Int]? = nil
     ) -> RawEnvelope {
         let payload = ServiceAnnouncement(
-            service: service, instance: instance, requestTypes: types, heartbeatIntervalMilliseconds: 100, partitions: partitions)
+            service: service, instance: instance, requestTypes: types, heartbeatIntervalMilliseconds: 100,
+            partitions: partitions)
         return RawEnvelope(type: .serviceAnnouncement, timestamp: 0, payload: try! WireCodec.jsonValue(payload))
     }
 
     /// A client's request as the pipeline forwards it.
-    static func request(_ type: MessageType = "leaderboard.top", clientID: String, internalID: String = MessageID.make()) -> RawEnvelope {
+    static func request(
+        _ type: MessageType = "leaderboard.top", clientID: String, internalID: String = MessageID.make()
+    ) -> RawEnvelope {
         RawEnvelope(type: type, id: internalID, correlationId: clientID, timestamp: 0, payload: .object([:]))
     }
 
@@ -35,7 +39,9 @@ struct RoutingStateTests {
     }
 
     /// The error a refused forward throws, or nil if it was admitted.
-    static func refusal(_ routing: inout Routing, _ envelope: RawEnvelope, from client: ClientConnection, now: Int64 = 0) -> ErrorCode? {
+    static func refusal(
+        _ routing: inout Routing, _ envelope: RawEnvelope, from client: ClientConnection, now: Int64 = 0
+    ) -> ErrorCode? {
         do {
             _ = try routing.forward(envelope, from: client, now: now)
             return nil
@@ -57,17 +63,25 @@ struct RoutingStateTests {
     func admission() throws {
         var routing = Routing(limits: Self.limits)
         let ann = Self.client(1)
-        #expect(Self.refusal(&routing, Self.request(clientID: "a"), from: ann) == .serviceUnavailable, "a known service, not connected")
+        #expect(
+            Self.refusal(&routing, Self.request(clientID: "a"), from: ann) == .serviceUnavailable,
+            "a known service, not connected")
         #expect(Self.refusal(&routing, Self.request("nothing.here", clientID: "b"), from: ann) == .unknownType)
-        guard case .serviceConnected(let connected)? = routing.announced(Self.announcement(instance: "l1"), from: Self.one, now: 0) else {
+        guard
+            case .serviceConnected(let connected)? = routing.announced(
+                Self.announcement(instance: "l1"), from: Self.one, now: 0)
+        else {
             Issue.record("a new instance is not announced to operators")
             return
         }
         #expect(connected.instance == "l1")
-        #expect(routing.announced(Self.announcement(instance: "l1"), from: Self.one, now: 50) == nil, "a heartbeat is not news")
+        #expect(
+            routing.announced(Self.announcement(instance: "l1"), from: Self.one, now: 50) == nil,
+            "a heartbeat is not news")
         #expect(Self.refusal(&routing, Self.request("leaderboard.other", clientID: "c"), from: ann) == .unknownType)
         let request = Self.request(clientID: "d", internalID: "i1")
-        guard case .send(let sent, let instance, let internalID) = try routing.forward(request, from: ann, now: 0) else {
+        guard case .send(let sent, let instance, let internalID) = try routing.forward(request, from: ann, now: 0)
+        else {
             Issue.record("an admitted request is not sent")
             return
         }
@@ -81,7 +95,9 @@ struct RoutingStateTests {
     @Test("an announcement naming another service's types is refused")
     func refusedAnnouncement() {
         var routing = Routing(limits: Self.limits)
-        guard case .announcementRefused? = routing.announced(Self.announcement(instance: "l1", types: ["auth.login"]), from: Self.one, now: 0)
+        guard
+            case .announcementRefused? = routing.announced(
+                Self.announcement(instance: "l1", types: ["auth.login"]), from: Self.one, now: 0)
         else {
             Issue.record("accepted another service's type")
             return
@@ -89,13 +105,15 @@ struct RoutingStateTests {
         #expect(routing.connectedServices.isEmpty)
     }
 
-    @Test("a connection's request id is refused while in flight, free again once answered; other connections may use it")
+    @Test(
+        "a connection's request id is refused while in flight, free again once answered; other connections may use it")
     func duplicateIDs() throws {
         var routing = Self.routing()
         let ann = Self.client(1)
         let bob = Self.client(2)
         _ = try routing.forward(Self.request(clientID: "same", internalID: "i1"), from: ann, now: 0)
-        #expect(Self.refusal(&routing, Self.request(clientID: "same", internalID: "i2"), from: ann) == .duplicateRequestID)
+        #expect(
+            Self.refusal(&routing, Self.request(clientID: "same", internalID: "i2"), from: ann) == .duplicateRequestID)
         #expect(Self.refusal(&routing, Self.request(clientID: "same", internalID: "i3"), from: bob) == nil)
         guard case .resolve(let entry, _)? = routing.replied(Self.reply(to: "i1")) else {
             Issue.record("the reply found no request")
@@ -165,13 +183,17 @@ struct RoutingStateTests {
             return
         }
         #expect(announcement.instance == "l1")
-        guard case .send(_, let instance, _) = try routing.forward(Self.request(clientID: "a"), from: Self.client(1), now: 560) else {
+        guard
+            case .send(_, let instance, _) = try routing.forward(
+                Self.request(clientID: "a"), from: Self.client(1), now: 560)
+        else {
             Issue.record("the survivor does not serve")
             return
         }
         #expect(instance == Self.two)
         _ = routing.tick(now: 1000)
-        #expect(Self.refusal(&routing, Self.request(clientID: "b"), from: Self.client(1), now: 1000) == .serviceUnavailable)
+        #expect(
+            Self.refusal(&routing, Self.request(clientID: "b"), from: Self.client(1), now: 1000) == .serviceUnavailable)
     }
 
     @Test("instances of a service take turns; with leases only the owners serve, and any instance the built-in types")
@@ -179,7 +201,9 @@ struct RoutingStateTests {
         var routing = Self.routing(instances: [Self.one, Self.two])
         var picked: [Data] = []
         for index in 0..<4 {
-            if case .send(_, let instance, _) = try routing.forward(Self.request(clientID: "r\(index)"), from: Self.client(1), now: 0) {
+            if case .send(_, let instance, _) = try routing.forward(
+                Self.request(clientID: "r\(index)"), from: Self.client(1), now: 0)
+            {
                 picked.append(instance)
             }
             _ = routing.drain()
@@ -191,7 +215,9 @@ struct RoutingStateTests {
         _ = leased.announced(Self.announcement(instance: "l1", partitions: [0, 1]), from: Self.one, now: 0)
         _ = leased.announced(Self.announcement(instance: "l2", partitions: []), from: Self.two, now: 0)
         for index in 0..<3 {
-            guard case .send(_, let instance, _) = try leased.forward(Self.request(clientID: "o\(index)"), from: Self.client(1), now: 0)
+            guard
+                case .send(_, let instance, _) = try leased.forward(
+                    Self.request(clientID: "o\(index)"), from: Self.client(1), now: 0)
             else {
                 Issue.record("the owner does not serve")
                 return
@@ -201,14 +227,18 @@ struct RoutingStateTests {
         var standbyOnly = Routing(limits: Self.limits)
         _ = standbyOnly.announced(Self.announcement(instance: "l2", partitions: []), from: Self.two, now: 0)
         #expect(Self.refusal(&standbyOnly, Self.request(clientID: "s"), from: Self.client(1)) == .serviceUnavailable)
-        #expect(Self.refusal(&standbyOnly, Self.request("leaderboard.health", clientID: "h"), from: Self.client(1)) == nil)
+        #expect(
+            Self.refusal(&standbyOnly, Self.request("leaderboard.health", clientID: "h"), from: Self.client(1)) == nil)
     }
 
     @Test("an unreachable instance is forgotten when gone, and its request answered service_unavailable once")
     func unreachable() throws {
         var routing = Self.routing()
         _ = try routing.forward(Self.request(clientID: "a", internalID: "i1"), from: Self.client(1), now: 0)
-        guard case .fail(_, let error, .unreachable)? = routing.unreachable(internalID: "i1", instance: Self.one, instanceGone: false) else {
+        guard
+            case .fail(_, let error, .unreachable)? = routing.unreachable(
+                internalID: "i1", instance: Self.one, instanceGone: false)
+        else {
             Issue.record("the request was not answered")
             return
         }
@@ -223,33 +253,45 @@ struct RoutingStateTests {
         var routing = Self.routing()
         let stranger = Data("x".utf8)
         let question = RawEnvelope(type: "leaderboard.top", id: "q1", timestamp: 0, payload: .object([:]))
-        guard case .answerInstance(let to, let requestID, let refusal) = routing.serviceAsked(question, from: stranger, internalID: "i1", now: 0)
+        guard
+            case .answerInstance(let to, let requestID, let refusal) = routing.serviceAsked(
+                question, from: stranger, internalID: "i1", now: 0)
         else {
             Issue.record("an unannounced instance was served")
             return
         }
         #expect(to == stranger && requestID == "q1" && refusal.code == .forbidden)
         let read = RawEnvelope(type: .eventsRead, id: "q2", timestamp: 0, payload: .object([:]))
-        guard case .readEventLog(_, _, let asker) = routing.serviceAsked(read, from: Self.one, internalID: "i2", now: 0) else {
+        guard case .readEventLog(_, _, let asker) = routing.serviceAsked(read, from: Self.one, internalID: "i2", now: 0)
+        else {
             Issue.record("events.read was routed")
             return
         }
         #expect(asker == "leaderboard")
         let toAuth = RawEnvelope(type: "auth.friends.check", id: "q3", timestamp: 0, payload: .object([:]))
-        guard case .answerInstance(_, _, let unavailable) = routing.serviceAsked(toAuth, from: Self.one, internalID: "i3", now: 0) else {
+        guard
+            case .answerInstance(_, _, let unavailable) = routing.serviceAsked(
+                toAuth, from: Self.one, internalID: "i3", now: 0)
+        else {
             Issue.record("routed to a service that is not connected")
             return
         }
         #expect(unavailable.code == .serviceUnavailable)
-        _ = routing.announced(Self.announcement("auth", instance: "a1", types: ["auth.friends.check"]), from: Self.two, now: 0)
-        guard case .send(let forwarded, let instance, "i4") = routing.serviceAsked(toAuth, from: Self.one, internalID: "i4", now: 0) else {
+        _ = routing.announced(
+            Self.announcement("auth", instance: "a1", types: ["auth.friends.check"]), from: Self.two, now: 0)
+        guard
+            case .send(let forwarded, let instance, "i4") = routing.serviceAsked(
+                toAuth, from: Self.one, internalID: "i4", now: 0)
+        else {
             Issue.record("not forwarded")
             return
         }
         #expect(instance == Self.two)
         #expect(forwarded.id == "i4" && forwarded.correlationId == "q3")
         #expect(forwarded.actor == Actor(kind: .service, service: "leaderboard"))
-        guard case .resolve(let entry, _)? = routing.replied(Self.reply(to: "i4")), case .service(let back, "q3") = entry.origin else {
+        guard case .resolve(let entry, _)? = routing.replied(Self.reply(to: "i4")),
+            case .service(let back, "q3") = entry.origin
+        else {
             Issue.record("the reply does not go back to the asker")
             return
         }

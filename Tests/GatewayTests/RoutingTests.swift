@@ -68,14 +68,17 @@ struct RoutingTests {
             }
             try #require(connected)
             try await client.send(
-                ClientRequest(type: "slow.echo", id: "slow-1", gameId: "g", payload: ["x": 1], adminKey: String(repeating: "a", count: 40)))
+                ClientRequest(
+                    type: "slow.echo", id: "slow-1", gameId: "g", payload: ["x": 1],
+                    adminKey: String(repeating: "a", count: 40)))
             let first: RawEnvelope? = try await silent.nextRequest()
             let forwarded = try #require(first)
             #expect(forwarded.type == "slow.echo")
             #expect(forwarded.gameId == "g")
             #expect(forwarded.payload["x"] == 1)
             let clientID = try #require(forwarded.correlationId)
-            try await client.send(ClientRequest(type: "slow.echo", id: clientID, adminKey: String(repeating: "a", count: 40)))
+            try await client.send(
+                ClientRequest(type: "slow.echo", id: clientID, adminKey: String(repeating: "a", count: 40)))
             let duplicate = try await client.nextReply()
             #expect(try duplicate.errorReply().code == .duplicateRequestID)
             #expect(duplicate.correlationId == clientID)
@@ -85,4 +88,3 @@ struct RoutingTests {
         }
     }
 }
-

@@ -14,7 +14,8 @@ struct ServiceInstancesTests {
 
     /// Sends a request until it is answered by a serving instance (the same id each time).
     static func served<Payload, Reply>(
-        _ client: TestClient, _ definition: RequestDefinition<Payload, Reply>, _ payload: Payload, gameId: String? = nil,
+        _ client: TestClient, _ definition: RequestDefinition<Payload, Reply>, _ payload: Payload,
+        gameId: String? = nil,
         id: String = UUID().uuidString
     ) async throws -> PodiumReply<Reply> {
         try await withDeadline(.seconds(20)) {
@@ -51,7 +52,9 @@ struct ServiceInstancesTests {
         try await withPodiumStack(.init(adminKey: admin, instances: 2, leaseMilliseconds: 1000)) { stack in
             // Each service settles on exactly one owner (a joining instance may take over once).
             _ = try await withDeadline(.seconds(15)) {
-                while ["auth", "leaderboard", "achievement", "challenge"].contains(where: { Self.owners(stack, $0).count != 1 }) {
+                while ["auth", "leaderboard", "achievement", "challenge"].contains(where: {
+                    Self.owners(stack, $0).count != 1
+                }) {
                     try await Task.sleep(for: .milliseconds(100))
                 }
                 return true
@@ -59,18 +62,28 @@ struct ServiceInstancesTests {
             try await stack.waitUntilReady()
             let (amy, _) = try await stack.player("amy")
             let (bea, _) = try await stack.player("bea")
-            defer { Task { await amy.close(); await bea.close() } }
+            defer {
+                Task {
+                    await amy.close()
+                    await bea.close()
+                }
+            }
             let first = try await Self.served(
-                amy, LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: 100), gameId: "dash", id: "amy-1")
+                amy, LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: 100), gameId: "dash",
+                id: "amy-1")
             #expect(first.type == .reply)
             for index in 1...3 {
-                #expect(try await Self.served(amy, GatewayRequests.publish, Self.hit, gameId: "whackacac", id: "hit-\(index)").type == .reply)
+                #expect(
+                    try await Self.served(
+                        amy, GatewayRequests.publish, Self.hit, gameId: "whackacac", id: "hit-\(index)"
+                    ).type == .reply)
             }
             #expect(try await Self.steps(amy, reaching: 3) == 3)
 
             // A standby refuses what only the owner may do; its health says it owns nothing.
             let leaderboardOwner = try #require(Self.owners(stack, "leaderboard").first)
-            let standby = try #require(stack.services.first { $0.definition.name == "leaderboard" && !$0.ownership.isOwner })
+            let standby = try #require(
+                stack.services.first { $0.definition.name == "leaderboard" && !$0.ownership.isOwner })
             #expect(standby.ownership.partitions == [] && leaderboardOwner.ownership.partitions == [0])
 
             // The owners of the leaderboard and achievement services stop; their standbys take over.
@@ -78,19 +91,26 @@ struct ServiceInstancesTests {
             await stack.stopService(instance: leaderboardOwner.settings.instanceID)
             await stack.stopService(instance: achievementOwner.settings.instanceID)
             let second = try await Self.served(
-                bea, LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: 250), gameId: "dash", id: "bea-1")
+                bea, LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: 250), gameId: "dash",
+                id: "bea-1")
             #expect(second.type == .reply)
             #expect(standby.ownership.isOwner, "the standby owns the leaderboard now")
             // Its standings came from the store: the score the old owner stored is there.
-            let top = try await Self.served(amy, LeaderboardRequests.top, BoardQuery(boardId: "dash.highscore"), gameId: "dash").value()
+            let top = try await Self.served(
+                amy, LeaderboardRequests.top, BoardQuery(boardId: "dash.highscore"), gameId: "dash"
+            ).value()
             #expect(top.entries.map(\.value) == [250, 100])
             // A resend of the first submission is answered from the shared receipts, not applied again.
             let resent = try await Self.served(
-                amy, LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: 100), gameId: "dash", id: "amy-1")
+                amy, LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: 100), gameId: "dash",
+                id: "amy-1")
             #expect(try resent.value().duplicate == true)
             // Events after the hand-over are applied once, by the new achievement owner.
             for index in 4...5 {
-                #expect(try await Self.served(amy, GatewayRequests.publish, Self.hit, gameId: "whackacac", id: "hit-\(index)").type == .reply)
+                #expect(
+                    try await Self.served(
+                        amy, GatewayRequests.publish, Self.hit, gameId: "whackacac", id: "hit-\(index)"
+                    ).type == .reply)
             }
             #expect(try await Self.steps(amy, reaching: 5) == 5)
             #expect(Self.owners(stack, "achievement").count == 1)
@@ -99,17 +119,23 @@ struct ServiceInstancesTests {
             let operatorClient = try TestClient(endpoint: stack.endpoints.requests)
             operatorClient.use(.adminKey(admin))
             defer { Task { await operatorClient.close() } }
-            let lap = ChallengeDefinition(id: "dash.lap", title: "Lap", details: "Best lap.", leaderboardId: "dash.fastest", durations: [600_000])
+            let lap = ChallengeDefinition(
+                id: "dash.lap", title: "Lap", details: "Best lap.", leaderboardId: "dash.fastest", durations: [600_000])
             #expect(
-                try await Self.served(operatorClient, ChallengeRequests.define, ChallengeDefinitionChange(definition: lap), gameId: "dash").type
+                try await Self.served(
+                    operatorClient, ChallengeRequests.define, ChallengeDefinitionChange(definition: lap), gameId: "dash"
+                ).type
                     == .reply)
             #expect(
                 try await Self.served(
-                    operatorClient, ChallengeRequests.remove, ChallengeDefinitionTarget(definitionId: "dash.once"), gameId: "dash"
+                    operatorClient, ChallengeRequests.remove, ChallengeDefinitionTarget(definitionId: "dash.once"),
+                    gameId: "dash"
                 ).type == .reply)
             let challengeOwner = try #require(Self.owners(stack, "challenge").first)
             await stack.stopService(instance: challengeOwner.settings.instanceID)
-            let listed = try await Self.served(operatorClient, ChallengeRequests.definitions, EmptyPayload(), gameId: "dash").value()
+            let listed = try await Self.served(
+                operatorClient, ChallengeRequests.definitions, EmptyPayload(), gameId: "dash"
+            ).value()
             #expect(listed.definitions.map(\.id) == ["dash.sprint", "dash.secret", "dash.lap"])
             #expect(Self.owners(stack, "challenge").count == 1)
         }

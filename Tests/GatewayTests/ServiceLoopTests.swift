@@ -102,13 +102,15 @@ struct ServiceLoopTests {
         let outcome = await process.outcome()
         #expect(fault.reportedBy.contains(outcome), "the failure names the loop (\(outcome))")
         #expect(await !process.runtime.isReady, "a service with a dead loop is not ready")
-        #expect(!process.runtime.loops.failed.isEmpty && process.runtime.loops.failed.allSatisfy(fault.reportedBy.contains))
+        #expect(
+            !process.runtime.loops.failed.isEmpty && process.runtime.loops.failed.allSatisfy(fault.reportedBy.contains))
         await process.stack.shutdown()
     }
 
     @Test(
         "a service whose database pool stops turns unready and ends its group",
-        .enabled(if: PodiumTestStack.storageKind == "postgresql", "the pool exists on PostgreSQL only"), arguments: serviceNames)
+        .enabled(if: PodiumTestStack.storageKind == "postgresql", "the pool exists on PostgreSQL only"),
+        arguments: serviceNames)
     func deadPoolEndsTheService(service: String) async throws {
         let process = try await Process(service: service)
         #expect(try await process.waitUntilReady())

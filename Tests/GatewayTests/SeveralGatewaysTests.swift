@@ -11,7 +11,9 @@ import ZeroMQ
 /// gateway; one gateway stopping leaves the other and the bus working.
 @Suite("Several gateways", .timeLimit(.minutes(3)))
 struct SeveralGatewaysTests {
-    @Test("either gateway serves; events from both share one gap-free log; notifications reach players on either; one gateway lost, the other carries on")
+    @Test(
+        "either gateway serves; events from both share one gap-free log; notifications reach players on either; one gateway lost, the other carries on"
+    )
     func twoGateways() async throws {
         try await withPodiumStack(.init(gateways: 2)) { stack in
             let (ann, annGrant) = try await stack.player("ann.two")
@@ -19,7 +21,8 @@ struct SeveralGatewaysTests {
             // Bob registers and plays through the second gateway.
             let bob = try stack.client(gateway: 1)
             defer { Task { await bob.close() } }
-            let bobGrant = try await bob.call(AuthRequests.register, Registration(username: "bob.two", password: "correct horse battery"))
+            let bobGrant = try await bob.call(
+                AuthRequests.register, Registration(username: "bob.two", password: "correct horse battery"))
             bob.use(.token(bobGrant.sessionToken))
 
             // Both gateways report every service ready (each service announced itself to both).
@@ -34,7 +37,8 @@ struct SeveralGatewaysTests {
             var sequences: [UInt64] = []
             for round in 0..<5 {
                 for (client, name) in [(ann, "ann"), (bob, "bob")] {
-                    let matchEnd = GameEvent(name: "match.end", value: Int64(round), attributes: ["matchId": .string("\(name)-\(round)")])
+                    let matchEnd = GameEvent(
+                        name: "match.end", value: Int64(round), attributes: ["matchId": .string("\(name)-\(round)")])
                     sequences.append(try await client.call(GatewayRequests.publish, matchEnd, gameId: "dash").sequence)
                 }
             }
@@ -52,12 +56,14 @@ struct SeveralGatewaysTests {
             for (client, grant, index) in [(ann, annGrant, 0), (bob, bobGrant, 1)] {
                 let subscription = try await client.call(GatewayRequests.subscribe, gameId: "dash")
                 #expect(subscription.playerId == grant.playerId)
-                let listener = try TestSubscriber(endpoint: stack.gateways[index].endpoints.notifications, topics: [subscription.topic])
+                let listener = try TestSubscriber(
+                    endpoint: stack.gateways[index].endpoints.notifications, topics: [subscription.topic])
                 defer { Task { await listener.close() } }
                 let heard = try await withDeadline(.seconds(15)) {
                     while true {
                         _ = try await client.call(
-                            ClientRequests.testNotification(of: "challenge"), TestNotice(message: "via gateway \(index + 1)"), gameId: "dash")
+                            ClientRequests.testNotification(of: "challenge"),
+                            TestNotice(message: "via gateway \(index + 1)"), gameId: "dash")
                         if let heard = try? await listener.next(timeout: .milliseconds(300)) { return heard }
                     }
                 }
@@ -69,7 +75,8 @@ struct SeveralGatewaysTests {
             // services' own requests through it (a follower reading the log) still work.
             await stack.stopGateway(0)
             let last = try await bob.call(
-                GatewayRequests.publish, GameEvent(name: "match.end", value: 99, attributes: ["matchId": "after"]), gameId: "dash")
+                GatewayRequests.publish, GameEvent(name: "match.end", value: 99, attributes: ["matchId": "after"]),
+                gameId: "dash")
             let lastSequence = last.sequence
             #expect(lastSequence == head + 1)
             let applied = await eventually(within: .seconds(15)) {
@@ -77,7 +84,8 @@ struct SeveralGatewaysTests {
                 return (health?.streams?[StreamName.events]?.position ?? 0) >= lastSequence
             }
             #expect(applied, "the event through the remaining gateway was applied")
-            let score = try await bob.exchange(LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: 777), gameId: "dash")
+            let score = try await bob.exchange(
+                LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: 777), gameId: "dash")
             #expect(score.type == .reply)
             let top = try await bob.call(LeaderboardRequests.top, BoardQuery(boardId: "dash.highscore"), gameId: "dash")
             #expect(top.entries.first?.value == 777)

@@ -39,7 +39,9 @@ struct SocketSubscribersTests {
     func revocation() {
         var subscribers = SocketSubscribers()
         let recorder = Recorder()
-        let revoked = UUID(), kept = UUID(), admin = UUID()
+        let revoked = UUID()
+        let kept = UUID()
+        let admin = UUID()
         subscribers.add(recorder.listener(revoked, session: ("s1", 10_000)), topic: "t/a")
         subscribers.add(recorder.listener(revoked, session: ("s1", 10_000)), topic: "t/b")
         subscribers.add(recorder.listener(kept, session: ("s2", 10_000)), topic: "t/a")
@@ -56,7 +58,9 @@ struct SocketSubscribersTests {
     func expiry() {
         var subscribers = SocketSubscribers()
         let recorder = Recorder()
-        let early = UUID(), late = UUID(), admin = UUID()
+        let early = UUID()
+        let late = UUID()
+        let admin = UUID()
         subscribers.add(recorder.listener(early, session: ("s1", 1_000)), topic: "t/a")
         subscribers.add(recorder.listener(late, session: ("s2", 5_000)), topic: "t/a")
         subscribers.add(recorder.listener(admin, session: nil), topic: "ops")

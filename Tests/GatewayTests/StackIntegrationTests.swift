@@ -22,7 +22,9 @@ struct StackIntegrationTests {
         }
     }
 
-    @Test("each service answers its own health request through the gateway", arguments: ["auth", "leaderboard", "achievement", "challenge"])
+    @Test(
+        "each service answers its own health request through the gateway",
+        arguments: ["auth", "leaderboard", "achievement", "challenge"])
     func serviceHealthIsRouted(service: String) async throws {
         try await withPodiumStack { stack in
             let client = try TestClient(endpoint: stack.endpoints.requests)
@@ -36,7 +38,9 @@ struct StackIntegrationTests {
                 // Where the data is, never the password.
                 #expect(health.storage.hasPrefix("postgresql://podium@"))
                 #expect(health.storage.hasSuffix("_\(service)"))
-                let password = URLComponents(string: ProcessInfo.processInfo.environment["PODIUM_TEST_DATABASE_URL"] ?? "")?.password ?? "?"
+                let password =
+                    URLComponents(string: ProcessInfo.processInfo.environment["PODIUM_TEST_DATABASE_URL"] ?? "")?
+                    .password ?? "?"
                 #expect(!health.storage.contains(password))
             } else {
                 #expect(health.storage.hasPrefix("sqlite:"))
@@ -45,14 +49,17 @@ struct StackIntegrationTests {
         }
     }
 
-    @Test("a published event is logged, acknowledged with its log sequence, and applied by the service that follows the log")
+    @Test(
+        "a published event is logged, acknowledged with its log sequence, and applied by the service that follows the log"
+    )
     func eventFanOut() async throws {
         try await withPodiumStack { stack in
             let (client, grant) = try await stack.player("fan.out")
             defer { Task { await client.close() } }
             let first = try await client.exchange(GatewayRequests.publish, event(), gameId: "dash")
             let second = try await client.exchange(
-                GatewayRequests.publish, GameEvent(name: "match.end", value: 120, attributes: ["matchId": "m-1", "won": true]), gameId: "dash",
+                GatewayRequests.publish,
+                GameEvent(name: "match.end", value: 120, attributes: ["matchId": "m-1", "won": true]), gameId: "dash",
                 playerId: grant.playerId)
             let firstAck = try first.value()
             let secondAck = try second.value()
@@ -90,7 +97,8 @@ struct StackIntegrationTests {
             let delivered = try await withDeadline(.seconds(15)) {
                 while true {
                     let receipt = try await client.exchange(
-                        ClientRequests.testNotification(of: "challenge"), TestNotice(message: "you have been challenged"), gameId: "dash")
+                        ClientRequests.testNotification(of: "challenge"),
+                        TestNotice(message: "you have been challenged"), gameId: "dash")
                     #expect(receipt.type == .reply)
                     if let notification = try? await subscriber.next(timeout: .milliseconds(300)) {
                         return notification
@@ -120,7 +128,8 @@ struct StackIntegrationTests {
                 expected.insert(id)
                 let request =
                     index.isMultiple(of: 3)
-                    ? try client.client.request(ServiceRequests.health(of: "leaderboard"), EmptyPayload(), gameId: "dash", id: id)
+                    ? try client.client.request(
+                        ServiceRequests.health(of: "leaderboard"), EmptyPayload(), gameId: "dash", id: id)
                     : try client.client.request(GatewayRequests.publish, event(), gameId: "dash", id: id)
                 try await client.send(request)
             }
@@ -140,7 +149,8 @@ struct StackIntegrationTests {
         try await withPodiumStack { stack in
             let client = try TestClient(endpoint: stack.endpoints.requests)
             defer { Task { await client.close() } }
-            let body = try WireCodec.encode(try client.client.request(GatewayRequests.gatewayHealth, EmptyPayload(), id: "req-1"))
+            let body = try WireCodec.encode(
+                try client.client.request(GatewayRequests.gatewayHealth, EmptyPayload(), id: "req-1"))
             try await client.sendFrames([Data(), body])
             let frames = try await client.nextFrames()
             #expect(frames.count == 2)
@@ -156,7 +166,8 @@ struct StackIntegrationTests {
         let stack = try await PodiumTestStack.start()
         let client = try TestClient(endpoint: stack.endpoints.requests)
         for index in 0..<50 {
-            try await client.send(try client.client.request(ServiceRequests.health(of: "auth"), EmptyPayload(), id: "s-\(index)"))
+            try await client.send(
+                try client.client.request(ServiceRequests.health(of: "auth"), EmptyPayload(), id: "s-\(index)"))
         }
         await stack.shutdown()
         #expect(!FileManager.default.fileExists(atPath: stack.dataDirectory.path))

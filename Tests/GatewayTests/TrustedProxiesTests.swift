@@ -16,9 +16,13 @@ struct TrustedProxiesTests {
         let proxies = try TrustedProxies.parse("10.0.0.0/8,127.0.0.1")
         #expect(proxies.clientAddress(remote: "127.0.0.1", forwardedFor: ["198.51.100.1"]) == "198.51.100.1")
         // A client that writes its own header cannot pick its address: the proxy appends the real one.
-        #expect(proxies.clientAddress(remote: "127.0.0.1", forwardedFor: ["1.1.1.1, 198.51.100.1, 10.1.2.3"]) == "198.51.100.1")
+        #expect(
+            proxies.clientAddress(remote: "127.0.0.1", forwardedFor: ["1.1.1.1, 198.51.100.1, 10.1.2.3"])
+                == "198.51.100.1")
         #expect(proxies.clientAddress(remote: "10.9.9.9", forwardedFor: ["1.1.1.1", "198.51.100.1"]) == "198.51.100.1")
-        #expect(proxies.clientAddress(remote: "127.0.0.1", forwardedFor: ["10.0.0.5"]) == "10.0.0.5", "every hop trusted: the farthest")
+        #expect(
+            proxies.clientAddress(remote: "127.0.0.1", forwardedFor: ["10.0.0.5"]) == "10.0.0.5",
+            "every hop trusted: the farthest")
         #expect(proxies.clientAddress(remote: "127.0.0.1", forwardedFor: []) == "127.0.0.1")
         #expect(proxies.clientAddress(remote: "127.0.0.1", forwardedFor: ["198.51.100.1:4431"]) == "198.51.100.1")
         #expect(proxies.clientAddress(remote: "127.0.0.1", forwardedFor: ["[2001:db8::1]:443"]) == "2001:db8::1")
@@ -28,7 +32,8 @@ struct TrustedProxiesTests {
     func malformed() throws {
         let proxies = try TrustedProxies.parse("127.0.0.1,10.0.0.0/8")
         #expect(proxies.clientAddress(remote: "127.0.0.1", forwardedFor: ["unknown"]) == "127.0.0.1")
-        #expect(proxies.clientAddress(remote: "127.0.0.1", forwardedFor: ["198.51.100.1, garbage, 10.0.0.2"]) == "10.0.0.2")
+        #expect(
+            proxies.clientAddress(remote: "127.0.0.1", forwardedFor: ["198.51.100.1, garbage, 10.0.0.2"]) == "10.0.0.2")
     }
 
     @Test("IPv6 networks, IPv4-mapped addresses and canonical forms")

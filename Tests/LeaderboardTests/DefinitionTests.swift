@@ -16,12 +16,19 @@ struct DefinitionTests {
         try await withPodiumStack(.init(clock: clock, auth: auth)) { stack in
             let (ann, annGrant) = try await stack.player("ann")
             let (bob, _) = try await stack.player("bob")
-            defer { Task { await ann.close(); await bob.close() } }
+            defer {
+                Task {
+                    await ann.close()
+                    await bob.close()
+                }
+            }
             func submit(_ client: TestClient, _ value: Int64) async throws -> PodiumReply<ScoreReceipt> {
-                try await client.exchange(LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.hourly", value: value), gameId: "dash")
+                try await client.exchange(
+                    LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.hourly", value: value), gameId: "dash")
             }
             func top(_ board: String, period: Int64? = nil) async throws -> PodiumReply<LeaderboardPage> {
-                try await ann.exchange(LeaderboardRequests.top, BoardQuery(boardId: board, period: period), gameId: "dash")
+                try await ann.exchange(
+                    LeaderboardRequests.top, BoardQuery(boardId: board, period: period), gameId: "dash")
             }
             let period = clock.nowMilliseconds / 3_600_000
             #expect(try await submit(ann, 70).isSuccess)
@@ -47,12 +54,21 @@ struct DefinitionTests {
             let (player, _) = try await stack.player("tinkerer")
             let operatorClient = try TestClient(endpoint: stack.endpoints.requests)
             operatorClient.use(.adminKey(Self.admin))
-            defer { Task { await player.close(); await operatorClient.close() } }
-            func define(_ client: TestClient, _ board: LeaderboardDefinition) async throws -> PodiumReply<LeaderboardDefinitionChange> {
-                try await client.exchange(LeaderboardRequests.define, LeaderboardDefinitionChange(definition: board), gameId: "dash")
+            defer {
+                Task {
+                    await player.close()
+                    await operatorClient.close()
+                }
+            }
+            func define(_ client: TestClient, _ board: LeaderboardDefinition) async throws -> PodiumReply<
+                LeaderboardDefinitionChange
+            > {
+                try await client.exchange(
+                    LeaderboardRequests.define, LeaderboardDefinitionChange(definition: board), gameId: "dash")
             }
             func submit(_ board: String, _ value: Int64) async throws -> PodiumReply<ScoreReceipt> {
-                try await player.exchange(LeaderboardRequests.submit, ScoreSubmission(boardId: board, value: value), gameId: "dash")
+                try await player.exchange(
+                    LeaderboardRequests.submit, ScoreSubmission(boardId: board, value: value), gameId: "dash")
             }
             let board = LeaderboardDefinition(id: "dash.new", title: "New board", sortOrder: .lowerIsBetter)
             #expect(try await define(player, board).envelope.type == .error)
@@ -68,7 +84,10 @@ struct DefinitionTests {
             _ = try await player.call(LeaderboardRequests.sets, gameId: "dash")
             let badBoard = LeaderboardDefinition(id: "has space", title: "x")
             #expect(try await define(operatorClient, badBoard).envelope.type == .error)
-            #expect(try await operatorClient.exchange(LeaderboardRequests.remove, BoardRemoval(boardId: "dash.new"), gameId: "dash").isSuccess)
+            #expect(
+                try await operatorClient.exchange(
+                    LeaderboardRequests.remove, BoardRemoval(boardId: "dash.new"), gameId: "dash"
+                ).isSuccess)
             #expect(try await submit("dash.new", 1).errorCode == .unknownBoard)
         }
     }

@@ -7,7 +7,9 @@ import Testing
 /// Every leaderboard view through the gateway, with real sockets and SQLite.
 @Suite("Leaderboard views")
 struct LeaderboardViewTests {
-    static func submit(_ client: TestClient, _ value: Int64, board: String = "dash.highscore") async throws -> ScoreReceipt {
+    static func submit(_ client: TestClient, _ value: Int64, board: String = "dash.highscore") async throws
+        -> ScoreReceipt
+    {
         try await client.call(LeaderboardRequests.submit, ScoreSubmission(boardId: board, value: value), gameId: "dash")
     }
 
@@ -24,7 +26,9 @@ struct LeaderboardViewTests {
     static func query(
         scope: String? = nil, limit: Int? = nil, cursor: String? = nil, radius: Int? = nil, friendsOnly: Bool? = nil
     ) -> BoardQuery {
-        BoardQuery(boardId: "dash.highscore", scope: scope.map { .string($0) }, limit: limit, cursor: cursor, radius: radius, friendsOnly: friendsOnly)
+        BoardQuery(
+            boardId: "dash.highscore", scope: scope.map { .string($0) }, limit: limit, cursor: cursor, radius: radius,
+            friendsOnly: friendsOnly)
     }
 
     @Test("today and this week roll over when the clock crosses midnight UTC and Monday; all time keeps everything")
@@ -43,7 +47,12 @@ struct LeaderboardViewTests {
         try await withPodiumStack(.init(clock: clock, auth: auth)) { stack in
             let (ann, _) = try await stack.player("ann")
             let (bob, _) = try await stack.player("bob")
-            defer { Task { await ann.close(); await bob.close() } }
+            defer {
+                Task {
+                    await ann.close()
+                    await bob.close()
+                }
+            }
             let first = try await Self.submit(ann, 500)
             #expect(Set(first.scopesBeaten) == ["today", "week", "allTime"])
             _ = try await Self.submit(bob, 300)
@@ -52,7 +61,9 @@ struct LeaderboardViewTests {
             }
             clock.advance(by: .seconds(86_400))  // Monday: a new day and a new week
             for scope in ["today", "week"] {
-                #expect(try await Self.page(ann, LeaderboardRequests.top, Self.query(scope: scope)).entries.isEmpty, "\(scope) did not roll over")
+                #expect(
+                    try await Self.page(ann, LeaderboardRequests.top, Self.query(scope: scope)).entries.isEmpty,
+                    "\(scope) did not roll over")
             }
             #expect(try await Self.page(ann, LeaderboardRequests.top, Self.query(scope: "allTime")).entries.count == 2)
             let lower = try await Self.submit(bob, 100)
@@ -62,8 +73,14 @@ struct LeaderboardViewTests {
             #expect(today.entries.map(\.value) == [100])
             clock.advance(by: .seconds(86_400))  // Tuesday: new day, same week
             #expect(try await Self.page(ann, LeaderboardRequests.top, Self.query(scope: "today")).entries.isEmpty)
-            #expect(try await Self.page(ann, LeaderboardRequests.top, Self.query(scope: "week")).entries.map(\.value) == [100])
-            #expect(try await errorCode { try await Self.page(ann, LeaderboardRequests.top, Self.query(scope: "fortnight")) } != nil)
+            #expect(
+                try await Self.page(ann, LeaderboardRequests.top, Self.query(scope: "week")).entries.map(\.value) == [
+                    100
+                ])
+            #expect(
+                try await errorCode {
+                    try await Self.page(ann, LeaderboardRequests.top, Self.query(scope: "fortnight"))
+                } != nil)
         }
     }
 
@@ -74,7 +91,9 @@ struct LeaderboardViewTests {
             for index in 0..<12 { players.append(try await stack.player("runner\(index)")) }
             let everyone = players
             defer { Task { for (client, _) in everyone { await client.close() } } }
-            for (index, (client, _)) in players.enumerated() { _ = try await Self.submit(client, Int64(100 + index * 10)) }
+            for (index, (client, _)) in players.enumerated() {
+                _ = try await Self.submit(client, Int64(100 + index * 10))
+            }
             let (viewer, _) = players[0]
             let first = try await Self.page(viewer, LeaderboardRequests.top, Self.query(limit: 5))
             #expect(first.entries.map(\.rank) == [1, 2, 3, 4, 5])
@@ -88,7 +107,8 @@ struct LeaderboardViewTests {
             _ = try await Self.submit(late, 999)
             let second = try await Self.page(viewer, LeaderboardRequests.top, Self.query(limit: 5, cursor: cursor))
             #expect(second.entries.map(\.value) == [160, 150, 140, 130, 120])
-            let third = try await Self.page(viewer, LeaderboardRequests.top, Self.query(limit: 5, cursor: try #require(second.nextCursor)))
+            let third = try await Self.page(
+                viewer, LeaderboardRequests.top, Self.query(limit: 5, cursor: try #require(second.nextCursor)))
             #expect(third.entries.map(\.value) == [110, 100])
             #expect(third.nextCursor == nil)
 
@@ -97,15 +117,19 @@ struct LeaderboardViewTests {
             #expect(around.entries[2].playerId == players[5].1.playerId)
 
             for value in [40, 5, 90, 60] as [Int64] { _ = try await Self.submit(viewer, value, board: "dash.fastest") }
-            let history = try await viewer.call(LeaderboardRequests.history, BoardQuery(boardId: "dash.fastest"), gameId: "dash")
+            let history = try await viewer.call(
+                LeaderboardRequests.history, BoardQuery(boardId: "dash.fastest"), gameId: "dash")
             #expect(history.scores.map(\.value) == [5, 40, 60, 90], "lower is better on the fastest board")
 
             for cursor in ["garbage!", "bm90IGEgY3Vyc29y", try #require(first.nextCursor)] {
-                let reply = try await viewer.exchange(LeaderboardRequests.top, BoardQuery(boardId: "dash.fastest", cursor: cursor), gameId: "dash")
+                let reply = try await viewer.exchange(
+                    LeaderboardRequests.top, BoardQuery(boardId: "dash.fastest", cursor: cursor), gameId: "dash")
                 #expect(reply.envelope.type == .error, "accepted cursor \(cursor)")
             }
             for limit in [0, -3, 201] {
-                #expect(try await viewer.exchange(LeaderboardRequests.top, Self.query(limit: limit), gameId: "dash").envelope.type == .error)
+                #expect(
+                    try await viewer.exchange(LeaderboardRequests.top, Self.query(limit: limit), gameId: "dash")
+                        .envelope.type == .error)
             }
         }
     }
@@ -116,7 +140,13 @@ struct LeaderboardViewTests {
             let (ann, annGrant) = try await stack.player("ann")
             let (bob, bobGrant) = try await stack.player("bob")
             let (stranger, _) = try await stack.player("stranger")
-            defer { Task { await ann.close(); await bob.close(); await stranger.close() } }
+            defer {
+                Task {
+                    await ann.close()
+                    await bob.close()
+                    await stranger.close()
+                }
+            }
             _ = try await ann.call(AuthRequests.friendRequest, FriendTarget(playerId: bobGrant.playerId))
             _ = try await bob.call(AuthRequests.friendAccept, FriendTarget(playerId: annGrant.playerId))
             _ = try await Self.submit(ann, 300)
@@ -144,7 +174,8 @@ struct LeaderboardViewTests {
             // Make sure the subscription is live before the decisive score.
             let ready = try await withDeadline(.seconds(15)) {
                 while true {
-                    _ = try await tenth.call(ClientRequests.testNotification(of: "leaderboard"), TestNotice(), gameId: "dash")
+                    _ = try await tenth.call(
+                        ClientRequests.testNotification(of: "leaderboard"), TestNotice(), gameId: "dash")
                     if (try? await subscriber.next(timeout: .milliseconds(300))) != nil { return true }
                 }
             }
@@ -157,7 +188,8 @@ struct LeaderboardViewTests {
                 heard = try await subscriber.next().envelope.decodePayload(as: PlayerNotification.self)
             }
             #expect(heard?.details["boardId"] == "dash.highscore")
-            let entry = try await tenth.call(LeaderboardRequests.entry, BoardQuery(boardId: "dash.highscore"), gameId: "dash")
+            let entry = try await tenth.call(
+                LeaderboardRequests.entry, BoardQuery(boardId: "dash.highscore"), gameId: "dash")
             #expect(entry.entry?.rank == 11)
             _ = tenthGrant
         }

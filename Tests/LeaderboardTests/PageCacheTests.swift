@@ -12,7 +12,10 @@ struct PageCacheTests {
     ]
 
     func page(_ label: String) -> [LeaderboardEntry] {
-        [LeaderboardEntry(playerId: "ann", displayName: label, value: 500, rank: 1, context: nil, metadata: nil, submittedAt: 10)]
+        [
+            LeaderboardEntry(
+                playerId: "ann", displayName: label, value: 500, rank: 1, context: nil, metadata: nil, submittedAt: 10)
+        ]
     }
 
     @Test("a page is reused only for exactly the same rows, within its freshness")
@@ -29,7 +32,10 @@ struct PageCacheTests {
         higher[0].value = 501
         #expect(cache.entries(for: key, rows: higher, now: 1_001) == nil)
         #expect(cache.entries(for: key, rows: Array(rows.prefix(1)), now: 1_001) == nil)
-        #expect(cache.entries(for: PageCache.Key(gameId: "dash", boardId: "dash.highscore", firstRank: 2), rows: rows, now: 1_001) == nil)
+        #expect(
+            cache.entries(
+                for: PageCache.Key(gameId: "dash", boardId: "dash.highscore", firstRank: 2), rows: rows, now: 1_001)
+                == nil)
         // Stale pages and clocks that went back miss.
         #expect(cache.entries(for: key, rows: rows, now: 1_000 + PageCache.freshness) == nil)
         #expect(cache.entries(for: key, rows: rows, now: 999) == nil)
@@ -42,9 +48,12 @@ struct PageCacheTests {
         cache.store(page("deep"), for: deep, rows: rows, now: 0)
         #expect(cache.entries(for: deep, rows: rows, now: 1) == nil)
         for rank in 1...PageCache.capacity {
-            cache.store(page("\(rank)"), for: PageCache.Key(gameId: "g\(rank)", boardId: "b", firstRank: 1), rows: rows, now: 0)
+            cache.store(
+                page("\(rank)"), for: PageCache.Key(gameId: "g\(rank)", boardId: "b", firstRank: 1), rows: rows, now: 0)
         }
-        #expect(cache.entries(for: PageCache.Key(gameId: "g1", boardId: "b", firstRank: 1), rows: rows, now: 1) == page("1"))
+        #expect(
+            cache.entries(for: PageCache.Key(gameId: "g1", boardId: "b", firstRank: 1), rows: rows, now: 1) == page("1")
+        )
         cache.store(page("new"), for: key, rows: rows, now: 0)
         #expect(cache.entries(for: PageCache.Key(gameId: "g1", boardId: "b", firstRank: 1), rows: rows, now: 1) == nil)
         #expect(cache.entries(for: key, rows: rows, now: 1) == page("new"))

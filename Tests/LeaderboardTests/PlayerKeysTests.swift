@@ -17,7 +17,9 @@ struct PlayerKeysTests {
                 keys[player] = nil
                 truth[player] = nil
             } else {
-                let key = RankKey(value: .random(in: .min ... .max, using: &generator), submittedAt: .random(in: 0...9, using: &generator))
+                let key = RankKey(
+                    value: .random(in: .min ... .max, using: &generator),
+                    submittedAt: .random(in: 0...9, using: &generator))
                 keys[player] = key
                 truth[player] = key
             }

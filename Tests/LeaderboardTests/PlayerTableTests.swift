@@ -7,7 +7,10 @@ struct PlayerTableTests {
     @Test("interning gives each id one number, found again by text, through many rehashes")
     func interning() {
         var table = PlayerTable()
-        let ids = (0..<20_000).map { "player-\($0 * 7919 % 20_000)" } + ["", "é", "e\u{301}", String(repeating: "x", count: 64)]
+        let ids =
+            (0..<20_000).map { "player-\($0 * 7919 % 20_000)" } + [
+                "", "é", "e\u{301}", String(repeating: "x", count: 64),
+            ]
         // Keyed by bytes: "é" and "e\u{301}" are equal as Strings but, as in the store's primary
         // key, two players.
         var numbers: [[UInt8]: PlayerID] = [:]
@@ -37,7 +40,10 @@ struct PlayerTableTests {
     @Test("ids compare exactly as String's < orders them, whatever order they were interned in")
     func order() {
         var table = PlayerTable()
-        let ids = ["b", "a", "a10", "a9", "A", "", "zz", "z", "é", "e\u{301}", "f", "ü", "u\u{308}x", "日本", "player-10", "player-9"]
+        let ids = [
+            "b", "a", "a10", "a9", "A", "", "zz", "z", "é", "e\u{301}", "f", "ü", "u\u{308}x", "日本", "player-10",
+            "player-9",
+        ]
         let numbers = ids.map { table.intern($0) }
         for (a, first) in zip(ids, numbers) {
             for (b, second) in zip(ids, numbers) where a != b || Array(a.utf8) == Array(b.utf8) {

@@ -18,7 +18,9 @@ struct RankIndexTests {
         /// An index loaded in one go, its player table interned in the given order.
         init(descending: Bool, loading entries: [Entry]) {
             var table = PlayerTable()
-            let slots = entries.map { RankSlot(player: table.intern($0.playerId), value: $0.value, submittedAt: $0.submittedAt) }
+            let slots = entries.map {
+                RankSlot(player: table.intern($0.playerId), value: $0.value, submittedAt: $0.submittedAt)
+            }
             index = RankIndex(descending: descending, loading: slots, players: table)
             players = table
         }
@@ -65,20 +67,24 @@ struct RankIndexTests {
         }
         // Anchors that are not in the index (a moved, removed or never-seen player) fall where
         // the order puts them.
-        for anchor in [Entry(playerId: "p5", value: 0, submittedAt: 2), Entry(playerId: "zz-unknown", value: 1, submittedAt: 1),
-                       Entry(playerId: "", value: -3, submittedAt: 0), Entry(playerId: "p1000", value: 2, submittedAt: 3)]
+        for anchor in [
+            Entry(playerId: "p5", value: 0, submittedAt: 2), Entry(playerId: "zz-unknown", value: 1, submittedAt: 1),
+            Entry(playerId: "", value: -3, submittedAt: 0), Entry(playerId: "p1000", value: 2, submittedAt: 3),
+        ]
         where truth[anchor.playerId] != anchor {
             let above = sorted.filter { precedes($0, anchor, descending: descending) }.count
             #expect(ranking.entries(after: anchor, limit: 3).position == above)
-            #expect(ranking.entries(after: anchor, limit: 3).entries == Array(sorted[above..<min(above + 3, sorted.count)]))
+            #expect(
+                ranking.entries(after: anchor, limit: 3).entries == Array(sorted[above..<min(above + 3, sorted.count)]))
         }
         #expect(ranking.rank(of: "nobody") == nil)
         #expect(ranking.entry(of: "nobody") == nil)
         #expect(ranking.entries(offset: sorted.count, limit: 5).isEmpty)
     }
 
-    @Test("ranks, pages and cursors match a full sort through thousands of random updates, with many exact ties",
-          arguments: [true, false])
+    @Test(
+        "ranks, pages and cursors match a full sort through thousands of random updates, with many exact ties",
+        arguments: [true, false])
     func matchesReference(descending: Bool) {
         var subject = Subject(descending: descending)
         var truth: [String: Entry] = [:]
@@ -110,14 +116,16 @@ struct RankIndexTests {
         }
     }
 
-    @Test("an index loaded in one go matches the reference, and keeps matching through updates", arguments: [true, false])
+    @Test(
+        "an index loaded in one go matches the reference, and keeps matching through updates", arguments: [true, false])
     func loaded(descending: Bool) {
         var generator = SystemRandomNumberGenerator()
         var truth: [String: Entry] = [:]
         for number in (0..<3000).shuffled(using: &generator) {
             let player = "p\(number)"
             truth[player] = Entry(
-                playerId: player, value: Int64.random(in: -5...5, using: &generator), submittedAt: Int64.random(in: 0..<4, using: &generator))
+                playerId: player, value: Int64.random(in: -5...5, using: &generator),
+                submittedAt: Int64.random(in: 0..<4, using: &generator))
         }
         var subject = Subject(descending: descending, loading: Array(truth.values))
         Self.check(subject.ranking, against: truth, descending: descending)
@@ -145,8 +153,10 @@ struct RankIndexTests {
     func extremes() {
         var subject = Subject(descending: false)
         let entries = [
-            Entry(playerId: "min", value: .min, submittedAt: .max), Entry(playerId: "max", value: .max, submittedAt: .min),
-            Entry(playerId: "zero", value: 0, submittedAt: -1), Entry(playerId: "now", value: -1, submittedAt: 1_760_000_000_000),
+            Entry(playerId: "min", value: .min, submittedAt: .max),
+            Entry(playerId: "max", value: .max, submittedAt: .min),
+            Entry(playerId: "zero", value: 0, submittedAt: -1),
+            Entry(playerId: "now", value: -1, submittedAt: 1_760_000_000_000),
         ]
         for entry in entries { subject.upsert(entry) }
         #expect(subject.ranking.entries(offset: 0, limit: 10) == [entries[0], entries[3], entries[2], entries[1]])

@@ -26,8 +26,12 @@ struct ClientSourceScanTests {
         Rule(
             name: "a request envelope built by hand", pattern: #"ClientRequest\("#,
             allowed: [
-                "Services/CLI/RequestCommand.swift": (1, "`podium request --type T --payload P` sends any type the user names"),
-                "Shared/Testing/TestClient.swift": (1, "the raw escape hatch, for tests about malformed or hand-built requests"),
+                "Services/CLI/RequestCommand.swift": (
+                    1, "`podium request --type T --payload P` sends any type the user names"
+                ),
+                "Shared/Testing/TestClient.swift": (
+                    1, "the raw escape hatch, for tests about malformed or hand-built requests"
+                ),
             ]),
         Rule(
             name: "a payload built as a JSON object", pattern: #"payload: *(\[|\.object\()|\.object\(\["#,
@@ -35,7 +39,9 @@ struct ClientSourceScanTests {
         Rule(
             name: "a JSON object typed by hand", pattern: #"\[String: JSONValue\]"#,
             allowed: [
-                "Services/CLI/EventSource.swift": (1, "a game event's attributes, read from the command line or a file"),
+                "Services/CLI/EventSource.swift": (
+                    1, "a game event's attributes, read from the command line or a file"
+                ),
                 "Services/CLI/PublishCommand.swift": (1, "a game event's attributes, from --attribute"),
                 "Services/CLI/Leaderboard/LeaderboardSubmitCommand.swift": (1, "a score's metadata, from --metadata"),
                 "Shared/Testing/TestClient+Games.swift": (1, "the attributes of the events a test plays"),

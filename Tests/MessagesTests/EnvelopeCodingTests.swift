@@ -26,7 +26,8 @@ struct EnvelopeCodingTests {
 
     @Test("JSON values keep 64-bit integers exact and tell integers from fractions")
     func jsonValuePrecision() throws {
-        let value = try WireCodec.decode(JSONValue.self, from: Data(#"[9007199254740993, 1.5, -3, "s", null, true, {"k": []}]"#.utf8))
+        let value = try WireCodec.decode(
+            JSONValue.self, from: Data(#"[9007199254740993, 1.5, -3, "s", null, true, {"k": []}]"#.utf8))
         #expect(value == [.integer(9_007_199_254_740_993), .double(1.5), .integer(-3), "s", .null, true, ["k": []]])
         #expect(try WireCodec.decode(JSONValue.self, from: try WireCodec.encode(value)) == value)
     }
@@ -36,13 +37,17 @@ struct EnvelopeCodingTests {
         for body in [#"{"name":"a","value":1.5}"#, #"{"name":"a","value":"3"}"#] {
             #expect(throws: DecodingError.self) { try WireCodec.decode(GameEvent.self, from: Data(body.utf8)) }
         }
-        #expect((try? WireCodec.decode(GameEvent.self, from: Data(#"{"name":"a","value":null}"#.utf8))) == GameEvent(name: "a"))
+        #expect(
+            (try? WireCodec.decode(GameEvent.self, from: Data(#"{"name":"a","value":null}"#.utf8)))
+                == GameEvent(name: "a"))
     }
 
     @Test("error codes are stable strings")
     func errorCodeStrings() throws {
         let reply = ErrorReply(code: .messageTooLarge, message: "too big", field: nil)
-        #expect(String(decoding: try WireCodec.encode(reply), as: UTF8.self) == #"{"code":"message_too_large","message":"too big"}"#)
+        #expect(
+            String(decoding: try WireCodec.encode(reply), as: UTF8.self)
+                == #"{"code":"message_too_large","message":"too big"}"#)
         #expect(ErrorCode.malformedJSON.rawValue == "malformed_json")
         #expect(ErrorCode.wrongFrameCount.rawValue == "wrong_frame_count")
         #expect(ErrorCode.serviceUnavailable.rawValue == "service_unavailable")
@@ -56,7 +61,9 @@ struct GameEventValidationTests {
         try GameEvent(name: name, value: 1, attributes: ["matchId": "m-1"]).validate()
     }
 
-    @Test("bad names are rejected on payload.name", arguments: ["", "Cactus", "1st", "has space", "a/b", String(repeating: "a", count: 65)])
+    @Test(
+        "bad names are rejected on payload.name",
+        arguments: ["", "Cactus", "1st", "has space", "a/b", String(repeating: "a", count: 65)])
     func invalidNames(name: String) {
         #expect(throws: ErrorReply.self) { try GameEvent(name: name).validate() }
         do {
@@ -77,7 +84,8 @@ struct GameEventValidationTests {
         for attributes in cases {
             #expect(throws: ErrorReply.self) { try GameEvent(name: "a", attributes: attributes).validate() }
         }
-        let atLimit = Dictionary(uniqueKeysWithValues: (0..<32).map { ("k\($0)", JSONValue.string(String(repeating: "x", count: 256))) })
+        let atLimit = Dictionary(
+            uniqueKeysWithValues: (0..<32).map { ("k\($0)", JSONValue.string(String(repeating: "x", count: 256))) })
         #expect(throws: Never.self) { try GameEvent(name: "a", attributes: atLimit).validate() }
     }
 }
@@ -89,8 +97,11 @@ struct JSONNestingTests {
         let found = JSONNesting.scan(Array(#"{"id":"a-1","p":[[{"x":"[[[["}]]]}"#.utf8))
         #expect(found.depth == 4 && found.topLevelID == "a-1")
         #expect(JSONNesting.scan(Array(#"{"p":{"id":"inner"},"id":"outer"}"#.utf8)).topLevelID == "outer")
-        #expect(JSONNesting.scan(Array(#"{"p":"id","q":"x"}"#.utf8)).topLevelID == nil, "a value equal to \"id\" is not the key")
-        #expect(JSONNesting.scan(Array(#"{"id":"a\"b"}"#.utf8)).topLevelID == nil, "escaped ids are left to the decoder")
+        #expect(
+            JSONNesting.scan(Array(#"{"p":"id","q":"x"}"#.utf8)).topLevelID == nil,
+            "a value equal to \"id\" is not the key")
+        #expect(
+            JSONNesting.scan(Array(#"{"id":"a\"b"}"#.utf8)).topLevelID == nil, "escaped ids are left to the decoder")
         #expect(JSONNesting.scan(Array(String(repeating: "[", count: 513).utf8)).depth == 513)
         #expect(JSONNesting.scan(Array("not json at all".utf8)).depth == 0)
     }

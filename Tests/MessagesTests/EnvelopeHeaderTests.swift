@@ -7,7 +7,8 @@ import Testing
 @Suite("Envelope header")
 struct EnvelopeHeaderTests {
     static let reply = RawEnvelope(
-        type: .reply, id: "m-1", correlationId: "internal-7", gameId: "dash", playerId: "p1", timestamp: 1_795_000_000_123,
+        type: .reply, id: "m-1", correlationId: "internal-7", gameId: "dash", playerId: "p1",
+        timestamp: 1_795_000_000_123,
         payload: [
             "type": "not the envelope's", "correlationId": "nor this",
             "entries": [["playerId": "a \"quoted\" name", "nested": ["type": "deep", "list": [1, 2.5, true, nil]]]],
@@ -38,10 +39,13 @@ struct EnvelopeHeaderTests {
         #expect(try WireCodec.decode(RawEnvelope.self, from: swapped).correlationId == "c")
     }
 
-    @Test("no plain object, escapes in the members it reads, or broken text: nil (decode in full)", arguments: [
-        "", "[]", "\"reply\"", "{", "{\"type\":\"reply\"", "{\"type\" \"reply\"}", "{\"type\":\"re\\u0070ly\",\"correlationId\":\"x\"}",
-        "{\"type\":\"reply\",\"correlationId\":\"a\\\"b\"}", "{\"payload\":{\"a\":[1,2}", "{\"a\":1 \"b\":2}",
-    ])
+    @Test(
+        "no plain object, escapes in the members it reads, or broken text: nil (decode in full)",
+        arguments: [
+            "", "[]", "\"reply\"", "{", "{\"type\":\"reply\"", "{\"type\" \"reply\"}",
+            "{\"type\":\"re\\u0070ly\",\"correlationId\":\"x\"}",
+            "{\"type\":\"reply\",\"correlationId\":\"a\\\"b\"}", "{\"payload\":{\"a\":[1,2}", "{\"a\":1 \"b\":2}",
+        ])
     func refusesWhatItCannotRead(text: String) {
         #expect(EnvelopeHeader.scan(Data(text.utf8)) == nil)
     }

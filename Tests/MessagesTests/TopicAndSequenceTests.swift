@@ -46,7 +46,8 @@ struct SequenceTrackerTests {
         #expect(tracker.lastSequence(of: "c") == nil)
     }
 
-    @Test("every message twice, as a subscriber of two hubs gets it: the second copy is a duplicate, message 1 included")
+    @Test(
+        "every message twice, as a subscriber of two hubs gets it: the second copy is a duplicate, message 1 included")
     func twoHubs() {
         var tracker = SequenceTracker()
         #expect(tracker.observe(publisher: "p", sequence: 1) == .first)

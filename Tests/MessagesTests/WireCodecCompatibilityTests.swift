@@ -23,8 +23,10 @@ struct WireCodecCompatibilityTests {
         }
 
         mutating func string() -> String {
-            let pieces = ["a", "B", "z", "_", "0", "9", "é", "😀", "\"", "\\", "/", "\n", "\t", "\r", "\u{08}", "\u{0C}",
-                          "\u{01}", "\u{1F}", "\u{7F}", "\u{2028}", " ", "key", "Key", "a10", "a9", "ü", "中"]
+            let pieces = [
+                "a", "B", "z", "_", "0", "9", "é", "😀", "\"", "\\", "/", "\n", "\t", "\r", "\u{08}", "\u{0C}",
+                "\u{01}", "\u{1F}", "\u{7F}", "\u{2028}", " ", "key", "Key", "a10", "a9", "ü", "中",
+            ]
             return (0..<Int(next() % 6)).map { _ in pieces[Int(next() % UInt64(pieces.count))] }.joined()
         }
 
@@ -33,10 +35,14 @@ struct WireCodecCompatibilityTests {
             case 0: return .null
             case 1: return .bool(next() % 2 == 0)
             case 2:
-                let choices: [Int64] = [0, 1, -1, 9, 10, 255, -4096, Int64.max, Int64.min, Int64(next() % 1_000_000_007) - 500_000_000]
+                let choices: [Int64] = [
+                    0, 1, -1, 9, 10, 255, -4096, Int64.max, Int64.min, Int64(next() % 1_000_000_007) - 500_000_000,
+                ]
                 return .integer(choices[Int(next() % UInt64(choices.count))])
             case 3:
-                let choices: [Double] = [0.5, -1.25, 1e21, 1e-7, 0.1, 123_456_789.125, 3.141592653589793, 2.5e-300, -7.75e100]
+                let choices: [Double] = [
+                    0.5, -1.25, 1e21, 1e-7, 0.1, 123_456_789.125, 3.141592653589793, 2.5e-300, -7.75e100,
+                ]
                 return .double(choices[Int(next() % UInt64(choices.count))])
             case 4: return .string(string())
             case 5: return .array((0..<Int(next() % 4)).map { _ in value(depth: depth + 1) })
@@ -64,9 +70,11 @@ struct WireCodecCompatibilityTests {
     @Test("typed values encode to the same bytes and decode to the same values")
     func typedValuesMatchFoundation() throws {
         let envelope = Envelope(
-            type: .gameEvent, id: "e-1", correlationId: "r-1", gameId: "dash", playerId: "p1", timestamp: 1_795_000_000_123,
+            type: .gameEvent, id: "e-1", correlationId: "r-1", gameId: "dash", playerId: "p1",
+            timestamp: 1_795_000_000_123,
             publisher: "gateway-1", sequence: 42, actor: Actor(kind: .player, playerId: "p1"),
-            payload: GameEvent(name: "match.end", value: -5, attributes: ["won": true, "ratio": 0.25, "tags": ["a", "b"]]))
+            payload: GameEvent(
+                name: "match.end", value: -5, attributes: ["won": true, "ratio": 0.25, "tags": ["a", "b"]]))
         let ours = try WireCodec.encode(envelope)
         #expect(ours == (try Self.foundationEncoder().encode(envelope)))
         #expect(try WireCodec.decode(Envelope<GameEvent>.self, from: ours) == envelope)
@@ -85,20 +93,25 @@ struct WireCodecCompatibilityTests {
             var list: [Double?]
         }
         let odd = Odd(
-            small: -8, unsigned: 4_000_000_000, ratio: 0.1, blob: Data([0, 1, 254]), link: URL(string: "https://x.y/z?q=1")!,
+            small: -8, unsigned: 4_000_000_000, ratio: 0.1, blob: Data([0, 1, 254]),
+            link: URL(string: "https://x.y/z?q=1")!,
             nested: ["b": [1, 2], "a": []], optional: nil, list: [1.5, nil])
         let oddBytes = try WireCodec.encode(odd)
-        #expect(String(decoding: oddBytes, as: UTF8.self) == String(decoding: try Self.foundationEncoder().encode(odd), as: UTF8.self))
+        #expect(
+            String(decoding: oddBytes, as: UTF8.self)
+                == String(decoding: try Self.foundationEncoder().encode(odd), as: UTF8.self))
         #expect(try WireCodec.decode(Odd.self, from: oddBytes) == odd)
     }
 
     @Test("numbers: whole numbers with a fraction or exponent are integers, big ones are doubles")
     func numbers() throws {
         let cases: [(String, JSONValue)] = [
-            ("5.0", .integer(5)), ("1e2", .integer(100)), ("-0", .integer(0)), ("9223372036854775807", .integer(Int64.max)),
+            ("5.0", .integer(5)), ("1e2", .integer(100)), ("-0", .integer(0)),
+            ("9223372036854775807", .integer(Int64.max)),
             ("-9223372036854775808", .integer(Int64.min)), ("9223372036854775808", .double(9_223_372_036_854_775_808)),
             ("1.5", .double(1.5)), ("-2.5E-3", .double(-0.0025)), ("1e-400", .integer(0)),
-            ("-9.223372036854776e18", .double(-9.223372036854776e18)), ("9223372036854775807.0", .double(9.223372036854776e18)),
+            ("-9.223372036854776e18", .double(-9.223372036854776e18)),
+            ("9223372036854775807.0", .double(9.223372036854776e18)),
         ]
         for (text, expected) in cases {
             #expect(try WireCodec.decode(JSONValue.self, from: Data(text.utf8)) == expected, "\(text)")
@@ -114,34 +127,47 @@ struct WireCodecCompatibilityTests {
     @Test("text that is not JSON is refused, as Foundation refuses it")
     func invalidText() {
         let bad = [
-            "", " ", "{", "[1,]", "{\"a\":1,}", "{\"a\" 1}", "{a:1}", "01", "1.", ".5", "-", "1e", "+1", "tru", "nul", "[1 2]",
-            "\"abc", "\"a\u{01}b\"", "\"\\x\"", "\"\\u12\"", "\"\\ud800\"", "\"\\udc00x\"", "{} {}", "[]]", "NaN", "Infinity",
+            "", " ", "{", "[1,]", "{\"a\":1,}", "{\"a\" 1}", "{a:1}", "01", "1.", ".5", "-", "1e", "+1", "tru", "nul",
+            "[1 2]",
+            "\"abc", "\"a\u{01}b\"", "\"\\x\"", "\"\\u12\"", "\"\\ud800\"", "\"\\udc00x\"", "{} {}", "[]]", "NaN",
+            "Infinity",
             "1e400", "'a'",
         ]
         // Foundation also takes a trailing comma; RFC 8259 does not, and neither do we.
         let lenient: Set = ["[1,]", "{\"a\":1,}"]
         for text in bad {
-            #expect(throws: DecodingError.self, "\(text)") { try WireCodec.decode(JSONValue.self, from: Data(text.utf8)) }
+            #expect(throws: DecodingError.self, "\(text)") {
+                try WireCodec.decode(JSONValue.self, from: Data(text.utf8))
+            }
             if !lenient.contains(text) {
-                #expect(throws: (any Error).self, "Foundation: \(text)") { try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) }
+                #expect(throws: (any Error).self, "Foundation: \(text)") {
+                    try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+                }
             }
         }
         for bytes in [[0x22, 0xFF, 0x22], [0x22, 0xC3, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22]] as [[UInt8]] {
             #expect(throws: DecodingError.self) { try WireCodec.decode(JSONValue.self, from: Data(bytes)) }
         }
-        let deep = String(repeating: "[", count: JSONParser.maximumDepth + 1) + String(repeating: "]", count: JSONParser.maximumDepth + 1)
+        let deep =
+            String(repeating: "[", count: JSONParser.maximumDepth + 1)
+            + String(repeating: "]", count: JSONParser.maximumDepth + 1)
         #expect(throws: DecodingError.self) { try WireCodec.decode(JSONValue.self, from: Data(deep.utf8)) }
-        let fine = String(repeating: "[", count: JSONParser.maximumDepth) + String(repeating: "]", count: JSONParser.maximumDepth)
+        let fine =
+            String(repeating: "[", count: JSONParser.maximumDepth)
+            + String(repeating: "]", count: JSONParser.maximumDepth)
         #expect(throws: Never.self) { try WireCodec.decode(JSONValue.self, from: Data(fine.utf8)) }
     }
 
-    @Test("UTF-16 and UTF-32 texts (by byte order mark or zero pattern) and a UTF-8 byte order mark are read, as Foundation reads them")
+    @Test(
+        "UTF-16 and UTF-32 texts (by byte order mark or zero pattern) and a UTF-8 byte order mark are read, as Foundation reads them"
+    )
     func wideEncodings() throws {
         let text = #"{"id":"é1","n":[1,2]}"#
         let expected: JSONValue = ["id": "é1", "n": [1, 2]]
         let encodings: [(String.Encoding, [UInt8])] = [
             (.utf16LittleEndian, []), (.utf16BigEndian, []), (.utf32LittleEndian, []), (.utf32BigEndian, []),
-            (.utf16LittleEndian, [0xFF, 0xFE]), (.utf16BigEndian, [0xFE, 0xFF]), (.utf32BigEndian, [0x00, 0x00, 0xFE, 0xFF]),
+            (.utf16LittleEndian, [0xFF, 0xFE]), (.utf16BigEndian, [0xFE, 0xFF]),
+            (.utf32BigEndian, [0x00, 0x00, 0xFE, 0xFF]),
             (.utf8, [0xEF, 0xBB, 0xBF]), (.utf8, []),
         ]
         for (encoding, mark) in encodings {
@@ -149,7 +175,9 @@ struct WireCodecCompatibilityTests {
             #expect(try WireCodec.decode(JSONValue.self, from: data) == expected, "\(encoding) \(mark)")
             #expect(try JSONDecoder().decode(JSONValue.self, from: data) == expected, "Foundation: \(encoding) \(mark)")
         }
-        #expect(throws: DecodingError.self) { try WireCodec.decode(JSONValue.self, from: Data([0x7B, 0x00, 0x00, 0xD8])) }
+        #expect(throws: DecodingError.self) {
+            try WireCodec.decode(JSONValue.self, from: Data([0x7B, 0x00, 0x00, 0xD8]))
+        }
     }
 
     @Test("escapes decode like Foundation's, surrogate pairs included")
@@ -204,7 +232,9 @@ struct WireCodecCompatibilityTests {
             var ours = "decoded"
             var theirs = "decoded"
             do { _ = try WireCodec.decode(Shape.self, from: Data(body.utf8)) } catch { ours = Self.describe(error) }
-            do { _ = try JSONDecoder().decode(Shape.self, from: Data(body.utf8)) } catch { theirs = Self.describe(error) }
+            do { _ = try JSONDecoder().decode(Shape.self, from: Data(body.utf8)) } catch {
+                theirs = Self.describe(error)
+            }
             if body.contains("1.5") {
                 // Foundation loses the path of a fraction where an integer belongs; we keep it.
                 #expect(ours == "dataCorrupted at inner.count" && theirs == "dataCorrupted at ")
@@ -214,6 +244,8 @@ struct WireCodecCompatibilityTests {
             #expect(ours != "decoded", "\(body)")
         }
         let good = #"{"name":"n","inner":{"count":2,"tags":["x"]},"level":null}"#
-        #expect(try WireCodec.decode(Shape.self, from: Data(good.utf8)) == Shape(name: "n", inner: .init(count: 2, tags: ["x"])))
+        #expect(
+            try WireCodec.decode(Shape.self, from: Data(good.utf8))
+                == Shape(name: "n", inner: .init(count: 2, tags: ["x"])))
     }
 }

@@ -17,10 +17,14 @@ extension PostgresServerTests {
         return EventLogEntry(
             gameId: "dash", playerId: player, requestId: requestId, fingerprint: "fp-\(requestId)",
             topic: Topic.gameEvent(gameId: "dash", name: event.name),
-            envelope: Envelope(type: .gameEvent, correlationId: requestId, gameId: "dash", playerId: player, timestamp: 1, payload: event))
+            envelope: Envelope(
+                type: .gameEvent, correlationId: requestId, gameId: "dash", playerId: player, timestamp: 1,
+                payload: event))
     }
 
-    @Test("the event log: four writers with their own pools append 800 events: sequences 1...800 exactly once, in commit order")
+    @Test(
+        "the event log: four writers with their own pools append 800 events: sequences 1...800 exactly once, in commit order"
+    )
     func concurrentWriters() async throws {
         let settings = try await PostgresCluster.settings(schema: "eventlog_\(UInt32.random(in: 0 ... .max))")
         var stores: [GatewayStorage] = []
@@ -56,7 +60,8 @@ extension PostgresServerTests {
         #expect(page.messages.map { $0.envelope.sequence } == (1...800).map { UInt64($0) })
 
         // A request id one writer logged is a duplicate for another, with the original sequence.
-        let original = try #require(try await logs[2].acknowledgement(gameId: "dash", playerId: "p1", requestId: "w0-b0-e0"))
+        let original = try #require(
+            try await logs[2].acknowledgement(gameId: "dash", playerId: "p1", requestId: "w0-b0-e0"))
         let again = try await logs[3].append([Self.entry("w0-b0-e0")])
         guard case .repeated(let repeated) = again.first else {
             Issue.record("a logged request id was logged again: \(again)")

@@ -13,17 +13,24 @@ extension PostgresServerTests {
     static func write(_ storage: PostgresStorage, _ id: String, by instance: String) async throws {
         let logger = storage.logger
         try await storage.transaction { connection in
-            try await connection.query("INSERT INTO fenced_write (id, writer) VALUES (\(id), \(instance))", logger: logger)
+            try await connection.query(
+                "INSERT INTO fenced_write (id, writer) VALUES (\(id), \(instance))", logger: logger)
         }
     }
 
-    @Test("leases: one owner, a standby's writes refused, an expired owner taken over and fenced out, a returning instance standing by, a leave handing over at once")
+    @Test(
+        "leases: one owner, a standby's writes refused, an expired owner taken over and fenced out, a returning instance standing by, a leave handing over at once"
+    )
     func leasesAndFencing() async throws {
         let settings = try await PostgresCluster.settings(schema: "leases_\(UInt32.random(in: 0 ... .max))")
-        let migration = PostgresMigration("test-fenced-v1", ["CREATE TABLE fenced_write (id text PRIMARY KEY, writer text NOT NULL)"])
+        let migration = PostgresMigration(
+            "test-fenced-v1", ["CREATE TABLE fenced_write (id text PRIMARY KEY, writer text NOT NULL)"])
         let a = try await PostgresStorage.open(settings, migrations: [migration], logger: Logger(label: "a"))
         let b = try await PostgresStorage.open(settings, migrations: [migration], logger: Logger(label: "b"))
-        defer { a.close(); b.close() }
+        defer {
+            a.close()
+            b.close()
+        }
         let rules = PartitionLeases(partitions: 1, duration: 1000)
         let leasesA = PostgresLeases(database: a, service: "test")
         let leasesB = PostgresLeases(database: b, service: "test")
@@ -31,20 +38,27 @@ extension PostgresServerTests {
 
         let heldA = try await leasesA.round(instance: "a", rules: rules, now: start)
         #expect(heldA.map(\.partition) == [0] && heldA.first?.epoch == 1)
-        #expect(try await leasesB.round(instance: "b", rules: rules, now: start + 10).isEmpty, "a holds it: b stands by")
+        #expect(
+            try await leasesB.round(instance: "b", rules: rules, now: start + 10).isEmpty, "a holds it: b stands by")
         try await Self.write(a, "1", by: "a")
         await #expect(throws: LeaseLost.self, "a standby writes nothing") { try await Self.write(b, "2", by: "b") }
 
         // a stops renewing; once its lease has expired b takes it, in a new epoch.
-        #expect(try await leasesB.round(instance: "b", rules: rules, now: start + 500).isEmpty, "not before the lease expires")
+        #expect(
+            try await leasesB.round(instance: "b", rules: rules, now: start + 500).isEmpty,
+            "not before the lease expires")
         let heldB = try await leasesB.round(instance: "b", rules: rules, now: start + 1500)
         #expect(heldB.map(\.partition) == [0] && heldB.first?.epoch == 2)
-        await #expect(throws: LeaseLost.self, "a's write under the old epoch is fenced out") { try await Self.write(a, "3", by: "a") }
+        await #expect(throws: LeaseLost.self, "a's write under the old epoch is fenced out") {
+            try await Self.write(a, "3", by: "a")
+        }
         try await Self.write(b, "4", by: "b")
 
         // a comes back: the lease stays with b (nothing moves that need not); a stands by.
         #expect(try await leasesA.round(instance: "a", rules: rules, now: start + 1600).isEmpty, "b keeps it")
-        #expect(try await leasesB.round(instance: "b", rules: rules, now: start + 1700).first?.epoch == 2, "b renews, same epoch")
+        #expect(
+            try await leasesB.round(instance: "b", rules: rules, now: start + 1700).first?.epoch == 2,
+            "b renews, same epoch")
         await #expect(throws: LeaseLost.self) { try await Self.write(a, "5", by: "a") }
         try await Self.write(b, "6", by: "b")
 
@@ -56,9 +70,10 @@ extension PostgresServerTests {
 
         let rows = try await a.read { connection in
             var rows: [String] = []
-            for try await (id, writer) in try await connection.query("SELECT id, writer FROM fenced_write ORDER BY id", logger: a.logger)
-                .decode((String, String).self)
-            {
+            for try await (id, writer) in try await connection.query(
+                "SELECT id, writer FROM fenced_write ORDER BY id", logger: a.logger
+            )
+            .decode((String, String).self) {
                 rows.append("\(id):\(writer)")
             }
             return rows

@@ -20,7 +20,10 @@ extension PostgresServerTests {
         let settings = try await PostgresCluster.settings(schema: "migrate_\(UInt32.random(in: 0 ... .max))")
         let opened = try await withThrowingTaskGroup(of: PostgresStorage.self) { group in
             for _ in 0..<6 {
-                group.addTask { try await PostgresStorage.open(settings, migrations: Self.raceMigrations, logger: Logger(label: "test")) }
+                group.addTask {
+                    try await PostgresStorage.open(
+                        settings, migrations: Self.raceMigrations, logger: Logger(label: "test"))
+                }
             }
             return try await group.reduce(into: [PostgresStorage]()) { $0.append($1) }
         }
@@ -30,7 +33,8 @@ extension PostgresServerTests {
         let names = try await opened[0].read { connection in
             var names: [String] = []
             for try await name in try await connection.query(
-                PostgresQuery(unsafeSQL: "SELECT name FROM \(schema).podium_migration ORDER BY name"), logger: Logger(label: "test")
+                PostgresQuery(unsafeSQL: "SELECT name FROM \(schema).podium_migration ORDER BY name"),
+                logger: Logger(label: "test")
             ).decode(String.self) { names.append(name) }
             return names
         }
@@ -40,7 +44,8 @@ extension PostgresServerTests {
         // The last migration's column is there: the schema is complete for every opener.
         try await opened[5].transaction { connection in
             try await connection.query(
-                PostgresQuery(unsafeSQL: "INSERT INTO \(schema).item (id, value, note) VALUES ('a', 1, 'n')"), logger: Logger(label: "test"))
+                PostgresQuery(unsafeSQL: "INSERT INTO \(schema).item (id, value, note) VALUES ('a', 1, 'n')"),
+                logger: Logger(label: "test"))
         }
     }
 }

@@ -19,7 +19,9 @@ struct PostgresServerTests {
             migrations: [PostgresMigration("v1", ["CREATE TABLE item (id bigint PRIMARY KEY)"])],
             logger: Logger(label: "test"))
         defer { storage.close() }
-        try await storage.transaction { connection in try await connection.query("INSERT INTO item (id) VALUES (1)", logger: testLogger) }
+        try await storage.transaction { connection in
+            try await connection.query("INSERT INTO item (id) VALUES (1)", logger: testLogger)
+        }
 
         try await PostgresCluster.run("stop", cluster)
         var refused = 0
@@ -29,7 +31,8 @@ struct PostgresServerTests {
                 group.addTask {
                     do {
                         try await storage.transaction { connection in
-                            try await connection.query("INSERT INTO item (id) VALUES (\(Int64(id)))", logger: testLogger)
+                            try await connection.query(
+                                "INSERT INTO item (id) VALUES (\(Int64(id)))", logger: testLogger)
                         }
                         return false
                     } catch is StorageUnavailable {
@@ -43,11 +46,16 @@ struct PostgresServerTests {
         #expect(refused == 40, "every write while the server is down is refused StorageUnavailable")
         #expect(waited < .seconds(30), "refusals come within the connect timeout, not never")
 
-        try await PostgresCluster.run("start", cluster, try String(contentsOfFile: cluster + "/port", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))
+        try await PostgresCluster.run(
+            "start", cluster,
+            try String(contentsOfFile: cluster + "/port", encoding: .utf8).trimmingCharacters(
+                in: .whitespacesAndNewlines))
         var recovered = false
         for _ in 0..<60 where !recovered {
             do {
-                try await storage.transaction { connection in try await connection.query("INSERT INTO item (id) VALUES (100)", logger: testLogger) }
+                try await storage.transaction { connection in
+                    try await connection.query("INSERT INTO item (id) VALUES (100)", logger: testLogger)
+                }
                 recovered = true
             } catch is StorageUnavailable {
                 try await Task.sleep(for: .milliseconds(500))
@@ -56,7 +64,9 @@ struct PostgresServerTests {
         #expect(recovered, "writes work again within 30 s of the server's return")
         let count = try await storage.read { connection in
             var count: Int64 = 0
-            for try await value in try await connection.query("SELECT COUNT(*)::bigint FROM item", logger: testLogger).decode(Int64.self) { count = value }
+            for try await value in try await connection.query("SELECT COUNT(*)::bigint FROM item", logger: testLogger)
+                .decode(Int64.self)
+            { count = value }
             return count
         }
         #expect(count == 2, "the refused writes left nothing behind: only the rows written while the server was up")
@@ -105,4 +115,3 @@ enum PostgresCluster {
 
     struct PostgresClusterError: Error { var arguments: [String] }
 }
-

@@ -32,9 +32,11 @@ struct BusSecurityTests {
 
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("bus-keys-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: file) }
-        try "# the services of host b\n\n  leaderboard-1 \(member.publicKey.z85)  \nchallenge-1\t\(other.publicKey.z85)\n"
+        try
+            "# the services of host b\n\n  leaderboard-1 \(member.publicKey.z85)  \nchallenge-1\t\(other.publicKey.z85)\n"
             .write(to: file, atomically: true, encoding: .utf8)
-        let secretFile = FileManager.default.temporaryDirectory.appendingPathComponent("bus-secret-\(UUID().uuidString)")
+        let secretFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bus-secret-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: secretFile) }
         try (hub.secretKey.z85 + "\n").write(to: secretFile, atomically: true, encoding: .utf8)
         let gateway = try #require(
@@ -64,17 +66,36 @@ struct BusSecurityTests {
         let cases: [(String, [String: String], String)] = [
             ("auth", ["PODIUM_BUS_SECRET_KEY": member.secretKey.z85], "PODIUM_BUS_SERVER_KEY"),
             ("auth", ["PODIUM_BUS_SERVER_KEY": hub.publicKey.z85], "PODIUM_BUS_SECRET_KEY"),
-            ("auth", ["PODIUM_BUS_SECRET_KEY": "not a key", "PODIUM_BUS_SERVER_KEY": hub.publicKey.z85], "40-character"),
-            ("auth", ["PODIUM_BUS_SECRET_KEY": member.secretKey.z85, "PODIUM_BUS_SERVER_KEY": "short"], "PODIUM_BUS_SERVER_KEY"),
+            (
+                "auth", ["PODIUM_BUS_SECRET_KEY": "not a key", "PODIUM_BUS_SERVER_KEY": hub.publicKey.z85],
+                "40-character"
+            ),
+            (
+                "auth", ["PODIUM_BUS_SECRET_KEY": member.secretKey.z85, "PODIUM_BUS_SERVER_KEY": "short"],
+                "PODIUM_BUS_SERVER_KEY"
+            ),
             ("gateway", ["PODIUM_BUS_SECRET_KEY": hub.secretKey.z85], "PODIUM_BUS_ALLOWED_KEYS"),
             ("gateway", ["PODIUM_BUS_ALLOWED_KEYS": "a=\(member.publicKey.z85)"], "PODIUM_BUS_SECRET_KEY"),
-            ("gateway", ["PODIUM_BUS_SECRET_KEY": hub.secretKey.z85, "PODIUM_BUS_ALLOWED_KEYS": "a:\(member.publicKey.z85)"], "name and"),
             (
                 "gateway",
-                ["PODIUM_BUS_SECRET_KEY": hub.secretKey.z85, "PODIUM_BUS_ALLOWED_KEYS": "a=\(member.publicKey.z85),b=\(member.publicKey.z85)"],
+                ["PODIUM_BUS_SECRET_KEY": hub.secretKey.z85, "PODIUM_BUS_ALLOWED_KEYS": "a:\(member.publicKey.z85)"],
+                "name and"
+            ),
+            (
+                "gateway",
+                [
+                    "PODIUM_BUS_SECRET_KEY": hub.secretKey.z85,
+                    "PODIUM_BUS_ALLOWED_KEYS": "a=\(member.publicKey.z85),b=\(member.publicKey.z85)",
+                ],
                 "same key"
             ),
-            ("gateway", ["PODIUM_BUS_SECRET_KEY_FILE": "/nonexistent/bus.key", "PODIUM_BUS_ALLOWED_KEYS": "a=\(member.publicKey.z85)"], "cannot read"),
+            (
+                "gateway",
+                [
+                    "PODIUM_BUS_SECRET_KEY_FILE": "/nonexistent/bus.key",
+                    "PODIUM_BUS_ALLOWED_KEYS": "a=\(member.publicKey.z85)",
+                ], "cannot read"
+            ),
             (
                 "gateway",
                 [
@@ -96,8 +117,12 @@ struct BusSecurityTests {
             let error = #expect(throws: ConfigurationProblem.self, "\(service) \(environment.keys.sorted())") {
                 try Self.settings(service, environment)
             }
-            #expect(error?.description.contains(mention) == true, "\(error?.description ?? "-") should mention \(mention)")
-            #expect(error.map { !$0.description.contains(member.secretKey.z85) && !$0.description.contains(hub.secretKey.z85) } ?? true)
+            #expect(
+                error?.description.contains(mention) == true, "\(error?.description ?? "-") should mention \(mention)")
+            #expect(
+                error.map {
+                    !$0.description.contains(member.secretKey.z85) && !$0.description.contains(hub.secretKey.z85)
+                } ?? true)
         }
     }
 
@@ -109,10 +134,16 @@ struct BusSecurityTests {
         func request(_ domain: String, _ mechanism: String, _ key: CurveKey?) -> ZAPRequest {
             ZAPRequest.testing(domain: domain, mechanism: mechanism, key: key)
         }
-        #expect(security.verdict(for: request(BusSecurity.zapDomain, "CURVE", member.publicKey)) == .allow(userID: "leaderboard-1"))
-        #expect(security.verdict(for: request(BusSecurity.zapDomain, "CURVE", try CurveKeyPair.generate().publicKey)) == .deny(reason: "unknown key"))
-        #expect(security.verdict(for: request(BusSecurity.zapDomain, "NULL", nil)) == .deny(reason: "the bus needs CURVE"))
-        #expect(security.verdict(for: request("", "CURVE", try CurveKeyPair.generate().publicKey)) == .allow(userID: ""))
+        #expect(
+            security.verdict(for: request(BusSecurity.zapDomain, "CURVE", member.publicKey))
+                == .allow(userID: "leaderboard-1"))
+        #expect(
+            security.verdict(for: request(BusSecurity.zapDomain, "CURVE", try CurveKeyPair.generate().publicKey))
+                == .deny(reason: "unknown key"))
+        #expect(
+            security.verdict(for: request(BusSecurity.zapDomain, "NULL", nil)) == .deny(reason: "the bus needs CURVE"))
+        #expect(
+            security.verdict(for: request("", "CURVE", try CurveKeyPair.generate().publicKey)) == .allow(userID: ""))
     }
 
     @Test("a bus endpoint leaves the machine unless it is loopback or inproc")

@@ -36,9 +36,11 @@ struct BusSequencingTests {
     @Test("messages arrive in order with contiguous sequences per family, and a skipped number is reported as a gap")
     func sequencesAndGaps() async throws {
         let hub = try Hub()
-        let publisher = try BusPublisher(context: hub.context, endpoint: hub.input, publisherID: "pub-1", clock: SystemClock())
+        let publisher = try BusPublisher(
+            context: hub.context, endpoint: hub.input, publisherID: "pub-1", clock: SystemClock())
         let watch = Task { await publisher.watchSubscriptions() }
-        let subscriber = try BusSubscriber(context: hub.context, endpoint: hub.output, prefixes: ["event/", "notify/"], name: "test")
+        let subscriber = try BusSubscriber(
+            context: hub.context, endpoint: hub.output, prefixes: ["event/", "notify/"], name: "test")
         let received = Locked(Received())
         let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         let consumer = Task {
@@ -53,9 +55,11 @@ struct BusSequencingTests {
         try #require(publisher.hasSubscribers)
         var published: [Envelope<GameEvent>] = []
         for index in 1...5 {
-            published.append(try await publisher.publish(
-                type: .gameEvent, topic: .gameEvent(gameId: "g", name: "e"), payload: GameEvent(name: "e", value: Int64(index)),
-                gameId: "g", playerId: "p"))
+            published.append(
+                try await publisher.publish(
+                    type: .gameEvent, topic: .gameEvent(gameId: "g", name: "e"),
+                    payload: GameEvent(name: "e", value: Int64(index)),
+                    gameId: "g", playerId: "p"))
         }
         let note = try await publisher.publish(
             type: .notification, topic: .notification(gameId: "g", playerId: "p"),

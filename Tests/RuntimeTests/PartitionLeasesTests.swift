@@ -22,7 +22,9 @@ struct PartitionLeasesTests {
 
     func owners(_ table: [Int: PartitionLease], now: Int64) -> [String: Set<Int>] {
         var owners: [String: Set<Int>] = [:]
-        for lease in table.values where !lease.isFree(at: now) { owners[lease.owner!, default: []].insert(lease.partition) }
+        for lease in table.values where !lease.isFree(at: now) {
+            owners[lease.owner!, default: []].insert(lease.partition)
+        }
         return owners
     }
 
@@ -34,7 +36,9 @@ struct PartitionLeasesTests {
         #expect(rules.share(of: "z", among: ["a"]) == 8, "an instance counts itself")
     }
 
-    @Test("one instance takes everything; a second joins and gets half without waiting for expiry; no partition has two owners")
+    @Test(
+        "one instance takes everything; a second joins and gets half without waiting for expiry; no partition has two owners"
+    )
     func joining() {
         var table: [Int: PartitionLease] = [:]
         apply("a", live: ["a"], table: &table, now: 0)
@@ -53,7 +57,9 @@ struct PartitionLeasesTests {
         #expect(table[stayed]?.epoch == 1)
     }
 
-    @Test("a dead instance's partitions are taken only once its leases expired, with a new epoch; its old epoch no longer commits")
+    @Test(
+        "a dead instance's partitions are taken only once its leases expired, with a new epoch; its old epoch no longer commits"
+    )
     func takeover() throws {
         var table: [Int: PartitionLease] = [:]
         apply("a", live: ["a", "b"], table: &table, now: 0)
@@ -76,7 +82,8 @@ struct PartitionLeasesTests {
         #expect(rules.taken(table[partition]!, by: "a", now: 3001) == nil, "held by b")
     }
 
-    @Test("an instance whose lease expired and that takes it again gets a new epoch: its writes from before are refused")
+    @Test(
+        "an instance whose lease expired and that takes it again gets a new epoch: its writes from before are refused")
     func retakenAfterExpiry() throws {
         let first = try #require(rules.taken(PartitionLease(partition: 3), by: "a", now: 0))
         let renewed = try #require(rules.taken(first, by: "a", now: 1000))
@@ -84,7 +91,8 @@ struct PartitionLeasesTests {
         // a paused past its lease; nobody else took the partition; a takes it again.
         let retaken = try #require(rules.taken(renewed, by: "a", now: 4500))
         #expect(retaken.epoch == first.epoch + 1)
-        #expect(!rules.admits(retaken, instance: "a", epoch: first.epoch, now: 4600), "a write prepared before the pause")
+        #expect(
+            !rules.admits(retaken, instance: "a", epoch: first.epoch, now: 4600), "a write prepared before the pause")
         #expect(rules.admits(retaken, instance: "a", epoch: retaken.epoch, now: 4600))
         let released = try #require(rules.released(retaken, by: "a"))
         #expect(released.isFree(at: 4600) && released.epoch == retaken.epoch)
@@ -114,23 +122,29 @@ struct PartitionLeasesTests {
         #expect(map.partition(of: "") == Int(UInt64(0xcbf2_9ce4_8422_2325) % 16))
     }
 
-    @Test("the remainder of an uneven split stays with the holders: one partition does not move when another instance joins")
+    @Test(
+        "the remainder of an uneven split stays with the holders: one partition does not move when another instance joins"
+    )
     func sticky() {
         let rules = PartitionLeases(partitions: 1, duration: 1000)
         let heldByB = [PartitionLease(partition: 0, owner: "b", epoch: 3, expiresAt: 5000)]
         #expect(rules.share(of: "a", among: ["a", "b"], held: ["b": 1]) == 0)
         #expect(rules.share(of: "b", among: ["a", "b"], held: ["b": 1]) == 1)
-        #expect(rules.round(for: "b", leases: heldByB, live: ["a", "b"], now: 1000) == LeaseRound(renew: [0]), "b keeps it")
+        #expect(
+            rules.round(for: "b", leases: heldByB, live: ["a", "b"], now: 1000) == LeaseRound(renew: [0]), "b keeps it")
         #expect(rules.round(for: "a", leases: heldByB, live: ["a", "b"], now: 1000) == LeaseRound(), "a stands by")
         // Once b's lease has expired, a (alone holding nothing, b gone) takes it.
         #expect(rules.round(for: "a", leases: heldByB, live: ["a"], now: 5000) == LeaseRound(claim: [0]))
         // Three partitions, two holders and a newcomer: everyone's share is one; the newcomer waits for the release.
         let three = PartitionLeases(partitions: 3, duration: 1000)
         let leases = [
-            PartitionLease(partition: 0, owner: "a", epoch: 1, expiresAt: 5000), PartitionLease(partition: 1, owner: "a", epoch: 1, expiresAt: 5000),
+            PartitionLease(partition: 0, owner: "a", epoch: 1, expiresAt: 5000),
+            PartitionLease(partition: 1, owner: "a", epoch: 1, expiresAt: 5000),
             PartitionLease(partition: 2, owner: "b", epoch: 1, expiresAt: 5000),
         ]
-        #expect(three.round(for: "a", leases: leases, live: ["a", "b", "c"], now: 1000) == LeaseRound(renew: [0], release: [1]))
+        #expect(
+            three.round(for: "a", leases: leases, live: ["a", "b", "c"], now: 1000)
+                == LeaseRound(renew: [0], release: [1]))
         #expect(three.round(for: "c", leases: leases, live: ["a", "b", "c"], now: 1000) == LeaseRound())
     }
 }

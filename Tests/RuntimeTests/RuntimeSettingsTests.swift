@@ -44,7 +44,9 @@ struct RuntimeSettingsTests {
 
     @Test("unusable values are refused with a message naming the variable")
     func refusals() {
-        for (key, value) in [("PODIUM_LOG_LEVEL", "loud"), ("PODIUM_HEARTBEAT_MS", "5"), ("PODIUM_HEARTBEAT_MS", "999999")] {
+        for (key, value) in [
+            ("PODIUM_LOG_LEVEL", "loud"), ("PODIUM_HEARTBEAT_MS", "5"), ("PODIUM_HEARTBEAT_MS", "999999"),
+        ] {
             #expect {
                 _ = try RuntimeSettings(service: "auth", reader: Self.reader([key: value]))
             } throws: { error in
@@ -64,13 +66,20 @@ struct RuntimeSettingsTests {
         #expect(settings.busPublishEndpoints == ["tcp://10.0.0.2:5560", "tcp://10.0.0.3:5560"])
         #expect(settings.busSubscribeEndpoints == ["tcp://10.0.0.2:5561", "tcp://10.0.0.3:5561"])
         #expect(settings.busServicesEndpoints == ["tcp://10.0.0.2:5562", "tcp://10.0.0.3:5562"])
-        #expect(try RuntimeSettings(service: "auth", reader: Self.reader([:])).busServicesEndpoints == ["tcp://127.0.0.1:5562"])
+        #expect(
+            try RuntimeSettings(service: "auth", reader: Self.reader([:])).busServicesEndpoints == [
+                "tcp://127.0.0.1:5562"
+            ])
 
         var uneven = hubs
         uneven["PODIUM_BUS_SERVICES"] = "tcp://10.0.0.2:5562"
-        let error = #expect(throws: ConfigurationProblem.self) { try RuntimeSettings(service: "leaderboard", reader: Self.reader(uneven)) }
+        let error = #expect(throws: ConfigurationProblem.self) {
+            try RuntimeSettings(service: "leaderboard", reader: Self.reader(uneven))
+        }
         #expect(error?.description.contains("one of each per gateway") == true)
-        let gateway = #expect(throws: ConfigurationProblem.self) { try RuntimeSettings(service: "gateway", reader: Self.reader(hubs)) }
+        let gateway = #expect(throws: ConfigurationProblem.self) {
+            try RuntimeSettings(service: "gateway", reader: Self.reader(hubs))
+        }
         #expect(gateway?.description.contains("the gateway binds one bus endpoint") == true)
         #expect(throws: ConfigurationProblem.self) {
             try RuntimeSettings(service: "auth", reader: Self.reader(["PODIUM_BUS_PUBLISH": " , "]))

@@ -48,7 +48,8 @@ struct AsyncSocketTests {
                 group.addTask {
                     var next = [Int](repeating: 0, count: senders)
                     for _ in 0..<(senders * perSender) {
-                        let message = texts(try await receive(pull, "message \(next.reduce(0, +)) of \(senders * perSender)"))
+                        let message = texts(
+                            try await receive(pull, "message \(next.reduce(0, +)) of \(senders * perSender)"))
                         let sender = try #require(Int(message[0]))
                         let index = try #require(Int(message[1]))
                         #expect(index == next[sender], "sender \(sender) out of order")
@@ -122,7 +123,9 @@ struct AsyncSocketTests {
     @Test("Only one task may wait to receive; a second concurrent receive is refused")
     func secondConcurrentReceiveIsRefused() async throws {
         enum Outcome: Sendable, Equatable {
-            case message([String]), refused(Int32), failed(String)
+            case message([String])
+            case refused(Int32)
+            case failed(String)
         }
         let context = try ZMQContext()
         let endpoint = uniqueInproc("two-receivers")
@@ -297,9 +300,10 @@ struct AsyncSocketTests {
             while subscriptions.count < 3 {
                 subscriptions.insert(try await receive(publisher, "the subscriptions")[0])
             }
-            #expect(subscriptions == [
-                Data([1]) + bytes("allowed.a"), Data([1]) + bytes("blocked."), Data([1]) + bytes("allowed.b"),
-            ])
+            #expect(
+                subscriptions == [
+                    Data([1]) + bytes("allowed.a"), Data([1]) + bytes("blocked."), Data([1]) + bytes("allowed.b"),
+                ])
 
             try await send(publisher, [bytes("blocked.1"), bytes("must not arrive")], "the rejected topic")
             try await send(publisher, [bytes("allowed.a.1"), bytes("for A")], "A's topic")

@@ -11,15 +11,19 @@ struct BatchTests {
     func batchSendAndReceive() async throws {
         let context = try ZMQContext()
         let pull = try AsyncSocket(context: context, type: .pull, name: "tests.batch.pull", bind: [anyLocalTCP])
-        let push = try AsyncSocket(context: context, type: .push, name: "tests.batch.push", connect: [pull.boundEndpoints[0]])
+        let push = try AsyncSocket(
+            context: context, type: .push, name: "tests.batch.push", connect: [pull.boundEndpoints[0]])
         try await closingAfterwards([push, pull]) {
-            let failures = try await withTimeout("batch send") { await push.send(batch: (0..<1000).map { [bytes("\($0)")] }) }
+            let failures = try await withTimeout("batch send") {
+                await push.send(batch: (0..<1000).map { [bytes("\($0)")] })
+            }
             #expect(failures.isEmpty)
             #expect(await push.send(batch: []).isEmpty)
             var received: [Int] = []
             var largest = 0
             while received.count < 1000 {
-                let batch = try #require(try await withTimeout("batch receive") { try await pull.receiveBatch(maximum: 300) })
+                let batch = try #require(
+                    try await withTimeout("batch receive") { try await pull.receiveBatch(maximum: 300) })
                 #expect(!batch.isEmpty)
                 #expect(batch.count <= 300)
                 largest = max(largest, batch.count)
@@ -46,7 +50,8 @@ struct BatchTests {
     func routerRefusesOneOfABatch() async throws {
         let context = try ZMQContext()
         let router = try AsyncSocket(
-            context: context, type: .router, name: "tests.batch.router", options: [.routerMandatory(true)], bind: [anyLocalTCP])
+            context: context, type: .router, name: "tests.batch.router", options: [.routerMandatory(true)],
+            bind: [anyLocalTCP])
         let dealer = try AsyncSocket(
             context: context, type: .dealer, name: "tests.batch.dealer", options: [.routingID(bytes("known"))],
             connect: [router.boundEndpoints[0]])
@@ -111,7 +116,8 @@ struct BatchTests {
     func sendQueueOrdersAndDelivers() async throws {
         let context = try ZMQContext()
         let pull = try AsyncSocket(context: context, type: .pull, name: "tests.queue.pull", bind: [anyLocalTCP])
-        let push = try AsyncSocket(context: context, type: .push, name: "tests.queue.push", connect: [pull.boundEndpoints[0]])
+        let push = try AsyncSocket(
+            context: context, type: .push, name: "tests.queue.push", connect: [pull.boundEndpoints[0]])
         let queue = SendQueue(socket: push)
         try await closingAfterwards([push, pull]) {
             await withTaskGroup(of: Void.self) { group in
@@ -121,7 +127,9 @@ struct BatchTests {
             }
             var next = [Int](repeating: 0, count: 8)
             for _ in 0..<4000 {
-                guard let batch = try await withTimeout("queued messages", { try await pull.receiveBatch() }) else { break }
+                guard let batch = try await withTimeout("queued messages", { try await pull.receiveBatch() }) else {
+                    break
+                }
                 for message in batch {
                     let sender = Int(text(message.frames[0]))!
                     #expect(Int(text(message.frames[1])) == next[sender], "sender \(sender) out of order")
@@ -137,7 +145,8 @@ struct BatchTests {
     func sendQueueReportsRefusals() async throws {
         let context = try ZMQContext()
         let router = try AsyncSocket(
-            context: context, type: .router, name: "tests.queue.router", options: [.routerMandatory(true)], bind: [anyLocalTCP])
+            context: context, type: .router, name: "tests.queue.router", options: [.routerMandatory(true)],
+            bind: [anyLocalTCP])
         let dealer = try AsyncSocket(
             context: context, type: .dealer, name: "tests.queue.dealer", options: [.routingID(bytes("there"))],
             connect: [router.boundEndpoints[0]])
@@ -154,7 +163,9 @@ struct BatchTests {
             #expect(texts(try await receive(dealer, "a")) == ["a"])
             #expect(texts(try await receive(dealer, "c")) == ["c"])
             let deadline = ContinuousClock.now + .seconds(10)
-            while refused.withLock({ $0.isEmpty }) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            while refused.withLock({ $0.isEmpty }) && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+            }
             #expect(refused.withLock { $0 } == ["b:true"])
         }
     }

@@ -16,7 +16,12 @@ struct CurveTests {
         #expect(!"\(pair.secretKey)".contains(pair.secretKey.z85))
     }
 
-    @Test("Z85 text that is not exactly a key is refused", arguments: ["", "short", String(repeating: "a", count: 39), String(repeating: "a", count: 41), String(repeating: "~", count: 40), String(repeating: "\"", count: 40)])
+    @Test(
+        "Z85 text that is not exactly a key is refused",
+        arguments: [
+            "", "short", String(repeating: "a", count: 39), String(repeating: "a", count: 41),
+            String(repeating: "~", count: 40), String(repeating: "\"", count: 40),
+        ])
     func badText(_ text: String) {
         #expect(CurveKey(z85: text) == nil)
     }

@@ -17,7 +17,8 @@ struct ProxyTests {
         let proxy = try ZMQProxy(context: context, name: "tests.bus", frontend: frontend, backend: backend)
 
         let outcome = Result {
-            try Self.relay(context: context, publisherEndpoint: publisherEndpoint, subscriberEndpoint: subscriberEndpoint)
+            try Self.relay(
+                context: context, publisherEndpoint: publisherEndpoint, subscriberEndpoint: subscriberEndpoint)
         }
         try await withTimeout("the proxy to stop") { await proxy.stop() }
         let (everything, onlyB) = try outcome.get()

@@ -117,21 +117,23 @@ func withTimeout<T: Sendable>(
 ) async throws -> T {
     try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
         let race = Race(continuation)
-        race.track(Task {
-            do {
-                race.finish(.success(try await operation()))
-            } catch {
-                race.finish(.failure(error))
-            }
-        })
-        race.track(Task {
-            do {
-                try await Task.sleep(for: .seconds(seconds))
-            } catch {
-                return  // The operation finished first.
-            }
-            race.finish(.failure(TimedOut(what, seconds: seconds)))
-        })
+        race.track(
+            Task {
+                do {
+                    race.finish(.success(try await operation()))
+                } catch {
+                    race.finish(.failure(error))
+                }
+            })
+        race.track(
+            Task {
+                do {
+                    try await Task.sleep(for: .seconds(seconds))
+                } catch {
+                    return  // The operation finished first.
+                }
+                race.finish(.failure(TimedOut(what, seconds: seconds)))
+            })
     }
 }
 

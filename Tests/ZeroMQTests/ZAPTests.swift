@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import ZeroMQ
 
 /// The ZAP handler and the socket monitor over real TCP sockets: a CURVE server that admits
@@ -11,7 +12,10 @@ struct ZAPTests {
     @Test("ZAP request frames parse; anything else is ignored")
     func parse() throws {
         let key = try CurveKeyPair.generate().publicKey
-        let frames = [bytes("peer"), Data(), bytes("1.0"), bytes("7"), bytes("bus"), bytes("10.0.0.2"), Data(), bytes("CURVE"), Data(key.bytes)]
+        let frames = [
+            bytes("peer"), Data(), bytes("1.0"), bytes("7"), bytes("bus"), bytes("10.0.0.2"), Data(), bytes("CURVE"),
+            Data(key.bytes),
+        ]
         let (envelope, request) = try #require(ZAPRequest.parse(frames))
         #expect(envelope == [bytes("peer"), Data()])
         #expect(request.domain == "bus" && request.address == "10.0.0.2" && request.mechanism == "CURVE")
@@ -65,7 +69,7 @@ struct ZAPTests {
         let admitted = try context.makeSocket(.dealer)
         let unknown = try context.makeSocket(.dealer)
         let plain = try context.makeSocket(.dealer)
-        defer { [admitted, unknown, plain].forEach { $0.close() } }
+        defer { for socket in [admitted, unknown, plain] { socket.close() } }
         for option in member.clientOptions(server: server.publicKey) { try admitted.set(option) }
         for option in stranger.clientOptions(server: server.publicKey) { try unknown.set(option) }
         for socket in [admitted, unknown, plain] { try socket.connect(endpoint) }

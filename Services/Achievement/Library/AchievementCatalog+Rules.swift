@@ -28,33 +28,43 @@ extension AchievementCatalog {
         }
         if rule.measureAttribute != nil && rule.measure != nil {
             throw ConfigurationProblem(
-                "\(place): give either measure or measureAttribute (measureAttribute '\(rule.measureAttribute ?? "")' is the measure)")
+                "\(place): give either measure or measureAttribute (measureAttribute '\(rule.measureAttribute ?? "")' is the measure)"
+            )
         }
         try checkCompletion(rule, place: place)
     }
 
     /// The events the rule listens to: exactly one of `event` and `events`, each declared.
-    private static func listenedEvents(_ rule: AchievementRule, place: String, events: [String: Set<String>]) throws -> [String] {
+    private static func listenedEvents(_ rule: AchievementRule, place: String, events: [String: Set<String>]) throws
+        -> [String]
+    {
         switch (rule.event, rule.events) {
         case (nil, nil):
             throw ConfigurationProblem("\(place): the rule needs \"event\" (one name) or \"events\" (a list of names)")
         case (_?, _?):
             throw ConfigurationProblem("\(place): the rule has both \"event\" and \"events\"; give one of them")
         case (nil, let names?):
-            guard !names.isEmpty else { throw ConfigurationProblem("\(place): \"events\" is empty; list at least one event") }
-            guard Set(names).count == names.count else { throw ConfigurationProblem("\(place): \"events\" names an event twice") }
+            guard !names.isEmpty else {
+                throw ConfigurationProblem("\(place): \"events\" is empty; list at least one event")
+            }
+            guard Set(names).count == names.count else {
+                throw ConfigurationProblem("\(place): \"events\" names an event twice")
+            }
         case (_?, nil):
             break
         }
         let names = rule.eventNames
         for name in names where events[name] == nil {
-            throw ConfigurationProblem("\(place): the rule uses event '\(name)', which the game does not declare in \"events\"")
+            throw ConfigurationProblem(
+                "\(place): the rule uses event '\(name)', which the game does not declare in \"events\"")
         }
         return names
     }
 
     private static func checkCompletion(_ rule: AchievementRule, place: String) throws {
-        func never(_ why: String) -> ConfigurationProblem { ConfigurationProblem("\(place): the rule can never complete: \(why)") }
+        func never(_ why: String) -> ConfigurationProblem {
+            ConfigurationProblem("\(place): the rule can never complete: \(why)")
+        }
         if let target = rule.target, target > maximumTarget { throw never("target is above \(maximumTarget)") }
         if let values = rule.values, values.count > 1000 { throw never("perValue takes at most 1000 values") }
         switch rule.kind {
@@ -70,8 +80,12 @@ extension AchievementCatalog {
                 throw never("the largest count of one event is 1, below the target")
             }
         case .window:
-            guard (rule.count ?? 0) >= 1, (rule.count ?? 0) <= 10_000 else { throw never("window needs a count of 1-10000") }
-            guard (rule.withinMilliseconds ?? 0) >= 1 else { throw never("window needs withinMilliseconds of at least 1") }
+            guard (rule.count ?? 0) >= 1, (rule.count ?? 0) <= 10_000 else {
+                throw never("window needs a count of 1-10000")
+            }
+            guard (rule.withinMilliseconds ?? 0) >= 1 else {
+                throw never("window needs withinMilliseconds of at least 1")
+            }
         case .perValue:
             guard rule.attribute != nil else { throw never("perValue needs an attribute") }
             guard let values = rule.values, !values.isEmpty, Set(values).count == values.count else {

@@ -50,14 +50,18 @@ public struct AchievementCatalog: Sendable {
     static let maximumTarget: Int64 = 1_000_000_000_000
 
     static func validate(_ game: GameConfiguration) throws {
-        guard Identifiers.isValidID(game.gameId) else { throw ConfigurationProblem("game id '\(game.gameId)' is not valid") }
+        guard Identifiers.isValidID(game.gameId) else {
+            throw ConfigurationProblem("game id '\(game.gameId)' is not valid")
+        }
         for event in game.events ?? [] where !Identifiers.isValidEventName(event.name) {
-            throw ConfigurationProblem("game \(game.gameId): event name '\(event.name)' is not valid (see the event.publish rules)")
+            throw ConfigurationProblem(
+                "game \(game.gameId): event name '\(event.name)' is not valid (see the event.publish rules)")
         }
         let achievements = game.achievements ?? []
         var seen = Set<String>()
         var total = 0
-        let events = Dictionary((game.events ?? []).map { ($0.name, Set($0.attributes ?? [])) }, uniquingKeysWith: { a, b in a.union(b) })
+        let events = Dictionary(
+            (game.events ?? []).map { ($0.name, Set($0.attributes ?? [])) }, uniquingKeysWith: { a, b in a.union(b) })
         for achievement in achievements {
             let place = "achievement '\(achievement.id)' of game \(game.gameId)"
             guard !achievement.id.isEmpty, achievement.id.count <= 100,
@@ -68,7 +72,8 @@ public struct AchievementCatalog: Sendable {
                 throw ConfigurationProblem("\(place): points must be 1-100 (it has \(achievement.points))")
             }
             total += achievement.points
-            guard !achievement.title.isEmpty, !achievement.description.isEmpty, !achievement.earnedDescription.isEmpty else {
+            guard !achievement.title.isEmpty, !achievement.description.isEmpty, !achievement.earnedDescription.isEmpty
+            else {
                 throw ConfigurationProblem("\(place) needs a title, a description and an earned description")
             }
             if let target = achievement.target, !(1...maximumTarget).contains(target) {
@@ -78,7 +83,8 @@ public struct AchievementCatalog: Sendable {
         }
         guard total <= maximumTotalPoints else {
             throw ConfigurationProblem(
-                "game \(game.gameId): achievements add up to \(total) points; the most a game may have is \(maximumTotalPoints)")
+                "game \(game.gameId): achievements add up to \(total) points; the most a game may have is \(maximumTotalPoints)"
+            )
         }
     }
 }

@@ -15,7 +15,9 @@ public enum AchievementService {
 
     /// Builds the service on the store `openStore` opens; `catalog` nil reads the game
     /// configurations from `PODIUM_GAMES_DIR`.
-    public static func blueprint(catalog: AchievementCatalog? = nil, openStore: @escaping AchievementStoreOpener) -> ServiceBlueprint {
+    public static func blueprint(catalog: AchievementCatalog? = nil, openStore: @escaping AchievementStoreOpener)
+        -> ServiceBlueprint
+    {
         ServiceBlueprint(name: name) { settings, clock in
             let catalog = try catalog ?? AchievementCatalog(directory: GameFiles.configuredDirectory())
             let store = try await openStore(settings)
@@ -24,7 +26,8 @@ public enum AchievementService {
             var service = definition(achievements)
             service.use(store, outboxStream: name)
             // Another instance may have changed operator definitions while this one stood by.
-            service.onOwnershipGained = { context in try await achievements.loadOperatorChanges(logger: context.logger) }
+            service.onOwnershipGained = { context in try await achievements.loadOperatorChanges(logger: context.logger)
+            }
             return service
         }
     }
@@ -40,7 +43,8 @@ public enum AchievementService {
             name: name, subscriptions: subscriptions,
             handlers: [
                 Requests.report.handler { request, context in
-                    let (outcomes, duplicate) = try await achievements.report(request.envelope, request.payload, context: context)
+                    let (outcomes, duplicate) = try await achievements.report(
+                        request.envelope, request.payload, context: context)
                     return ProgressReportReply(outcomes: outcomes, duplicate: duplicate ? true : nil)
                 },
                 Requests.eventEffects.handler { request, context in
@@ -53,12 +57,16 @@ public enum AchievementService {
                 Requests.definitions.handler { request, _ in
                     let definitions = try achievements.catalog.value.achievements(of: request.gameId)
                     // Hidden ones are left out for players, as Game Center's descriptions do.
-                    return AchievementDefinitionList(achievements: request.caller.kind == .player ? definitions.filter { !$0.hidden } : definitions)
+                    return AchievementDefinitionList(
+                        achievements: request.caller.kind == .player ? definitions.filter { !$0.hidden } : definitions)
                 },
                 Requests.reset.handler { request, _ in
-                    AchievementResetReceipt(resetAchievements: try await achievements.reset(request.envelope, request.payload))
+                    AchievementResetReceipt(
+                        resetAchievements: try await achievements.reset(request.envelope, request.payload))
                 },
-                Requests.rebuild.handler { request, context in try await achievements.rebuild(request.payload, context: context) },
+                Requests.rebuild.handler { request, context in
+                    try await achievements.rebuild(request.payload, context: context)
+                },
                 Requests.define.handler { request, _ in
                     try await achievements.define(request.payload.definition, gameId: try request.game())
                     return request.payload

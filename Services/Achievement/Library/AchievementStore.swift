@@ -11,7 +11,9 @@ public struct ProgressRecord: Sendable, Equatable {
     /// The rule's memory, for rule-based achievements.
     public var ruleState: RuleState?
 
-    public init(steps: Int64 = 0, percent: Double = 0, timesEarned: Int = 0, earnedAt: Int64? = nil, ruleState: RuleState? = nil) {
+    public init(
+        steps: Int64 = 0, percent: Double = 0, timesEarned: Int = 0, earnedAt: Int64? = nil, ruleState: RuleState? = nil
+    ) {
         self.steps = steps
         self.percent = percent
         self.timesEarned = timesEarned
@@ -90,7 +92,9 @@ public protocol AchievementStore: ServiceStore {
 
 extension AchievementStore {
     /// Writes one player's changed records and what the change journals, in one transaction.
-    func save(gameId: String, playerId: String, records: [String: ProgressRecord], journal: AchievementJournal) async throws {
+    func save(gameId: String, playerId: String, records: [String: ProgressRecord], journal: AchievementJournal)
+        async throws
+    {
         try await save([AchievementChange(gameId: gameId, playerId: playerId, records: records, journal: journal)])
     }
 }

@@ -11,7 +11,9 @@ extension Achievements: DurableConsumer {
         try await apply(message.envelope, sequence: sequence, context: context)
     }
 
-    func apply(batch: [(message: StreamMessage, sequence: UInt64)], stream: String, context: ServiceContext) async throws {
+    func apply(batch: [(message: StreamMessage, sequence: UInt64)], stream: String, context: ServiceContext)
+        async throws
+    {
         try await apply(events: batch.map { ($0.message.envelope, $0.sequence) }, context: context)
     }
 

@@ -15,13 +15,19 @@ extension Achievements {
     func rebuild(_ request: RebuildRequest, context: ServiceContext) async throws -> RebuildReport {
         let started = clock.monotonicMilliseconds
         let games = try targetGames(request.gameId)
-        guard rebuilding.withLock({ busy in defer { busy = true }; return !busy }) else {
+        guard
+            rebuilding.withLock({ busy in
+                defer { busy = true }
+                return !busy
+            })
+        else {
             throw ErrorReply(code: .conflict, message: "a rebuild is already running")
         }
         defer { rebuilding.withLock { $0 = false } }
         let dryRun = request.dryRun == true
         let (report, earned) = try await context.pausingStream(StreamName.events) { position in
-            try await changes.withLock { () async throws -> (RebuildReport, [(String, String, AchievementDefinition, ProgressRecord)]) in
+            try await changes.withLock {
+                () async throws -> (RebuildReport, [(String, String, AchievementDefinition, ProgressRecord)]) in
                 let (replayed, count) = try await replay(through: position, games: games, context: context)
                 let stored = try await store.progress(gameIds: Array(games.keys))
                 var changes: [RebuildReport.Change] = []
@@ -46,10 +52,14 @@ extension Achievements {
                             if after.steps != before.steps || (after.timesEarned > 0) != (before.timesEarned > 0) {
                                 changes.append(
                                     RebuildReport.Change(
-                                        gameId: gameId, playerId: playerId, achievementId: definition.id, stepsBefore: before.steps,
-                                        stepsAfter: after.steps, earnedBefore: before.timesEarned > 0, earnedAfter: after.timesEarned > 0))
+                                        gameId: gameId, playerId: playerId, achievementId: definition.id,
+                                        stepsBefore: before.steps,
+                                        stepsAfter: after.steps, earnedBefore: before.timesEarned > 0,
+                                        earnedAfter: after.timesEarned > 0))
                             }
-                            if after.timesEarned > before.timesEarned { earned.append((gameId, playerId, definition, after)) }
+                            if after.timesEarned > before.timesEarned {
+                                earned.append((gameId, playerId, definition, after))
+                            }
                         }
                     }
                 }
@@ -58,21 +68,24 @@ extension Achievements {
                     var durable = DurableWrites()
                     for (gameId, playerId, definition, record) in earned {
                         let message = Self.earnedMessage(
-                            definition, record, gameId: gameId, playerId: playerId, cause: "rebuild", at: record.earnedAt ?? now)
+                            definition, record, gameId: gameId, playerId: playerId, cause: "rebuild",
+                            at: record.earnedAt ?? now)
                         try durable.appendToOutbox(message.envelope, on: message.topic)
                     }
                     durable.advance(StreamName.events, to: position)
                     try await store.replace(writes, durable: durable)
                 }
                 let report = RebuildReport(
-                    eventsReplayed: count, position: position, changes: changes, newlyEarned: earned.count, keptEarned: kept,
+                    eventsReplayed: count, position: position, changes: changes, newlyEarned: earned.count,
+                    keptEarned: kept,
                     dryRun: dryRun, durationMilliseconds: clock.monotonicMilliseconds - started)
                 return (report, dryRun ? [] : earned)
             }
         }
         if !earned.isEmpty { context.outboxChanged() }
         for (gameId, playerId, definition, record) in earned {
-            await notifyEarned(definition, record, gameId: gameId, playerId: playerId, cause: "rebuild", context: context)
+            await notifyEarned(
+                definition, record, gameId: gameId, playerId: playerId, cause: "rebuild", context: context)
         }
         context.logger.info(
             "achievements rebuilt from the event log",
@@ -86,17 +99,19 @@ extension Achievements {
     /// The rule-based achievements of the games a rebuild covers.
     private func targetGames(_ gameId: String?) throws -> [String: [AchievementDefinition]] {
         let catalog = catalog.value
-        let ids = try gameId.map { id -> [String] in
-            _ = try catalog.achievements(of: id)
-            return [id]
-        } ?? Array(catalog.games.keys)
+        let ids =
+            try gameId.map { id -> [String] in
+                _ = try catalog.achievements(of: id)
+                return [id]
+            } ?? Array(catalog.games.keys)
         var games: [String: [AchievementDefinition]] = [:]
         for id in ids { games[id] = try catalog.achievements(of: id).filter { $0.rule != nil } }
         return games
     }
 
     /// Every logged event up to `position`, through the current rules, from empty progress.
-    private func replay(through position: UInt64, games: [String: [AchievementDefinition]], context: ServiceContext) async throws
+    private func replay(through position: UInt64, games: [String: [AchievementDefinition]], context: ServiceContext)
+        async throws
         -> ([String: [String: [String: ProgressRecord]]], UInt64)
     {
         var progress: [String: [String: [String: ProgressRecord]]] = [:]
@@ -104,11 +119,14 @@ extension Achievements {
         var count: UInt64 = 0
         while after < position {
             let page = try await context.call(
-                GatewayRequests.eventsRead, StreamRead(after: after, limit: StreamRead.maximumLimit), timeout: .seconds(30))
+                GatewayRequests.eventsRead, StreamRead(after: after, limit: StreamRead.maximumLimit),
+                timeout: .seconds(30))
             if let first = page.first, first > after + 1 {
                 throw ErrorReply(
                     code: .logPruned,
-                    message: "the event log no longer holds events \(after + 1)-\(first - 1) (retention pruned them); a rebuild needs the whole log: keep it with PODIUM_EVENT_RETENTION_SECONDS=0")
+                    message:
+                        "the event log no longer holds events \(after + 1)-\(first - 1) (retention pruned them); a rebuild needs the whole log: keep it with PODIUM_EVENT_RETENTION_SECONDS=0"
+                )
             }
             guard !page.messages.isEmpty else { break }
             for message in page.messages {

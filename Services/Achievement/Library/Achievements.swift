@@ -32,7 +32,8 @@ final class Achievements: Sendable {
                 try merged.define(definition, gameId: gameId)
             } catch {
                 logger.error(
-                    "stored achievement definition skipped", metadata: ["achievement.id": "\(definition.id)", "error": "\(error)"])
+                    "stored achievement definition skipped",
+                    metadata: ["achievement.id": "\(definition.id)", "error": "\(error)"])
             }
         }
         catalog.withLock { $0 = merged }
@@ -48,7 +49,8 @@ final class Achievements: Sendable {
         let gameId = request.gameId
         let playerId = try request.subjectPlayer()
         guard !batch.reports.isEmpty, batch.reports.count <= Self.maximumBatch else {
-            throw ErrorReply(code: .invalidField, message: "send 1-\(Self.maximumBatch) reports", field: "payload.reports")
+            throw ErrorReply(
+                code: .invalidField, message: "send 1-\(Self.maximumBatch) reports", field: "payload.reports")
         }
         // Check every report before applying any: a bad one changes nothing.
         var plan: [(AchievementDefinition, ProgressReport)] = []
@@ -65,21 +67,29 @@ final class Achievements: Sendable {
             // Rules decide rule-based achievements: a player cannot report them done.
             if definition.rule != nil && request.actor?.kind == .player {
                 throw ErrorReply(
-                    code: .forbidden, message: "'\(definition.id)' follows from game events; only the game server may report it",
+                    code: .forbidden,
+                    message: "'\(definition.id)' follows from game events; only the game server may report it",
                     field: field + ".achievementId")
             }
             switch (report.percentComplete, report.steps) {
             case (let percent?, nil):
                 guard percent.isFinite, (0...100).contains(percent) else {
-                    throw ErrorReply(code: .invalidField, message: "percentComplete must be a number from 0 to 100", field: field + ".percentComplete")
+                    throw ErrorReply(
+                        code: .invalidField, message: "percentComplete must be a number from 0 to 100",
+                        field: field + ".percentComplete")
                 }
             case (nil, let steps?):
-                guard steps >= 0 else { throw ErrorReply(code: .invalidField, message: "steps must not be negative", field: field + ".steps") }
+                guard steps >= 0 else {
+                    throw ErrorReply(
+                        code: .invalidField, message: "steps must not be negative", field: field + ".steps")
+                }
             default:
                 throw ErrorReply(code: .invalidField, message: "give either percentComplete or steps", field: field)
             }
             if let reportId = report.reportId, !Identifiers.isValidRequestID(reportId) {
-                throw ErrorReply(code: .invalidField, message: "reportId must be 1-128 printable ASCII characters", field: field + ".reportId")
+                throw ErrorReply(
+                    code: .invalidField, message: "reportId must be 1-128 printable ASCII characters",
+                    field: field + ".reportId")
             }
             plan.append((definition, report))
         }
@@ -102,8 +112,10 @@ final class Achievements: Sendable {
             var outcomes: [ReportOutcome] = []
             for (definition, report) in plan {
                 if let reportId = report.reportId,
-                    let stored = try await store.receipt(gameId: game, playerId: playerId, achievementId: definition.id, reportId: reportId)
-                        ?? receipts.first(where: { $0.achievementId == definition.id && $0.reportId == reportId })?.outcome,
+                    let stored = try await store.receipt(
+                        gameId: game, playerId: playerId, achievementId: definition.id, reportId: reportId)
+                        ?? receipts.first(where: { $0.achievementId == definition.id && $0.reportId == reportId })?
+                        .outcome,
                     var original = try? WireCodec.decode(ReportOutcome.self, from: Data(stored.utf8))
                 {
                     original.status = "duplicate"
@@ -111,7 +123,8 @@ final class Achievements: Sendable {
                     continue
                 }
                 let (decided, record) = AchievementProgress.report(
-                    records[definition.id] ?? ProgressRecord(), steps: report.steps, percentComplete: report.percentComplete,
+                    records[definition.id] ?? ProgressRecord(), steps: report.steps,
+                    percentComplete: report.percentComplete,
                     definition: definition, now: clock.nowMilliseconds)
                 let status = decided.rawValue
                 if decided == .earned || decided == .earnedAgain { earnedNow.append((definition, record)) }
@@ -133,7 +146,8 @@ final class Achievements: Sendable {
             let now = clock.nowMilliseconds
             journal.durable.recordReceipt(key, reply: ["outcomes": try WireCodec.jsonValue(outcomes)], at: now)
             for (definition, record) in earnedNow {
-                let message = Self.earnedMessage(definition, record, gameId: game, playerId: playerId, cause: cause, at: now)
+                let message = Self.earnedMessage(
+                    definition, record, gameId: game, playerId: playerId, cause: cause, at: now)
                 try journal.durable.appendToOutbox(message.envelope, on: message.topic)
             }
             try await store.save(gameId: game, playerId: playerId, records: changed, journal: journal)
@@ -180,8 +194,13 @@ final class Achievements: Sendable {
                 guard !listening.isEmpty else { continue }
                 let key = "\(gameId)\u{0}\(playerId)"
                 var records: [String: ProgressRecord]
-                if let known = progress[key] { records = known } else { records = try await store.progress(gameId: gameId, playerId: playerId) }
-                let step = evaluate(event, at: envelope.timestamp, listening: listening, records: &records, context: context)
+                if let known = progress[key] {
+                    records = known
+                } else {
+                    records = try await store.progress(gameId: gameId, playerId: playerId)
+                }
+                let step = evaluate(
+                    event, at: envelope.timestamp, listening: listening, records: &records, context: context)
                 progress[key] = records
                 guard !step.changed.isEmpty else { continue }
                 var journal = AchievementJournal()
@@ -189,11 +208,15 @@ final class Achievements: Sendable {
                 journal.durable.advance(StreamName.events, to: sequence)
                 for (definition, record) in step.earned {
                     let message = Self.earnedMessage(
-                        definition, record, gameId: gameId, playerId: playerId, cause: envelope.id, at: envelope.timestamp)
+                        definition, record, gameId: gameId, playerId: playerId, cause: envelope.id,
+                        at: envelope.timestamp)
                     try journal.durable.appendToOutbox(message.envelope, on: message.topic)
                 }
-                saves.append(AchievementChange(gameId: gameId, playerId: playerId, records: step.changed, journal: journal))
-                earned += step.earned.map { Earned(definition: $0.0, record: $0.1, gameId: gameId, playerId: playerId, cause: envelope.id) }
+                saves.append(
+                    AchievementChange(gameId: gameId, playerId: playerId, records: step.changed, journal: journal))
+                earned += step.earned.map {
+                    Earned(definition: $0.0, record: $0.1, gameId: gameId, playerId: playerId, cause: envelope.id)
+                }
             }
             try await store.save(saves)
             return earned
@@ -201,7 +224,8 @@ final class Achievements: Sendable {
         if !earnedNow.isEmpty { context.outboxChanged() }
         for earned in earnedNow {
             await notifyEarned(
-                earned.definition, earned.record, gameId: earned.gameId, playerId: earned.playerId, cause: earned.cause, context: context)
+                earned.definition, earned.record, gameId: earned.gameId, playerId: earned.playerId, cause: earned.cause,
+                context: context)
         }
     }
 
@@ -210,7 +234,9 @@ final class Achievements: Sendable {
     func evaluate(
         _ event: GameEvent, at time: Int64, listening: [AchievementDefinition], records: inout [String: ProgressRecord],
         context: ServiceContext?
-    ) -> (changed: [String: ProgressRecord], outcomes: [ReportOutcome], earned: [(AchievementDefinition, ProgressRecord)]) {
+    ) -> (
+        changed: [String: ProgressRecord], outcomes: [ReportOutcome], earned: [(AchievementDefinition, ProgressRecord)]
+    ) {
         var changed: [String: ProgressRecord] = [:]
         var outcomes: [ReportOutcome] = []
         var earned: [(AchievementDefinition, ProgressRecord)] = []
@@ -219,20 +245,28 @@ final class Achievements: Sendable {
             var record = records[definition.id] ?? ProgressRecord()
             if record.timesEarned > 0 && !definition.repeatable { continue }
             var state = record.ruleState ?? RuleState()
-            switch rule.apply(name: event.name, value: event.value, attributes: event.attributes ?? [:], at: time, to: &state) {
+            switch rule.apply(
+                name: event.name, value: event.value, attributes: event.attributes ?? [:], at: time, to: &state)
+            {
             case .notMatched:
                 continue
             case .missingAttribute(let attribute):
                 ignoredEvents.withLock { $0[definition.id, default: 0] += 1 }
                 context?.logger.info(
                     "event ignored by a rule: missing attribute",
-                    metadata: ["achievement.id": "\(definition.id)", "event.name": "\(event.name)", "attribute": "\(attribute)"])
+                    metadata: [
+                        "achievement.id": "\(definition.id)", "event.name": "\(event.name)",
+                        "attribute": "\(attribute)",
+                    ])
                 continue
             case .notANumber(let attribute):
                 ignoredEvents.withLock { $0[definition.id, default: 0] += 1 }
                 context?.logger.info(
                     "event ignored by a rule: attribute not a number",
-                    metadata: ["achievement.id": "\(definition.id)", "event.name": "\(event.name)", "attribute": "\(attribute)"])
+                    metadata: [
+                        "achievement.id": "\(definition.id)", "event.name": "\(event.name)",
+                        "attribute": "\(attribute)",
+                    ])
                 continue
             case .progressed(let steps):
                 let wasEarned = record.timesEarned
@@ -256,7 +290,8 @@ final class Achievements: Sendable {
     func effects(of sequence: UInt64, context: ServiceContext) async throws -> EventEffects {
         // Events that change nothing are not recorded, so the follower's position counts too.
         let position = max(try await store.eventPosition(), context.streamStatus(StreamName.events)?.position ?? 0)
-        return EventEffects(applied: position >= sequence, achievements: try await store.effects(sequence: sequence) ?? [])
+        return EventEffects(
+            applied: position >= sequence, achievements: try await store.effects(sequence: sequence) ?? [])
     }
 
     // MARK: - Views and reset
@@ -270,7 +305,8 @@ final class Achievements: Sendable {
         var earnedPoints = 0
         let statuses = definitions.map { definition -> AchievementStatus in
             let record = records[definition.id] ?? ProgressRecord()
-            let share = shares.players == 0 ? 0 : Double(shares.earned[definition.id] ?? 0) * 100 / Double(shares.players)
+            let share =
+                shares.players == 0 ? 0 : Double(shares.earned[definition.id] ?? 0) * 100 / Double(shares.players)
             if record.timesEarned > 0 { earnedPoints += definition.points }
             if definition.hidden && !record.hasProgress {
                 return AchievementStatus(id: definition.id, hidden: true, percentOfPlayersEarned: share)
@@ -280,9 +316,12 @@ final class Achievements: Sendable {
                 id: definition.id, hidden: definition.hidden, title: definition.title,
                 description: earned ? definition.earnedDescription : definition.description, points: definition.points,
                 image: definition.image,
-                percentComplete: earned && !definition.repeatable ? 100 : record.percentComplete(target: definition.completionSteps),
-                steps: earned && !definition.repeatable ? definition.completionSteps : record.steps, target: definition.completionSteps,
-                earned: earned, earnedAt: record.earnedAt, timesEarned: record.timesEarned, percentOfPlayersEarned: share)
+                percentComplete: earned && !definition.repeatable
+                    ? 100 : record.percentComplete(target: definition.completionSteps),
+                steps: earned && !definition.repeatable ? definition.completionSteps : record.steps,
+                target: definition.completionSteps,
+                earned: earned, earnedAt: record.earnedAt, timesEarned: record.timesEarned,
+                percentOfPlayersEarned: share)
         }
         return AchievementList(
             achievements: statuses, pointsEarned: earnedPoints, pointsTotal: definitions.reduce(0) { $0 + $1.points })
@@ -294,7 +333,8 @@ final class Achievements: Sendable {
         guard confirmation.confirms(gameId: request.gameId) else {
             throw ErrorReply(
                 code: .confirmationRequired,
-                message: "a reset needs payload {\"confirm\": true, \"gameId\": \"\(request.gameId ?? "")\"}", field: "payload.confirm")
+                message: "a reset needs payload {\"confirm\": true, \"gameId\": \"\(request.gameId ?? "")\"}",
+                field: "payload.confirm")
         }
         return try await changes.withLock { try await store.reset(gameId: request.gameId ?? "", playerId: playerId) }
     }
@@ -319,26 +359,32 @@ final class Achievements: Sendable {
         AchievementProgress.earn(record, definition: definition, now: now)
     }
 
-    private static func outcome(_ status: String, _ definition: AchievementDefinition, _ record: ProgressRecord) -> ReportOutcome {
+    private static func outcome(_ status: String, _ definition: AchievementDefinition, _ record: ProgressRecord)
+        -> ReportOutcome
+    {
         let earned = record.timesEarned > 0
         let fullyEarned = earned && !definition.repeatable
         return ReportOutcome(
             status: status, achievementId: definition.id,
             percentComplete: fullyEarned ? 100 : record.percentComplete(target: definition.completionSteps),
-            steps: fullyEarned ? definition.completionSteps : record.steps, target: definition.completionSteps, earned: earned,
+            steps: fullyEarned ? definition.completionSteps : record.steps, target: definition.completionSteps,
+            earned: earned,
             timesEarned: record.timesEarned)
     }
 
     /// The `achievement.earned` message other services follow (written to the outbox).
     static func earnedMessage(
-        _ definition: AchievementDefinition, _ record: ProgressRecord, gameId: String, playerId: String, cause: String, at time: Int64
+        _ definition: AchievementDefinition, _ record: ProgressRecord, gameId: String, playerId: String, cause: String,
+        at time: Int64
     ) -> (topic: Topic, envelope: Envelope<AchievementEarned>) {
         let earned = AchievementEarned(
             achievementId: definition.id, title: definition.title, earnedDescription: definition.earnedDescription,
             points: definition.points, timesEarned: record.timesEarned, earnedAt: record.earnedAt ?? time)
         return (
             Topic(rawValue: "achievement/\(gameId)/\(definition.id)"),
-            Envelope(type: .achievementEarned, correlationId: cause, gameId: gameId, playerId: playerId, timestamp: time, payload: earned)
+            Envelope(
+                type: .achievementEarned, correlationId: cause, gameId: gameId, playerId: playerId, timestamp: time,
+                payload: earned)
         )
     }
 
@@ -349,6 +395,7 @@ final class Achievements: Sendable {
         _ definition: AchievementDefinition, _ record: ProgressRecord, gameId: String, playerId: String, cause: String,
         context: ServiceContext
     ) async {
-        context.logger.info("achievement earned", metadata: ["achievement.id": "\(definition.id)", "player.id": "\(playerId)"])
+        context.logger.info(
+            "achievement earned", metadata: ["achievement.id": "\(definition.id)", "player.id": "\(playerId)"])
     }
 }

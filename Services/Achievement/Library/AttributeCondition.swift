@@ -42,7 +42,8 @@ struct AttributeCondition: Sendable, Equatable {
             throw ConditionProblem("a list cannot be compared; to accept one of several values write {\"in\": [...]}")
         case .object(let operators):
             guard !operators.isEmpty else {
-                throw ConditionProblem("an empty condition; use one or more of \(Self.operators.joined(separator: ", "))")
+                throw ConditionProblem(
+                    "an empty condition; use one or more of \(Self.operators.joined(separator: ", "))")
             }
             for (name, operand) in operators.sorted(by: { $0.key < $1.key }) {
                 switch name {
@@ -55,11 +56,14 @@ struct AttributeCondition: Sendable, Equatable {
                         throw ConditionProblem("'in' needs a list of 1-\(Self.maximumListed) values")
                     }
                     for value in listed where !Self.isComparable(value) {
-                        throw ConditionProblem("'in' lists \(Self.describe(value)); only strings, numbers and booleans can be compared")
+                        throw ConditionProblem(
+                            "'in' lists \(Self.describe(value)); only strings, numbers and booleans can be compared")
                     }
                     oneOf = listed
                 case "present":
-                    guard case .bool(let flag) = operand else { throw ConditionProblem("'present' needs true or false") }
+                    guard case .bool(let flag) = operand else {
+                        throw ConditionProblem("'present' needs true or false")
+                    }
                     present = flag
                 default:
                     throw ConditionProblem("unknown operator '\(name)'; use \(Self.operators.joined(separator: ", "))")

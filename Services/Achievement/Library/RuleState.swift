@@ -35,7 +35,9 @@ enum RuleStep: Sendable, Equatable {
 
 extension AchievementRule {
     /// Applies one event (name, value, attributes, time) to the state.
-    func apply(name: String, value: Int64?, attributes: [String: JSONValue], at time: Int64, to state: inout RuleState) -> RuleStep {
+    func apply(name: String, value: Int64?, attributes: [String: JSONValue], at time: Int64, to state: inout RuleState)
+        -> RuleStep
+    {
         guard listens(to: name) else { return .notMatched }
         if let refusal = filter(attributes) { return refusal }
         // The number the rule reads: the event's value, or the attribute it measures instead.
@@ -66,7 +68,9 @@ extension AchievementRule {
             state.total = Self.saturatingSum(state.total, amount)
             steps = min(state.total, complete)
         case .threshold:
-            guard let groupBy, let group = Self.key(attributes[groupBy]) else { return .missingAttribute(groupBy ?? "groupBy") }
+            guard let groupBy, let group = Self.key(attributes[groupBy]) else {
+                return .missingAttribute(groupBy ?? "groupBy")
+            }
             let current = state.groups[group]
             let next: Int64
             switch aggregate ?? .sum {
@@ -82,13 +86,17 @@ extension AchievementRule {
             if state.times.count > Int(complete) { state.times.removeFirst(state.times.count - Int(complete)) }
             steps = Int64(state.times.count)
         case .perValue:
-            guard let attribute, let key = Self.key(attributes[attribute]) else { return .missingAttribute(attribute ?? "attribute") }
+            guard let attribute, let key = Self.key(attributes[attribute]) else {
+                return .missingAttribute(attribute ?? "attribute")
+            }
             guard let values, values.contains(key) else { return .notMatched }
             let each = max(1, target ?? 1)
             state.perValue[key] = min(each, Self.saturatingSum(state.perValue[key] ?? 0, amount))
             steps = values.reduce(Int64(0)) { Self.saturatingSum($0, min(each, state.perValue[$1] ?? 0)) }
         case .sequence:
-            guard let groupBy, let group = Self.key(attributes[groupBy]) else { return .missingAttribute(groupBy ?? "groupBy") }
+            guard let groupBy, let group = Self.key(attributes[groupBy]) else {
+                return .missingAttribute(groupBy ?? "groupBy")
+            }
             guard let reading else { return .missingAttribute("value") }
             let fell = (state.groups[group] ?? 0) == 1
             if !fell, let below, reading < below {

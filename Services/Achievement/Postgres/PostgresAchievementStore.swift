@@ -49,7 +49,8 @@ public final class PostgresAchievementStore: AchievementStore, StorageSize {
 
     public static func open(_ settings: DatabaseSettings) async throws -> PostgresAchievementStore {
         PostgresAchievementStore(
-            database: try await PostgresStorage.open(settings, migrations: migrations, logger: Logger(label: "podium.achievement")))
+            database: try await PostgresStorage.open(
+                settings, migrations: migrations, logger: Logger(label: "podium.achievement")))
     }
 
     /// Opens the store in the database `settings` name (the executable chooses the backend:
@@ -60,7 +61,8 @@ public final class PostgresAchievementStore: AchievementStore, StorageSize {
     public var runner: (any StorageRunner)? { database }
 
     private typealias Row = (String, String, String, Int64, Double, Int64, Int64?, String?)
-    private static let columns = "game_id, player_id, achievement_id, steps, percent, times_earned, earned_at, rule_state"
+    private static let columns =
+        "game_id, player_id, achievement_id, steps, percent, times_earned, earned_at, rule_state"
 
     private static func record(_ row: Row) -> ProgressRecord {
         ProgressRecord(
@@ -100,7 +102,8 @@ public final class PostgresAchievementStore: AchievementStore, StorageSize {
         try await database.transaction { connection in
             var writes = DurableWrites()
             for change in changes {
-                try await Self.write(change.records, gameId: change.gameId, playerId: change.playerId, connection, logger)
+                try await Self.write(
+                    change.records, gameId: change.gameId, playerId: change.playerId, connection, logger)
                 for receipt in change.journal.reportReceipts {
                     try await connection.query(
                         """
@@ -126,7 +129,8 @@ public final class PostgresAchievementStore: AchievementStore, StorageSize {
     }
 
     private static func write(
-        _ records: [String: ProgressRecord], gameId: String, playerId: String, _ connection: PostgresConnection, _ logger: Logger
+        _ records: [String: ProgressRecord], gameId: String, playerId: String, _ connection: PostgresConnection,
+        _ logger: Logger
     ) async throws {
         for (achievementId, record) in records {
             let state = try record.ruleState.map { String(decoding: try WireCodec.encode($0), as: UTF8.self) }
@@ -155,7 +159,9 @@ public final class PostgresAchievementStore: AchievementStore, StorageSize {
 
     public func eventPosition() async throws -> UInt64 {
         let logger = logger
-        return try await database.read { connection in try await PostgresDurable.position(StreamName.events, on: connection, logger: logger) }
+        return try await database.read { connection in
+            try await PostgresDurable.position(StreamName.events, on: connection, logger: logger)
+        }
     }
 
     public func effects(sequence: UInt64) async throws -> [ReportOutcome]? {
@@ -172,10 +178,14 @@ public final class PostgresAchievementStore: AchievementStore, StorageSize {
 
     public func replay(_ key: RequestKey) async throws -> JSONValue? {
         let logger = logger
-        return try await database.read { connection in try await PostgresDurable.replay(key, on: connection, logger: logger) }
+        return try await database.read { connection in
+            try await PostgresDurable.replay(key, on: connection, logger: logger)
+        }
     }
 
-    public func receipt(gameId: String, playerId: String, achievementId: String, reportId: String) async throws -> String? {
+    public func receipt(gameId: String, playerId: String, achievementId: String, reportId: String) async throws
+        -> String?
+    {
         let logger = logger
         return try await database.read { connection in
             for try await outcome in try await connection.query(

@@ -13,7 +13,8 @@ public final class SQLiteAchievementStore: AchievementStore {
 
     /// Opens `<data>/<service>-progress.sqlite`.
     public static let opener: AchievementStoreOpener = { settings in
-        try SQLiteAchievementStore(path: StorageLocation.database(for: "\(settings.service)-progress", in: settings.dataDirectory))
+        try SQLiteAchievementStore(
+            path: StorageLocation.database(for: "\(settings.service)-progress", in: settings.dataDirectory))
     }
 
     public init(path: URL) throws {
@@ -31,7 +32,8 @@ public final class SQLiteAchievementStore: AchievementStore {
                 t.column("rule_state", .text)
                 t.primaryKey(["game_id", "player_id", "achievement_id"])
             }
-            try db.create(index: "progress_earned", on: "progress", columns: ["game_id", "achievement_id", "times_earned"])
+            try db.create(
+                index: "progress_earned", on: "progress", columns: ["game_id", "achievement_id", "times_earned"])
             try db.create(table: "report_receipt") { t in
                 t.column("game_id", .text).notNull()
                 t.column("player_id", .text).notNull()
@@ -64,7 +66,8 @@ public final class SQLiteAchievementStore: AchievementStore {
         try await database.read { db in
             var result: [String: ProgressRecord] = [:]
             for row in try Row.fetchAll(
-                try db.cachedStatement(sql: "SELECT * FROM progress WHERE game_id = ? AND player_id = ?"), arguments: [gameId, playerId])
+                try db.cachedStatement(sql: "SELECT * FROM progress WHERE game_id = ? AND player_id = ?"),
+                arguments: [gameId, playerId])
             {
                 result[row["achievement_id"]] = Self.record(row)
             }
@@ -90,16 +93,22 @@ public final class SQLiteAchievementStore: AchievementStore {
         }
     }
 
-    private static func write(_ db: Database, _ change: AchievementChange, encoded: [String: String?], effects: String?) throws {
+    private static func write(_ db: Database, _ change: AchievementChange, encoded: [String: String?], effects: String?)
+        throws
+    {
         let (gameId, playerId, journal) = (change.gameId, change.playerId, change.journal)
         try Self.write(db, gameId: gameId, playerId: playerId, records: change.records, encoded: encoded)
         for receipt in journal.reportReceipts {
-            try db.cachedStatement(sql:
-                "INSERT OR IGNORE INTO report_receipt (game_id, player_id, achievement_id, report_id, outcome) VALUES (?, ?, ?, ?, ?)").execute(arguments: [gameId, playerId, receipt.achievementId, receipt.reportId, receipt.outcome])
+            try db.cachedStatement(
+                sql:
+                    "INSERT OR IGNORE INTO report_receipt (game_id, player_id, achievement_id, report_id, outcome) VALUES (?, ?, ?, ?, ?)"
+            ).execute(arguments: [gameId, playerId, receipt.achievementId, receipt.reportId, receipt.outcome])
         }
         if let event = journal.eventEffects, let effects {
-            try db.cachedStatement(sql:
-                "INSERT OR REPLACE INTO event_effect (sequence, game_id, player_id, outcomes) VALUES (?, ?, ?, ?)").execute(arguments: [Int64(event.sequence), gameId, playerId, effects])
+            try db.cachedStatement(
+                sql:
+                    "INSERT OR REPLACE INTO event_effect (sequence, game_id, player_id, outcomes) VALUES (?, ?, ?, ?)"
+            ).execute(arguments: [Int64(event.sequence), gameId, playerId, effects])
         }
         try SQLiteDurable.commit(journal.durable, in: db)
     }
@@ -108,16 +117,18 @@ public final class SQLiteAchievementStore: AchievementStore {
         _ db: Database, gameId: String, playerId: String, records: [String: ProgressRecord], encoded: [String: String?]
     ) throws {
         for (achievementId, record) in records {
-            try db.cachedStatement(sql: """
+            try db.cachedStatement(
+                sql: """
                     INSERT INTO progress (game_id, player_id, achievement_id, steps, percent, times_earned, earned_at, rule_state)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT(game_id, player_id, achievement_id) DO UPDATE SET steps = excluded.steps,
                         percent = excluded.percent, times_earned = excluded.times_earned, earned_at = excluded.earned_at,
                         rule_state = excluded.rule_state
-                    """).execute(arguments: [
-                    gameId, playerId, achievementId, record.steps, record.percent, record.timesEarned, record.earnedAt,
-                    encoded[achievementId] ?? nil,
-                ])
+                    """
+            ).execute(arguments: [
+                gameId, playerId, achievementId, record.steps, record.percent, record.timesEarned, record.earnedAt,
+                encoded[achievementId] ?? nil,
+            ])
         }
     }
 
@@ -126,8 +137,11 @@ public final class SQLiteAchievementStore: AchievementStore {
         try await database.read { db in
             var result: [String: [String: [String: ProgressRecord]]] = [:]
             for gameId in gameIds {
-                for row in try Row.fetchAll(try db.cachedStatement(sql: "SELECT * FROM progress WHERE game_id = ?"), arguments: [gameId]) {
-                    result[gameId, default: [:]][row["player_id"], default: [:]][row["achievement_id"]] = Self.record(row)
+                for row in try Row.fetchAll(
+                    try db.cachedStatement(sql: "SELECT * FROM progress WHERE game_id = ?"), arguments: [gameId])
+                {
+                    result[gameId, default: [:]][row["player_id"], default: [:]][row["achievement_id"]] = Self.record(
+                        row)
                 }
             }
             return result
@@ -148,7 +162,9 @@ public final class SQLiteAchievementStore: AchievementStore {
         try await database.write { db in
             for (gameId, players) in records {
                 for (playerId, changed) in players {
-                    try Self.write(db, gameId: gameId, playerId: playerId, records: changed, encoded: encoded[gameId]?[playerId] ?? [:])
+                    try Self.write(
+                        db, gameId: gameId, playerId: playerId, records: changed,
+                        encoded: encoded[gameId]?[playerId] ?? [:])
                 }
             }
             try SQLiteDurable.commit(durable, in: db)
@@ -170,8 +186,11 @@ public final class SQLiteAchievementStore: AchievementStore {
     /// What a logged event did (nil: nothing, or not applied yet).
     public func effects(sequence: UInt64) async throws -> [ReportOutcome]? {
         try await database.read { db in
-            try String.fetchOne(try db.cachedStatement(sql: "SELECT outcomes FROM event_effect WHERE sequence = ?"), arguments: [Int64(sequence)])
-                .map { try WireCodec.decode([ReportOutcome].self, from: Data($0.utf8)) }
+            try String.fetchOne(
+                try db.cachedStatement(sql: "SELECT outcomes FROM event_effect WHERE sequence = ?"),
+                arguments: [Int64(sequence)]
+            )
+            .map { try WireCodec.decode([ReportOutcome].self, from: Data($0.utf8)) }
         }
     }
 
@@ -182,10 +201,15 @@ public final class SQLiteAchievementStore: AchievementStore {
         }
     }
 
-    public func receipt(gameId: String, playerId: String, achievementId: String, reportId: String) async throws -> String? {
+    public func receipt(gameId: String, playerId: String, achievementId: String, reportId: String) async throws
+        -> String?
+    {
         try await database.read { db in
             try String.fetchOne(
-                try db.cachedStatement(sql: "SELECT outcome FROM report_receipt WHERE game_id = ? AND player_id = ? AND achievement_id = ? AND report_id = ?"),
+                try db.cachedStatement(
+                    sql:
+                        "SELECT outcome FROM report_receipt WHERE game_id = ? AND player_id = ? AND achievement_id = ? AND report_id = ?"
+                ),
                 arguments: [gameId, playerId, achievementId, reportId])
         }
     }
@@ -193,10 +217,16 @@ public final class SQLiteAchievementStore: AchievementStore {
     /// How many players earned each achievement, and how many players have any record in the game.
     public func earnedShares(gameId: String) async throws -> (earned: [String: Int], players: Int) {
         try await database.read { db in
-            let players = try Int.fetchOne(try db.cachedStatement(sql: "SELECT COUNT(DISTINCT player_id) FROM progress WHERE game_id = ?"), arguments: [gameId]) ?? 0
+            let players =
+                try Int.fetchOne(
+                    try db.cachedStatement(sql: "SELECT COUNT(DISTINCT player_id) FROM progress WHERE game_id = ?"),
+                    arguments: [gameId]) ?? 0
             var earned: [String: Int] = [:]
             for row in try Row.fetchAll(
-                try db.cachedStatement(sql: "SELECT achievement_id, COUNT(*) AS n FROM progress WHERE game_id = ? AND times_earned > 0 GROUP BY achievement_id"),
+                try db.cachedStatement(
+                    sql:
+                        "SELECT achievement_id, COUNT(*) AS n FROM progress WHERE game_id = ? AND times_earned > 0 GROUP BY achievement_id"
+                ),
                 arguments: [gameId])
             {
                 earned[row["achievement_id"]] = row["n"]
@@ -208,18 +238,25 @@ public final class SQLiteAchievementStore: AchievementStore {
     /// Deletes one player's achievements in one game; returns how many records went.
     public func reset(gameId: String, playerId: String) async throws -> Int {
         try await database.write { db in
-            try db.cachedStatement(sql: "DELETE FROM progress WHERE game_id = ? AND player_id = ?").execute(arguments: [gameId, playerId])
+            try db.cachedStatement(sql: "DELETE FROM progress WHERE game_id = ? AND player_id = ?").execute(arguments: [
+                gameId, playerId,
+            ])
             let removed = db.changesCount
-            try db.cachedStatement(sql: "DELETE FROM report_receipt WHERE game_id = ? AND player_id = ?").execute(arguments: [gameId, playerId])
+            try db.cachedStatement(sql: "DELETE FROM report_receipt WHERE game_id = ? AND player_id = ?").execute(
+                arguments: [gameId, playerId])
             return removed
         }
     }
 
     public func savedDefinitions() async throws -> [(gameId: String, definition: AchievementDefinition)] {
         try await database.read { db in
-            try Row.fetchAll(try db.cachedStatement(sql: "SELECT game_id, json FROM definition ORDER BY game_id, achievement_id")).compactMap { row in
+            try Row.fetchAll(
+                try db.cachedStatement(sql: "SELECT game_id, json FROM definition ORDER BY game_id, achievement_id")
+            ).compactMap { row in
                 let json: String = row["json"]
-                guard let definition = try? WireCodec.decode(AchievementDefinition.self, from: Data(json.utf8)) else { return nil }
+                guard let definition = try? WireCodec.decode(AchievementDefinition.self, from: Data(json.utf8)) else {
+                    return nil
+                }
                 return (row["game_id"], definition)
             }
         }
@@ -229,7 +266,8 @@ public final class SQLiteAchievementStore: AchievementStore {
         let json = String(decoding: try WireCodec.encode(definition), as: UTF8.self)
         try await database.write { db in
             try db.cachedStatement(
-                sql: "INSERT OR REPLACE INTO definition (game_id, achievement_id, json) VALUES (?, ?, ?)").execute(arguments: [gameId, definition.id, json])
+                sql: "INSERT OR REPLACE INTO definition (game_id, achievement_id, json) VALUES (?, ?, ?)"
+            ).execute(arguments: [gameId, definition.id, json])
         }
     }
 }

@@ -17,12 +17,14 @@ public enum AccountRules {
         let count = display.count
         guard usernameLength.contains(count) else {
             throw ErrorReply(
-                code: .invalidUsername, message: "usernames are \(usernameLength.lowerBound)-\(usernameLength.upperBound) characters",
+                code: .invalidUsername,
+                message: "usernames are \(usernameLength.lowerBound)-\(usernameLength.upperBound) characters",
                 field: "payload.username")
         }
         for scalar in display.unicodeScalars {
             let properties = scalar.properties
-            let allowed = properties.isAlphabetic || properties.numericType != nil || "._-".unicodeScalars.contains(scalar)
+            let allowed =
+                properties.isAlphabetic || properties.numericType != nil || "._-".unicodeScalars.contains(scalar)
             guard allowed, !properties.isWhitespace, properties.generalCategory != .control,
                 properties.generalCategory != .format
             else {
@@ -49,7 +51,9 @@ public enum AccountRules {
     public static func validDisplayName(_ raw: String) throws(ErrorReply) -> String {
         let name = raw.precomposedStringWithCompatibilityMapping.trimmingCharacters(in: .whitespacesAndNewlines)
         guard displayNameLength.contains(name.count),
-            !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format })
+            !name.unicodeScalars.contains(where: {
+                $0.properties.generalCategory == .control || $0.properties.generalCategory == .format
+            })
         else {
             throw ErrorReply(
                 code: .invalidField, message: "display names are 1-64 characters without control characters",
@@ -62,7 +66,8 @@ public enum AccountRules {
     public static func checkDeviceID(_ deviceID: String) throws(ErrorReply) {
         guard deviceIDLength.contains(deviceID.utf8.count), deviceID.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw ErrorReply(
-                code: .invalidField, message: "device ids are 8-128 printable ASCII characters", field: "payload.deviceId")
+                code: .invalidField, message: "device ids are 8-128 printable ASCII characters",
+                field: "payload.deviceId")
         }
     }
 }

@@ -9,7 +9,9 @@ public struct AccountRecord: Sendable, Equatable {
     public var passwordHash: String?
     public var createdAt: Int64
 
-    public init(playerId: String, displayName: String, username: String? = nil, passwordHash: String? = nil, createdAt: Int64) {
+    public init(
+        playerId: String, displayName: String, username: String? = nil, passwordHash: String? = nil, createdAt: Int64
+    ) {
         self.playerId = playerId
         self.displayName = displayName
         self.username = username
@@ -33,22 +35,31 @@ public enum RefreshOutcome: Sendable, Equatable {
 /// Every method is one atomic transaction.
 public protocol AccountStore: ServiceStore {
     /// Creates a username/password account; throws `username_taken` if the key is in use.
-    func createAccount(playerId: String, username: String, usernameKey: String, passwordHash: String, displayName: String, now: Int64) async throws -> AccountRecord
+    func createAccount(
+        playerId: String, username: String, usernameKey: String, passwordHash: String, displayName: String, now: Int64
+    ) async throws -> AccountRecord
     /// The account with this username key.
     func account(usernameKey: String) async throws -> AccountRecord?
     func account(playerId: String) async throws -> AccountRecord?
     /// Public profiles of the ids that exist.
     func profiles(playerIds: [String]) async throws -> [PublicProfile]
     /// The device's account, created with `newPlayerId` if the device is new.
-    func deviceAccount(deviceId: String, newPlayerId: String, displayName: String, now: Int64) async throws -> (AccountRecord, created: Bool)
+    func deviceAccount(deviceId: String, newPlayerId: String, displayName: String, now: Int64) async throws -> (
+        AccountRecord, created: Bool
+    )
     /// Gives an account without a username one; throws `username_taken` or `conflict`.
-    func linkCredentials(playerId: String, username: String, usernameKey: String, passwordHash: String) async throws -> AccountRecord
+    func linkCredentials(playerId: String, username: String, usernameKey: String, passwordHash: String) async throws
+        -> AccountRecord
     func setDisplayName(playerId: String, displayName: String) async throws -> AccountRecord
     func linkedDeviceCount(playerId: String) async throws -> Int
 
-    func createSession(sessionId: String, playerId: String, refreshTokenId: String, now: Int64, refreshExpiresAt: Int64) async throws
+    func createSession(sessionId: String, playerId: String, refreshTokenId: String, now: Int64, refreshExpiresAt: Int64)
+        async throws
     /// Rotates the session's refresh token as ``RefreshRotation`` decides, in one transaction.
-    func rotateRefreshToken(sessionId: String, playerId: String, presentedTokenId: String, newTokenId: String, refreshExpiresAt: Int64, now: Int64) async throws -> RefreshOutcome
+    func rotateRefreshToken(
+        sessionId: String, playerId: String, presentedTokenId: String, newTokenId: String, refreshExpiresAt: Int64,
+        now: Int64
+    ) async throws -> RefreshOutcome
     /// Revokes one session (or all the player's when nil); returns the ids revoked now.
     func revokeSessions(playerId: String, sessionId: String?, now: Int64) async throws -> [String]
     /// Whether the session exists, belongs to the player and is not revoked.
@@ -107,32 +118,46 @@ public typealias RelationWrites = @Sendable (_ before: FriendRules, _ after: Fri
 extension AccountStore {
     /// Sends a request, or accepts the other's pending one; `cause` names the request (its game
     /// and id) for the news it makes (``FriendNews``).
-    func requestFriend(from playerId: String, to otherPlayerId: String, now: Int64, cause: FriendNews.Cause) async throws -> FriendState {
+    func requestFriend(from playerId: String, to otherPlayerId: String, now: Int64, cause: FriendNews.Cause)
+        async throws -> FriendState
+    {
         try await updateRelation(
-            playerId, otherPlayerId, requireBoth: true, now: now, announce: FriendNews.writes(cause, other: otherPlayerId, now: now)
+            playerId, otherPlayerId, requireBoth: true, now: now,
+            announce: FriendNews.writes(cause, other: otherPlayerId, now: now)
         ) { try $0.request() }
     }
 
-    func acceptFriend(playerId: String, from otherPlayerId: String, now: Int64, cause: FriendNews.Cause) async throws -> FriendState {
+    func acceptFriend(playerId: String, from otherPlayerId: String, now: Int64, cause: FriendNews.Cause) async throws
+        -> FriendState
+    {
         try await updateRelation(
-            playerId, otherPlayerId, requireBoth: false, now: now, announce: FriendNews.writes(cause, other: otherPlayerId, now: now)
+            playerId, otherPlayerId, requireBoth: false, now: now,
+            announce: FriendNews.writes(cause, other: otherPlayerId, now: now)
         ) { try $0.accept() }
     }
 
     func declineFriend(playerId: String, from otherPlayerId: String) async throws -> FriendState {
-        try await updateRelation(playerId, otherPlayerId, requireBoth: false, now: 0, announce: Self.nothing) { try $0.decline() }
+        try await updateRelation(playerId, otherPlayerId, requireBoth: false, now: 0, announce: Self.nothing) {
+            try $0.decline()
+        }
     }
 
     func removeFriend(playerId: String, otherPlayerId: String) async throws -> FriendState {
-        try await updateRelation(playerId, otherPlayerId, requireBoth: false, now: 0, announce: Self.nothing) { $0.remove() }
+        try await updateRelation(playerId, otherPlayerId, requireBoth: false, now: 0, announce: Self.nothing) {
+            $0.remove()
+        }
     }
 
     func block(playerId: String, otherPlayerId: String, now: Int64) async throws -> FriendState {
-        try await updateRelation(playerId, otherPlayerId, requireBoth: true, now: now, announce: Self.nothing) { $0.block() }
+        try await updateRelation(playerId, otherPlayerId, requireBoth: true, now: now, announce: Self.nothing) {
+            $0.block()
+        }
     }
 
     func unblock(playerId: String, otherPlayerId: String) async throws -> FriendState {
-        try await updateRelation(playerId, otherPlayerId, requireBoth: false, now: 0, announce: Self.nothing) { $0.unblock() }
+        try await updateRelation(playerId, otherPlayerId, requireBoth: false, now: 0, announce: Self.nothing) {
+            $0.unblock()
+        }
     }
 
     /// A change that is never news: declines, removals, blocks.
@@ -144,8 +169,10 @@ public typealias AccountStoreOpener = @Sendable (RuntimeSettings) async throws -
 
 /// Refusals every account store gives in the same words.
 public enum AccountErrors {
-    public static let usernameTaken = ErrorReply(code: .usernameTaken, message: "that username is taken", field: "payload.username")
-    public static let unknownPlayer = ErrorReply(code: .unknownPlayer, message: "no player has this id", field: "payload.playerId")
+    public static let usernameTaken = ErrorReply(
+        code: .usernameTaken, message: "that username is taken", field: "payload.username")
+    public static let unknownPlayer = ErrorReply(
+        code: .unknownPlayer, message: "no player has this id", field: "payload.playerId")
 }
 
 extension AccountStore {

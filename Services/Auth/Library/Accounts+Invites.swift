@@ -6,11 +6,15 @@ import PodiumRuntime
 extension Accounts {
     /// The one answer for a code that does not exist, does not fit, or may not be used by this
     /// player: none of them tells anything about the code's owner.
-    static let noSuchInvite = ErrorReply(code: .unknownInvite, message: "no invite code like that works", field: "payload.code")
+    static let noSuchInvite = ErrorReply(
+        code: .unknownInvite, message: "no invite code like that works", field: "payload.code")
 
     /// `auth.invites.create`: a friend code of the player's own.
     func createInvite(_ request: InviteRequest, playerId: String) async throws -> Invite {
-        try await issue(InviteIssue(ownerId: playerId, purpose: .friend, challengeId: nil, gameId: nil, expiresInMilliseconds: request.expiresInMilliseconds))
+        try await issue(
+            InviteIssue(
+                ownerId: playerId, purpose: .friend, challengeId: nil, gameId: nil,
+                expiresInMilliseconds: request.expiresInMilliseconds))
     }
 
     /// A new code for its owner (drawn again in the unlikely case the code is taken).
@@ -22,11 +26,13 @@ extension Accounts {
         }
         guard try await store.invites(ownerId: issue.ownerId, now: now).count < InviteRules.maximumLive else {
             throw ErrorReply(
-                code: .conflict, message: "you have \(InviteRules.maximumLive) invite codes that still work; revoke one first")
+                code: .conflict,
+                message: "you have \(InviteRules.maximumLive) invite codes that still work; revoke one first")
         }
         for _ in 0..<8 {
             let invite = Invite(
-                code: InviteCode.random().description, purpose: issue.purpose, challengeId: issue.challengeId, gameId: issue.gameId,
+                code: InviteCode.random().description, purpose: issue.purpose, challengeId: issue.challengeId,
+                gameId: issue.gameId,
                 createdAt: now, expiresAt: now + lifetime)
             if try await store.createInvite(invite, ownerId: issue.ownerId) { return invite }
         }
@@ -36,7 +42,10 @@ extension Accounts {
     /// `auth.invites.revoke`: only the owner's own codes (any other: `unknown_invite`).
     func revokeInvite(_ entry: InviteEntry, playerId: String) async throws -> InviteRevocation {
         let code = try InviteRules.entered(entry.code)
-        guard let revoked = try await store.revokeInvite(code: code.description, ownerId: playerId, now: clock.nowMilliseconds) else {
+        guard
+            let revoked = try await store.revokeInvite(
+                code: code.description, ownerId: playerId, now: clock.nowMilliseconds)
+        else {
             throw ErrorReply(code: .unknownInvite, message: "you have no invite code \(code)", field: "payload.code")
         }
         return InviteRevocation(code: code.description, revoked: revoked)
@@ -44,17 +53,26 @@ extension Accounts {
 
     /// Finds the code a player entered: a wrong one counts towards the guessing limits; one that
     /// no longer works says why; one that works counts a use.
-    func resolve(_ resolution: InviteResolution, context: ServiceContext) async throws -> (invite: Invite, ownerId: String) {
+    func resolve(_ resolution: InviteResolution, context: ServiceContext) async throws -> (
+        invite: Invite, ownerId: String
+    ) {
         let now = clock.nowMilliseconds
         let address = Self.loginAddress(resolution.address)
-        if let wait = inviteGuessing.withLock({ $0.retryAfter(player: resolution.playerId, address: address, now: now) }) {
-            context.logger.warning("invite code guessing throttled", metadata: ["player.id": "\(resolution.playerId)", "peer": "\(address)"])
+        if let wait = inviteGuessing.withLock({ $0.retryAfter(player: resolution.playerId, address: address, now: now) }
+        ) {
+            context.logger.warning(
+                "invite code guessing throttled",
+                metadata: ["player.id": "\(resolution.playerId)", "peer": "\(address)"])
             throw ErrorReply(
-                code: .rateLimited, message: "too many wrong invite codes; try again in \((wait + 999) / 1000) s", retryAfterMilliseconds: wait)
+                code: .rateLimited, message: "too many wrong invite codes; try again in \((wait + 999) / 1000) s",
+                retryAfterMilliseconds: wait)
         }
-        guard let code = InviteCode(entered: resolution.code), let found = try await store.invite(code: code.description) else {
+        guard let code = InviteCode(entered: resolution.code),
+            let found = try await store.invite(code: code.description)
+        else {
             inviteGuessing.withLock { $0.recordWrong(player: resolution.playerId, address: address, now: now) }
-            context.logger.info("unknown invite code entered", metadata: ["player.id": "\(resolution.playerId)", "peer": "\(address)"])
+            context.logger.info(
+                "unknown invite code entered", metadata: ["player.id": "\(resolution.playerId)", "peer": "\(address)"])
             throw Self.noSuchInvite
         }
         try InviteRules.check(found.invite, now: now)
@@ -67,16 +85,22 @@ extension Accounts {
 
     /// `auth.invites.redeem`: a friend code sends its owner a friend request (or makes friends
     /// when the owner had asked first), with the same news as `auth.friends.request`.
-    func redeem(_ entry: InviteEntry, playerId: String, request: RawEnvelope, context: ServiceContext) async throws -> FriendRelation {
+    func redeem(_ entry: InviteEntry, playerId: String, request: RawEnvelope, context: ServiceContext) async throws
+        -> FriendRelation
+    {
         let peer = request.actor?.peer
-        let found = try await resolve(InviteResolution(code: entry.code, playerId: playerId, address: peer), context: context)
+        let found = try await resolve(
+            InviteResolution(code: entry.code, playerId: playerId, address: peer), context: context)
         guard found.invite.purpose == .friend else {
-            throw ErrorReply(code: .conflict, message: "this code is for joining a challenge: enter it with challenge.join", field: "payload.code")
+            throw ErrorReply(
+                code: .conflict, message: "this code is for joining a challenge: enter it with challenge.join",
+                field: "payload.code")
         }
         // A block between the two answers like a code that does not exist: whoever holds a code
         // learns nothing about a relation the owner did not share.
         if try await store.isBlocked(playerId, found.ownerId) { throw Self.noSuchInvite }
-        let state = try await friends.request(from: playerId, to: found.ownerId, now: clock.nowMilliseconds, request: request, context: context)
+        let state = try await friends.request(
+            from: playerId, to: found.ownerId, now: clock.nowMilliseconds, request: request, context: context)
         return FriendRelation(playerId: found.ownerId, state: state)
     }
 }

@@ -17,7 +17,10 @@ final class Accounts: Sendable {
     /// take the same time to fail.
     private let decoyHash: Locked<String?> = Locked(nil)
 
-    init(store: any AccountStore, tokens: SessionTokens, hasher: PasswordHasher, configuration: AuthConfiguration, clock: any PodiumClock) {
+    init(
+        store: any AccountStore, tokens: SessionTokens, hasher: PasswordHasher, configuration: AuthConfiguration,
+        clock: any PodiumClock
+    ) {
         self.store = store
         self.tokens = tokens
         self.hasher = hasher
@@ -42,7 +45,9 @@ final class Accounts: Sendable {
             now: clock.nowMilliseconds)
         context.logger.info("player registered", metadata: ["player.id": "\(account.playerId)"])
         // The address a player signed up from is theirs as much as one they logged in from.
-        loginGuard.withLock { $0.recordSuccess(account: key, address: Self.loginAddress(peer), now: clock.nowMilliseconds) }
+        loginGuard.withLock {
+            $0.recordSuccess(account: key, address: Self.loginAddress(peer), now: clock.nowMilliseconds)
+        }
         return try await startSession(for: account, created: true)
     }
 
@@ -110,12 +115,16 @@ final class Accounts: Sendable {
     /// `auth.admin.unlock`: forgets the failed logins counted against an account and/or address.
     func unlock(_ query: LockoutQuery, context: ServiceContext) throws -> UnlockReceipt {
         guard query.username != nil || query.address != nil else {
-            throw ErrorReply(code: .missingField, message: "give a username, an address or both", field: "payload.username")
+            throw ErrorReply(
+                code: .missingField, message: "give a username, an address or both", field: "payload.username")
         }
         let account = query.username.map(Self.loginAccount)
         let cleared = loginGuard.withLock { $0.clear(account: account, address: query.address) }
         context.logger.notice(
-            "login lockout cleared", metadata: ["login.account": "\(account ?? "-")", "peer": "\(query.address ?? "-")", "cleared": "\(cleared)"])
+            "login lockout cleared",
+            metadata: [
+                "login.account": "\(account ?? "-")", "peer": "\(query.address ?? "-")", "cleared": "\(cleared)",
+            ])
         return UnlockReceipt(username: query.username, address: query.address, cleared: cleared)
     }
 
@@ -149,15 +158,20 @@ final class Accounts: Sendable {
             guard let account = try await store.account(playerId: claims.playerId) else {
                 throw ErrorReply(code: .unknownPlayer, message: "the account no longer exists")
             }
-            return try await grant(account, sessionId: claims.sid, refreshTokenId: newTokenID, refreshExpiresAt: refreshExpires, created: false)
+            return try await grant(
+                account, sessionId: claims.sid, refreshTokenId: newTokenID, refreshExpiresAt: refreshExpires,
+                created: false)
         case .reused:
             context.logger.warning("refresh token reused; session revoked", metadata: ["session.id": "\(claims.sid)"])
             await announce(playerId: claims.playerId, sessionIds: [claims.sid], context: context)
             throw ErrorReply(
-                code: .sessionRevoked, message: "this refresh token was already used, so the session has been revoked; log in again",
+                code: .sessionRevoked,
+                message: "this refresh token was already used, so the session has been revoked; log in again",
                 field: "payload.refreshToken")
         case .revoked:
-            throw ErrorReply(code: .sessionRevoked, message: "the session has been logged out or revoked", field: "payload.refreshToken")
+            throw ErrorReply(
+                code: .sessionRevoked, message: "the session has been logged out or revoked",
+                field: "payload.refreshToken")
         }
     }
 
@@ -166,14 +180,17 @@ final class Accounts: Sendable {
         try AccountRules.checkPassword(link.password)
         if try await store.account(usernameKey: key) != nil { throw AccountErrors.usernameTaken }
         let hash = try await hasher.hash(link.password)
-        _ = try await store.linkCredentials(playerId: playerId, username: username, usernameKey: key, passwordHash: hash)
+        _ = try await store.linkCredentials(
+            playerId: playerId, username: username, usernameKey: key, passwordHash: hash)
         return try await profile(playerId)
     }
 
     func revoke(playerId: String, sessionId: String?, context: ServiceContext) async throws -> RevocationReceipt {
-        let revoked = try await store.revokeSessions(playerId: playerId, sessionId: sessionId, now: clock.nowMilliseconds)
+        let revoked = try await store.revokeSessions(
+            playerId: playerId, sessionId: sessionId, now: clock.nowMilliseconds)
         if !revoked.isEmpty {
-            context.logger.info("sessions revoked", metadata: ["player.id": "\(playerId)", "sessions": "\(revoked.count)"])
+            context.logger.info(
+                "sessions revoked", metadata: ["player.id": "\(playerId)", "sessions": "\(revoked.count)"])
             await announce(playerId: playerId, sessionIds: revoked, context: context)
         }
         return RevocationReceipt(revokedSessions: revoked.count, sessionIds: revoked)
@@ -187,13 +204,15 @@ final class Accounts: Sendable {
     }
 
     func rename(_ playerId: String, _ change: DisplayNameChange) async throws -> PlayerProfile {
-        _ = try await store.setDisplayName(playerId: playerId, displayName: try AccountRules.validDisplayName(change.displayName))
+        _ = try await store.setDisplayName(
+            playerId: playerId, displayName: try AccountRules.validDisplayName(change.displayName))
         return try await profile(playerId)
     }
 
     func profiles(_ lookup: ProfileLookup) async throws -> ProfileList {
         guard lookup.playerIds.count <= 200 else {
-            throw ErrorReply(code: .invalidField, message: "at most 200 player ids per lookup", field: "payload.playerIds")
+            throw ErrorReply(
+                code: .invalidField, message: "at most 200 player ids per lookup", field: "payload.playerIds")
         }
         return ProfileList(players: try await store.profiles(playerIds: Array(Set(lookup.playerIds))))
     }
@@ -216,10 +235,12 @@ final class Accounts: Sendable {
         let until = try BanRules.validEnd(request.until, now: now)
         let revoked = try await store.ban(playerId: request.playerId, reason: reason, until: until, now: now)
         let ban = PlayerRecord.Ban(reason: reason, bannedAt: now, until: until)
-        context.logger.notice("player banned", metadata: ["player.id": "\(request.playerId)", "sessions": "\(revoked.count)"])
+        context.logger.notice(
+            "player banned", metadata: ["player.id": "\(request.playerId)", "sessions": "\(revoked.count)"])
         await announce(playerId: request.playerId, sessionIds: revoked, ban: ban, context: context)
         return PlayerBan(
-            playerId: request.playerId, reason: reason, bannedAt: now, until: until, revokedSessions: revoked.count, sessionIds: revoked)
+            playerId: request.playerId, reason: reason, bannedAt: now, until: until, revokedSessions: revoked.count,
+            sessionIds: revoked)
     }
 
     func unban(_ target: PlayerTarget, context: ServiceContext) async throws -> UnbanReceipt {
@@ -239,7 +260,8 @@ final class Accounts: Sendable {
     func lookup(_ lookup: PlayerLookup) async throws -> PlayerRecord {
         let given = [lookup.playerId, lookup.username, lookup.deviceId].compactMap { $0 }
         guard given.count == 1 else {
-            throw ErrorReply(code: .invalidField, message: "give exactly one of playerId, username and deviceId", field: "payload")
+            throw ErrorReply(
+                code: .invalidField, message: "give exactly one of playerId, username and deviceId", field: "payload")
         }
         let notFound = ErrorReply(code: .unknownPlayer, message: "no player matches", field: "payload")
         let account: AccountRecord?
@@ -258,7 +280,8 @@ final class Accounts: Sendable {
         let ban = try await store.ban(playerId: account.playerId)
         let friendIds = try await store.friendIDs(playerId: account.playerId).sorted()
         return PlayerRecord(
-            playerId: account.playerId, displayName: account.displayName, username: account.username, createdAt: account.createdAt,
+            playerId: account.playerId, displayName: account.displayName, username: account.username,
+            createdAt: account.createdAt,
             devices: try await store.devices(playerId: account.playerId),
             sessions: try await store.activeSessions(playerId: account.playerId, now: now),
             friends: friendIds.count, friendIds: Array(friendIds.prefix(200)),
@@ -276,13 +299,17 @@ final class Accounts: Sendable {
         let store: any AccountStore
         /// `request` names the request (its game and id) for the message a real change writes
         /// (``FriendNews``); the relay is woken once it commits.
-        func request(from playerId: String, to other: String, now: Int64, request: RawEnvelope, context: ServiceContext) async throws -> FriendState {
+        func request(from playerId: String, to other: String, now: Int64, request: RawEnvelope, context: ServiceContext)
+            async throws -> FriendState
+        {
             let cause = try await cause(playerId, request)
             let state = try await store.requestFriend(from: playerId, to: other, now: now, cause: cause)
             context.outboxChanged()
             return state
         }
-        func accept(playerId: String, from other: String, now: Int64, request: RawEnvelope, context: ServiceContext) async throws -> FriendState {
+        func accept(playerId: String, from other: String, now: Int64, request: RawEnvelope, context: ServiceContext)
+            async throws -> FriendState
+        {
             let cause = try await cause(playerId, request)
             let state = try await store.acceptFriend(playerId: playerId, from: other, now: now, cause: cause)
             context.outboxChanged()
@@ -291,7 +318,8 @@ final class Accounts: Sendable {
         /// Who acts (with their display name, for the news) in which game, for which request id.
         private func cause(_ playerId: String, _ request: RawEnvelope) async throws -> FriendNews.Cause {
             FriendNews.Cause(
-                playerId: playerId, displayName: try await store.account(playerId: playerId)?.displayName, gameId: request.gameId,
+                playerId: playerId, displayName: try await store.account(playerId: playerId)?.displayName,
+                gameId: request.gameId,
                 requestId: request.correlationId ?? request.id)
         }
         func decline(playerId: String, from other: String) async throws -> FriendState {
@@ -333,7 +361,9 @@ final class Accounts: Sendable {
         try await store.createSession(
             sessionId: sessionId, playerId: account.playerId, refreshTokenId: refreshTokenId, now: now,
             refreshExpiresAt: refreshExpires)
-        return try await grant(account, sessionId: sessionId, refreshTokenId: refreshTokenId, refreshExpiresAt: refreshExpires, created: created)
+        return try await grant(
+            account, sessionId: sessionId, refreshTokenId: refreshTokenId, refreshExpiresAt: refreshExpires,
+            created: created)
     }
 
     private func grant(
@@ -348,12 +378,15 @@ final class Accounts: Sendable {
             .refresh, playerId: account.playerId, sessionId: sessionId, tokenId: refreshTokenId, issuedAt: now,
             expiresAt: refreshExpiresAt)
         return SessionGrant(
-            playerId: account.playerId, displayName: account.displayName, username: account.username, sessionId: sessionId,
+            playerId: account.playerId, displayName: account.displayName, username: account.username,
+            sessionId: sessionId,
             sessionToken: sessionToken, sessionExpiresAt: sessionExpires, refreshToken: refreshToken,
             refreshExpiresAt: refreshExpiresAt, created: created)
     }
 
-    private func announce(playerId: String, sessionIds: [String], ban: PlayerRecord.Ban? = nil, context: ServiceContext) async {
+    private func announce(playerId: String, sessionIds: [String], ban: PlayerRecord.Ban? = nil, context: ServiceContext)
+        async
+    {
         do {
             try await context.publisher.publish(
                 type: .sessionsRevoked, topic: AuthService.revocationTopic,
@@ -363,7 +396,9 @@ final class Accounts: Sendable {
         }
     }
 
-    private func tellOperators(_ kind: String, _ message: String, _ details: [String: JSONValue], context: ServiceContext) async {
+    private func tellOperators(
+        _ kind: String, _ message: String, _ details: [String: JSONValue], context: ServiceContext
+    ) async {
         _ = try? await context.publisher.publish(
             type: .notification, topic: Topic(rawValue: "ops/auth"),
             payload: PlayerNotification(kind: kind, message: message, details: details))

@@ -26,7 +26,8 @@ public struct AuthConfiguration: Sendable {
     public var loginLimits: LoginGuard.Limits
 
     public init(
-        tokenKey: [UInt8], sessionLifetimeMilliseconds: Int64 = 900_000, refreshLifetimeMilliseconds: Int64 = 2_592_000_000,
+        tokenKey: [UInt8], sessionLifetimeMilliseconds: Int64 = 900_000,
+        refreshLifetimeMilliseconds: Int64 = 2_592_000_000,
         passwordCost: PasswordHasher.Cost = .standard, loginLimits: LoginGuard.Limits = .init()
     ) {
         self.tokenKey = tokenKey
@@ -40,12 +41,15 @@ public struct AuthConfiguration: Sendable {
         let podium = reader.scoped(to: "podium")
         let session = podium.int(forKey: ["session", "ttl", "s"], default: 900)
         let refresh = podium.int(forKey: ["refresh", "ttl", "s"], default: 2_592_000)
-        guard (30...86_400).contains(session) else { throw ConfigurationProblem("PODIUM_SESSION_TTL_S must be 30-86400") }
+        guard (30...86_400).contains(session) else {
+            throw ConfigurationProblem("PODIUM_SESSION_TTL_S must be 30-86400")
+        }
         guard (session...31_536_000).contains(refresh) else {
             throw ConfigurationProblem("PODIUM_REFRESH_TTL_S must be at least the session lifetime and at most a year")
         }
         self.init(
-            tokenKey: try Self.tokenKey(podium.string(forKey: ["auth", "token", "key"], isSecret: true), developmentMode: developmentMode),
+            tokenKey: try Self.tokenKey(
+                podium.string(forKey: ["auth", "token", "key"], isSecret: true), developmentMode: developmentMode),
             sessionLifetimeMilliseconds: Int64(session) * 1000, refreshLifetimeMilliseconds: Int64(refresh) * 1000,
             loginLimits: try Self.loginLimits(podium.scoped(to: "login")))
     }

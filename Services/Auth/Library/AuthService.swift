@@ -19,10 +19,14 @@ public enum AuthService {
 
     /// Builds the service on the store `openStore` opens; `configuration` nil reads it from the
     /// environment.
-    public static func blueprint(configuration: AuthConfiguration? = nil, openStore: @escaping AccountStoreOpener) -> ServiceBlueprint {
+    public static func blueprint(configuration: AuthConfiguration? = nil, openStore: @escaping AccountStoreOpener)
+        -> ServiceBlueprint
+    {
         ServiceBlueprint(name: name) { settings, clock in
-            let configuration = try configuration
-                ?? AuthConfiguration(reader: RuntimeSettings.environmentReader(), developmentMode: settings.developmentMode)
+            let configuration =
+                try configuration
+                ?? AuthConfiguration(
+                    reader: RuntimeSettings.environmentReader(), developmentMode: settings.developmentMode)
             let store = try await openStore(settings)
             let accounts = Accounts(
                 store: store, tokens: await SessionTokens(key: configuration.tokenKey),
@@ -40,10 +44,17 @@ public enum AuthService {
     static func definition(accounts: Accounts) -> ServiceDefinition {
         typealias Requests = AuthRequests
         let handlers: [TypedRequestHandler] = [
-            Requests.register.handler { request, context in try await accounts.register(request.payload, peer: request.caller.peer, context: context) },
-            Requests.login.handler { request, context in try await accounts.login(request.payload, peer: request.caller.peer, context: context) },
-            Requests.deviceLogin.handler { request, context in try await accounts.deviceLogin(request.payload, context: context) },
-            Requests.refresh.handler { request, context in try await accounts.refresh(request.payload, context: context) },
+            Requests.register.handler { request, context in
+                try await accounts.register(request.payload, peer: request.caller.peer, context: context)
+            },
+            Requests.login.handler { request, context in
+                try await accounts.login(request.payload, peer: request.caller.peer, context: context)
+            },
+            Requests.deviceLogin.handler { request, context in
+                try await accounts.deviceLogin(request.payload, context: context)
+            },
+            Requests.refresh.handler { request, context in try await accounts.refresh(request.payload, context: context)
+            },
             Requests.link.handler { request, _ in try await accounts.link(try request.player(), request.payload) },
             Requests.logout.handler { request, context in
                 let (playerId, sessionId) = try request.session()
@@ -53,29 +64,41 @@ public enum AuthService {
                 let (playerId, current) = try request.session()
                 let revocation = request.payload
                 guard revocation.allSessions == true || revocation.sessionId != nil else {
-                    throw ErrorReply(code: .missingField, message: "give a sessionId, or allSessions: true", field: "payload.sessionId")
+                    throw ErrorReply(
+                        code: .missingField, message: "give a sessionId, or allSessions: true",
+                        field: "payload.sessionId")
                 }
                 let target = revocation.allSessions == true ? nil : (revocation.sessionId ?? current)
                 return try await accounts.revoke(playerId: playerId, sessionId: target, context: context)
             },
             Requests.ban.handler { request, context in try await accounts.ban(request.payload, context: context) },
             Requests.unban.handler { request, context in try await accounts.unban(request.payload, context: context) },
-            Requests.revokeSession.handler { request, context in try await accounts.revokeSession(request.payload, context: context) },
+            Requests.revokeSession.handler { request, context in
+                try await accounts.revokeSession(request.payload, context: context)
+            },
             Requests.lookup.handler { request, _ in try await accounts.lookup(request.payload) },
             Requests.lockouts.handler { request, _ in accounts.lockouts(request.payload) },
             Requests.unlock.handler { request, context in try accounts.unlock(request.payload, context: context) },
             Requests.profile.handler { request, _ in try await accounts.profile(try request.player()) },
-            Requests.displayName.handler { request, _ in try await accounts.rename(try request.player(), request.payload) },
+            Requests.displayName.handler { request, _ in
+                try await accounts.rename(try request.player(), request.payload)
+            },
             Requests.players.handler { request, _ in try await accounts.profiles(request.payload) },
             Requests.sessionCheck.handler { request, _ in try await accounts.check(request.payload) },
             friendHandler(Requests.friendRequest, accounts) { friends, me, other, request, context in
-                try await friends.request(from: me, to: other, now: context.clock.nowMilliseconds, request: request, context: context)
+                try await friends.request(
+                    from: me, to: other, now: context.clock.nowMilliseconds, request: request, context: context)
             },
             friendHandler(Requests.friendAccept, accounts) { friends, me, other, request, context in
-                try await friends.accept(playerId: me, from: other, now: context.clock.nowMilliseconds, request: request, context: context)
+                try await friends.accept(
+                    playerId: me, from: other, now: context.clock.nowMilliseconds, request: request, context: context)
             },
-            friendHandler(Requests.friendDecline, accounts) { friends, me, other, _, _ in try await friends.decline(playerId: me, from: other) },
-            friendHandler(Requests.friendRemove, accounts) { friends, me, other, _, _ in try await friends.remove(playerId: me, otherPlayerId: other) },
+            friendHandler(Requests.friendDecline, accounts) { friends, me, other, _, _ in
+                try await friends.decline(playerId: me, from: other)
+            },
+            friendHandler(Requests.friendRemove, accounts) { friends, me, other, _, _ in
+                try await friends.remove(playerId: me, otherPlayerId: other)
+            },
             friendHandler(Requests.friendBlock, accounts) { friends, me, other, _, context in
                 try await friends.block(playerId: me, otherPlayerId: other, now: context.clock.nowMilliseconds)
             },
@@ -83,19 +106,27 @@ public enum AuthService {
                 try await friends.unblock(playerId: me, otherPlayerId: other)
             },
             Requests.friendList.handler { request, _ in try await accounts.friendList(try request.player()) },
-            Requests.createInvite.handler { request, _ in try await accounts.createInvite(request.payload, playerId: try request.player()) },
-            Requests.listInvites.handler { request, context in
-                InviteList(invites: try await accounts.store.invites(ownerId: try request.player(), now: context.clock.nowMilliseconds))
+            Requests.createInvite.handler { request, _ in
+                try await accounts.createInvite(request.payload, playerId: try request.player())
             },
-            Requests.revokeInvite.handler { request, _ in try await accounts.revokeInvite(request.payload, playerId: try request.player()) },
+            Requests.listInvites.handler { request, context in
+                InviteList(
+                    invites: try await accounts.store.invites(
+                        ownerId: try request.player(), now: context.clock.nowMilliseconds))
+            },
+            Requests.revokeInvite.handler { request, _ in
+                try await accounts.revokeInvite(request.payload, playerId: try request.player())
+            },
             Requests.redeemInvite.handler { request, context in
-                try await accounts.redeem(request.payload, playerId: try request.player(), request: request.envelope, context: context)
+                try await accounts.redeem(
+                    request.payload, playerId: try request.player(), request: request.envelope, context: context)
             },
             Requests.issueInvite.handler { request, _ in try await accounts.issue(request.payload) },
             Requests.resolveInvite.handler { request, context in
                 let found = try await accounts.resolve(request.payload, context: context)
                 return ResolvedInvite(
-                    ownerId: found.ownerId, purpose: found.invite.purpose, challengeId: found.invite.challengeId, gameId: found.invite.gameId)
+                    ownerId: found.ownerId, purpose: found.invite.purpose, challengeId: found.invite.challengeId,
+                    gameId: found.invite.gameId)
             },
             Requests.friendCheck.handler { request, _ in try await accounts.friendship(request.payload) },
             Requests.friendsOf.handler { request, _ in try await accounts.friendIDs(request.payload) },
@@ -106,7 +137,8 @@ public enum AuthService {
                 // A steady heartbeat in the `auth` family, so that a lost revocation shows up at
                 // the gateway as a sequence gap within seconds even when no other one follows.
                 while !Task.isCancelled {
-                    _ = try? await context.publisher.publish(type: .authHeartbeat, topic: heartbeatTopic, payload: EmptyPayload())
+                    _ = try? await context.publisher.publish(
+                        type: .authHeartbeat, topic: heartbeatTopic, payload: EmptyPayload())
                     try? await context.clock.sleep(for: heartbeatInterval)
                 }
             })
@@ -114,14 +146,17 @@ public enum AuthService {
 
     private static func friendHandler(
         _ definition: RequestDefinition<FriendTarget, FriendRelation>, _ accounts: Accounts,
-        _ change: @escaping @Sendable (Accounts.Friends, String, String, RawEnvelope, ServiceContext) async throws -> FriendState
+        _ change:
+            @escaping @Sendable (Accounts.Friends, String, String, RawEnvelope, ServiceContext) async throws ->
+            FriendState
     ) -> TypedRequestHandler {
         definition.handler { request, context in
             let playerId = try request.player()
             guard request.payload.playerId != playerId else {
                 throw ErrorReply(code: .invalidField, message: "that is you", field: "payload.playerId")
             }
-            let state = try await change(accounts.friends, playerId, request.payload.playerId, request.envelope, context)
+            let state = try await change(
+                accounts.friends, playerId, request.payload.playerId, request.envelope, context)
             return FriendRelation(playerId: request.payload.playerId, state: state)
         }
     }

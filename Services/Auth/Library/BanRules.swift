@@ -9,11 +9,13 @@ public enum BanRules {
     /// The reason as kept (trimmed), or `invalid_field`.
     public static func validReason(_ raw: String) throws(ErrorReply) -> String {
         let reason = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard reasonLength.contains(reason.count), !reason.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        guard reasonLength.contains(reason.count),
+            !reason.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
             throw ErrorReply(
                 code: .invalidField,
-                message: "a ban's reason is \(reasonLength.lowerBound)-\(reasonLength.upperBound) characters without control characters",
+                message:
+                    "a ban's reason is \(reasonLength.lowerBound)-\(reasonLength.upperBound) characters without control characters",
                 field: "payload.reason")
         }
         return reason
@@ -23,7 +25,8 @@ public enum BanRules {
     public static func validEnd(_ until: Int64?, now: Int64) throws(ErrorReply) -> Int64? {
         guard let until else { return nil }
         guard until > now else {
-            throw ErrorReply(code: .invalidField, message: "until must be in the future (Unix milliseconds)", field: "payload.until")
+            throw ErrorReply(
+                code: .invalidField, message: "until must be in the future (Unix milliseconds)", field: "payload.until")
         }
         return until
     }

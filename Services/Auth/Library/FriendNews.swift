@@ -59,10 +59,12 @@ public enum FriendNews: Sendable, Equatable {
             var writes = DurableWrites()
             guard let news = FriendNews(before: before, after: after) else { return writes }
             let update = FriendRequestUpdate(
-                fromPlayerId: cause.playerId, fromDisplayName: cause.displayName, toPlayerId: other, gameId: cause.gameId, time: now)
+                fromPlayerId: cause.playerId, fromDisplayName: cause.displayName, toPlayerId: other,
+                gameId: cause.gameId, time: now)
             try writes.appendToOutbox(
                 Envelope(
-                    type: news.type, correlationId: cause.requestId, gameId: cause.gameId, playerId: cause.playerId, timestamp: now,
+                    type: news.type, correlationId: cause.requestId, gameId: cause.gameId, playerId: cause.playerId,
+                    timestamp: now,
                     payload: update),
                 on: topic(for: other))
             return writes

@@ -79,5 +79,6 @@ public struct FriendRules: Sendable, Equatable {
         return mine
     }
 
-    static let noRequest = ErrorReply(code: .conflict, message: "there is no friend request from this player", field: "payload.playerId")
+    static let noRequest = ErrorReply(
+        code: .conflict, message: "there is no friend request from this player", field: "payload.playerId")
 }

@@ -22,7 +22,8 @@ enum InviteRules {
     static func entered(_ text: String) throws(ErrorReply) -> InviteCode {
         guard let code = InviteCode(entered: text) else {
             throw ErrorReply(
-                code: .unknownInvite, message: "that is not an invite code (ten letters and digits, XXXXX-XXXXX)", field: "payload.code")
+                code: .unknownInvite, message: "that is not an invite code (ten letters and digits, XXXXX-XXXXX)",
+                field: "payload.code")
         }
         return code
     }
@@ -31,10 +32,13 @@ enum InviteRules {
     /// the player should hear of.
     static func check(_ invite: Invite, now: Int64) throws(ErrorReply) {
         if invite.revokedAt != nil {
-            throw ErrorReply(code: .inviteRevoked, message: "this invite code was revoked by whoever shared it", field: "payload.code")
+            throw ErrorReply(
+                code: .inviteRevoked, message: "this invite code was revoked by whoever shared it",
+                field: "payload.code")
         }
         if invite.expiresAt <= now {
-            throw ErrorReply(code: .inviteExpired, message: "this invite code has expired; ask for a new one", field: "payload.code")
+            throw ErrorReply(
+                code: .inviteExpired, message: "this invite code has expired; ask for a new one", field: "payload.code")
         }
     }
 }

@@ -78,8 +78,12 @@ public struct LoginGuard: Sendable {
             return Refusal(scope: .accountAndAddress, retryAfterMilliseconds: wait)
         }
         if isKnown(account, address, now: now) { return nil }
-        if let wait = accounts.retryAfter(account, now: now) { return Refusal(scope: .account, retryAfterMilliseconds: wait) }
-        if let wait = addresses.retryAfter(address, now: now) { return Refusal(scope: .address, retryAfterMilliseconds: wait) }
+        if let wait = accounts.retryAfter(account, now: now) {
+            return Refusal(scope: .account, retryAfterMilliseconds: wait)
+        }
+        if let wait = addresses.retryAfter(address, now: now) {
+            return Refusal(scope: .address, retryAfterMilliseconds: wait)
+        }
         return nil
     }
 
@@ -127,10 +131,15 @@ public struct LoginGuard: Sendable {
                 // Every filter given is met, by equality or by a lockout that does not depend on it.
                 let accountFits = account == nil || lockout.account == nil || lockout.account == account
                 let addressFits = address == nil || lockout.address == nil || lockout.address == address
-                let named = (account != nil && lockout.account == account) || (address != nil && lockout.address == address)
+                let named =
+                    (account != nil && lockout.account == account) || (address != nil && lockout.address == address)
                 return accountFits && addressFits && (named || (account == nil && address == nil))
             }
-            .sorted { ($0.scope.rawValue, $0.account ?? "", $0.address ?? "") < ($1.scope.rawValue, $1.account ?? "", $1.address ?? "") }
+            .sorted {
+                ($0.scope.rawValue, $0.account ?? "", $0.address ?? "") < (
+                    $1.scope.rawValue, $1.account ?? "", $1.address ?? ""
+                )
+            }
     }
 
     /// Forgets the failures counted against `account`, against `address`, and against every

@@ -36,7 +36,9 @@ public struct LoginThrottle: Sendable {
         recent.append(now)
         while recent.count > limit { recent.removeFirst() }
         failures[key] = recent
-        if failures.count > 100_000 { failures = failures.filter { $0.value.contains { $0 + windowMilliseconds > now } } }
+        if failures.count > 100_000 {
+            failures = failures.filter { $0.value.contains { $0 + windowMilliseconds > now } }
+        }
     }
 
     /// Forgets `key`'s failures; true if it had any.

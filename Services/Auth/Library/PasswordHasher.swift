@@ -32,8 +32,10 @@ public struct PasswordHasher: Sendable {
         let salt = (0..<16).map { _ in UInt8.random(in: .min ... .max) }
         let cost = self.cost
         let derived = try await Self.offload { try Self.derive(password, salt: salt, cost: cost) }
-        return ["scrypt", "\(cost.rounds)", "\(cost.blockSize)", "\(cost.parallelism)",
-                Data(salt).base64EncodedString(), Data(derived).base64EncodedString()].joined(separator: "$")
+        return [
+            "scrypt", "\(cost.rounds)", "\(cost.blockSize)", "\(cost.parallelism)",
+            Data(salt).base64EncodedString(), Data(derived).base64EncodedString(),
+        ].joined(separator: "$")
     }
 
     /// Whether `password` matches `stored` (compared in constant time).

@@ -60,7 +60,9 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
     public func storageBytes() async throws -> Int { try await database.schemaBytes() }
 
     public static func open(_ settings: DatabaseSettings) async throws -> PostgresAccountStore {
-        PostgresAccountStore(database: try await PostgresStorage.open(settings, migrations: migrations, logger: Logger(label: "podium.auth")))
+        PostgresAccountStore(
+            database: try await PostgresStorage.open(
+                settings, migrations: migrations, logger: Logger(label: "podium.auth")))
     }
 
     /// Opens the store in the database `settings` name (the executable chooses the backend:
@@ -79,10 +81,14 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
         AccountRecord(playerId: row.0, displayName: row.1, username: row.2, passwordHash: row.3, createdAt: row.4)
     }
 
-    private static func player(_ id: String, _ connection: PostgresConnection, _ logger: Logger) async throws -> AccountRecord? {
+    private static func player(_ id: String, _ connection: PostgresConnection, _ logger: Logger) async throws
+        -> AccountRecord?
+    {
         var query: PostgresQuery = " FROM player WHERE id = \(id)"
         query.sql = "SELECT \(playerColumns)" + query.sql
-        for try await row in try await connection.query(query, logger: logger).decode(PlayerRow.self) { return record(row) }
+        for try await row in try await connection.query(query, logger: logger).decode(PlayerRow.self) {
+            return record(row)
+        }
         return nil
     }
 
@@ -102,17 +108,21 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
                     VALUES (\(playerId), \(displayName), \(username), \(usernameKey), \(passwordHash), \(now))
                     """, logger: logger)
             }
-        } catch where Self.isUniqueViolation(error) {
+        } catch  where Self.isUniqueViolation(error) {
             throw AccountErrors.usernameTaken
         }
-        return AccountRecord(playerId: playerId, displayName: displayName, username: username, passwordHash: passwordHash, createdAt: now)
+        return AccountRecord(
+            playerId: playerId, displayName: displayName, username: username, passwordHash: passwordHash, createdAt: now
+        )
     }
 
     public func account(usernameKey: String) async throws -> AccountRecord? {
         var query: PostgresQuery = " FROM player WHERE username_key = \(usernameKey)"
         query.sql = "SELECT \(Self.playerColumns)" + query.sql
         return try await read { [query] connection, logger in
-            for try await row in try await connection.query(query, logger: logger).decode(PlayerRow.self) { return Self.record(row) }
+            for try await row in try await connection.query(query, logger: logger).decode(PlayerRow.self) {
+                return Self.record(row)
+            }
             return nil
         }
     }
@@ -138,10 +148,12 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
         -> (AccountRecord, created: Bool)
     {
         do {
-            return try await deviceAccountOnce(deviceId: deviceId, newPlayerId: newPlayerId, displayName: displayName, now: now)
-        } catch where Self.isUniqueViolation(error) {
+            return try await deviceAccountOnce(
+                deviceId: deviceId, newPlayerId: newPlayerId, displayName: displayName, now: now)
+        } catch  where Self.isUniqueViolation(error) {
             // Another login of the same new device committed first: its account is the device's.
-            return try await deviceAccountOnce(deviceId: deviceId, newPlayerId: newPlayerId, displayName: displayName, now: now)
+            return try await deviceAccountOnce(
+                deviceId: deviceId, newPlayerId: newPlayerId, displayName: displayName, now: now)
         }
     }
 
@@ -155,20 +167,27 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
                 if let record = try await Self.player(playerId, connection, logger) { return (record, false) }
             }
             try await connection.query(
-                "INSERT INTO player (id, display_name, created_at) VALUES (\(newPlayerId), \(displayName), \(now))", logger: logger)
+                "INSERT INTO player (id, display_name, created_at) VALUES (\(newPlayerId), \(displayName), \(now))",
+                logger: logger)
             try await connection.query(
-                "INSERT INTO device (device_id, player_id, created_at) VALUES (\(deviceId), \(newPlayerId), \(now))", logger: logger)
+                "INSERT INTO device (device_id, player_id, created_at) VALUES (\(deviceId), \(newPlayerId), \(now))",
+                logger: logger)
             return (AccountRecord(playerId: newPlayerId, displayName: displayName, createdAt: now), true)
         }
     }
 
-    public func linkCredentials(playerId: String, username: String, usernameKey: String, passwordHash: String) async throws
+    public func linkCredentials(playerId: String, username: String, usernameKey: String, passwordHash: String)
+        async throws
         -> AccountRecord
     {
         do {
             return try await write { connection, logger in
-                guard var record = try await Self.player(playerId, connection, logger) else { throw AccountErrors.unknownPlayer }
-                guard record.username == nil else { throw ErrorReply(code: .conflict, message: "this account already has a username") }
+                guard var record = try await Self.player(playerId, connection, logger) else {
+                    throw AccountErrors.unknownPlayer
+                }
+                guard record.username == nil else {
+                    throw ErrorReply(code: .conflict, message: "this account already has a username")
+                }
                 try await connection.query(
                     """
                     UPDATE player SET username = \(username), username_key = \(usernameKey), password_hash = \(passwordHash)
@@ -178,15 +197,18 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
                 record.passwordHash = passwordHash
                 return record
             }
-        } catch where Self.isUniqueViolation(error) {
+        } catch  where Self.isUniqueViolation(error) {
             throw AccountErrors.usernameTaken
         }
     }
 
     public func setDisplayName(playerId: String, displayName: String) async throws -> AccountRecord {
         try await write { connection, logger in
-            try await connection.query("UPDATE player SET display_name = \(displayName) WHERE id = \(playerId)", logger: logger)
-            guard let record = try await Self.player(playerId, connection, logger) else { throw AccountErrors.unknownPlayer }
+            try await connection.query(
+                "UPDATE player SET display_name = \(displayName) WHERE id = \(playerId)", logger: logger)
+            guard let record = try await Self.player(playerId, connection, logger) else {
+                throw AccountErrors.unknownPlayer
+            }
             return record
         }
     }
@@ -204,7 +226,9 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
 
     // MARK: Sessions
 
-    public func createSession(sessionId: String, playerId: String, refreshTokenId: String, now: Int64, refreshExpiresAt: Int64) async throws {
+    public func createSession(
+        sessionId: String, playerId: String, refreshTokenId: String, now: Int64, refreshExpiresAt: Int64
+    ) async throws {
         try await write { connection, logger in
             try await connection.query(
                 """
@@ -215,7 +239,8 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
     }
 
     public func rotateRefreshToken(
-        sessionId: String, playerId: String, presentedTokenId: String, newTokenId: String, refreshExpiresAt: Int64, now: Int64
+        sessionId: String, playerId: String, presentedTokenId: String, newTokenId: String, refreshExpiresAt: Int64,
+        now: Int64
     ) async throws -> RefreshOutcome {
         try await write { connection, logger in
             var stored: RefreshRotation.Stored?
@@ -233,7 +258,8 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
                     UPDATE session SET refresh_token_id = \(newTokenId), refresh_expires_at = \(refreshExpiresAt) WHERE id = \(sessionId)
                     """, logger: logger)
             case .revokeSession:
-                try await connection.query("UPDATE session SET revoked_at = \(now) WHERE id = \(sessionId)", logger: logger)
+                try await connection.query(
+                    "UPDATE session SET revoked_at = \(now) WHERE id = \(sessionId)", logger: logger)
             case .refuse:
                 break
             }
@@ -254,7 +280,8 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
     public func isSessionActive(sessionId: String, playerId: String) async throws -> Bool {
         try await read { connection, logger in
             for try await active in try await connection.query(
-                "SELECT revoked_at IS NULL FROM session WHERE id = \(sessionId) AND player_id = \(playerId)", logger: logger
+                "SELECT revoked_at IS NULL FROM session WHERE id = \(sessionId) AND player_id = \(playerId)",
+                logger: logger
             ).decode(Bool.self) {
                 return active
             }
@@ -287,7 +314,8 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
         try await read { connection, logger in
             var devices: [PlayerRecord.Device] = []
             for try await (id, linkedAt) in try await connection.query(
-                "SELECT device_id, created_at FROM device WHERE player_id = \(playerId) ORDER BY created_at, device_id", logger: logger
+                "SELECT device_id, created_at FROM device WHERE player_id = \(playerId) ORDER BY created_at, device_id",
+                logger: logger
             ).decode((String, Int64).self) {
                 devices.append(PlayerRecord.Device(deviceId: id, linkedAt: linkedAt))
             }
@@ -297,7 +325,8 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
 
     public func devicePlayer(deviceId: String) async throws -> String? {
         try await read { connection, logger in
-            try await Self.strings("SELECT player_id FROM device WHERE device_id = \(deviceId)", connection, logger).first
+            try await Self.strings("SELECT player_id FROM device WHERE device_id = \(deviceId)", connection, logger)
+                .first
         }
     }
 
@@ -319,7 +348,9 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
 
     public func unban(playerId: String) async throws -> Bool {
         try await write { connection, logger in
-            try await !Self.strings("DELETE FROM ban WHERE player_id = \(playerId) RETURNING player_id", connection, logger).isEmpty
+            try await !Self.strings(
+                "DELETE FROM ban WHERE player_id = \(playerId) RETURNING player_id", connection, logger
+            ).isEmpty
         }
     }
 
@@ -351,7 +382,9 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
 
     public func invite(code: String) async throws -> (invite: Invite, ownerId: String)? {
         try await read { connection, logger in
-            try await Self.invites("SELECT \(unescaped: Self.inviteColumns) FROM invite WHERE code = \(code)", connection, logger).first
+            try await Self.invites(
+                "SELECT \(unescaped: Self.inviteColumns) FROM invite WHERE code = \(code)", connection, logger
+            ).first
         }
     }
 
@@ -368,10 +401,14 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
 
     public func revokeInvite(code: String, ownerId: String, now: Int64) async throws -> Bool? {
         try await write { connection, logger in
-            guard try await !Self.strings("SELECT code FROM invite WHERE code = \(code) AND owner_id = \(ownerId)", connection, logger).isEmpty
+            guard
+                try await !Self.strings(
+                    "SELECT code FROM invite WHERE code = \(code) AND owner_id = \(ownerId)", connection, logger
+                ).isEmpty
             else { return nil }
             return try await !Self.strings(
-                "UPDATE invite SET revoked_at = \(now) WHERE code = \(code) AND revoked_at IS NULL RETURNING code", connection, logger
+                "UPDATE invite SET revoked_at = \(now) WHERE code = \(code) AND revoked_at IS NULL RETURNING code",
+                connection, logger
             ).isEmpty
         }
     }
@@ -382,19 +419,23 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
         }
     }
 
-    private static let inviteColumns = "code, owner_id, purpose, challenge_id, game_id, created_at, expires_at, revoked_at, uses"
+    private static let inviteColumns =
+        "code, owner_id, purpose, challenge_id, game_id, created_at, expires_at, revoked_at, uses"
 
     private static func invites(_ query: PostgresQuery, _ connection: PostgresConnection, _ logger: Logger) async throws
         -> [(invite: Invite, ownerId: String)]
     {
         var found: [(invite: Invite, ownerId: String)] = []
-        for try await (code, owner, purpose, challengeId, gameId, createdAt, expiresAt, revokedAt, uses) in try await connection.query(
-            query, logger: logger
-        ).decode((String, String, String, String?, String?, Int64, Int64, Int64?, Int64).self) {
+        for try await (code, owner, purpose, challengeId, gameId, createdAt, expiresAt, revokedAt, uses)
+            in try await connection.query(
+                query, logger: logger
+            ).decode((String, String, String, String?, String?, Int64, Int64, Int64?, Int64).self)
+        {
             found.append(
                 (
                     Invite(
-                        code: code, purpose: InvitePurpose(rawValue: purpose) ?? .friend, challengeId: challengeId, gameId: gameId,
+                        code: code, purpose: InvitePurpose(rawValue: purpose) ?? .friend, challengeId: challengeId,
+                        gameId: gameId,
                         createdAt: createdAt, expiresAt: expiresAt, revokedAt: revokedAt, uses: Int(uses)), owner
                 ))
         }
@@ -423,8 +464,12 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
                 theirs: try await Self.side(otherPlayerId, playerId, connection, logger))
             var after = before
             let result = try change(&after)
-            if after.mine != before.mine { try await Self.store(playerId, otherPlayerId, after.mine, now, connection, logger) }
-            if after.theirs != before.theirs { try await Self.store(otherPlayerId, playerId, after.theirs, now, connection, logger) }
+            if after.mine != before.mine {
+                try await Self.store(playerId, otherPlayerId, after.mine, now, connection, logger)
+            }
+            if after.theirs != before.theirs {
+                try await Self.store(otherPlayerId, playerId, after.theirs, now, connection, logger)
+            }
             try await PostgresDurable.commit(try announce(before, after), on: connection, logger: logger)
             return result
         }
@@ -439,10 +484,13 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
                 WHERE r.player_id = \(playerId) ORDER BY p.display_name, p.id
                 """, logger: logger
             ).decode((String, String, String).self) {
-                if let state = FriendState(rawValue: state) { lists[state, default: []].append(PublicProfile(playerId: id, displayName: name)) }
+                if let state = FriendState(rawValue: state) {
+                    lists[state, default: []].append(PublicProfile(playerId: id, displayName: name))
+                }
             }
             return FriendList(
-                friends: lists[.friends] ?? [], incoming: lists[.incomingRequest] ?? [], outgoing: lists[.outgoingRequest] ?? [],
+                friends: lists[.friends] ?? [], incoming: lists[.incomingRequest] ?? [],
+                outgoing: lists[.outgoingRequest] ?? [],
                 blocked: lists[.blocked] ?? [])
         }
     }
@@ -450,7 +498,8 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
     public func friendIDs(playerId: String) async throws -> [String] {
         try await read { connection, logger in
             try await Self.strings(
-                "SELECT other_id FROM relation WHERE player_id = \(playerId) AND state = 'friends' ORDER BY other_id", connection, logger)
+                "SELECT other_id FROM relation WHERE player_id = \(playerId) AND state = 'friends' ORDER BY other_id",
+                connection, logger)
         }
     }
 
@@ -464,34 +513,47 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
 
     // MARK: Helpers
 
-    private func read<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> Result) async throws -> Result {
+    private func read<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> Result)
+        async throws -> Result
+    {
         let logger = logger
         return try await database.read { connection in try await body(connection, logger) }
     }
 
-    private func write<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> Result) async throws -> Result {
+    private func write<Result: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> Result
+    ) async throws -> Result {
         let logger = logger
         return try await database.transaction { connection in try await body(connection, logger) }
     }
 
-    private static func strings(_ query: PostgresQuery, _ connection: PostgresConnection, _ logger: Logger) async throws -> [String] {
+    private static func strings(_ query: PostgresQuery, _ connection: PostgresConnection, _ logger: Logger) async throws
+        -> [String]
+    {
         var values: [String] = []
-        for try await value in try await connection.query(query, logger: logger).decode(String.self) { values.append(value) }
+        for try await value in try await connection.query(query, logger: logger).decode(String.self) {
+            values.append(value)
+        }
         return values
     }
 
-    private static func side(_ playerId: String, _ otherId: String, _ connection: PostgresConnection, _ logger: Logger) async throws
+    private static func side(_ playerId: String, _ otherId: String, _ connection: PostgresConnection, _ logger: Logger)
+        async throws
         -> FriendState
     {
-        try await strings("SELECT state FROM relation WHERE player_id = \(playerId) AND other_id = \(otherId)", connection, logger)
-            .first.flatMap(FriendState.init(rawValue:)) ?? .none
+        try await strings(
+            "SELECT state FROM relation WHERE player_id = \(playerId) AND other_id = \(otherId)", connection, logger
+        )
+        .first.flatMap(FriendState.init(rawValue:)) ?? .none
     }
 
     private static func store(
-        _ playerId: String, _ otherId: String, _ state: FriendState, _ now: Int64, _ connection: PostgresConnection, _ logger: Logger
+        _ playerId: String, _ otherId: String, _ state: FriendState, _ now: Int64, _ connection: PostgresConnection,
+        _ logger: Logger
     ) async throws {
         guard state != .none else {
-            try await connection.query("DELETE FROM relation WHERE player_id = \(playerId) AND other_id = \(otherId)", logger: logger)
+            try await connection.query(
+                "DELETE FROM relation WHERE player_id = \(playerId) AND other_id = \(otherId)", logger: logger)
             return
         }
         try await connection.query(

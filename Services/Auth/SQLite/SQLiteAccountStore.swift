@@ -13,7 +13,8 @@ public final class SQLiteAccountStore: AccountStore {
 
     /// Opens `<data>/<service>-accounts.sqlite`.
     public static let opener: AccountStoreOpener = { settings in
-        try SQLiteAccountStore(path: StorageLocation.database(for: "\(settings.service)-accounts", in: settings.dataDirectory))
+        try SQLiteAccountStore(
+            path: StorageLocation.database(for: "\(settings.service)-accounts", in: settings.dataDirectory))
     }
 
     public init(path: URL) throws {
@@ -91,24 +92,30 @@ public final class SQLiteAccountStore: AccountStore {
         do {
             try await database.write { db in
                 try db.cachedStatement(
-                    sql: "INSERT INTO player (id, display_name, username, username_key, password_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)").execute(arguments: [playerId, displayName, username, usernameKey, passwordHash, now])
+                    sql:
+                        "INSERT INTO player (id, display_name, username, username_key, password_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)"
+                ).execute(arguments: [playerId, displayName, username, usernameKey, passwordHash, now])
             }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw AccountErrors.usernameTaken
         }
         return AccountRecord(
-            playerId: playerId, displayName: displayName, username: username, passwordHash: passwordHash, createdAt: now)
+            playerId: playerId, displayName: displayName, username: username, passwordHash: passwordHash, createdAt: now
+        )
     }
 
     public func account(usernameKey: String) async throws -> AccountRecord? {
         try await database.read { db in
-            try Row.fetchOne(try db.cachedStatement(sql: "SELECT * FROM player WHERE username_key = ?"), arguments: [usernameKey]).map(Self.record)
+            try Row.fetchOne(
+                try db.cachedStatement(sql: "SELECT * FROM player WHERE username_key = ?"), arguments: [usernameKey]
+            ).map(Self.record)
         }
     }
 
     public func account(playerId: String) async throws -> AccountRecord? {
         try await database.read { db in
-            try Row.fetchOne(try db.cachedStatement(sql: "SELECT * FROM player WHERE id = ?"), arguments: [playerId]).map(Self.record)
+            try Row.fetchOne(try db.cachedStatement(sql: "SELECT * FROM player WHERE id = ?"), arguments: [playerId])
+                .map(Self.record)
         }
     }
 
@@ -127,32 +134,41 @@ public final class SQLiteAccountStore: AccountStore {
         -> (AccountRecord, created: Bool)
     {
         try await database.write { db in
-            if let playerId = try String.fetchOne(try db.cachedStatement(sql: "SELECT player_id FROM device WHERE device_id = ?"), arguments: [deviceId]),
-                let row = try Row.fetchOne(try db.cachedStatement(sql: "SELECT * FROM player WHERE id = ?"), arguments: [playerId])
+            if let playerId = try String.fetchOne(
+                try db.cachedStatement(sql: "SELECT player_id FROM device WHERE device_id = ?"), arguments: [deviceId]),
+                let row = try Row.fetchOne(
+                    try db.cachedStatement(sql: "SELECT * FROM player WHERE id = ?"), arguments: [playerId])
             {
                 return (Self.record(row), false)
             }
             try db.cachedStatement(
-                sql: "INSERT INTO player (id, display_name, created_at) VALUES (?, ?, ?)").execute(arguments: [newPlayerId, displayName, now])
+                sql: "INSERT INTO player (id, display_name, created_at) VALUES (?, ?, ?)"
+            ).execute(arguments: [newPlayerId, displayName, now])
             try db.cachedStatement(
-                sql: "INSERT INTO device (device_id, player_id, created_at) VALUES (?, ?, ?)").execute(arguments: [deviceId, newPlayerId, now])
+                sql: "INSERT INTO device (device_id, player_id, created_at) VALUES (?, ?, ?)"
+            ).execute(arguments: [deviceId, newPlayerId, now])
             return (AccountRecord(playerId: newPlayerId, displayName: displayName, createdAt: now), true)
         }
     }
 
-    public func linkCredentials(playerId: String, username: String, usernameKey: String, passwordHash: String) async throws
+    public func linkCredentials(playerId: String, username: String, usernameKey: String, passwordHash: String)
+        async throws
         -> AccountRecord
     {
         do {
             return try await database.write { db in
-                guard let row = try Row.fetchOne(try db.cachedStatement(sql: "SELECT * FROM player WHERE id = ?"), arguments: [playerId]) else {
+                guard
+                    let row = try Row.fetchOne(
+                        try db.cachedStatement(sql: "SELECT * FROM player WHERE id = ?"), arguments: [playerId])
+                else {
                     throw AccountErrors.unknownPlayer
                 }
                 guard (row["username"] as String?) == nil else {
                     throw ErrorReply(code: .conflict, message: "this account already has a username")
                 }
                 try db.cachedStatement(
-                    sql: "UPDATE player SET username = ?, username_key = ?, password_hash = ? WHERE id = ?").execute(arguments: [username, usernameKey, passwordHash, playerId])
+                    sql: "UPDATE player SET username = ?, username_key = ?, password_hash = ? WHERE id = ?"
+                ).execute(arguments: [username, usernameKey, passwordHash, playerId])
                 var record = Self.record(row)
                 record.username = username
                 record.passwordHash = passwordHash
@@ -165,8 +181,12 @@ public final class SQLiteAccountStore: AccountStore {
 
     public func setDisplayName(playerId: String, displayName: String) async throws -> AccountRecord {
         try await database.write { db in
-            try db.cachedStatement(sql: "UPDATE player SET display_name = ? WHERE id = ?").execute(arguments: [displayName, playerId])
-            guard db.changesCount == 1, let row = try Row.fetchOne(try db.cachedStatement(sql: "SELECT * FROM player WHERE id = ?"), arguments: [playerId])
+            try db.cachedStatement(sql: "UPDATE player SET display_name = ? WHERE id = ?").execute(arguments: [
+                displayName, playerId,
+            ])
+            guard db.changesCount == 1,
+                let row = try Row.fetchOne(
+                    try db.cachedStatement(sql: "SELECT * FROM player WHERE id = ?"), arguments: [playerId])
             else { throw AccountErrors.unknownPlayer }
             return Self.record(row)
         }
@@ -174,34 +194,49 @@ public final class SQLiteAccountStore: AccountStore {
 
     public func linkedDeviceCount(playerId: String) async throws -> Int {
         try await database.read { db in
-            try Int.fetchOne(try db.cachedStatement(sql: "SELECT COUNT(*) FROM device WHERE player_id = ?"), arguments: [playerId]) ?? 0
+            try Int.fetchOne(
+                try db.cachedStatement(sql: "SELECT COUNT(*) FROM device WHERE player_id = ?"), arguments: [playerId])
+                ?? 0
         }
     }
 
     // MARK: Sessions
 
-    public func createSession(sessionId: String, playerId: String, refreshTokenId: String, now: Int64, refreshExpiresAt: Int64) async throws {
+    public func createSession(
+        sessionId: String, playerId: String, refreshTokenId: String, now: Int64, refreshExpiresAt: Int64
+    ) async throws {
         try await database.write { db in
             try db.cachedStatement(
-                sql: "INSERT INTO session (id, player_id, refresh_token_id, refresh_expires_at, created_at) VALUES (?, ?, ?, ?, ?)").execute(arguments: [sessionId, playerId, refreshTokenId, refreshExpiresAt, now])
+                sql:
+                    "INSERT INTO session (id, player_id, refresh_token_id, refresh_expires_at, created_at) VALUES (?, ?, ?, ?, ?)"
+            ).execute(arguments: [sessionId, playerId, refreshTokenId, refreshExpiresAt, now])
         }
     }
 
     public func rotateRefreshToken(
-        sessionId: String, playerId: String, presentedTokenId: String, newTokenId: String, refreshExpiresAt: Int64, now: Int64
+        sessionId: String, playerId: String, presentedTokenId: String, newTokenId: String, refreshExpiresAt: Int64,
+        now: Int64
     ) async throws -> RefreshOutcome {
         try await database.write { db in
             let stored = try Row.fetchOne(
-                try db.cachedStatement(sql: "SELECT refresh_token_id, revoked_at FROM session WHERE id = ? AND player_id = ?"),
+                try db.cachedStatement(
+                    sql: "SELECT refresh_token_id, revoked_at FROM session WHERE id = ? AND player_id = ?"),
                 arguments: [sessionId, playerId]
-            ).map { RefreshRotation.Stored(currentTokenId: $0["refresh_token_id"], revoked: ($0["revoked_at"] as Int64?) != nil) }
+            ).map {
+                RefreshRotation.Stored(
+                    currentTokenId: $0["refresh_token_id"], revoked: ($0["revoked_at"] as Int64?) != nil)
+            }
             let decision = RefreshRotation.decide(stored, presentedTokenId: presentedTokenId)
             switch decision {
             case .rotate:
-                try db.cachedStatement(sql: "UPDATE session SET refresh_token_id = ?, refresh_expires_at = ? WHERE id = ?")
-                    .execute(arguments: [newTokenId, refreshExpiresAt, sessionId])
+                try db.cachedStatement(
+                    sql: "UPDATE session SET refresh_token_id = ?, refresh_expires_at = ? WHERE id = ?"
+                )
+                .execute(arguments: [newTokenId, refreshExpiresAt, sessionId])
             case .revokeSession:
-                try db.cachedStatement(sql: "UPDATE session SET revoked_at = ? WHERE id = ?").execute(arguments: [now, sessionId])
+                try db.cachedStatement(sql: "UPDATE session SET revoked_at = ? WHERE id = ?").execute(arguments: [
+                    now, sessionId,
+                ])
             case .refuse:
                 break
             }
@@ -214,14 +249,18 @@ public final class SQLiteAccountStore: AccountStore {
             let ids: [String]
             if let sessionId {
                 ids = try String.fetchAll(
-                    try db.cachedStatement(sql: "SELECT id FROM session WHERE id = ? AND player_id = ? AND revoked_at IS NULL"),
+                    try db.cachedStatement(
+                        sql: "SELECT id FROM session WHERE id = ? AND player_id = ? AND revoked_at IS NULL"),
                     arguments: [sessionId, playerId])
             } else {
                 ids = try String.fetchAll(
-                    try db.cachedStatement(sql: "SELECT id FROM session WHERE player_id = ? AND revoked_at IS NULL"), arguments: [playerId])
+                    try db.cachedStatement(sql: "SELECT id FROM session WHERE player_id = ? AND revoked_at IS NULL"),
+                    arguments: [playerId])
             }
             for id in ids {
-                try db.cachedStatement(sql: "UPDATE session SET revoked_at = ? WHERE id = ?").execute(arguments: [now, id])
+                try db.cachedStatement(sql: "UPDATE session SET revoked_at = ? WHERE id = ?").execute(arguments: [
+                    now, id,
+                ])
             }
             return ids
         }
@@ -237,7 +276,8 @@ public final class SQLiteAccountStore: AccountStore {
 
     public func sessionOwner(sessionId: String) async throws -> String? {
         try await database.read { db in
-            try String.fetchOne(try db.cachedStatement(sql: "SELECT player_id FROM session WHERE id = ?"), arguments: [sessionId])
+            try String.fetchOne(
+                try db.cachedStatement(sql: "SELECT player_id FROM session WHERE id = ?"), arguments: [sessionId])
         }
     }
 
@@ -251,14 +291,18 @@ public final class SQLiteAccountStore: AccountStore {
                         ORDER BY created_at DESC, id
                         """),
                 arguments: [playerId, now]
-            ).map { PlayerRecord.Session(sessionId: $0["id"], createdAt: $0["created_at"], expiresAt: $0["refresh_expires_at"]) }
+            ).map {
+                PlayerRecord.Session(
+                    sessionId: $0["id"], createdAt: $0["created_at"], expiresAt: $0["refresh_expires_at"])
+            }
         }
     }
 
     public func devices(playerId: String) async throws -> [PlayerRecord.Device] {
         try await database.read { db in
             try Row.fetchAll(
-                try db.cachedStatement(sql: "SELECT device_id, created_at FROM device WHERE player_id = ? ORDER BY created_at, device_id"),
+                try db.cachedStatement(
+                    sql: "SELECT device_id, created_at FROM device WHERE player_id = ? ORDER BY created_at, device_id"),
                 arguments: [playerId]
             ).map { PlayerRecord.Device(deviceId: $0["device_id"], linkedAt: $0["created_at"]) }
         }
@@ -266,7 +310,8 @@ public final class SQLiteAccountStore: AccountStore {
 
     public func devicePlayer(deviceId: String) async throws -> String? {
         try await database.read { db in
-            try String.fetchOne(try db.cachedStatement(sql: "SELECT player_id FROM device WHERE device_id = ?"), arguments: [deviceId])
+            try String.fetchOne(
+                try db.cachedStatement(sql: "SELECT player_id FROM device WHERE device_id = ?"), arguments: [deviceId])
         }
     }
 
@@ -274,7 +319,9 @@ public final class SQLiteAccountStore: AccountStore {
 
     public func ban(playerId: String, reason: String, until: Int64?, now: Int64) async throws -> [String] {
         try await database.write { db in
-            guard try Bool.fetchOne(try db.cachedStatement(sql: "SELECT 1 FROM player WHERE id = ?"), arguments: [playerId]) != nil
+            guard
+                try Bool.fetchOne(
+                    try db.cachedStatement(sql: "SELECT 1 FROM player WHERE id = ?"), arguments: [playerId]) != nil
             else { throw AccountErrors.unknownPlayer }
             try db.cachedStatement(
                 sql: """
@@ -283,9 +330,12 @@ public final class SQLiteAccountStore: AccountStore {
                     """
             ).execute(arguments: [playerId, reason, now, until])
             let ids = try String.fetchAll(
-                try db.cachedStatement(sql: "SELECT id FROM session WHERE player_id = ? AND revoked_at IS NULL"), arguments: [playerId])
+                try db.cachedStatement(sql: "SELECT id FROM session WHERE player_id = ? AND revoked_at IS NULL"),
+                arguments: [playerId])
             for id in ids {
-                try db.cachedStatement(sql: "UPDATE session SET revoked_at = ? WHERE id = ?").execute(arguments: [now, id])
+                try db.cachedStatement(sql: "UPDATE session SET revoked_at = ? WHERE id = ?").execute(arguments: [
+                    now, id,
+                ])
             }
             return ids
         }
@@ -301,7 +351,8 @@ public final class SQLiteAccountStore: AccountStore {
     public func ban(playerId: String) async throws -> PlayerRecord.Ban? {
         try await database.read { db in
             try Row.fetchOne(
-                try db.cachedStatement(sql: "SELECT reason, banned_at, until FROM ban WHERE player_id = ?"), arguments: [playerId]
+                try db.cachedStatement(sql: "SELECT reason, banned_at, until FROM ban WHERE player_id = ?"),
+                arguments: [playerId]
             ).map { PlayerRecord.Ban(reason: $0["reason"], bannedAt: $0["banned_at"], until: $0["until"]) }
         }
     }
@@ -316,7 +367,8 @@ public final class SQLiteAccountStore: AccountStore {
                     VALUES (?, ?, ?, ?, ?, ?, ?, 0) ON CONFLICT(code) DO NOTHING
                     """
             ).execute(arguments: [
-                invite.code, ownerId, invite.purpose.rawValue, invite.challengeId, invite.gameId, invite.createdAt, invite.expiresAt,
+                invite.code, ownerId, invite.purpose.rawValue, invite.challengeId, invite.gameId, invite.createdAt,
+                invite.expiresAt,
             ])
             return db.changesCount == 1
         }
@@ -324,7 +376,10 @@ public final class SQLiteAccountStore: AccountStore {
 
     public func invite(code: String) async throws -> (invite: Invite, ownerId: String)? {
         try await database.read { db in
-            guard let row = try Row.fetchOne(try db.cachedStatement(sql: "SELECT * FROM invite WHERE code = ?"), arguments: [code]) else {
+            guard
+                let row = try Row.fetchOne(
+                    try db.cachedStatement(sql: "SELECT * FROM invite WHERE code = ?"), arguments: [code])
+            else {
                 return nil
             }
             return (Self.invite(row), row["owner_id"])
@@ -335,7 +390,9 @@ public final class SQLiteAccountStore: AccountStore {
         try await database.read { db in
             try Row.fetchAll(
                 try db.cachedStatement(
-                    sql: "SELECT * FROM invite WHERE owner_id = ? AND revoked_at IS NULL AND expires_at > ? ORDER BY created_at DESC, code LIMIT 200"),
+                    sql:
+                        "SELECT * FROM invite WHERE owner_id = ? AND revoked_at IS NULL AND expires_at > ? ORDER BY created_at DESC, code LIMIT 200"
+                ),
                 arguments: [ownerId, now]
             ).map(Self.invite)
         }
@@ -344,10 +401,13 @@ public final class SQLiteAccountStore: AccountStore {
     public func revokeInvite(code: String, ownerId: String, now: Int64) async throws -> Bool? {
         try await database.write { db in
             guard
-                try Bool.fetchOne(try db.cachedStatement(sql: "SELECT 1 FROM invite WHERE code = ? AND owner_id = ?"), arguments: [code, ownerId])
+                try Bool.fetchOne(
+                    try db.cachedStatement(sql: "SELECT 1 FROM invite WHERE code = ? AND owner_id = ?"),
+                    arguments: [code, ownerId])
                     != nil
             else { return nil }
-            try db.cachedStatement(sql: "UPDATE invite SET revoked_at = ? WHERE code = ? AND revoked_at IS NULL").execute(arguments: [now, code])
+            try db.cachedStatement(sql: "UPDATE invite SET revoked_at = ? WHERE code = ? AND revoked_at IS NULL")
+                .execute(arguments: [now, code])
             return db.changesCount == 1
         }
     }
@@ -360,8 +420,10 @@ public final class SQLiteAccountStore: AccountStore {
 
     private static func invite(_ row: Row) -> Invite {
         Invite(
-            code: row["code"], purpose: InvitePurpose(rawValue: row["purpose"]) ?? .friend, challengeId: row["challenge_id"],
-            gameId: row["game_id"], createdAt: row["created_at"], expiresAt: row["expires_at"], revokedAt: row["revoked_at"],
+            code: row["code"], purpose: InvitePurpose(rawValue: row["purpose"]) ?? .friend,
+            challengeId: row["challenge_id"],
+            gameId: row["game_id"], createdAt: row["created_at"], expiresAt: row["expires_at"],
+            revokedAt: row["revoked_at"],
             uses: row["uses"])
     }
 
@@ -377,7 +439,8 @@ public final class SQLiteAccountStore: AccountStore {
     ) async throws -> FriendState {
         try await database.write { db in
             if requireBoth { try Self.requireBoth(db, playerId, otherPlayerId) }
-            let before = FriendRules(mine: try Self.state(db, playerId, otherPlayerId), theirs: try Self.state(db, otherPlayerId, playerId))
+            let before = FriendRules(
+                mine: try Self.state(db, playerId, otherPlayerId), theirs: try Self.state(db, otherPlayerId, playerId))
             var after = before
             let result = try change(&after)
             if after.mine != before.mine { try Self.store(db, playerId, otherPlayerId, after.mine, now) }
@@ -391,10 +454,11 @@ public final class SQLiteAccountStore: AccountStore {
         try await database.read { db in
             func list(_ state: FriendState) throws -> [PublicProfile] {
                 try Row.fetchAll(
-                    try db.cachedStatement(sql: """
-                        SELECT p.id, p.display_name FROM relation r JOIN player p ON p.id = r.other_id
-                        WHERE r.player_id = ? AND r.state = ? ORDER BY p.display_name, p.id
-                        """),
+                    try db.cachedStatement(
+                        sql: """
+                            SELECT p.id, p.display_name FROM relation r JOIN player p ON p.id = r.other_id
+                            WHERE r.player_id = ? AND r.state = ? ORDER BY p.display_name, p.id
+                            """),
                     arguments: [playerId, state.rawValue]
                 ).map { PublicProfile(playerId: $0["id"], displayName: $0["display_name"]) }
             }
@@ -407,14 +471,16 @@ public final class SQLiteAccountStore: AccountStore {
     public func friendIDs(playerId: String) async throws -> [String] {
         try await database.read { db in
             try String.fetchAll(
-                try db.cachedStatement(sql: "SELECT other_id FROM relation WHERE player_id = ? AND state = 'friends' ORDER BY other_id"),
+                try db.cachedStatement(
+                    sql: "SELECT other_id FROM relation WHERE player_id = ? AND state = 'friends' ORDER BY other_id"),
                 arguments: [playerId])
         }
     }
 
     public func isBlocked(_ playerId: String, _ otherPlayerId: String) async throws -> Bool {
         try await database.read { db in
-            try Self.state(db, playerId, otherPlayerId) == .blocked || Self.state(db, otherPlayerId, playerId) == .blocked
+            try Self.state(db, playerId, otherPlayerId) == .blocked
+                || Self.state(db, otherPlayerId, playerId) == .blocked
         }
     }
 
@@ -422,25 +488,33 @@ public final class SQLiteAccountStore: AccountStore {
 
     private static func state(_ db: Database, _ playerId: String, _ otherId: String) throws -> FriendState {
         let raw = try String.fetchOne(
-            try db.cachedStatement(sql: "SELECT state FROM relation WHERE player_id = ? AND other_id = ?"), arguments: [playerId, otherId])
+            try db.cachedStatement(sql: "SELECT state FROM relation WHERE player_id = ? AND other_id = ?"),
+            arguments: [playerId, otherId])
         return raw.flatMap(FriendState.init(rawValue:)) ?? .none
     }
 
     /// Writes one side (`none` deletes its row).
-    private static func store(_ db: Database, _ playerId: String, _ otherId: String, _ state: FriendState, _ now: Int64) throws {
+    private static func store(_ db: Database, _ playerId: String, _ otherId: String, _ state: FriendState, _ now: Int64)
+        throws
+    {
         guard state != .none else {
-            try db.cachedStatement(sql: "DELETE FROM relation WHERE player_id = ? AND other_id = ?").execute(arguments: [playerId, otherId])
+            try db.cachedStatement(sql: "DELETE FROM relation WHERE player_id = ? AND other_id = ?").execute(
+                arguments: [playerId, otherId])
             return
         }
-        try db.cachedStatement(sql: """
+        try db.cachedStatement(
+            sql: """
                 INSERT INTO relation (player_id, other_id, state, since) VALUES (?, ?, ?, ?)
                 ON CONFLICT(player_id, other_id) DO UPDATE SET state = excluded.state, since = excluded.since
-                """).execute(arguments: [playerId, otherId, state.rawValue, now])
+                """
+        ).execute(arguments: [playerId, otherId, state.rawValue, now])
     }
 
     private static func requireBoth(_ db: Database, _ playerId: String, _ otherId: String) throws {
-        let count = try Int.fetchOne(
-            try db.cachedStatement(sql: "SELECT COUNT(*) FROM player WHERE id IN (?, ?)"), arguments: [playerId, otherId]) ?? 0
+        let count =
+            try Int.fetchOne(
+                try db.cachedStatement(sql: "SELECT COUNT(*) FROM player WHERE id IN (?, ?)"),
+                arguments: [playerId, otherId]) ?? 0
         guard count == 2 else { throw AccountErrors.unknownPlayer }
     }
 

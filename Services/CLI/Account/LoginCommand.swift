@@ -37,7 +37,8 @@ struct LoginCommand: ParsableCommand {
             throw ValidationError("a device login takes no password")
         }
         if username != nil && displayName != nil {
-            throw ValidationError("--display-name is for a new device account; use podium request --type auth.display-name to rename")
+            throw ValidationError(
+                "--display-name is for a new device account; use podium request --type auth.display-name to rename")
         }
     }
 

@@ -23,7 +23,9 @@ struct LogoutCommand: ParsableCommand {
 
     func run() throws {
         let file = session.file
-        guard let stored = try file.load() else { throw CommandFailure("not logged in: there is no session file \(file.path)") }
+        guard let stored = try file.load() else {
+            throw CommandFailure("not logged in: there is no session file \(file.path)")
+        }
         let connection = try GatewayConnection(gateway)
         let grant: SessionGrant
         do {
@@ -39,9 +41,11 @@ struct LogoutCommand: ParsableCommand {
         let reply: PodiumReply<RevocationReceipt>
         do {
             if allSessions {
-                reply = try connection.exchange(AuthRequests.revoke, SessionRevocation(allSessions: true), credential: .token(grant.sessionToken))
+                reply = try connection.exchange(
+                    AuthRequests.revoke, SessionRevocation(allSessions: true), credential: .token(grant.sessionToken))
             } else {
-                reply = try connection.exchange(AuthRequests.logout, EmptyPayload(), credential: .token(grant.sessionToken))
+                reply = try connection.exchange(
+                    AuthRequests.logout, EmptyPayload(), credential: .token(grant.sessionToken))
             }
         } catch let failure as CommandFailure {
             throw CommandFailure("\(failure.description)\n  the session file \(file.path) is kept; try again")

@@ -13,7 +13,9 @@ struct RefreshCommand: ParsableCommand {
 
     func run() throws {
         let file = session.file
-        guard let grant = try file.load() else { throw CommandFailure("not logged in: there is no session file \(file.path)") }
+        guard let grant = try file.load() else {
+            throw CommandFailure("not logged in: there is no session file \(file.path)")
+        }
         let connection = try GatewayConnection(gateway)
         let renewed = try SessionRenewal(file: file, connection: connection, gateway: gateway).renew(grant)
         emit("refreshed: " + renewed.summary(savedIn: file.path))

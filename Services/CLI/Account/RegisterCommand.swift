@@ -24,7 +24,8 @@ struct RegisterCommand: ParsableCommand {
     func run() throws {
         let registration = Registration(
             username: username, password: try passwordOptions.read(confirm: true), displayName: displayName)
-        let grant = try SessionStart.request(AuthRequests.register, payload: registration, gateway: gateway, file: session.file)
+        let grant = try SessionStart.request(
+            AuthRequests.register, payload: registration, gateway: gateway, file: session.file)
         emit("registered: " + grant.summary(savedIn: session.file.path))
     }
 }

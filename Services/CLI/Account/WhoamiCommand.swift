@@ -15,7 +15,8 @@ struct WhoamiCommand: ParsableCommand {
 
     func run() throws {
         let connection = try GatewayConnection(gateway)
-        let credential = try credentials.credential(for: AuthRequests.profile.type, connection: connection, gateway: gateway)
+        let credential = try credentials.credential(
+            for: AuthRequests.profile.type, connection: connection, gateway: gateway)
         let (profile, reply) = try connection.expectSuccess(AuthRequests.profile, credential: credential)
         if json {
             emit(reply.text)

@@ -26,9 +26,10 @@ struct AchievementListCommand: ParsableCommand {
         table.append(["title", "points", "progress", "", "", "earned", "times", "players", "id"])
         for status in list.achievements {
             var row = [status.title ?? "(hidden)", status.points.map(String.init) ?? "-"]
-            row += status.percentComplete.map {
-                AchievementProgressText.columns(percent: $0, steps: status.steps, target: status.target)
-            } ?? ["-", "", ""]
+            row +=
+                status.percentComplete.map {
+                    AchievementProgressText.columns(percent: $0, steps: status.steps, target: status.target)
+                } ?? ["-", "", ""]
             row += [
                 status.earned ? (status.earnedAt.map(Timestamp.text) ?? "yes") : "-",
                 String(status.timesEarned),

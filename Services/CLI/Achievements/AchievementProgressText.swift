@@ -41,12 +41,15 @@ struct TextTable {
     var text: String {
         var widths = Array(repeating: 0, count: alignments.count)
         for row in rows {
-            for (column, cell) in row.enumerated() where column < widths.count { widths[column] = max(widths[column], cell.count) }
+            for (column, cell) in row.enumerated() where column < widths.count {
+                widths[column] = max(widths[column], cell.count)
+            }
         }
         return rows.map { row in
             row.enumerated().map { column, cell in
                 guard column < widths.count else { return cell }
-                return alignments[column] == .right ? cell.leftPadded(to: widths[column]) : cell.rightPadded(to: widths[column])
+                return alignments[column] == .right
+                    ? cell.leftPadded(to: widths[column]) : cell.rightPadded(to: widths[column])
             }
             .joined(separator: "  ")
             .trimmingTrailingSpaces()

@@ -41,7 +41,9 @@ struct AchievementReportCommand: ParsableCommand {
             }
             return
         }
-        guard achievementId != nil else { throw ValidationError("give --achievement (with --percent or --steps) or --file") }
+        guard achievementId != nil else {
+            throw ValidationError("give --achievement (with --percent or --steps) or --file")
+        }
         switch (percent, steps) {
         case (nil, nil): throw ValidationError("give --percent or --steps")
         case (.some, .some): throw ValidationError("give either --percent or --steps, not both")
@@ -76,7 +78,9 @@ struct AchievementReportCommand: ParsableCommand {
         if file == "-" {
             data = FileHandle.standardInput.readDataToEndOfFile()
         } else {
-            guard let contents = FileManager.default.contents(atPath: file) else { throw CommandFailure("cannot read \(file)") }
+            guard let contents = FileManager.default.contents(atPath: file) else {
+                throw CommandFailure("cannot read \(file)")
+            }
             data = contents
         }
         guard let parsed = try? WireCodec.decode(JSONValue.self, from: data) else {

@@ -29,7 +29,8 @@ struct AdminAuditCommand: ParsableCommand {
         table.append(["seq", "time", "actor", "transport", "peer", "type", "player", "outcome"])
         for entry in page.entries {
             table.append([
-                String(entry.seq), Timestamp.text(entry.at), entry.actor, entry.transport, entry.peer ?? "-", entry.type,
+                String(entry.seq), Timestamp.text(entry.at), entry.actor, entry.transport, entry.peer ?? "-",
+                entry.type,
                 entry.playerId ?? "-", entry.outcome,
             ])
         }

@@ -31,7 +31,8 @@ struct AdminBanCommand: ParsableCommand {
     }
 
     func run() throws {
-        let request = BanRequest(playerId: playerId, reason: reason, until: try Self.end(until: until, duration: duration, now: Date()))
+        let request = BanRequest(
+            playerId: playerId, reason: reason, until: try Self.end(until: until, duration: duration, now: Date()))
         let ban = try options.send(AuthRequests.ban, request)
         if options.json { return }
         let end = ban.until.map { "until \(Timestamp.text($0))" } ?? "until unbanned"
@@ -43,7 +44,8 @@ struct AdminBanCommand: ParsableCommand {
         if let until {
             if let milliseconds = Int64(until) { return milliseconds }
             guard let date = ISO8601DateFormatter().date(from: until) else {
-                throw CommandFailure("--until must be an ISO 8601 time such as 2026-12-31T00:00:00Z, or Unix milliseconds")
+                throw CommandFailure(
+                    "--until must be an ISO 8601 time such as 2026-12-31T00:00:00Z, or Unix milliseconds")
             }
             return Int64(date.timeIntervalSince1970 * 1000)
         }
@@ -58,7 +60,8 @@ struct AdminBanCommand: ParsableCommand {
 
 /// `podium admin unban`: ends a player's ban now.
 struct AdminUnbanCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "unban", abstract: "Lift a player's ban (auth.admin.unban).")
+    static let configuration = CommandConfiguration(
+        commandName: "unban", abstract: "Lift a player's ban (auth.admin.unban).")
 
     @OptionGroup var options: AdminOptions
 

@@ -4,7 +4,8 @@ import PodiumMessages
 /// `podium admin remove-score`: one player's entry and history on a board.
 struct AdminRemoveScoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "remove-score", abstract: "Remove a player's score from a board and its history (leaderboard.admin.remove-score).")
+        commandName: "remove-score",
+        abstract: "Remove a player's score from a board and its history (leaderboard.admin.remove-score).")
 
     @OptionGroup var options: AdminOptions
     @OptionGroup var board: AdminBoardOptions
@@ -14,22 +15,28 @@ struct AdminRemoveScoreCommand: ParsableCommand {
 
     func run() throws {
         let receipt = try options.send(
-            LeaderboardRequests.removeScore, ScoreRemoval(boardId: board.boardId, playerId: playerId), gameId: board.gameId)
+            LeaderboardRequests.removeScore, ScoreRemoval(boardId: board.boardId, playerId: playerId),
+            gameId: board.gameId)
         if options.json { return }
-        emit(receipt.removed ? "removed \(playerId)'s score from \(receipt.boardId)" : "\(playerId) had no score on \(receipt.boardId)")
+        emit(
+            receipt.removed
+                ? "removed \(playerId)'s score from \(receipt.boardId)"
+                : "\(playerId) had no score on \(receipt.boardId)")
     }
 }
 
 /// `podium admin reset-board`: the board's standings into a new archive; it starts empty.
 struct AdminResetBoardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "reset-board", abstract: "Reset a board now; its standings become a numbered archive (leaderboard.admin.reset).")
+        commandName: "reset-board",
+        abstract: "Reset a board now; its standings become a numbered archive (leaderboard.admin.reset).")
 
     @OptionGroup var options: AdminOptions
     @OptionGroup var board: AdminBoardOptions
 
     func run() throws {
-        let archive = try options.send(LeaderboardRequests.reset, BoardTarget(boardId: board.boardId), gameId: board.gameId)
+        let archive = try options.send(
+            LeaderboardRequests.reset, BoardTarget(boardId: board.boardId), gameId: board.gameId)
         if options.json { return }
         emit(
             "reset \(archive.boardId): \(archive.entries) entries archived as archive \(archive.archive) "
@@ -39,13 +46,15 @@ struct AdminResetBoardCommand: ParsableCommand {
 
 /// `podium admin archives`: a board's archives, newest first.
 struct AdminArchivesCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "archives", abstract: "List a board's archives (leaderboard.archives).")
+    static let configuration = CommandConfiguration(
+        commandName: "archives", abstract: "List a board's archives (leaderboard.archives).")
 
     @OptionGroup var options: AdminOptions
     @OptionGroup var board: AdminBoardOptions
 
     func run() throws {
-        let list = try options.send(LeaderboardRequests.archives, BoardTarget(boardId: board.boardId), gameId: board.gameId)
+        let list = try options.send(
+            LeaderboardRequests.archives, BoardTarget(boardId: board.boardId), gameId: board.gameId)
         if options.json { return }
         guard !list.archives.isEmpty else { return emit("\(list.boardId) has no archives") }
         for archive in list.archives {
@@ -70,6 +79,8 @@ struct AdminEndChallengeCommand: ParsableCommand {
     func run() throws {
         let detail = try options.send(ChallengeRequests.end, ChallengeTarget(challengeId: challengeId), gameId: gameId)
         if options.json { return }
-        emit("challenge \(detail.challengeId) ends at \(detail.endsAt.map(Timestamp.text) ?? "now"); its standings follow")
+        emit(
+            "challenge \(detail.challengeId) ends at \(detail.endsAt.map(Timestamp.text) ?? "now"); its standings follow"
+        )
     }
 }

@@ -21,7 +21,8 @@ struct AdminDefineChallengeCommand: ParsableCommand {
 
     func run() throws {
         let definition = try AdminDefinitionFile.read(file)
-        let reply = try options.send(ChallengeRequests.define.withPayload(DefinitionFile.self), definition, gameId: gameId)
+        let reply = try options.send(
+            ChallengeRequests.define.withPayload(DefinitionFile.self), definition, gameId: gameId)
         if options.json { return }
         emit("defined challenge \(reply.definition.id) in game \(gameId)")
     }
@@ -42,7 +43,8 @@ struct AdminRemoveChallengeCommand: ParsableCommand {
     var definitionId: String
 
     func run() throws {
-        _ = try options.send(ChallengeRequests.remove, ChallengeDefinitionTarget(definitionId: definitionId), gameId: gameId)
+        _ = try options.send(
+            ChallengeRequests.remove, ChallengeDefinitionTarget(definitionId: definitionId), gameId: gameId)
         if options.json { return }
         emit("removed challenge definition \(definitionId) from game \(gameId)")
     }

@@ -14,9 +14,12 @@ struct AdminCommand: ParsableCommand {
             stores themselves, with the stack stopped, and need no key.
             """,
         subcommands: [
-            AdminBanCommand.self, AdminUnbanCommand.self, AdminLookupCommand.self, AdminRevokeSessionCommand.self, AdminLockoutsCommand.self, AdminUnlockCommand.self, AdminNotifyCommand.self,
-            AdminRemoveScoreCommand.self, AdminResetBoardCommand.self, AdminArchivesCommand.self, AdminDefineBoardCommand.self,
-            AdminDefineAchievementCommand.self, AdminDefineChallengeCommand.self, AdminRemoveChallengeCommand.self, AdminChallengesCommand.self, AdminEndChallengeCommand.self, AdminAuditCommand.self,
+            AdminBanCommand.self, AdminUnbanCommand.self, AdminLookupCommand.self, AdminRevokeSessionCommand.self,
+            AdminLockoutsCommand.self, AdminUnlockCommand.self, AdminNotifyCommand.self,
+            AdminRemoveScoreCommand.self, AdminResetBoardCommand.self, AdminArchivesCommand.self,
+            AdminDefineBoardCommand.self,
+            AdminDefineAchievementCommand.self, AdminDefineChallengeCommand.self, AdminRemoveChallengeCommand.self,
+            AdminChallengesCommand.self, AdminEndChallengeCommand.self, AdminAuditCommand.self,
             AdminExportCommand.self, AdminImportCommand.self,
         ])
 }

@@ -21,7 +21,8 @@ struct AdminDefineBoardCommand: ParsableCommand {
 
     func run() throws {
         let definition = try AdminDefinitionFile.read(file)
-        let reply = try options.send(LeaderboardRequests.define.withPayload(DefinitionFile.self), definition, gameId: gameId)
+        let reply = try options.send(
+            LeaderboardRequests.define.withPayload(DefinitionFile.self), definition, gameId: gameId)
         if options.json { return }
         emit("defined board \(reply.definition.id) in game \(gameId)")
     }
@@ -29,7 +30,8 @@ struct AdminDefineBoardCommand: ParsableCommand {
 
 struct AdminDefineAchievementCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "define-achievement", abstract: "Add or change an achievement from a JSON file (achievement.admin.define).")
+        commandName: "define-achievement",
+        abstract: "Add or change an achievement from a JSON file (achievement.admin.define).")
 
     @OptionGroup var options: AdminOptions
 
@@ -81,7 +83,8 @@ struct AdminChallengesCommand: ParsableCommand {
     var limit: Int = 50
 
     func run() throws {
-        let reply = try options.send(ChallengeRequests.list, ChallengeListing(openOnly: open, limit: limit), gameId: gameId)
+        let reply = try options.send(
+            ChallengeRequests.list, ChallengeListing(openOnly: open, limit: limit), gameId: gameId)
         if options.json { return }
         let list = reply.challenges
         guard !list.isEmpty else { return emit("no challenges") }

@@ -43,7 +43,8 @@ struct AdminExportCommand: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let directory = URL(fileURLWithPath: dataDirectory ?? environment["PODIUM_DATA"] ?? ".podium")
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
             throw CommandFailure("no data directory \(directory.path)")
         }
         let missing = DeploymentFiles.all.map(\.file).filter {
@@ -66,14 +67,16 @@ struct AdminExportCommand: ParsableCommand {
             stores.append(store)
         }
         let header = DumpHeader(
-            format: DumpHeader.format, version: DumpHeader.version, createdAt: Int64(Date().timeIntervalSince1970 * 1000), stores: stores)
+            format: DumpHeader.format, version: DumpHeader.version,
+            createdAt: Int64(Date().timeIntervalSince1970 * 1000), stores: stores)
         let writer = try DumpWriter(to: URL(fileURLWithPath: output), header: header)
         do {
             for store in stores {
                 try Self.refusing {
                     try SQLiteStoreExport.read(path: directory.appendingPathComponent(store.file)) { contents in
                         guard contents.tables == store.tables else {
-                            throw CommandFailure("\(store.file) changed while exporting: stop the stack, then export again")
+                            throw CommandFailure(
+                                "\(store.file) changed while exporting: stop the stack, then export again")
                         }
                         for table in store.tables {
                             try writer.startTable(store: store.file, table: table.name)
@@ -90,7 +93,9 @@ struct AdminExportCommand: ParsableCommand {
         let elapsed = ContinuousClock.now - started
         for store in stores {
             let rows = store.tables.reduce(0) { $0 + $1.rows }
-            print("\(store.file.padding(toLength: 30, withPad: " ", startingAt: 0)) \(store.tables.count) tables, \(rows) rows")
+            print(
+                "\(store.file.padding(toLength: 30, withPad: " ", startingAt: 0)) \(store.tables.count) tables, \(rows) rows"
+            )
         }
         let seconds = elapsed.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 2)))
         print("exported \(header.totalRows) rows to \(output) in \(seconds)")

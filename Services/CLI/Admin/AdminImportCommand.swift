@@ -52,13 +52,16 @@ struct AdminImportCommand: ParsableCommand {
         let header = reader.header
         if let unknown = header.stores.first(where: { !DeploymentFiles.services.contains($0.service) }) {
             throw CommandFailure(
-                "\(input.path) holds a store of an unknown service '\(unknown.service)' (\(unknown.file)); nothing was imported")
+                "\(input.path) holds a store of an unknown service '\(unknown.service)' (\(unknown.file)); nothing was imported"
+            )
         }
         let settings = try Dictionary(
             uniqueKeysWithValues: Set(header.stores.map(\.service)).map { service in
                 (service, try Self.settings(url: url, service: service))
             })
-        let summary = try blocking { try await Self.load(input: input, header: header, settings: settings, replace: replace) }
+        let summary = try blocking {
+            try await Self.load(input: input, header: header, settings: settings, replace: replace)
+        }
         print(summary)
     }
 
@@ -71,7 +74,9 @@ struct AdminImportCommand: ParsableCommand {
     }
 
     /// Creates the schemas (the services' own openers: their migrations), plans, checks and loads.
-    static func load(input: URL, header: DumpHeader, settings: [String: DatabaseSettings], replace: Bool) async throws -> String {
+    static func load(input: URL, header: DumpHeader, settings: [String: DatabaseSettings], replace: Bool) async throws
+        -> String
+    {
         let started = ContinuousClock.now
         let logger = Logger(label: "podium.import")
         for service in DeploymentFiles.services where settings[service] != nil {
@@ -81,9 +86,11 @@ struct AdminImportCommand: ParsableCommand {
             } catch let error as StorageUnavailable {
                 throw CommandFailure(
                     "cannot reach \(database.location): \(error) "
-                        + "(is the server up, and are the host, port, user, password and database right?); nothing was imported")
+                        + "(is the server up, and are the host, port, user, password and database right?); nothing was imported"
+                )
             } catch {
-                throw CommandFailure("cannot open the \(service) schema \(database.location): \(error); nothing was imported")
+                throw CommandFailure(
+                    "cannot open the \(service) schema \(database.location): \(error); nothing was imported")
             }
         }
         guard let first = header.stores.first, let connectTo = settings[first.service] else {
@@ -120,8 +127,11 @@ struct AdminImportCommand: ParsableCommand {
             }
         }
         if !occupied.isEmpty && !replace {
-            let shown = occupied.prefix(4).joined(separator: ", ") + (occupied.count > 4 ? " and \(occupied.count - 4) more tables" : "")
-            throw CommandFailure("the target already holds data: \(shown); nothing was imported (--replace empties these schemas first)")
+            let shown =
+                occupied.prefix(4).joined(separator: ", ")
+                + (occupied.count > 4 ? " and \(occupied.count - 4) more tables" : "")
+            throw CommandFailure(
+                "the target already holds data: \(shown); nothing was imported (--replace empties these schemas first)")
         }
 
         // The copy: one transaction for every schema. A value the target cannot hold, or a row

@@ -52,6 +52,8 @@ struct AdminUnlockCommand: ParsableCommand {
     func run() throws {
         let receipt = try options.send(AuthRequests.unlock, LockoutQuery(username: username, address: address))
         if options.json { return }
-        emit(receipt.cleared == 0 ? "nothing was counted against that" : "cleared \(receipt.cleared) failed-login count(s)")
+        emit(
+            receipt.cleared == 0
+                ? "nothing was counted against that" : "cleared \(receipt.cleared) failed-login count(s)")
     }
 }

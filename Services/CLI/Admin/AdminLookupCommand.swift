@@ -24,7 +24,8 @@ struct AdminLookupCommand: ParsableCommand {
     }
 
     func run() throws {
-        let record = try options.send(AuthRequests.lookup, PlayerLookup(playerId: playerId, username: username, deviceId: deviceId))
+        let record = try options.send(
+            AuthRequests.lookup, PlayerLookup(playerId: playerId, username: username, deviceId: deviceId))
         if options.json { return }
         emit(Self.text(record))
     }
@@ -35,16 +36,20 @@ struct AdminLookupCommand: ParsableCommand {
             "name      \(record.displayName)" + (record.username.map { " (username \($0))" } ?? ""),
             "created   \(Timestamp.text(record.createdAt))",
             "friends   \(record.friends)",
-            "ban       " + (record.ban.map { ban in
-                "since \(Timestamp.text(ban.bannedAt)), " + (ban.until.map { "until \(Timestamp.text($0))" } ?? "until unbanned")
-                    + ": \(ban.reason)"
-            } ?? "none"),
+            "ban       "
+                + (record.ban.map { ban in
+                    "since \(Timestamp.text(ban.bannedAt)), "
+                        + (ban.until.map { "until \(Timestamp.text($0))" } ?? "until unbanned")
+                        + ": \(ban.reason)"
+                } ?? "none"),
         ]
         lines.append(record.devices.isEmpty ? "devices   none" : "devices")
         for device in record.devices { lines.append("  \(device.deviceId)  linked \(Timestamp.text(device.linkedAt))") }
         lines.append(record.sessions.isEmpty ? "sessions  none active" : "sessions")
         for session in record.sessions {
-            lines.append("  \(session.sessionId)  since \(Timestamp.text(session.createdAt))  until \(Timestamp.text(session.expiresAt))")
+            lines.append(
+                "  \(session.sessionId)  since \(Timestamp.text(session.createdAt))  until \(Timestamp.text(session.expiresAt))"
+            )
         }
         return lines.joined(separator: "\n")
     }

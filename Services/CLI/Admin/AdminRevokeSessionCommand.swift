@@ -14,6 +14,8 @@ struct AdminRevokeSessionCommand: ParsableCommand {
     func run() throws {
         let receipt = try options.send(AuthRequests.revokeSession, SessionTarget(sessionId: sessionId))
         if options.json { return }
-        emit(receipt.revokedSessions > 0 ? "revoked session \(sessionId)" : "session \(sessionId) was unknown or already ended")
+        emit(
+            receipt.revokedSessions > 0
+                ? "revoked session \(sessionId)" : "session \(sessionId) was unknown or already ended")
     }
 }

@@ -97,7 +97,9 @@ final class DumpWriter {
         guard !FileManager.default.fileExists(atPath: destination.path) else {
             throw CommandFailure("\(destination.path) exists already: give another --output, or remove it")
         }
-        guard FileManager.default.createFile(atPath: partial.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+        guard
+            FileManager.default.createFile(atPath: partial.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        else {
             throw CommandFailure("cannot create \(partial.path)")
         }
         handle = try FileHandle(forWritingTo: partial)
@@ -195,7 +197,8 @@ final class DumpReader {
         }
         guard header.version == DumpHeader.version else {
             throw CommandFailure(
-                "\(path.path) is a dump of format version \(header.version); this podium reads version \(DumpHeader.version)")
+                "\(path.path) is a dump of format version \(header.version); this podium reads version \(DumpHeader.version)"
+            )
         }
         self.header = header
     }
@@ -237,7 +240,8 @@ final class DumpReader {
         }
         guard !decodesRows || values.count == description.columns.count else {
             throw problem(
-                "a row of \(current.file)/\(description.name) has \(values.count) values for \(description.columns.count) columns")
+                "a row of \(current.file)/\(description.name) has \(values.count) values for \(description.columns.count) columns"
+            )
         }
         checksum.add(line: line)
         left -= 1
@@ -261,10 +265,13 @@ final class DumpReader {
             throw problem("the end line comes before table \(missing.file)/\(missing.tables[table].name)")
         }
         guard end.end.rows == rows, rows == header.totalRows else {
-            throw problem("the end line counts \(end.end.rows) rows; the file has \(rows), the header \(header.totalRows)")
+            throw problem(
+                "the end line counts \(end.end.rows) rows; the file has \(rows), the header \(header.totalRows)")
         }
         guard end.end.checksum == checksum.text else {
-            throw problem("checksum mismatch (\(end.end.checksum) recorded, \(checksum.text) read): the file was altered or damaged")
+            throw problem(
+                "checksum mismatch (\(end.end.checksum) recorded, \(checksum.text) read): the file was altered or damaged"
+            )
         }
         if let extra = try nextLine(), !extra.isEmpty { throw problem("text after the end line") }
         ended = true

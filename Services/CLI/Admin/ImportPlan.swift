@@ -52,10 +52,13 @@ struct ImportPlan: Sendable {
             let byName = Dictionary(uniqueKeysWithValues: targetTables.map { ($0.name, $0) })
             for table in store.tables {
                 guard let target = byName[table.name] else {
-                    throw CommandFailure("\(store.file) has a table \(table.name) that \(schema) has not: \(Self.otherVersion)")
+                    throw CommandFailure(
+                        "\(store.file) has a table \(table.name) that \(schema) has not: \(Self.otherVersion)")
                 }
                 if let other = placed["\(schema).\(table.name)"] {
-                    throw CommandFailure("\(store.file) and \(other) both have a table \(table.name) for \(schema); nothing was imported")
+                    throw CommandFailure(
+                        "\(store.file) and \(other) both have a table \(table.name) for \(schema); nothing was imported"
+                    )
                 }
                 placed["\(schema).\(table.name)"] = store.file
                 let unfilledSerial = target.columns.filter { $0.serial && !table.columns.contains($0.name) }
@@ -67,30 +70,37 @@ struct ImportPlan: Sendable {
                         mapping.append(unfilledSerial.count == 1 ? unfilledSerial[0] : nil)
                     } else {
                         throw CommandFailure(
-                            "\(store.file) table \(table.name) has a column \(column) that \(schema).\(table.name) has not: \(Self.otherVersion)")
+                            "\(store.file) table \(table.name) has a column \(column) that \(schema).\(table.name) has not: \(Self.otherVersion)"
+                        )
                     }
                 }
                 let filled = Set(mapping.compactMap { $0?.name })
-                for column in target.columns where !filled.contains(column.name) && !column.nullable && !column.hasDefault {
+                for column in target.columns
+                where !filled.contains(column.name) && !column.nullable && !column.hasDefault {
                     throw CommandFailure(
-                        "\(schema).\(table.name) needs a column \(column.name) that the dump of \(store.file) has not: \(Self.otherVersion)")
+                        "\(schema).\(table.name) needs a column \(column.name) that the dump of \(store.file) has not: \(Self.otherVersion)"
+                    )
                 }
                 for referred in target.refersTo where referred != table.name && placed["\(schema).\(referred)"] == nil {
                     throw CommandFailure(
-                        "\(store.file): table \(table.name) comes before \(referred), which it refers to; nothing was imported")
+                        "\(store.file): table \(table.name) comes before \(referred), which it refers to; nothing was imported"
+                    )
                 }
                 let key = "\(store.file)/\(table.name)"
                 tables[key] = Table(
-                    file: store.file, schema: schema, target: target, mapping: mapping, rows: table.rows, sequence: table.sequence)
+                    file: store.file, schema: schema, target: target, mapping: mapping, rows: table.rows,
+                    sequence: table.sequence)
                 order.append(key)
             }
         }
         for (service, targetTables) in schemas.sorted(by: { $0.key < $1.key }) {
             guard let schema = settings[service]?.schema else { continue }
-            for table in targetTables where placed["\(schema).\(table.name)"] == nil && !table.name.hasPrefix("podium_") {
+            for table in targetTables where placed["\(schema).\(table.name)"] == nil && !table.name.hasPrefix("podium_")
+            {
                 throw CommandFailure(
                     "the dump has no table \(table.name), which \(schema) has: the dump was made by an older version of Podium "
-                        + "(start that deployment once with this version, so its stores migrate, stop it and export again); nothing was imported")
+                        + "(start that deployment once with this version, so its stores migrate, stop it and export again); nothing was imported"
+                )
             }
         }
     }
@@ -104,7 +114,8 @@ struct ImportPlan: Sendable {
         var rowNumbers: [String: Int] = [:]
         func flush() async throws {
             guard let key = batchKey, let plan = tables[key], !batch.isEmpty else { return }
-            try await loader.insert(schema: plan.schema, table: plan.target.name, columns: plan.insertColumns, rows: batch)
+            try await loader.insert(
+                schema: plan.schema, table: plan.target.name, columns: plan.insertColumns, rows: batch)
             batch.removeAll(keepingCapacity: true)
         }
         while case .row(let store, let table, let values) = try reader.next() {
@@ -129,7 +140,8 @@ struct ImportPlan: Sendable {
             let count = try await loader.count(schema: plan.schema, table: plan.target.name)
             guard count == plan.rows else {
                 throw CommandFailure(
-                    "\(plan.schema).\(plan.target.name) has \(count) rows after the copy, the dump \(plan.rows); nothing was imported")
+                    "\(plan.schema).\(plan.target.name) has \(count) rows after the copy, the dump \(plan.rows); nothing was imported"
+                )
             }
         }
     }

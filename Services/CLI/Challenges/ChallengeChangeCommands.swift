@@ -41,9 +41,12 @@ struct ChallengeIssueCommand: ParsableCommand {
 
     func run() throws {
         let issue = ChallengeIssue(
-            kind: boardId != nil ? .score : .achievement, boardId: boardId, achievementId: achievementId, receivers: receivers,
+            kind: boardId != nil ? .score : .achievement, boardId: boardId, achievementId: achievementId,
+            receivers: receivers,
             message: message,
-            expiresInMilliseconds: try expiresInMinutes.map { try ChallengeMinutes.milliseconds($0, flag: "--expires-in-minutes") })
+            expiresInMilliseconds: try expiresInMinutes.map {
+                try ChallengeMinutes.milliseconds($0, flag: "--expires-in-minutes")
+            })
         try options.showChallenge(ChallengeRequests.issue, issue)
     }
 }
@@ -52,7 +55,8 @@ struct ChallengeIssueCommand: ParsableCommand {
 struct ChallengeStartCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "start",
-        abstract: "Start a time-boxed challenge: the best score on a board in the next N minutes wins (challenge.start).",
+        abstract:
+            "Start a time-boxed challenge: the best score on a board in the next N minutes wins (challenge.start).",
         discussion: """
             --minutes is 1 minute to 30 days. Everyone taking part (you and the --to players) hears the \
             standings when it ends. Prints the challenge.
@@ -63,7 +67,9 @@ struct ChallengeStartCommand: ParsableCommand {
     @Option(name: .customLong("board"), help: "The board to play (not needed with --definition).")
     var boardId: String?
 
-    @Option(name: .customLong("definition"), help: "A challenge the game defines (podium challenges definitions): its board, lengths and attempts.")
+    @Option(
+        name: .customLong("definition"),
+        help: "A challenge the game defines (podium challenges definitions): its board, lengths and attempts.")
     var definitionId: String?
 
     @Option(help: "How long the challenge runs, in minutes.")
@@ -83,7 +89,8 @@ struct ChallengeStartCommand: ParsableCommand {
     func run() throws {
         let start = TimedChallengeStart(
             boardId: boardId, definitionId: definitionId,
-            durationMilliseconds: try ChallengeMinutes.milliseconds(minutes, flag: "--minutes"), receivers: receivers, message: message)
+            durationMilliseconds: try ChallengeMinutes.milliseconds(minutes, flag: "--minutes"), receivers: receivers,
+            message: message)
         try options.showChallenge(ChallengeRequests.start, start)
     }
 }
@@ -92,7 +99,8 @@ struct ChallengeStartCommand: ParsableCommand {
 struct ChallengeRematchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rematch",
-        abstract: "Start an ended time-boxed challenge again with the same players, board and length (challenge.rematch).")
+        abstract:
+            "Start an ended time-boxed challenge again with the same players, board and length (challenge.rematch).")
 
     @OptionGroup var options: ChallengesOptions
 
@@ -123,7 +131,8 @@ struct ChallengeDeclineCommand: ParsableCommand {
 /// `podium challenges invite <challengeId>`: a code that lets others join your time-boxed challenge.
 struct ChallengeInviteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "invite", abstract: "Make a code that lets others join a running time-boxed challenge (challenge.invite).")
+        commandName: "invite",
+        abstract: "Make a code that lets others join a running time-boxed challenge (challenge.invite).")
 
     @OptionGroup var options: ChallengesOptions
 
@@ -134,11 +143,14 @@ struct ChallengeInviteCommand: ParsableCommand {
     var minutes: Int64?
 
     func validate() throws {
-        if let minutes, !(1...43_200).contains(minutes) { throw ValidationError("--minutes must be between 1 and 43200 (30 days)") }
+        if let minutes, !(1...43_200).contains(minutes) {
+            throw ValidationError("--minutes must be between 1 and 43200 (30 days)")
+        }
     }
 
     func run() throws {
-        let request = ChallengeInviteRequest(challengeId: challengeId, expiresInMilliseconds: minutes.map { $0 * 60_000 })
+        let request = ChallengeInviteRequest(
+            challengeId: challengeId, expiresInMilliseconds: minutes.map { $0 * 60_000 })
         let (invite, _) = try options.send(ChallengeRequests.invite, request)
         if options.json { return }
         emit("\(invite.code)  (works until \(Timestamp.text(invite.expiresAt)))")

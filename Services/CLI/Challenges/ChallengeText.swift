@@ -21,7 +21,8 @@ enum ChallengeText {
         receivers.append([challenge.kind == .timed ? "participant" : "receiver", "state", "value", "at"])
         for receiver in challenge.receivers {
             receivers.append([
-                receiver.playerId + (receiver.playerId == challenge.issuerId ? " (issuer)" : ""), receiver.state.rawValue,
+                receiver.playerId + (receiver.playerId == challenge.issuerId ? " (issuer)" : ""),
+                receiver.state.rawValue,
                 receiver.value.map(String.init) ?? "-", receiver.completedAt.map(Timestamp.text) ?? "-",
             ])
         }
@@ -48,7 +49,9 @@ enum ChallengeText {
 
     /// The inbox: one line per item, `*` marking the unread ones, newest first, then a count.
     static func inbox(_ items: [InboxItem], unreadOnly: Bool) -> String {
-        guard !items.isEmpty else { return unreadOnly ? "no unread challenge notifications" : "the challenge inbox is empty" }
+        guard !items.isEmpty else {
+            return unreadOnly ? "no unread challenge notifications" : "the challenge inbox is empty"
+        }
         var table = TextTable([.left, .left, .left, .left, .left, .left])
         table.append(["", "when", "kind", "message", "inbox id", "challenge"])
         for item in items {

@@ -22,7 +22,9 @@ struct ChallengeReceivedCommand: ParsableCommand {
     func run() throws {
         let (list, _) = try options.send(ChallengeRequests.received, ChallengeFilter(state: state?.rawValue))
         if options.json { return }
-        emit(ChallengeText.list(list.challenges, empty: "no challenges received" + (state.map { " in state \($0.rawValue)" } ?? "")))
+        emit(
+            ChallengeText.list(
+                list.challenges, empty: "no challenges received" + (state.map { " in state \($0.rawValue)" } ?? "")))
     }
 }
 
@@ -88,7 +90,8 @@ struct ChallengeCandidatesCommand: ParsableCommand {
     }
 
     func run() throws {
-        let query = achievementId.map { CandidateQuery(achievementId: $0) }
+        let query =
+            achievementId.map { CandidateQuery(achievementId: $0) }
             ?? CandidateQuery(boardId: boardId ?? "", score: score ?? 0)
         let (candidates, _) = try options.send(ClientRequests.challengeCandidates, query)
         if options.json { return }
@@ -162,7 +165,8 @@ struct ChallengeDefinitionsCommand: ParsableCommand {
 /// `podium challenges standings <challengeId>`: the live order of a time-boxed challenge.
 struct ChallengeStandingsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "standings", abstract: "Show the live order of a time-boxed challenge you take part in (challenge.standings).")
+        commandName: "standings",
+        abstract: "Show the live order of a time-boxed challenge you take part in (challenge.standings).")
 
     @OptionGroup var options: ChallengesOptions
 
@@ -172,13 +176,19 @@ struct ChallengeStandingsCommand: ParsableCommand {
     func run() throws {
         let (reply, _) = try options.send(ChallengeRequests.standings, ChallengeTarget(challengeId: challengeId))
         if options.json { return }
-        var text = "\(reply.challengeId): \(reply.state.rawValue)" + (reply.endsAt.map { ", ends \(Timestamp.text($0))" } ?? "")
+        var text =
+            "\(reply.challengeId): \(reply.state.rawValue)"
+            + (reply.endsAt.map { ", ends \(Timestamp.text($0))" } ?? "")
         if reply.standings.isEmpty {
             text += "\nnobody has scored yet"
         } else {
-            text += "\n" + TextColumns.render(
-                header: ["RANK", "PLAYER", "VALUE", "RUNS"],
-                rows: reply.standings.map { ["\($0.rank)", $0.playerId, "\($0.value)", $0.attempts.map(String.init) ?? "-"] })
+            text +=
+                "\n"
+                + TextColumns.render(
+                    header: ["RANK", "PLAYER", "VALUE", "RUNS"],
+                    rows: reply.standings.map {
+                        ["\($0.rank)", $0.playerId, "\($0.value)", $0.attempts.map(String.init) ?? "-"]
+                    })
         }
         emit(text)
     }

@@ -12,9 +12,12 @@ struct ChallengesCommand: ParsableCommand {
             unless the game is open to everyone (PODIUM_CHALLENGE_OPEN_GAMES) they must be friends.
             """,
         subcommands: [
-            ChallengeIssueCommand.self, ChallengeStartCommand.self, ChallengeRematchCommand.self, ChallengeDeclineCommand.self,
-            ChallengeReceivedCommand.self, ChallengeIssuedCommand.self, ChallengeShowCommand.self, ChallengeCandidatesCommand.self,
-            ChallengeInboxCommand.self, ChallengeReadCommand.self, ChallengeInviteCommand.self, ChallengeJoinCommand.self,
+            ChallengeIssueCommand.self, ChallengeStartCommand.self, ChallengeRematchCommand.self,
+            ChallengeDeclineCommand.self,
+            ChallengeReceivedCommand.self, ChallengeIssuedCommand.self, ChallengeShowCommand.self,
+            ChallengeCandidatesCommand.self,
+            ChallengeInboxCommand.self, ChallengeReadCommand.self, ChallengeInviteCommand.self,
+            ChallengeJoinCommand.self,
             ChallengeDefinitionsCommand.self, ChallengeStandingsCommand.self,
         ])
 }

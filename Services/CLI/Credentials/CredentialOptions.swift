@@ -26,7 +26,8 @@ struct CredentialOptions: ParsableArguments {
     func validate() throws {
         let given = [("--token", token), ("--server-key", serverKey), ("--admin-key", adminKey)].filter { $0.1 != nil }
         if given.count > 1 {
-            throw ValidationError("give only one of \(given.map(\.0).joined(separator: ", ")): a request carries one credential")
+            throw ValidationError(
+                "give only one of \(given.map(\.0).joined(separator: ", ")): a request carries one credential")
         }
         for (flag, value) in given where value?.isEmpty == true {
             throw ValidationError("\(flag) must not be empty")
@@ -58,7 +59,8 @@ struct CredentialOptions: ParsableArguments {
     /// The credential for a request of `type`: the explicit one, else the stored session
     /// (refreshed first if its session token has expired), else none. Public types get the
     /// stored session never.
-    func credential(for type: MessageType, connection: GatewayConnection, gateway: GatewayOptions) throws -> Credential {
+    func credential(for type: MessageType, connection: GatewayConnection, gateway: GatewayOptions) throws -> Credential
+    {
         if let explicit = try explicitCredential() { return explicit }
         guard !PublicRequestTypes.contains(type) else { return .anonymous }
         let file = session.file

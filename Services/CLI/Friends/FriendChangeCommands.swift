@@ -13,7 +13,8 @@ extension FriendChange {
     func run() throws {
         let gateway = options.gateway
         let connection = try GatewayConnection(gateway)
-        let credential = try options.credentials.credential(for: Self.request.type, connection: connection, gateway: gateway)
+        let credential = try options.credentials.credential(
+            for: Self.request.type, connection: connection, gateway: gateway)
         let (relation, reply) = try connection.expectSuccess(
             Self.request, FriendTarget(playerId: playerId), gameId: options.gameId, credential: credential)
         emit(options.json ? reply.text : "\(relation.playerId)  \(relation.state.rawValue)")
@@ -30,7 +31,8 @@ struct FriendRequestCommand: FriendChange {
 
 /// `podium friends accept <playerId>`.
 struct FriendAcceptCommand: FriendChange {
-    static let configuration = CommandConfiguration(commandName: "accept", abstract: "Accept a player's friend request.")
+    static let configuration = CommandConfiguration(
+        commandName: "accept", abstract: "Accept a player's friend request.")
     static let request = AuthRequests.friendAccept
     @OptionGroup var options: FriendsOptions
     @Argument(help: "The player who asked.") var playerId: String
@@ -38,7 +40,8 @@ struct FriendAcceptCommand: FriendChange {
 
 /// `podium friends decline <playerId>`.
 struct FriendDeclineCommand: FriendChange {
-    static let configuration = CommandConfiguration(commandName: "decline", abstract: "Decline a player's friend request.")
+    static let configuration = CommandConfiguration(
+        commandName: "decline", abstract: "Decline a player's friend request.")
     static let request = AuthRequests.friendDecline
     @OptionGroup var options: FriendsOptions
     @Argument(help: "The player who asked.") var playerId: String

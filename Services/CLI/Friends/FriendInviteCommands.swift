@@ -6,7 +6,9 @@ extension FriendsOptions {
     /// Sends one of the logged-in player's invite requests and decodes its successful reply.
     /// Sends a typed request for the player in `--game` and decodes its successful reply; the
     /// reply's text comes along for `--json`.
-    func send<Payload, Value>(_ definition: RequestDefinition<Payload, Value>, _ payload: Payload) throws -> (Value, String) {
+    func send<Payload, Value>(_ definition: RequestDefinition<Payload, Value>, _ payload: Payload) throws -> (
+        Value, String
+    ) {
         let connection = try GatewayConnection(gateway)
         let credential = try credentials.credential(for: definition.type, connection: connection, gateway: gateway)
         let (decoded, reply) = try connection.expectSuccess(definition, payload, gameId: gameId, credential: credential)
@@ -18,7 +20,9 @@ extension FriendsOptions {
 struct FriendInviteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "invite", abstract: "Make a friend code to share (auth.invites.create).",
-        discussion: "Whoever enters it (podium friends redeem CODE) sends you a friend request, without knowing your player id.")
+        discussion:
+            "Whoever enters it (podium friends redeem CODE) sends you a friend request, without knowing your player id."
+    )
 
     @OptionGroup var options: FriendsOptions
 
@@ -26,18 +30,22 @@ struct FriendInviteCommand: ParsableCommand {
     var minutes: Int64?
 
     func validate() throws {
-        if let minutes, !(1...43_200).contains(minutes) { throw ValidationError("--minutes must be between 1 and 43200 (30 days)") }
+        if let minutes, !(1...43_200).contains(minutes) {
+            throw ValidationError("--minutes must be between 1 and 43200 (30 days)")
+        }
     }
 
     func run() throws {
-        let (invite, text) = try options.send(AuthRequests.createInvite, InviteRequest(expiresInMilliseconds: minutes.map { $0 * 60_000 }))
+        let (invite, text) = try options.send(
+            AuthRequests.createInvite, InviteRequest(expiresInMilliseconds: minutes.map { $0 * 60_000 }))
         emit(options.json ? text : "\(invite.code)  (works until \(Timestamp.text(invite.expiresAt)))")
     }
 }
 
 /// `podium friends invites`: your codes that still work.
 struct FriendInvitesCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "invites", abstract: "List your invite codes that still work (auth.invites.list).")
+    static let configuration = CommandConfiguration(
+        commandName: "invites", abstract: "List your invite codes that still work (auth.invites.list).")
 
     @OptionGroup var options: FriendsOptions
 
@@ -55,7 +63,8 @@ struct FriendInvitesCommand: ParsableCommand {
 /// `podium friends redeem CODE`.
 struct FriendRedeemCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "redeem", abstract: "Enter a friend code: its owner gets your friend request (auth.invites.redeem).")
+        commandName: "redeem",
+        abstract: "Enter a friend code: its owner gets your friend request (auth.invites.redeem).")
 
     @OptionGroup var options: FriendsOptions
 
@@ -70,7 +79,8 @@ struct FriendRedeemCommand: ParsableCommand {
 
 /// `podium friends revoke-invite CODE`.
 struct FriendRevokeInviteCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "revoke-invite", abstract: "Stop one of your codes from working (auth.invites.revoke).")
+    static let configuration = CommandConfiguration(
+        commandName: "revoke-invite", abstract: "Stop one of your codes from working (auth.invites.revoke).")
 
     @OptionGroup var options: FriendsOptions
 
@@ -79,6 +89,8 @@ struct FriendRevokeInviteCommand: ParsableCommand {
 
     func run() throws {
         let (revocation, text) = try options.send(AuthRequests.revokeInvite, InviteEntry(code: code))
-        emit(options.json ? text : (revocation.revoked ? "revoked \(revocation.code)" : "\(revocation.code) was revoked already"))
+        emit(
+            options.json
+                ? text : (revocation.revoked ? "revoked \(revocation.code)" : "\(revocation.code) was revoked already"))
     }
 }

@@ -12,7 +12,8 @@ struct FriendListCommand: ParsableCommand {
         let gateway = options.gateway
         let connection = try GatewayConnection(gateway)
         let definition = AuthRequests.friendList
-        let credential = try options.credentials.credential(for: definition.type, connection: connection, gateway: gateway)
+        let credential = try options.credentials.credential(
+            for: definition.type, connection: connection, gateway: gateway)
         let (list, reply) = try connection.expectSuccess(definition, credential: credential)
         if options.json {
             emit(reply.text)

@@ -19,7 +19,9 @@ struct FriendsOptions: ParsableArguments {
 
     @Option(
         name: .customLong("game"),
-        help: "The game it is sent from: a friend request or accept reaches the other player's inbox of that game (none without it).")
+        help:
+            "The game it is sent from: a friend request or accept reaches the other player's inbox of that game (none without it)."
+    )
     var gameId: String?
 
     @Flag(help: "Print the raw JSON reply instead.")

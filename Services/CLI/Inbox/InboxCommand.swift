@@ -18,7 +18,9 @@ struct InboxCommand: ParsableCommand {
 struct InboxListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List the kept notifications, newest first (inbox.list).",
-        discussion: "* marks the unread ones. Follow 'next page: --before N' for older ones; --after N catches up oldest first.")
+        discussion:
+            "* marks the unread ones. Follow 'next page: --before N' for older ones; --after N catches up oldest first."
+    )
 
     @OptionGroup var options: GameCommandOptions
 
@@ -34,7 +36,8 @@ struct InboxListCommand: ParsableCommand {
     @Option(help: "Only items after this position, oldest first (catching up).")
     var after: Int64?
 
-    @Option(name: .customLong("kind"), help: "Only this kind (achievement.earned, operator.notice, ...); may be repeated.")
+    @Option(
+        name: .customLong("kind"), help: "Only this kind (achievement.earned, operator.notice, ...); may be repeated.")
     var kinds: [String] = []
 
     func validate() throws {
@@ -57,7 +60,10 @@ struct InboxListCommand: ParsableCommand {
             return (unreadOnly ? "no unread notifications" : "the inbox is empty") + " (\(list.unread) unread)"
         }
         let rows = list.items.map { item in
-            [item.read ? "" : "*", item.position.map(String.init) ?? "-", Timestamp.text(item.createdAt), item.kind, item.message, item.id]
+            [
+                item.read ? "" : "*", item.position.map(String.init) ?? "-", Timestamp.text(item.createdAt), item.kind,
+                item.message, item.id,
+            ]
         }
         var text = TextColumns.render(header: ["", "POS", "WHEN", "KIND", "MESSAGE", "ID"], rows: rows)
         text += "\n\(list.unread) unread in all (* = unread)"
@@ -68,7 +74,8 @@ struct InboxListCommand: ParsableCommand {
 
 /// `podium inbox unread`.
 struct InboxUnreadCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "unread", abstract: "How many kept notifications are unread (inbox.unread).")
+    static let configuration = CommandConfiguration(
+        commandName: "unread", abstract: "How many kept notifications are unread (inbox.unread).")
 
     @OptionGroup var options: GameCommandOptions
 
@@ -99,7 +106,8 @@ struct InboxReadCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (marked, _) = try options.send(ChallengeRequests.inboxMarkRead, all ? InboxSelection(all: true) : InboxSelection(ids: ids))
+        let (marked, _) = try options.send(
+            ChallengeRequests.inboxMarkRead, all ? InboxSelection(all: true) : InboxSelection(ids: ids))
         if options.json { return }
         emit("marked \(marked.marked) read")
     }
@@ -144,7 +152,8 @@ struct AdminNotifyCommand: ParsableCommand {
     var message: String
 
     func run() throws {
-        let item = try options.send(ChallengeRequests.inboxNotify, OperatorNotice(playerId: playerId, message: message), gameId: gameId)
+        let item = try options.send(
+            ChallengeRequests.inboxNotify, OperatorNotice(playerId: playerId, message: message), gameId: gameId)
         if options.json { return }
         emit("sent and kept as \(item.id)")
     }

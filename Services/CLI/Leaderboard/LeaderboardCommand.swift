@@ -12,7 +12,8 @@ struct LeaderboardCommand: ParsableCommand {
             --json prints the reply as received; otherwise tables, with "< you" on your own row.
             """,
         subcommands: [
-            LeaderboardSubmitCommand.self, LeaderboardTopCommand.self, LeaderboardAroundCommand.self, LeaderboardEntryCommand.self,
+            LeaderboardSubmitCommand.self, LeaderboardTopCommand.self, LeaderboardAroundCommand.self,
+            LeaderboardEntryCommand.self,
             LeaderboardHistoryCommand.self, LeaderboardBoardsCommand.self,
         ])
 }

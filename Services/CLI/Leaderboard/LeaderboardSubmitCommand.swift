@@ -48,7 +48,9 @@ struct LeaderboardSubmitCommand: ParsableCommand {
         guard let parsed = try? WireCodec.decode(JSONValue.self, from: Data(metadata.utf8)) else {
             throw ValidationError("--metadata is not JSON: \(metadata)")
         }
-        guard let object = parsed.objectValue else { throw ValidationError("--metadata must be a JSON object, such as '{\"car\":\"red\"}'") }
+        guard let object = parsed.objectValue else {
+            throw ValidationError("--metadata must be a JSON object, such as '{\"car\":\"red\"}'")
+        }
         let size = try WireCodec.encode(object).count
         guard size <= LeaderboardBounds.metadataBytes else {
             throw ValidationError("--metadata is \(size) bytes of JSON; at most \(LeaderboardBounds.metadataBytes)")

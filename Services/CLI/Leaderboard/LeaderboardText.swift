@@ -49,7 +49,8 @@ enum LeaderboardText {
             ]
         }
         var lines = [
-            "\(title): " + (first.rank == last.rank ? "rank \(first.rank)" : "ranks \(first.rank)-\(last.rank)") + " of \(page.total)",
+            "\(title): " + (first.rank == last.rank ? "rank \(first.rank)" : "ranks \(first.rank)-\(last.rank)")
+                + " of \(page.total)",
             TextColumns.render(header: ["RANK", "PLAYER", "VALUE", "SUBMITTED", ""], rows: rows),
         ]
         if let next = page.nextCursor { lines.append("next page: --cursor \(next)") }
@@ -87,7 +88,10 @@ enum LeaderboardText {
         case (false, nil): improved = "no"
         }
         table.append(["improved", improved])
-        table.append(["beaten", receipt.scopesBeaten.isEmpty ? "none" : ordered(receipt.scopesBeaten).map(scope).joined(separator: ", ")])
+        table.append([
+            "beaten",
+            receipt.scopesBeaten.isEmpty ? "none" : ordered(receipt.scopesBeaten).map(scope).joined(separator: ", "),
+        ])
         if receipt.duplicate == true { table.append(["duplicate", "yes: a resend, nothing was submitted again"]) }
         return table.text
     }
@@ -95,12 +99,16 @@ enum LeaderboardText {
     /// Scopes from the shortest to all time.
     static func ordered(_ scopes: [String]) -> [String] {
         let order = ["today", "week", "allTime"]
-        return scopes.sorted { (order.firstIndex(of: $0) ?? order.count, $0) < (order.firstIndex(of: $1) ?? order.count, $1) }
+        return scopes.sorted {
+            (order.firstIndex(of: $0) ?? order.count, $0) < (order.firstIndex(of: $1) ?? order.count, $1)
+        }
     }
 
     /// The caller's best scores, best first.
     static func history(_ history: ScoreHistory, named: Bool) -> String {
-        guard !history.scores.isEmpty else { return "\(who(named ? history.playerId : nil)) no scores on \(history.boardId)" }
+        guard !history.scores.isEmpty else {
+            return "\(who(named ? history.playerId : nil)) no scores on \(history.boardId)"
+        }
         let rows = history.scores.enumerated().map { index, score in
             [String(index + 1), String(score.value), Timestamp.text(score.submittedAt)]
         }
@@ -109,7 +117,9 @@ enum LeaderboardText {
     }
 
     /// The game's boards, one a row.
-    static func boards(_ boards: [LeaderboardDefinition], gameId: String, now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) -> String {
+    static func boards(
+        _ boards: [LeaderboardDefinition], gameId: String, now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)
+    ) -> String {
         guard !boards.isEmpty else { return "game \(gameId) has no leaderboards" }
         let rows = boards.map { board in
             [
@@ -117,7 +127,8 @@ enum LeaderboardText {
                 board.submitOperator.rawValue, board.format.rawValue, range(board), recurrence(board, now: now),
             ]
         }
-        return TextColumns.render(header: ["ID", "TITLE", "ORDER", "OPERATOR", "FORMAT", "RANGE", "RECURRENCE"], rows: rows)
+        return TextColumns.render(
+            header: ["ID", "TITLE", "ORDER", "OPERATOR", "FORMAT", "RANGE", "RECURRENCE"], rows: rows)
     }
 
     /// The game's sets of boards.

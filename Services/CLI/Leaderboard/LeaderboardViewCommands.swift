@@ -40,17 +40,21 @@ struct LeaderboardTopCommand: ParsableCommand {
     var archive: Int64?
 
     func validate() throws {
-        if let limit, !LeaderboardBounds.limit.contains(limit) { throw ValidationError("--limit must be between 1 and 200") }
+        if let limit, !LeaderboardBounds.limit.contains(limit) {
+            throw ValidationError("--limit must be between 1 and 200")
+        }
         if let offset, !LeaderboardBounds.offset.contains(offset) {
             throw ValidationError("--offset must be between 0 and 1000000000")
         }
         if offset != nil, cursor != nil { throw ValidationError("give either --offset or --cursor, not both") }
         if let period, period < 0 { throw ValidationError("--period must be 0 or more") }
         if let archive, archive < 1 { throw ValidationError("--archive must be 1 or more") }
-        let kinds = [("--friends", friends), ("--period", period != nil), ("--archive", archive != nil)].filter(\.1).map(\.0)
+        let kinds = [("--friends", friends), ("--period", period != nil), ("--archive", archive != nil)].filter(\.1)
+            .map(\.0)
         if kinds.count > 1 { throw ValidationError("give only one of \(kinds.joined(separator: ", "))") }
         if friends, limit != nil || offset != nil || cursor != nil {
-            throw ValidationError("--friends shows you and every friend with an entry: no --limit, --offset or --cursor")
+            throw ValidationError(
+                "--friends shows you and every friend with an entry: no --limit, --offset or --cursor")
         }
         if let kind = kinds.first, kind != "--friends" {
             if scope != nil { throw ValidationError("\(kind) reads final standings, which have no --scope") }
@@ -73,7 +77,8 @@ struct LeaderboardAroundCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "around",
         abstract: "Show the standings around your own entry (leaderboard.around).",
-        discussion: "Up to --radius entries (0-50, default 5) on each side of yours; none if you have no entry in the scope.")
+        discussion:
+            "Up to --radius entries (0-50, default 5) on each side of yours; none if you have no entry in the scope.")
 
     @OptionGroup var options: LeaderboardOptions
 
@@ -87,7 +92,9 @@ struct LeaderboardAroundCommand: ParsableCommand {
     var scope: LeaderboardScope?
 
     func validate() throws {
-        if let radius, !LeaderboardBounds.radius.contains(radius) { throw ValidationError("--radius must be between 0 and 50") }
+        if let radius, !LeaderboardBounds.radius.contains(radius) {
+            throw ValidationError("--radius must be between 0 and 50")
+        }
     }
 
     func run() throws {
@@ -96,7 +103,9 @@ struct LeaderboardAroundCommand: ParsableCommand {
         if options.json { return }
         let me = options.player(of: reply)
         guard !page.entries.isEmpty else {
-            return emit("\(LeaderboardText.who(options.playerId)) no entry on \(page.boardId) (\(LeaderboardText.scope(page.scope)))")
+            return emit(
+                "\(LeaderboardText.who(options.playerId)) no entry on \(page.boardId) (\(LeaderboardText.scope(page.scope)))"
+            )
         }
         emit(LeaderboardText.page(page, me: me, friends: false))
     }

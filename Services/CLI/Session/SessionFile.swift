@@ -12,7 +12,8 @@ struct SessionFile {
     /// `$PODIUM_SESSION_FILE` when set and not empty, else `~/.podium/session.json`.
     static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let configured = environment["PODIUM_SESSION_FILE"], !configured.isEmpty { return configured }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let home =
+            environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? FileManager.default.homeDirectoryForCurrentUser.path
         return home + "/.podium/session.json"
     }

@@ -49,7 +49,8 @@ struct SessionRenewal {
         }
         let reply: PodiumReply<SessionGrant>
         do {
-            reply = try connection.client.exchange(AuthRequests.refresh, SessionRefresh(refreshToken: grant.refreshToken))
+            reply = try connection.client.exchange(
+                AuthRequests.refresh, SessionRefresh(refreshToken: grant.refreshToken))
         } catch let error as PodiumClientError where error.kind == .noReply {
             throw Failure(
                 refusal: nil,
@@ -64,7 +65,8 @@ struct SessionRenewal {
             let reason = failure.error.map { "\($0.code): \($0.message)" } ?? failure.text
             throw Failure(
                 refusal: failure.error,
-                description: "could not refresh the session in \(file.path): \(reason)\n  hint: log in again: podium login")
+                description:
+                    "could not refresh the session in \(file.path): \(reason)\n  hint: log in again: podium login")
         }
         try file.save(renewed)
         return renewed

@@ -57,7 +57,8 @@ public struct ChallengeCatalog: Sendable {
     /// (asked of the leaderboard service: operators' boards count).
     public func check(_ definition: ChallengeDefinition, gameId: String, boards: Set<String>) throws {
         try Self.validate(
-            definition, boards: boards, events: declaredEvents[gameId], place: "challenge '\(definition.id)' of game \(gameId)")
+            definition, boards: boards, events: declaredEvents[gameId],
+            place: "challenge '\(definition.id)' of game \(gameId)")
     }
 
     /// Adds a definition, or replaces the one with its id (in its place).
@@ -94,7 +95,9 @@ public struct ChallengeCatalog: Sendable {
         let boards = Set(game.leaderboards.map(\.id))
         var seen = Set<String>()
         for definition in game.challenges ?? [] {
-            try validate(definition, boards: boards, events: game.events, place: "challenge '\(definition.id)' of game \(game.gameId)")
+            try validate(
+                definition, boards: boards, events: game.events,
+                place: "challenge '\(definition.id)' of game \(game.gameId)")
             guard seen.insert(definition.id).inserted else {
                 throw ConfigurationProblem("challenge '\(definition.id)' of game \(game.gameId) is defined twice")
             }
@@ -103,8 +106,11 @@ public struct ChallengeCatalog: Sendable {
 
     /// The rules of one definition; `boards` are the leaderboards it may be played on, `events`
     /// the events the game declares (nil: it declares none, so any valid name may be a run).
-    static func validate(_ definition: ChallengeDefinition, boards: Set<String>, events: [EventDeclaration]?, place: String) throws {
-        guard (1...100).contains(definition.id.count), definition.id.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) })
+    static func validate(
+        _ definition: ChallengeDefinition, boards: Set<String>, events: [EventDeclaration]?, place: String
+    ) throws {
+        guard (1...100).contains(definition.id.count),
+            definition.id.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) })
         else { throw ConfigurationProblem("\(place): the id must be 1-100 characters, reverse-DNS style") }
         guard (1...100).contains(definition.title.count), !Self.hasControl(definition.title) else {
             throw ConfigurationProblem("\(place): the title must be 1-100 characters without control characters")
@@ -120,15 +126,18 @@ public struct ChallengeCatalog: Sendable {
         guard boards.contains(definition.leaderboardId) else {
             throw ConfigurationProblem("\(place): the game has no leaderboard '\(definition.leaderboardId)'")
         }
-        guard (1...maximumDurations).contains(definition.durations.count), Set(definition.durations).count == definition.durations.count,
+        guard (1...maximumDurations).contains(definition.durations.count),
+            Set(definition.durations).count == definition.durations.count,
             definition.durations.allSatisfy({ durations.contains($0) })
         else {
             throw ConfigurationProblem(
-                "\(place): durations are 1-\(maximumDurations) different values, each 1 minute to 30 days (60000-2592000000 ms)")
+                "\(place): durations are 1-\(maximumDurations) different values, each 1 minute to 30 days (60000-2592000000 ms)"
+            )
         }
         switch definition.attempts {
         case .limited(1), .limited(3), .unlimited: break
-        case .limited(let other): throw ConfigurationProblem("\(place): attempts is 1, 3 or \"unlimited\" (it is \(other))")
+        case .limited(let other):
+            throw ConfigurationProblem("\(place): attempts is 1, 3 or \"unlimited\" (it is \(other))")
         }
         if let run = definition.runEvent { try validate(run, events: events, place: place) }
     }
@@ -143,7 +152,8 @@ public struct ChallengeCatalog: Sendable {
         let declared = events?.first { $0.name == run.name }
         if let events, declared == nil {
             throw ConfigurationProblem(
-                "\(place): runEvent.name '\(run.name)' is not one of the game's events (\(events.map(\.name).joined(separator: ", ")))")
+                "\(place): runEvent.name '\(run.name)' is not one of the game's events (\(events.map(\.name).joined(separator: ", ")))"
+            )
         }
         if let attribute = run.measureAttribute {
             guard (1...GameEvent.maximumAttributeKeyLength).contains(attribute.utf8.count) else {

@@ -21,7 +21,9 @@ final class ChallengeDefinitions: Sendable {
 
     /// `challenge.definitions`: the game's definitions; a player sees the released ones only.
     func list(_ request: RawEnvelope) throws -> [ChallengeDefinition] {
-        guard let gameId = request.gameId else { throw ErrorReply(code: .missingField, message: "give the gameId", field: "gameId") }
+        guard let gameId = request.gameId else {
+            throw ErrorReply(code: .missingField, message: "give the gameId", field: "gameId")
+        }
         let all = catalog.definitions(of: gameId)
         return request.actor?.kind == .player ? all.filter { $0.releaseState == .released } : all
     }
@@ -31,7 +33,8 @@ final class ChallengeDefinitions: Sendable {
         guard let definition = catalog.definition(id, gameId: gameId),
             definition.releaseState == .released || actor?.kind != .player
         else {
-            throw ErrorReply(code: .invalidField, message: "the game has no challenge '\(id)'", field: "payload.definitionId")
+            throw ErrorReply(
+                code: .invalidField, message: "the game has no challenge '\(id)'", field: "payload.definitionId")
         }
         guard definition.durations.contains(duration) else {
             throw ErrorReply(
@@ -54,10 +57,15 @@ final class ChallengeDefinitions: Sendable {
 
     /// `challenge.admin.define`: checked by the game files' rules against the game's boards as
     /// the leaderboard service has them now; kept, then offered.
-    func define(_ change: ChallengeDefinitionChange, gameId: String, context: ServiceContext) async throws -> ChallengeDefinitionChange {
-        guard Identifiers.isValidID(gameId) else { throw ErrorReply(code: .invalidField, message: "bad game id", field: "gameId") }
+    func define(_ change: ChallengeDefinitionChange, gameId: String, context: ServiceContext) async throws
+        -> ChallengeDefinitionChange
+    {
+        guard Identifiers.isValidID(gameId) else {
+            throw ErrorReply(code: .invalidField, message: "bad game id", field: "gameId")
+        }
         let definition = change.definition
-        let boards = Set(try await context.call(LeaderboardRequests.boards, EmptyPayload(), gameId: gameId).leaderboards.map(\.id))
+        let boards = Set(
+            try await context.call(LeaderboardRequests.boards, EmptyPayload(), gameId: gameId).leaderboards.map(\.id))
         guard boards.contains(definition.leaderboardId) else {
             throw ErrorReply(
                 code: .invalidField, message: "game '\(gameId)' has no leaderboard '\(definition.leaderboardId)'",
@@ -72,22 +80,28 @@ final class ChallengeDefinitions: Sendable {
             try await store.saveDefinition(definition, gameId: gameId)
             current.withLock { $0.define(definition, gameId: gameId) }
         }
-        context.logger.notice("challenge definition changed", metadata: ["game": "\(gameId)", "definition": "\(definition.id)"])
+        context.logger.notice(
+            "challenge definition changed", metadata: ["game": "\(gameId)", "definition": "\(definition.id)"])
         return ChallengeDefinitionChange(definition: definition)
     }
 
     /// `challenge.admin.remove`: no longer offered or startable; running challenges of it run on.
     /// Removing one removed already changes nothing and says so (`removed: false`), so that a
     /// resend after a lost reply is answered like the first.
-    func remove(_ target: ChallengeDefinitionTarget, gameId: String, context: ServiceContext) async throws -> ChallengeDefinitionRemoval {
+    func remove(_ target: ChallengeDefinitionTarget, gameId: String, context: ServiceContext) async throws
+        -> ChallengeDefinitionRemoval
+    {
         let removedBefore = try await changes.withLock { () async throws -> Bool in
             guard catalog.definition(target.definitionId, gameId: gameId) != nil else {
                 let changes = try await store.operatorDefinitions()
-                if changes.contains(where: { $0.gameId == gameId && $0.definitionId == target.definitionId && $0.definition == nil }) {
+                if changes.contains(where: {
+                    $0.gameId == gameId && $0.definitionId == target.definitionId && $0.definition == nil
+                }) {
                     return true
                 }
                 throw ErrorReply(
-                    code: .unknownChallenge, message: "game '\(gameId)' has no challenge definition '\(target.definitionId)'",
+                    code: .unknownChallenge,
+                    message: "game '\(gameId)' has no challenge definition '\(target.definitionId)'",
                     field: "payload.definitionId")
             }
             try await store.removeDefinition(target.definitionId, gameId: gameId)
@@ -95,7 +109,8 @@ final class ChallengeDefinitions: Sendable {
             return false
         }
         if removedBefore { return ChallengeDefinitionRemoval(definitionId: target.definitionId, removed: false) }
-        context.logger.notice("challenge definition removed", metadata: ["game": "\(gameId)", "definition": "\(target.definitionId)"])
+        context.logger.notice(
+            "challenge definition removed", metadata: ["game": "\(gameId)", "definition": "\(target.definitionId)"])
         return ChallengeDefinitionRemoval(definitionId: target.definitionId, removed: true)
     }
 }

@@ -27,9 +27,12 @@ public enum ChallengeLifecycle {
     /// Whether a score completes a pending score challenge: submitted while it was open (after
     /// it was issued, before it expired) and better than the issuer's score on the board's order.
     public static func scoreCompletes(
-        submitted: Int64, at time: Int64, issuerValue: Int64?, higherIsBetter: Bool?, createdAt: Int64, expiresAt: Int64?
+        submitted: Int64, at time: Int64, issuerValue: Int64?, higherIsBetter: Bool?, createdAt: Int64,
+        expiresAt: Int64?
     ) -> Bool {
-        guard !isExpired(expiresAt: expiresAt, at: time), time >= createdAt, let toBeat = issuerValue else { return false }
+        guard !isExpired(expiresAt: expiresAt, at: time), time >= createdAt, let toBeat = issuerValue else {
+            return false
+        }
         return higherIsBetter == false ? submitted < toBeat : submitted > toBeat
     }
 

@@ -29,9 +29,11 @@ public enum ChallengeService {
         openStore: @escaping ChallengeStoreOpener
     ) -> ServiceBlueprint {
         ServiceBlueprint(name: name) { settings, clock in
-            let open = openGames ?? Set(
-                RuntimeSettings.environmentReader().string(forKey: "podium.challenge.open.games", default: "")
-                    .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+            let open =
+                openGames
+                ?? Set(
+                    RuntimeSettings.environmentReader().string(forKey: "podium.challenge.open.games", default: "")
+                        .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
             let retention = try inboxRetentionDays ?? Self.inboxRetentionDays(RuntimeSettings.environmentReader())
             let files = try catalog ?? ChallengeCatalog(directory: GameFiles.configuredDirectory())
             let store = try await openStore(settings)
@@ -52,7 +54,9 @@ public enum ChallengeService {
     /// `PODIUM_INBOX_RETENTION_DAYS` (1-3650, default 90): how long inbox items are kept.
     static func inboxRetentionDays(_ reader: ConfigReader) throws -> Int {
         let days = reader.int(forKey: "podium.inbox.retention.days", default: 90)
-        guard (1...3650).contains(days) else { throw ConfigurationProblem("PODIUM_INBOX_RETENTION_DAYS must be 1-3650 (it is \(days))") }
+        guard (1...3650).contains(days) else {
+            throw ConfigurationProblem("PODIUM_INBOX_RETENTION_DAYS must be 1-3650 (it is \(days))")
+        }
         return days
     }
 
@@ -66,36 +70,52 @@ public enum ChallengeService {
         return ServiceDefinition(
             name: name, subscriptions: subscriptions,
             handlers: [
-                Requests.issue.handler { request, context in try await challenges.issue(request.envelope, request.payload, context: context) },
-                Requests.start.handler { request, context in try await challenges.start(request.envelope, request.payload, context: context) },
+                Requests.issue.handler { request, context in
+                    try await challenges.issue(request.envelope, request.payload, context: context)
+                },
+                Requests.start.handler { request, context in
+                    try await challenges.start(request.envelope, request.payload, context: context)
+                },
                 Requests.list.handler { request, _ in
                     let limit = request.payload.limit ?? 50
                     guard (1...200).contains(limit) else {
                         throw ErrorReply(code: .invalidField, message: "limit is 1-200", field: "payload.limit")
                     }
-                    let recent = try await challenges.store.recent(gameId: try request.game(), openOnly: request.payload.openOnly ?? false, limit: limit)
+                    let recent = try await challenges.store.recent(
+                        gameId: try request.game(), openOnly: request.payload.openOnly ?? false, limit: limit)
                     return ChallengeList(challenges: recent)
                 },
                 Requests.define.handler { request, context in
-                    try await challenges.definitions.define(request.payload, gameId: try request.game(), context: context)
+                    try await challenges.definitions.define(
+                        request.payload, gameId: try request.game(), context: context)
                 },
                 Requests.remove.handler { request, context in
-                    try await challenges.definitions.remove(request.payload, gameId: try request.game(), context: context)
+                    try await challenges.definitions.remove(
+                        request.payload, gameId: try request.game(), context: context)
                 },
                 Requests.end.handler { request, _ in
                     try await challenges.endEarly(gameId: try request.game(), challengeId: request.payload.challengeId)
                 },
                 Requests.rematch.handler { request, context in
-                    try await challenges.rematch(request.envelope, challengeId: request.payload.challengeId, context: context)
+                    try await challenges.rematch(
+                        request.envelope, challengeId: request.payload.challengeId, context: context)
                 },
-                Requests.decline.handler { request, _ in try await challenges.decline(request.envelope, challengeId: request.payload.challengeId) },
+                Requests.decline.handler { request, _ in
+                    try await challenges.decline(request.envelope, challengeId: request.payload.challengeId)
+                },
                 Requests.received.handler { request, _ in
-                    ChallengeList(challenges: try await challenges.list(request.envelope, state: request.payload.state, issued: false))
+                    ChallengeList(
+                        challenges: try await challenges.list(
+                            request.envelope, state: request.payload.state, issued: false))
                 },
                 Requests.issued.handler { request, _ in
-                    ChallengeList(challenges: try await challenges.list(request.envelope, state: request.payload.state, issued: true))
+                    ChallengeList(
+                        challenges: try await challenges.list(
+                            request.envelope, state: request.payload.state, issued: true))
                 },
-                Requests.detail.handler { request, _ in try await challenges.detail(request.envelope, challengeId: request.payload.challengeId) },
+                Requests.detail.handler { request, _ in
+                    try await challenges.detail(request.envelope, challengeId: request.payload.challengeId)
+                },
                 Requests.candidates.handler { request, context in
                     ChallengeCandidates(playerIds: try await challenges.candidates(request.envelope, context: context))
                 },
@@ -103,19 +123,32 @@ public enum ChallengeService {
                     try await challenges.inbox.challengeKinds(
                         request.envelope, after: request.payload.after, unreadOnly: request.payload.unreadOnly == true)
                 },
-                Requests.inboxRead.handler { request, _ in try await challenges.inbox.markRead(request.envelope, ids: request.payload.ids) },
-                Requests.invite.handler { request, context in try await challenges.invite(request.envelope, request.payload, context: context) },
-                Requests.join.handler { request, context in try await challenges.join(request.envelope, request.payload, context: context) },
+                Requests.inboxRead.handler { request, _ in
+                    try await challenges.inbox.markRead(request.envelope, ids: request.payload.ids)
+                },
+                Requests.invite.handler { request, context in
+                    try await challenges.invite(request.envelope, request.payload, context: context)
+                },
+                Requests.join.handler { request, context in
+                    try await challenges.join(request.envelope, request.payload, context: context)
+                },
                 Requests.standings.handler { request, context in
-                    try await challenges.standings(request.envelope, challengeId: request.payload.challengeId, context: context)
+                    try await challenges.standings(
+                        request.envelope, challengeId: request.payload.challengeId, context: context)
                 },
                 Requests.definitions.handler { request, _ in
                     ChallengeDefinitionList(definitions: try challenges.definitions.list(request.envelope))
                 },
-                Requests.inboxList.handler { request, _ in try await challenges.inbox.list(request.envelope, request.payload) },
+                Requests.inboxList.handler { request, _ in
+                    try await challenges.inbox.list(request.envelope, request.payload)
+                },
                 Requests.inboxUnread.handler { request, _ in try await challenges.inbox.unread(request.envelope) },
-                Requests.inboxMarkRead.handler { request, _ in try await challenges.inbox.markRead(request.envelope, request.payload) },
-                Requests.inboxDelete.handler { request, _ in try await challenges.inbox.delete(request.envelope, request.payload) },
+                Requests.inboxMarkRead.handler { request, _ in
+                    try await challenges.inbox.markRead(request.envelope, request.payload)
+                },
+                Requests.inboxDelete.handler { request, _ in
+                    try await challenges.inbox.delete(request.envelope, request.payload)
+                },
                 Requests.inboxNotify.handler { request, context in
                     try await challenges.inbox.operatorNotice(request.envelope, request.payload, context: context)
                 },
@@ -127,6 +160,7 @@ public enum ChallengeService {
                     try? await context.clock.sleep(for: sweepInterval)
                 }
             },
-            follows: [StreamName.leaderboard, StreamName.achievement, StreamName.auth, StreamName.events], consumer: challenges)
+            follows: [StreamName.leaderboard, StreamName.achievement, StreamName.auth, StreamName.events],
+            consumer: challenges)
     }
 }

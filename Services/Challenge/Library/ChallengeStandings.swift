@@ -13,6 +13,10 @@ enum ChallengeStandings {
                 return a.playerId < b.playerId
             }
             .enumerated()
-            .map { ChallengeStanding(rank: $0.offset + 1, playerId: $0.element.playerId, value: $0.element.value ?? 0, attempts: $0.element.attempts) }
+            .map {
+                ChallengeStanding(
+                    rank: $0.offset + 1, playerId: $0.element.playerId, value: $0.element.value ?? 0,
+                    attempts: $0.element.attempts)
+            }
     }
 }

@@ -29,7 +29,8 @@ public typealias AddressedInboxItem = (gameId: String, playerId: String, item: I
 
 /// A pending receiver of a score or achievement challenge, with what they must reach.
 public typealias PendingReceiver = (
-    challengeId: String, issuerValue: Int64?, higherIsBetter: Bool?, baseline: Int64?, expiresAt: Int64?, createdAt: Int64
+    challengeId: String, issuerValue: Int64?, higherIsBetter: Bool?, baseline: Int64?, expiresAt: Int64?,
+    createdAt: Int64
 )
 
 /// The challenge service's storage: challenges and their receivers, inboxes, and the durable
@@ -44,7 +45,9 @@ public protocol ChallengeStore: ServiceStore {
     /// written, to be sent as notifications.
     func apply(
         _ plans: [ChallengeTriggerPlan], stream: String, through sequence: UInt64,
-        notes: @escaping @Sendable (_ challenge: ChallengeDetail, _ receiver: String, _ value: Int64?, _ cause: String?) -> [AddressedInboxItem]
+        notes:
+            @escaping @Sendable (_ challenge: ChallengeDetail, _ receiver: String, _ value: Int64?, _ cause: String?) ->
+            [AddressedInboxItem]
     ) async throws -> [AddressedInboxItem]
     /// The position applied in a followed stream.
     func position(of stream: String) async throws -> UInt64
@@ -61,9 +64,11 @@ public protocol ChallengeStore: ServiceStore {
     /// challenge, or one with a receiver still pending), or all.
     func recent(gameId: String, openOnly: Bool, limit: Int) async throws -> [ChallengeDetail]
     /// Challenges a player received (optionally in one state) or issued, newest first, at most 200.
-    func challenges(gameId: String, playerId: String, issued: Bool, state: ChallengeState?) async throws -> [ChallengeDetail]
+    func challenges(gameId: String, playerId: String, issued: Bool, state: ChallengeState?) async throws
+        -> [ChallengeDetail]
     /// Pending receivers of a kind in a game for a player, with what they must reach.
-    func pending(gameId: String, playerId: String, kind: ChallengeKind, target: String) async throws -> [PendingReceiver]
+    func pending(gameId: String, playerId: String, kind: ChallengeKind, target: String) async throws
+        -> [PendingReceiver]
     /// ``pending(gameId:playerId:kind:target:)`` and, for scores,
     /// ``runningTimed(gameId:boardId:playerId:)`` of many triggers (a batch of stream messages)
     /// at once.
@@ -143,7 +148,8 @@ public struct InboxPageRequest: Sendable, Equatable {
     public var limit: Int
 
     public init(
-        after: Int64? = nil, before: Int64? = nil, unreadOnly: Bool = false, kinds: [String]? = nil, kindPrefix: String? = nil,
+        after: Int64? = nil, before: Int64? = nil, unreadOnly: Bool = false, kinds: [String]? = nil,
+        kindPrefix: String? = nil,
         limit: Int = 200
     ) {
         self.after = after
@@ -156,7 +162,9 @@ public struct InboxPageRequest: Sendable, Equatable {
 }
 
 extension ChallengeStore {
-    func transition(challengeId: String, playerId: String, from: ChallengeState, to: ChallengeState, at time: Int64) async throws -> Bool {
+    func transition(challengeId: String, playerId: String, from: ChallengeState, to: ChallengeState, at time: Int64)
+        async throws -> Bool
+    {
         try await transition(challengeId: challengeId, playerId: playerId, from: from, to: to, at: time, value: nil)
     }
 }

@@ -36,9 +36,11 @@ extension ChallengeStore {
         var found: [ChallengeTrigger: TriggerCandidates] = [:]
         for trigger in triggers {
             var candidates = TriggerCandidates(
-                pending: try await pending(gameId: trigger.gameId, playerId: trigger.playerId, kind: trigger.kind, target: trigger.target))
+                pending: try await pending(
+                    gameId: trigger.gameId, playerId: trigger.playerId, kind: trigger.kind, target: trigger.target))
             if trigger.kind == .score {
-                candidates.timed = try await runningTimed(gameId: trigger.gameId, boardId: trigger.target, playerId: trigger.playerId)
+                candidates.timed = try await runningTimed(
+                    gameId: trigger.gameId, boardId: trigger.target, playerId: trigger.playerId)
             }
             found[trigger] = candidates
         }

@@ -5,22 +5,30 @@ import PodiumRuntime
 /// taken on once.
 extension Challenges {
     /// `challenge.standings`: the live order of a time-boxed challenge the player takes part in.
-    func standings(_ request: RawEnvelope, challengeId: String, context: ServiceContext) async throws -> ChallengeStandingsReply {
+    func standings(_ request: RawEnvelope, challengeId: String, context: ServiceContext) async throws
+        -> ChallengeStandingsReply
+    {
         let (gameId, playerId) = try Self.player(request)
-        guard let challenge = try await store.challenge(challengeId), challenge.gameId == gameId, challenge.kind == .timed,
+        guard let challenge = try await store.challenge(challengeId), challenge.gameId == gameId,
+            challenge.kind == .timed,
             request.actor?.kind != .player || challenge.receivers.contains(where: { $0.playerId == playerId })
         else {
-            throw ErrorReply(code: .unknownChallenge, message: "no time-boxed challenge of yours with that id", field: "payload.challengeId")
+            throw ErrorReply(
+                code: .unknownChallenge, message: "no time-boxed challenge of yours with that id",
+                field: "payload.challengeId")
         }
         let board = try await ServiceQuestions.board(challenge.boardId ?? "", gameId: gameId, context: context)
         return ChallengeStandingsReply(
             challengeId: challengeId, state: challenge.state ?? .running, endsAt: challenge.endsAt,
-            standings: ChallengeStandings.ranked(challenge.receivers, higherIsBetter: board.sortOrder != .lowerIsBetter))
+            standings: ChallengeStandings.ranked(challenge.receivers, higherIsBetter: board.sortOrder != .lowerIsBetter)
+        )
     }
 
     /// A definition that is not repeatable is taken on once: nobody may start one with a player
     /// who took part in a challenge of it already (running or ended).
-    func checkFirstTime(_ definition: ChallengeDefinition, players: [String], issuer: String, gameId: String) async throws {
+    func checkFirstTime(_ definition: ChallengeDefinition, players: [String], issuer: String, gameId: String)
+        async throws
+    {
         for player in players {
             let taken = try await store.challenges(gameId: gameId, playerId: player, issued: false, state: nil)
                 .contains { $0.definitionId == definition.id }

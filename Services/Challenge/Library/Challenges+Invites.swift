@@ -8,12 +8,17 @@ extension Challenges {
     static let maximumParticipants = maximumReceivers + 1
 
     /// `challenge.invite`: a code for a running time-boxed challenge the player takes part in.
-    func invite(_ request: RawEnvelope, _ invite: ChallengeInviteRequest, context: ServiceContext) async throws -> Invite {
+    func invite(_ request: RawEnvelope, _ invite: ChallengeInviteRequest, context: ServiceContext) async throws
+        -> Invite
+    {
         let (gameId, playerId) = try Self.player(request)
-        guard let challenge = try await store.challenge(invite.challengeId), challenge.gameId == gameId, challenge.kind == .timed,
+        guard let challenge = try await store.challenge(invite.challengeId), challenge.gameId == gameId,
+            challenge.kind == .timed,
             challenge.receivers.contains(where: { $0.playerId == playerId })
         else {
-            throw ErrorReply(code: .unknownChallenge, message: "no time-boxed challenge of yours with that id", field: "payload.challengeId")
+            throw ErrorReply(
+                code: .unknownChallenge, message: "no time-boxed challenge of yours with that id",
+                field: "payload.challengeId")
         }
         guard challenge.state == .running else {
             throw ErrorReply(code: .conflict, message: "the challenge has ended", field: "payload.challengeId")
@@ -30,28 +35,35 @@ extension Challenges {
     func join(_ request: RawEnvelope, _ entry: InviteEntry, context: ServiceContext) async throws -> ChallengeDetail {
         let (gameId, playerId) = try Self.player(request)
         let resolved = try await context.call(
-            AuthRequests.resolveInvite, InviteResolution(code: entry.code, playerId: playerId, address: request.actor?.peer))
+            AuthRequests.resolveInvite,
+            InviteResolution(code: entry.code, playerId: playerId, address: request.actor?.peer))
         // A friend code, a code of another game or a block answer like a code that does not
         // exist: saying more would tell the player about someone who did not share it with them.
-        let noSuchInvite = ErrorReply(code: .unknownInvite, message: "no invite code like that works", field: "payload.code")
+        let noSuchInvite = ErrorReply(
+            code: .unknownInvite, message: "no invite code like that works", field: "payload.code")
         guard resolved.purpose == .challenge, resolved.gameId == gameId, let challengeId = resolved.challengeId,
             let challenge = try await store.challenge(challengeId)
         else { throw noSuchInvite }
-        let relation = try await context.call(AuthRequests.friendCheck, FriendshipQuery(playerId: resolved.ownerId, otherPlayerId: playerId))
+        let relation = try await context.call(
+            AuthRequests.friendCheck, FriendshipQuery(playerId: resolved.ownerId, otherPlayerId: playerId))
         guard !relation.blocked else { throw noSuchInvite }
         if challenge.receivers.contains(where: { $0.playerId == playerId }) { return challenge }
         guard challenge.state == .running else {
             throw ErrorReply(code: .conflict, message: "the challenge has ended", field: "payload.code")
         }
         guard challenge.receivers.count < Self.maximumParticipants else {
-            throw ErrorReply(code: .conflict, message: "the challenge is full (\(Self.maximumParticipants) players)", field: "payload.code")
+            throw ErrorReply(
+                code: .conflict, message: "the challenge is full (\(Self.maximumParticipants) players)",
+                field: "payload.code")
         }
         let now = clock.nowMilliseconds
         let note = InboxItems.challenge(
             kind: "challenge.joined", message: "\(playerId) joined your challenge with your code", challenge: challenge,
             at: now, extra: ["playerId": .string(playerId)], cause: request.correlationId ?? request.id)
         // Only the scores the player submits from now on count in the window.
-        if try await store.join(challengeId: challengeId, playerId: playerId, at: now, inbox: [(gameId, resolved.ownerId, note)]) {
+        if try await store.join(
+            challengeId: challengeId, playerId: playerId, at: now, inbox: [(gameId, resolved.ownerId, note)])
+        {
             await inbox.publish(note, to: resolved.ownerId, gameId: gameId, context: context)
         }
         return try await store.challenge(challengeId) ?? challenge

@@ -13,7 +13,9 @@ extension Challenges: DurableConsumer {
         try await apply(message.envelope, stream: stream, sequence: sequence, context: context)
     }
 
-    func apply(batch: [(message: StreamMessage, sequence: UInt64)], stream: String, context: ServiceContext) async throws {
+    func apply(batch: [(message: StreamMessage, sequence: UInt64)], stream: String, context: ServiceContext)
+        async throws
+    {
         try await apply(batch: batch.map { ($0.message.envelope, $0.sequence) }, stream: stream, context: context)
     }
 
@@ -37,7 +39,8 @@ extension Challenges: DurableConsumer {
         }
         guard stream != StreamName.auth else {
             try await complete([], stream: stream, through: lost.upperBound, context: context)
-            context.logger.warning("friend request news lost: no inbox items for them", metadata: ["stream": "\(stream)"])
+            context.logger.warning(
+                "friend request news lost: no inbox items for them", metadata: ["stream": "\(stream)"])
             return
         }
         let kind: ChallengeKind = stream == StreamName.leaderboard ? .score : .achievement
@@ -45,9 +48,12 @@ extension Challenges: DurableConsumer {
         let targets = try await store.pendingTargets().filter { $0.kind == kind }
         for gameId in Set(targets.map(\.gameId)).sorted() {
             var receivers: [(playerId: String, target: String)] = []
-            for challenge in try await store.recent(gameId: gameId, openOnly: true, limit: 1000) where challenge.kind == kind {
+            for challenge in try await store.recent(gameId: gameId, openOnly: true, limit: 1000)
+            where challenge.kind == kind {
                 guard let target = kind == .score ? challenge.boardId : challenge.achievementId else { continue }
-                for receiver in challenge.receivers where receiver.state == .pending { receivers.append((receiver.playerId, target)) }
+                for receiver in challenge.receivers where receiver.state == .pending {
+                    receivers.append((receiver.playerId, target))
+                }
             }
             var seen = Set<String>()
             for (playerId, target) in receivers where seen.insert("\(playerId)\u{0}\(target)").inserted {
@@ -62,19 +68,23 @@ extension Challenges: DurableConsumer {
                     for receiver in pending
                     where ChallengeLifecycle.scoreCompletes(
                         submitted: entry.value, at: entry.submittedAt, issuerValue: receiver.issuerValue,
-                        higherIsBetter: receiver.higherIsBetter, createdAt: receiver.createdAt, expiresAt: receiver.expiresAt)
+                        higherIsBetter: receiver.higherIsBetter, createdAt: receiver.createdAt,
+                        expiresAt: receiver.expiresAt)
                     {
                         plan.completions.append((receiver.challengeId, playerId, entry.value))
                     }
                     if !plan.completions.isEmpty { plans.append(plan) }
                 } else {
-                    let list = try await context.call(AchievementRequests.list, EmptyPayload(), gameId: gameId, playerId: playerId)
-                    guard let status = list.achievements.first(where: { $0.id == target }), status.timesEarned > 0 else { continue }
+                    let list = try await context.call(
+                        AchievementRequests.list, EmptyPayload(), gameId: gameId, playerId: playerId)
+                    guard let status = list.achievements.first(where: { $0.id == target }), status.timesEarned > 0
+                    else { continue }
                     let at = status.earnedAt ?? clock.nowMilliseconds
                     var plan = ChallengeTriggerPlan(playerId: playerId, time: at)
                     for receiver in pending
                     where ChallengeLifecycle.unlockCompletes(
-                        timesEarned: status.timesEarned, at: at, baseline: receiver.baseline, expiresAt: receiver.expiresAt)
+                        timesEarned: status.timesEarned, at: at, baseline: receiver.baseline,
+                        expiresAt: receiver.expiresAt)
                     {
                         plan.completions.append((receiver.challengeId, playerId, nil))
                     }

@@ -39,14 +39,17 @@ final class Challenges: Sendable {
 
     // MARK: - Issuing
 
-    func issue(_ request: RawEnvelope, _ issue: ChallengeIssue, context: ServiceContext) async throws -> ChallengeDetail {
+    func issue(_ request: RawEnvelope, _ issue: ChallengeIssue, context: ServiceContext) async throws -> ChallengeDetail
+    {
         let (gameId, issuer) = try Self.player(request)
         let key = RequestKey(request, playerId: issuer)
         if let key, let earlier = try await store.replay(key) { return earlier }
         let message = try Self.message(issue.message)
         let receivers = try await checkReceivers(issue.receivers, issuer: issuer, gameId: gameId, context: context)
         if let expiry = issue.expiresInMilliseconds, !(1...Self.maximumDuration).contains(expiry) {
-            throw ErrorReply(code: .invalidField, message: "expiresInMilliseconds must be 1 ms to 30 days (2592000000)", field: "payload.expiresInMilliseconds")
+            throw ErrorReply(
+                code: .invalidField, message: "expiresInMilliseconds must be 1 ms to 30 days (2592000000)",
+                field: "payload.expiresInMilliseconds")
         }
         let now = clock.nowMilliseconds
         var issuerValue: Int64?
@@ -54,10 +57,16 @@ final class Challenges: Sendable {
         var baselines: [String: Int64] = [:]
         switch issue.kind {
         case .score:
-            guard let boardId = issue.boardId else { throw ErrorReply(code: .missingField, message: "which board?", field: "payload.boardId") }
+            guard let boardId = issue.boardId else {
+                throw ErrorReply(code: .missingField, message: "which board?", field: "payload.boardId")
+            }
             let board = try await ServiceQuestions.board(boardId, gameId: gameId, context: context)
-            guard let entry = try await ServiceQuestions.entry(boardId, gameId: gameId, playerId: issuer, context: context) else {
-                throw ErrorReply(code: .conflict, message: "you have no score on '\(boardId)' to beat", field: "payload.boardId")
+            guard
+                let entry = try await ServiceQuestions.entry(
+                    boardId, gameId: gameId, playerId: issuer, context: context)
+            else {
+                throw ErrorReply(
+                    code: .conflict, message: "you have no score on '\(boardId)' to beat", field: "payload.boardId")
             }
             issuerValue = entry
             higherIsBetter = board.sortOrder == .higherIsBetter
@@ -65,37 +74,49 @@ final class Challenges: Sendable {
             guard let achievementId = issue.achievementId else {
                 throw ErrorReply(code: .missingField, message: "which achievement?", field: "payload.achievementId")
             }
-            let mine = try await ServiceQuestions.achievement(achievementId, gameId: gameId, playerId: issuer, context: context)
+            let mine = try await ServiceQuestions.achievement(
+                achievementId, gameId: gameId, playerId: issuer, context: context)
             guard mine.earned else {
-                throw ErrorReply(code: .conflict, message: "you have not earned '\(achievementId)'", field: "payload.achievementId")
+                throw ErrorReply(
+                    code: .conflict, message: "you have not earned '\(achievementId)'", field: "payload.achievementId")
             }
             let repeatable = try await ServiceQuestions.isRepeatable(achievementId, gameId: gameId, context: context)
             for receiver in receivers {
-                let theirs = try await ServiceQuestions.achievement(achievementId, gameId: gameId, playerId: receiver, context: context)
+                let theirs = try await ServiceQuestions.achievement(
+                    achievementId, gameId: gameId, playerId: receiver, context: context)
                 if theirs.earned && !repeatable {
                     throw ErrorReply(
-                        code: .conflict, message: "\(receiver) already earned '\(achievementId)'", field: "payload.receivers")
+                        code: .conflict, message: "\(receiver) already earned '\(achievementId)'",
+                        field: "payload.receivers")
                 }
                 baselines[receiver] = Int64(theirs.timesEarned)
             }
         case .timed:
-            throw ErrorReply(code: .invalidField, message: "start time-boxed challenges with challenge.start", field: "payload.kind")
+            throw ErrorReply(
+                code: .invalidField, message: "start time-boxed challenges with challenge.start", field: "payload.kind")
         }
         let challenge = ChallengeDetail(
-            challengeId: UUID().uuidString.lowercased(), gameId: gameId, kind: issue.kind, issuerId: issuer, boardId: issue.boardId,
+            challengeId: UUID().uuidString.lowercased(), gameId: gameId, kind: issue.kind, issuerId: issuer,
+            boardId: issue.boardId,
             achievementId: issue.achievementId, issuerValue: issuerValue, message: message, createdAt: now,
             expiresAt: issue.expiresInMilliseconds.map { now + $0 }, endsAt: nil, state: nil,
             receivers: receivers.sorted().map { ChallengeReceiver(playerId: $0, state: .pending) }, rematchOf: nil)
         let notes = receivers.map { receiver in
-            (gameId, receiver, InboxItems.challenge(
-                kind: "challenge.received", message: "\(issuer) challenged you" + (message.map { ": \($0)" } ?? ""), challenge: challenge,
-                at: now, cause: request.correlationId ?? request.id))
+            (
+                gameId, receiver,
+                InboxItems.challenge(
+                    kind: "challenge.received", message: "\(issuer) challenged you" + (message.map { ": \($0)" } ?? ""),
+                    challenge: challenge,
+                    at: now, cause: request.correlationId ?? request.id)
+            )
         }
-        return try await store(challenge, higherIsBetter: higherIsBetter, baselines: baselines, notes: notes, key: key, context: context)
+        return try await store(
+            challenge, higherIsBetter: higherIsBetter, baselines: baselines, notes: notes, key: key, context: context)
     }
 
     /// A time-boxed challenge: the best score in the window wins; everyone hears the standings at the end.
-    func start(_ request: RawEnvelope, _ start: TimedChallengeStart, rematchOf: String? = nil, context: ServiceContext) async throws
+    func start(_ request: RawEnvelope, _ start: TimedChallengeStart, rematchOf: String? = nil, context: ServiceContext)
+        async throws
         -> ChallengeDetail
     {
         let (gameId, issuer) = try Self.player(request)
@@ -103,18 +124,23 @@ final class Challenges: Sendable {
         if let key, let earlier = try await store.replay(key) { return earlier }
         let message = try Self.message(start.message)
         guard (60_000...Self.maximumDuration).contains(start.durationMilliseconds) else {
-            throw ErrorReply(code: .invalidField, message: "durationMilliseconds must be 1 minute to 30 days", field: "payload.durationMilliseconds")
+            throw ErrorReply(
+                code: .invalidField, message: "durationMilliseconds must be 1 minute to 30 days",
+                field: "payload.durationMilliseconds")
         }
         // A defined challenge brings its board and the durations a player may pick.
         let definition = try start.definitionId.map {
-            try self.definitions.definition($0, gameId: gameId, duration: start.durationMilliseconds, actor: request.actor)
+            try self.definitions.definition(
+                $0, gameId: gameId, duration: start.durationMilliseconds, actor: request.actor)
         }
         if let definition, let boardId = start.boardId, boardId != definition.leaderboardId {
             throw ErrorReply(
-                code: .invalidField, message: "'\(definition.id)' is played on \(definition.leaderboardId)", field: "payload.boardId")
+                code: .invalidField, message: "'\(definition.id)' is played on \(definition.leaderboardId)",
+                field: "payload.boardId")
         }
         guard let boardId = definition?.leaderboardId ?? start.boardId else {
-            throw ErrorReply(code: .missingField, message: "give the boardId (or a definitionId)", field: "payload.boardId")
+            throw ErrorReply(
+                code: .missingField, message: "give the boardId (or a definitionId)", field: "payload.boardId")
         }
         let receivers = try await checkReceivers(start.receivers, issuer: issuer, gameId: gameId, context: context)
         if let definition, !definition.repeatable {
@@ -123,7 +149,8 @@ final class Challenges: Sendable {
         let board = try await ServiceQuestions.board(boardId, gameId: gameId, context: context)
         let now = clock.nowMilliseconds
         let challenge = ChallengeDetail(
-            challengeId: UUID().uuidString.lowercased(), gameId: gameId, kind: .timed, issuerId: issuer, boardId: boardId,
+            challengeId: UUID().uuidString.lowercased(), gameId: gameId, kind: .timed, issuerId: issuer,
+            boardId: boardId,
             achievementId: nil, issuerValue: nil, message: message, createdAt: now, expiresAt: nil,
             endsAt: now + start.durationMilliseconds, state: .running,
             receivers: ([issuer] + receivers).sorted().map {
@@ -131,12 +158,17 @@ final class Challenges: Sendable {
             }, rematchOf: rematchOf, definitionId: definition?.id, attemptsAllowed: definition?.attempts.limit,
             durationMilliseconds: start.durationMilliseconds)
         let notes = receivers.map { receiver in
-            (gameId, receiver, InboxItems.challenge(
-                kind: "challenge.received", message: "\(issuer) started a challenge on \(board.title)" + (message.map { ": \($0)" } ?? ""),
-                challenge: challenge, at: now, cause: request.correlationId ?? request.id))
+            (
+                gameId, receiver,
+                InboxItems.challenge(
+                    kind: "challenge.received",
+                    message: "\(issuer) started a challenge on \(board.title)" + (message.map { ": \($0)" } ?? ""),
+                    challenge: challenge, at: now, cause: request.correlationId ?? request.id)
+            )
         }
         return try await store(
-            challenge, higherIsBetter: board.sortOrder == .higherIsBetter, baselines: [:], notes: notes, key: key, context: context)
+            challenge, higherIsBetter: board.sortOrder == .higherIsBetter, baselines: [:], notes: notes, key: key,
+            context: context)
     }
 
     /// Stores a new challenge with its inbox items and receipt, then tells the receivers. A
@@ -146,7 +178,8 @@ final class Challenges: Sendable {
         notes: [(gameId: String, playerId: String, item: InboxItem)], key: RequestKey?, context: ServiceContext
     ) async throws -> ChallengeDetail {
         do {
-            try await store.insert(challenge, higherIsBetter: higherIsBetter, baselines: baselines, inbox: notes, request: key)
+            try await store.insert(
+                challenge, higherIsBetter: higherIsBetter, baselines: baselines, inbox: notes, request: key)
         } catch {
             if let key, let earlier = try await store.replay(key) { return earlier }
             throw error
@@ -159,7 +192,10 @@ final class Challenges: Sendable {
         let (gameId, playerId) = try Self.player(request)
         guard let old = try await store.challenge(challengeId), old.gameId == gameId, old.kind == .timed,
             old.receivers.contains(where: { $0.playerId == playerId })
-        else { throw ErrorReply(code: .unknownChallenge, message: "no such time-boxed challenge of yours", field: "payload.challengeId") }
+        else {
+            throw ErrorReply(
+                code: .unknownChallenge, message: "no such time-boxed challenge of yours", field: "payload.challengeId")
+        }
         guard old.state == .ended else { throw ErrorReply(code: .conflict, message: "the challenge is still running") }
         let others = old.receivers.map(\.playerId).filter { $0 != playerId }
         // The duration it was started for; older rows (before it was kept) from the window.
@@ -184,7 +220,8 @@ final class Challenges: Sendable {
     /// Applies consecutive messages of one stream in one transaction: each one's completions and
     /// timed scores in order, then the stream position. What the messages may complete is read
     /// for the whole batch at once.
-    func apply(batch: [(envelope: RawEnvelope, sequence: UInt64)], stream: String, context: ServiceContext) async throws {
+    func apply(batch: [(envelope: RawEnvelope, sequence: UInt64)], stream: String, context: ServiceContext) async throws
+    {
         guard let last = batch.last?.sequence else { return }
         // Each message's payload is decoded once, for its challenges and for its inbox items.
         let facts = batch.map { StreamFact(of: $0.envelope) }
@@ -193,9 +230,11 @@ final class Challenges: Sendable {
         var plans: [ChallengeTriggerPlan] = []
         for ((item, trigger), fact) in zip(zip(batch, triggers), facts) {
             var plan = ChallengeTriggerPlan(
-                playerId: item.envelope.playerId ?? "", time: item.envelope.timestamp, cause: item.envelope.correlationId)
+                playerId: item.envelope.playerId ?? "", time: item.envelope.timestamp,
+                cause: item.envelope.correlationId)
             if let trigger, let found = candidates[trigger.trigger] {
-                try await fill(&plan, trigger: trigger, candidates: found, at: item.envelope.timestamp, context: context)
+                try await fill(
+                    &plan, trigger: trigger, candidates: found, at: item.envelope.timestamp, context: context)
             }
             if case .event(let event)? = fact {
                 try await fillRuns(&plan, event: event, envelope: item.envelope, context: context)
@@ -207,7 +246,9 @@ final class Challenges: Sendable {
     }
 
     /// Writes the plans' completions with the stream position, then sends their notifications.
-    func complete(_ plans: [ChallengeTriggerPlan], stream: String, through last: UInt64, context: ServiceContext) async throws {
+    func complete(_ plans: [ChallengeTriggerPlan], stream: String, through last: UInt64, context: ServiceContext)
+        async throws
+    {
         let now = clock.nowMilliseconds
         // The order of each time-boxed challenge these scores touch, to tell its participants
         // when it changes.
@@ -223,18 +264,27 @@ final class Challenges: Sendable {
         var before: [String: [String]] = [:]
         for (challengeId, higherIsBetter) in higher {
             if let challenge = try await store.challenge(challengeId) {
-                before[challengeId] = ChallengeStandings.ranked(challenge.receivers, higherIsBetter: higherIsBetter).map(\.playerId)
+                before[challengeId] = ChallengeStandings.ranked(challenge.receivers, higherIsBetter: higherIsBetter)
+                    .map(\.playerId)
             }
         }
         let written = try await store.apply(plans, stream: stream, through: last) { challenge, receiver, value, cause in
             let scores: String = challenge.issuerValue.map { " (\(value.map(String.init) ?? "?") against \($0))" } ?? ""
             return [
-                (challenge.gameId, receiver, InboxItems.challenge(
-                    kind: "challenge.completed", message: "You completed \(challenge.issuerId)'s challenge" + scores, challenge: challenge,
-                    at: now, cause: cause)),
-                (challenge.gameId, challenge.issuerId, InboxItems.challenge(
-                    kind: "challenge.completed-by-receiver", message: "\(receiver) completed your challenge" + scores, challenge: challenge,
-                    at: now, extra: ["receiverId": .string(receiver)], cause: cause)),
+                (
+                    challenge.gameId, receiver,
+                    InboxItems.challenge(
+                        kind: "challenge.completed",
+                        message: "You completed \(challenge.issuerId)'s challenge" + scores, challenge: challenge,
+                        at: now, cause: cause)
+                ),
+                (
+                    challenge.gameId, challenge.issuerId,
+                    InboxItems.challenge(
+                        kind: "challenge.completed-by-receiver",
+                        message: "\(receiver) completed your challenge" + scores, challenge: challenge,
+                        at: now, extra: ["receiverId": .string(receiver)], cause: cause)
+                ),
             ]
         }
         for note in written { await inbox.publish(note.item, to: note.playerId, gameId: note.gameId, context: context) }
@@ -248,13 +298,16 @@ final class Challenges: Sendable {
 
     /// `challenge.standings` to every participant: sent live only, not kept in the inbox (the
     /// order changes too often to keep each; `challenge.standings` reads it any time).
-    func tellStandings(_ challenge: ChallengeDetail, standings: [ChallengeStanding], cause: String?, context: ServiceContext) async {
+    func tellStandings(
+        _ challenge: ChallengeDetail, standings: [ChallengeStanding], cause: String?, context: ServiceContext
+    ) async {
         let table = (try? WireCodec.jsonValue(standings)) ?? .array([])
         for participant in challenge.receivers {
             _ = try? await context.publisher.publish(
                 type: .notification, topic: .notification(gameId: challenge.gameId, playerId: participant.playerId),
                 payload: PlayerNotification(
-                    kind: "challenge.standings", message: "The standings of the challenge on \(challenge.boardId ?? "") changed",
+                    kind: "challenge.standings",
+                    message: "The standings of the challenge on \(challenge.boardId ?? "") changed",
                     details: ["challengeId": .string(challenge.challengeId), "standings": table]),
                 gameId: challenge.gameId, playerId: participant.playerId, correlationId: cause)
         }
@@ -275,7 +328,8 @@ final class Challenges: Sendable {
             )
         case .earned(let earned):
             return (
-                ChallengeTrigger(gameId: gameId, playerId: playerId, kind: .achievement, target: earned.achievementId), nil,
+                ChallengeTrigger(gameId: gameId, playerId: playerId, kind: .achievement, target: earned.achievementId),
+                nil,
                 earned.timesEarned, nil
             )
         case .event, .friend, nil:
@@ -285,7 +339,8 @@ final class Challenges: Sendable {
 
     /// What one message completes or counts, given what its trigger touches.
     private func fill(
-        _ plan: inout ChallengeTriggerPlan, trigger: (trigger: ChallengeTrigger, value: Int64?, timesEarned: Int?, tag: String?),
+        _ plan: inout ChallengeTriggerPlan,
+        trigger: (trigger: ChallengeTrigger, value: Int64?, timesEarned: Int?, tag: String?),
         candidates: TriggerCandidates, at time: Int64, context: ServiceContext
     ) async throws {
         let playerId = trigger.trigger.playerId
@@ -296,7 +351,8 @@ final class Challenges: Sendable {
             // its message is read (from the outbox) after the issue.
             for pending in candidates.pending
             where ChallengeLifecycle.scoreCompletes(
-                submitted: submitted, at: time, issuerValue: pending.issuerValue, higherIsBetter: pending.higherIsBetter,
+                submitted: submitted, at: time, issuerValue: pending.issuerValue,
+                higherIsBetter: pending.higherIsBetter,
                 createdAt: pending.createdAt, expiresAt: pending.expiresAt)
             {
                 plan.completions.append((pending.challengeId, playerId, submitted))
@@ -308,7 +364,8 @@ final class Challenges: Sendable {
                 ChallengeLifecycle.inWindow($0, at: time) && (!$0.tagged || $0.challengeId == trigger.tag)
             }
             if !running.isEmpty {
-                let board = try await ServiceQuestions.board(trigger.trigger.target, gameId: trigger.trigger.gameId, context: context)
+                let board = try await ServiceQuestions.board(
+                    trigger.trigger.target, gameId: trigger.trigger.gameId, context: context)
                 let higher = board.sortOrder != .lowerIsBetter
                 plan.timedScores = running.map { ($0.challengeId, submitted, higher, $0.tagged) }
             }
@@ -329,12 +386,22 @@ final class Challenges: Sendable {
 
     func decline(_ request: RawEnvelope, challengeId: String) async throws -> ChallengeDetail {
         let (gameId, playerId) = try Self.player(request)
-        guard let challenge = try await store.challenge(challengeId), challenge.gameId == gameId, challenge.kind != .timed,
+        guard let challenge = try await store.challenge(challengeId), challenge.gameId == gameId,
+            challenge.kind != .timed,
             let mine = challenge.receivers.first(where: { $0.playerId == playerId })
-        else { throw ErrorReply(code: .unknownChallenge, message: "you have no such challenge to decline", field: "payload.challengeId") }
+        else {
+            throw ErrorReply(
+                code: .unknownChallenge, message: "you have no such challenge to decline", field: "payload.challengeId")
+        }
         guard ChallengeLifecycle.canDecline(kind: challenge.kind, state: mine.state),
-            try await store.transition(challengeId: challengeId, playerId: playerId, from: mine.state, to: .declined, at: clock.nowMilliseconds)
-        else { throw ErrorReply(code: .conflict, message: "the challenge is already \(mine.state.rawValue)", field: "payload.challengeId") }
+            try await store.transition(
+                challengeId: challengeId, playerId: playerId, from: mine.state, to: .declined, at: clock.nowMilliseconds
+            )
+        else {
+            throw ErrorReply(
+                code: .conflict, message: "the challenge is already \(mine.state.rawValue)",
+                field: "payload.challengeId")
+        }
         return try await store.challenge(challengeId) ?? challenge
     }
 
@@ -350,20 +417,26 @@ final class Challenges: Sendable {
                 try await invalidateRemovedTargets(now: now, context: context)
             }
             let monotonic = clock.monotonicMilliseconds
-            let closed = try await store.runningTimedWindows().filter { ChallengeLifecycle.windowClosed($0, at: now) }.map(\.challengeId)
+            let closed = try await store.runningTimedWindows().filter { ChallengeLifecycle.windowClosed($0, at: now) }
+                .map(\.challengeId)
             let due = closing.withLock { $0.due(closed: closed, at: monotonic) }
             for challengeId in try await store.endTimed(due) {
                 guard let challenge = try await store.challenge(challengeId) else { continue }
-                let higher = (try? await ServiceQuestions.board(challenge.boardId ?? "", gameId: challenge.gameId, context: context).sortOrder) != .lowerIsBetter
+                let higher =
+                    (try? await ServiceQuestions.board(
+                        challenge.boardId ?? "", gameId: challenge.gameId, context: context
+                    ).sortOrder) != .lowerIsBetter
                 // The same order as challenge.standings (ties: the earlier score, then the player id).
                 let standings = ChallengeStandings.ranked(challenge.receivers, higherIsBetter: higher)
-                let table: JSONValue = .array(standings.map { standing in
-                    var row: [String: JSONValue] = [
-                        "rank": .integer(Int64(standing.rank)), "playerId": .string(standing.playerId), "value": .integer(standing.value),
-                    ]
-                    if let attempts = standing.attempts { row["attempts"] = .integer(Int64(attempts)) }
-                    return .object(row)
-                })
+                let table: JSONValue = .array(
+                    standings.map { standing in
+                        var row: [String: JSONValue] = [
+                            "rank": .integer(Int64(standing.rank)), "playerId": .string(standing.playerId),
+                            "value": .integer(standing.value),
+                        ]
+                        if let attempts = standing.attempts { row["attempts"] = .integer(Int64(attempts)) }
+                        return .object(row)
+                    })
                 for participant in challenge.receivers {
                     await inbox.keepAndSend(
                         participant.playerId, gameId: challenge.gameId, kind: "challenge.ended",
@@ -387,13 +460,19 @@ final class Challenges: Sendable {
             case .score:
                 if boards[pending.gameId] == nil {
                     // Unknown now (the leaderboard service did not answer): try again next time.
-                    guard let list = try? await context.call(LeaderboardRequests.boards, EmptyPayload(), gameId: pending.gameId) else { continue }
+                    guard
+                        let list = try? await context.call(
+                            LeaderboardRequests.boards, EmptyPayload(), gameId: pending.gameId)
+                    else { continue }
                     boards[pending.gameId] = Set(list.leaderboards.map(\.id))
                 }
                 exists = boards[pending.gameId]?.contains(pending.target) ?? true
             default:
                 if achievements[pending.gameId] == nil {
-                    guard let list = try? await context.call(AchievementRequests.definitions, EmptyPayload(), gameId: pending.gameId) else {
+                    guard
+                        let list = try? await context.call(
+                            AchievementRequests.definitions, EmptyPayload(), gameId: pending.gameId)
+                    else {
                         continue
                     }
                     achievements[pending.gameId] = Set(list.achievements.map(\.id))
@@ -401,9 +480,11 @@ final class Challenges: Sendable {
                 exists = achievements[pending.gameId]?.contains(pending.target) ?? true
             }
             if !exists {
-                let count = try await store.invalidate(gameId: pending.gameId, kind: pending.kind, target: pending.target, at: now)
+                let count = try await store.invalidate(
+                    gameId: pending.gameId, kind: pending.kind, target: pending.target, at: now)
                 context.logger.info(
-                    "challenges invalid: target removed", metadata: ["target": "\(pending.target)", "receivers": "\(count)"])
+                    "challenges invalid: target removed",
+                    metadata: ["target": "\(pending.target)", "receivers": "\(count)"])
             }
         }
     }
@@ -417,15 +498,18 @@ final class Challenges: Sendable {
             let repeatable = try await ServiceQuestions.isRepeatable(achievementId, gameId: gameId, context: context)
             var result: [String] = []
             for friend in friends {
-                let theirs = try await ServiceQuestions.achievement(achievementId, gameId: gameId, playerId: friend, context: context)
+                let theirs = try await ServiceQuestions.achievement(
+                    achievementId, gameId: gameId, playerId: friend, context: context)
                 if repeatable || !theirs.earned { result.append(friend) }
             }
             return result
         }
-        guard let boardId = request.payload["boardId"]?.stringValue, let score = request.payload["score"]?.integerValue else {
+        guard let boardId = request.payload["boardId"]?.stringValue, let score = request.payload["score"]?.integerValue
+        else {
             throw ErrorReply(code: .missingField, message: "give achievementId, or boardId and score", field: "payload")
         }
-        let higher = try await ServiceQuestions.board(boardId, gameId: gameId, context: context).sortOrder == .higherIsBetter
+        let higher =
+            try await ServiceQuestions.board(boardId, gameId: gameId, context: context).sortOrder == .higherIsBetter
         var result: [String] = []
         for friend in friends {
             let value = try await ServiceQuestions.entry(boardId, gameId: gameId, playerId: friend, context: context)
@@ -440,7 +524,9 @@ final class Challenges: Sendable {
         var state: ChallengeState?
         if let raw {
             guard let parsed = ChallengeState(rawValue: raw) else {
-                throw ErrorReply(code: .invalidField, message: "state is pending, completed, declined or invalid", field: "payload.state")
+                throw ErrorReply(
+                    code: .invalidField, message: "state is pending, completed, declined or invalid",
+                    field: "payload.state")
             }
             state = parsed
         }
@@ -451,7 +537,10 @@ final class Challenges: Sendable {
         let (gameId, playerId) = try Self.player(request)
         guard let challenge = try await store.challenge(challengeId), challenge.gameId == gameId,
             challenge.issuerId == playerId || challenge.receivers.contains(where: { $0.playerId == playerId })
-        else { throw ErrorReply(code: .unknownChallenge, message: "you have no such challenge", field: "payload.challengeId") }
+        else {
+            throw ErrorReply(
+                code: .unknownChallenge, message: "you have no such challenge", field: "payload.challengeId")
+        }
         return challenge
     }
 
@@ -459,50 +548,69 @@ final class Challenges: Sendable {
     /// (later scores do not count; the sweep closes it after the grace for scores in flight).
     func endEarly(gameId: String, challengeId: String) async throws -> ChallengeDetail {
         guard let challenge = try await store.challenge(challengeId), challenge.gameId == gameId else {
-            throw ErrorReply(code: .unknownChallenge, message: "this game has no such challenge", field: "payload.challengeId")
+            throw ErrorReply(
+                code: .unknownChallenge, message: "this game has no such challenge", field: "payload.challengeId")
         }
         guard challenge.kind == .timed else {
-            throw ErrorReply(code: .conflict, message: "only a time-boxed challenge can be ended early", field: "payload.challengeId")
+            throw ErrorReply(
+                code: .conflict, message: "only a time-boxed challenge can be ended early", field: "payload.challengeId"
+            )
         }
         guard try await store.endTimedEarly(challengeId, now: clock.nowMilliseconds),
             let ended = try await store.challenge(challengeId)
         else {
-            throw ErrorReply(code: .conflict, message: "the challenge is no longer running", field: "payload.challengeId")
+            throw ErrorReply(
+                code: .conflict, message: "the challenge is no longer running", field: "payload.challengeId")
         }
         return ended
     }
 
     // MARK: - Helpers
 
-    private func checkReceivers(_ receivers: [String], issuer: String, gameId: String, context: ServiceContext) async throws -> [String] {
+    private func checkReceivers(_ receivers: [String], issuer: String, gameId: String, context: ServiceContext)
+        async throws -> [String]
+    {
         var seen = Set<String>()
         let unique = receivers.filter { seen.insert($0).inserted }
         guard (1...Self.maximumReceivers).contains(unique.count) else {
-            throw ErrorReply(code: .invalidField, message: "challenge 1-\(Self.maximumReceivers) players", field: "payload.receivers")
+            throw ErrorReply(
+                code: .invalidField, message: "challenge 1-\(Self.maximumReceivers) players", field: "payload.receivers"
+            )
         }
         for receiver in unique {
-            guard receiver != issuer else { throw ErrorReply(code: .invalidField, message: "you cannot challenge yourself", field: "payload.receivers") }
+            guard receiver != issuer else {
+                throw ErrorReply(
+                    code: .invalidField, message: "you cannot challenge yourself", field: "payload.receivers")
+            }
             let known = try await context.call(AuthRequests.players, ProfileLookup(playerIds: [receiver]))
             guard !known.players.isEmpty else {
                 throw ErrorReply(code: .unknownPlayer, message: "no player \(receiver)", field: "payload.receivers")
             }
-            let relation = try await context.call(AuthRequests.friendCheck, FriendshipQuery(playerId: issuer, otherPlayerId: receiver))
-            if relation.blocked { throw ErrorReply(code: .forbidden, message: "one of you blocked the other", field: "payload.receivers") }
+            let relation = try await context.call(
+                AuthRequests.friendCheck, FriendshipQuery(playerId: issuer, otherPlayerId: receiver))
+            if relation.blocked {
+                throw ErrorReply(code: .forbidden, message: "one of you blocked the other", field: "payload.receivers")
+            }
             if !relation.friends && !openGames.contains(gameId) {
-                throw ErrorReply(code: .forbidden, message: "\(receiver) is not your friend", field: "payload.receivers")
+                throw ErrorReply(
+                    code: .forbidden, message: "\(receiver) is not your friend", field: "payload.receivers")
             }
         }
         return unique
     }
 
     static func player(_ request: RawEnvelope) throws -> (gameId: String, playerId: String) {
-        guard let gameId = request.gameId else { throw ErrorReply(code: .missingField, message: "give the gameId", field: "gameId") }
+        guard let gameId = request.gameId else {
+            throw ErrorReply(code: .missingField, message: "give the gameId", field: "gameId")
+        }
         return (gameId, try request.subjectPlayer())
     }
 
     static func message(_ text: String?) throws -> String? {
         guard let text else { return nil }
-        guard text.count <= maximumMessageLength, !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard text.count <= maximumMessageLength,
+            !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
             throw ErrorReply(
                 code: .invalidField,
                 message: "a message is at most \(maximumMessageLength) characters, without control characters",

@@ -20,7 +20,8 @@ enum InboxItems {
         cause: String? = nil
     ) -> InboxItem {
         var details: [String: JSONValue] = [
-            "challengeId": .string(challenge.challengeId), "kind": .string(challenge.kind.rawValue), "issuerId": .string(challenge.issuerId),
+            "challengeId": .string(challenge.challengeId), "kind": .string(challenge.kind.rawValue),
+            "issuerId": .string(challenge.issuerId),
         ]
         if let boardId = challenge.boardId { details["boardId"] = .string(boardId) }
         if let achievementId = challenge.achievementId { details["achievementId"] = .string(achievementId) }
@@ -28,7 +29,8 @@ enum InboxItems {
         if let note = challenge.message { details["message"] = .string(note) }
         details.merge(extra) { _, new in new }
         return InboxItem(
-            id: newItemID(), kind: kind, message: message, details: details, createdAt: time, read: false, correlationId: cause)
+            id: newItemID(), kind: kind, message: message, details: details, createdAt: time, read: false,
+            correlationId: cause)
     }
 
     /// Friend requests in the inbox: the auth service's stream `auth` says when a player asked

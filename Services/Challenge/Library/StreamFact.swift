@@ -13,7 +13,9 @@ enum StreamFact {
     init?(of envelope: RawEnvelope) {
         if envelope.type == .scoreAccepted, let receipt = try? envelope.decodePayload(as: ScoreReceipt.self) {
             self = .score(receipt)
-        } else if envelope.type == .achievementEarned, let earned = try? envelope.decodePayload(as: AchievementEarned.self) {
+        } else if envelope.type == .achievementEarned,
+            let earned = try? envelope.decodePayload(as: AchievementEarned.self)
+        {
             self = .earned(earned)
         } else if envelope.type == .friendRequested || envelope.type == .friendAccepted,
             let update = try? envelope.decodePayload(as: FriendRequestUpdate.self)

@@ -10,12 +10,14 @@ extension PostgresChallengeStore {
         return try await database.read { connection in
             var result: [OperatorDefinition] = []
             for try await (gameId, definitionId, json, removed) in try await connection.query(
-                "SELECT game_id, definition_id, json, removed FROM definition ORDER BY game_id, definition_id", logger: logger
+                "SELECT game_id, definition_id, json, removed FROM definition ORDER BY game_id, definition_id",
+                logger: logger
             ).decode((String, String, String, Bool).self) {
                 result.append(
                     OperatorDefinition(
                         gameId: gameId, definitionId: definitionId,
-                        definition: removed ? nil : try WireCodec.decode(ChallengeDefinition.self, from: Data(json.utf8))))
+                        definition: removed
+                            ? nil : try WireCodec.decode(ChallengeDefinition.self, from: Data(json.utf8))))
             }
             return result
         }

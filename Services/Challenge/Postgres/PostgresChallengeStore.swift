@@ -80,7 +80,8 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
 
     public static func open(_ settings: DatabaseSettings) async throws -> PostgresChallengeStore {
         PostgresChallengeStore(
-            database: try await PostgresStorage.open(settings, migrations: migrations, logger: Logger(label: "podium.challenge")))
+            database: try await PostgresStorage.open(
+                settings, migrations: migrations, logger: Logger(label: "podium.challenge")))
     }
 
     /// Opens the store in the database `settings` name (the executable chooses the backend:
@@ -94,7 +95,9 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
 
     public func apply(
         _ plans: [ChallengeTriggerPlan], stream: String, through sequence: UInt64,
-        notes: @escaping @Sendable (_ challenge: ChallengeDetail, _ receiver: String, _ value: Int64?, _ cause: String?) -> [AddressedInboxItem]
+        notes:
+            @escaping @Sendable (_ challenge: ChallengeDetail, _ receiver: String, _ value: Int64?, _ cause: String?) ->
+            [AddressedInboxItem]
     ) async throws -> [AddressedInboxItem] {
         let logger = logger
         return try await database.transaction { connection in
@@ -107,9 +110,11 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
                         WHERE challenge_id = \(completion.challengeId) AND player_id = \(completion.receiver) AND state = 'pending'
                         RETURNING 1
                         """, connection, logger)
-                    guard changed == 1, let challenge = try await Self.load(completion.challengeId, connection, logger) else { continue }
+                    guard changed == 1, let challenge = try await Self.load(completion.challengeId, connection, logger)
+                    else { continue }
                     for note in notes(challenge, completion.receiver, completion.value, plan.cause) {
-                        try await Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, connection, logger)
+                        try await Self.insert(
+                            note.item, gameId: note.gameId, playerId: note.playerId, connection, logger)
                         written.append(note)
                     }
                 }
@@ -126,15 +131,18 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
                     query.sql += score.higherIsBetter ? " < " : " > "
                     query.sql += "$\(query.binds.count + 1)"
                     query.binds.append(score.value)
-                    query.sql += " THEN $\(query.binds.count + 1) ELSE completed_at END, value = CASE WHEN value IS NULL OR value"
+                    query.sql +=
+                        " THEN $\(query.binds.count + 1) ELSE completed_at END, value = CASE WHEN value IS NULL OR value"
                     query.binds.append(plan.time)
                     query.sql += (score.higherIsBetter ? " < " : " > ") + "$1 THEN $1 ELSE value END"
-                    query.sql += " WHERE challenge_id = $\(query.binds.count + 1) AND player_id = $\(query.binds.count + 2)"
+                    query.sql +=
+                        " WHERE challenge_id = $\(query.binds.count + 1) AND player_id = $\(query.binds.count + 2)"
                     query.binds.append(score.challengeId)
                     query.binds.append(plan.playerId)
                     query.sql += " AND (joined_at IS NULL OR joined_at <= $\(query.binds.count + 1))"
                     query.binds.append(plan.time)
-                    query.sql += " AND attempts < COALESCE((SELECT attempts_allowed FROM challenge WHERE id = $3), attempts + 1)"
+                    query.sql +=
+                        " AND attempts < COALESCE((SELECT attempts_allowed FROM challenge WHERE id = $3), attempts + 1)"
                     try await connection.query(query, logger: logger)
                 }
                 for score in plan.timedScores where !score.attempt {
@@ -154,7 +162,9 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
 
     public func position(of stream: String) async throws -> UInt64 {
         let logger = logger
-        return try await database.read { connection in try await PostgresDurable.position(stream, on: connection, logger: logger) }
+        return try await database.read { connection in
+            try await PostgresDurable.position(stream, on: connection, logger: logger)
+        }
     }
 
     public func insert(
@@ -165,7 +175,8 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
         let logger = logger
         try await database.transaction { connection in
             if let request {
-                try await PostgresDurable.record(request, reply: reply, at: challenge.createdAt, on: connection, logger: logger)
+                try await PostgresDurable.record(
+                    request, reply: reply, at: challenge.createdAt, on: connection, logger: logger)
             }
             try await connection.query(
                 """
@@ -185,7 +196,9 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
                         \(challenge.definitionId == nil ? nil : Int64(0)))
                     """, logger: logger)
             }
-            for note in inbox { try await Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, connection, logger) }
+            for note in inbox {
+                try await Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, connection, logger)
+            }
         }
     }
 
@@ -245,9 +258,11 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
             var ended: [String] = []
             for id in candidates {
                 if try await Self.count(
-                    "UPDATE challenge SET state = 'ended' WHERE id = \(id) AND state = 'running' RETURNING 1", connection, logger) == 1
+                    "UPDATE challenge SET state = 'ended' WHERE id = \(id) AND state = 'running' RETURNING 1",
+                    connection, logger) == 1
                 {
-                    try await connection.query("UPDATE receiver SET state = 'completed' WHERE challenge_id = \(id)", logger: logger)
+                    try await connection.query(
+                        "UPDATE receiver SET state = 'completed' WHERE challenge_id = \(id)", logger: logger)
                     ended.append(id)
                 }
             }
@@ -256,13 +271,17 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
     }
 
     public func addToInbox(_ item: InboxItem, gameId: String, playerId: String) async throws {
-        try await write { connection, logger in try await Self.insert(item, gameId: gameId, playerId: playerId, connection, logger) }
+        try await write { connection, logger in
+            try await Self.insert(item, gameId: gameId, playerId: playerId, connection, logger)
+        }
     }
 
-    public func join(challengeId: String, playerId: String, at: Int64, inbox: [AddressedInboxItem]) async throws -> Bool {
+    public func join(challengeId: String, playerId: String, at: Int64, inbox: [AddressedInboxItem]) async throws -> Bool
+    {
         try await write { connection, logger in
             let running = try await Self.count(
-                "SELECT 1 FROM challenge WHERE id = \(challengeId) AND state = 'running' FOR UPDATE", connection, logger)
+                "SELECT 1 FROM challenge WHERE id = \(challengeId) AND state = 'running' FOR UPDATE", connection, logger
+            )
             guard running == 1 else { return false }
             let added = try await Self.count(
                 """
@@ -272,7 +291,9 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
                 ON CONFLICT DO NOTHING RETURNING 1
                 """, connection, logger)
             guard added == 1 else { return false }
-            for note in inbox { try await Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, connection, logger) }
+            for note in inbox {
+                try await Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, connection, logger)
+            }
             return true
         }
     }
@@ -288,10 +309,12 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
                 ON CONFLICT (id) DO NOTHING RETURNING 1
                 """, connection, logger)
             guard added == 0 else { return nil }
-            for try await (position, id, kind, message, kept, createdAt, read, correlation) in try await connection.query(
-                "SELECT position, id, kind, message, details, created_at, read, correlation_id FROM inbox WHERE id = \(item.id)",
-                logger: logger
-            ).decode((Int64, String, String, String, String, Int64, Bool, String?).self) {
+            for try await (position, id, kind, message, kept, createdAt, read, correlation)
+                in try await connection.query(
+                    "SELECT position, id, kind, message, details, created_at, read, correlation_id FROM inbox WHERE id = \(item.id)",
+                    logger: logger
+                ).decode((Int64, String, String, String, String, Int64, Bool, String?).self)
+            {
                 return InboxItem(
                     id: id, kind: kind, message: message,
                     details: (try? WireCodec.decode([String: JSONValue].self, from: Data(kept.utf8))) ?? [:],
@@ -352,7 +375,9 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
     public func replay(_ key: RequestKey) async throws -> ChallengeDetail? {
         let logger = logger
         return try await database.read { connection in
-            try await PostgresDurable.replay(key, on: connection, logger: logger).map { try WireCodec.convert($0, to: ChallengeDetail.self) }
+            try await PostgresDurable.replay(key, on: connection, logger: logger).map {
+                try WireCodec.convert($0, to: ChallengeDetail.self)
+            }
         }
     }
 
@@ -370,7 +395,9 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
             """)
     }
 
-    public func challenges(gameId: String, playerId: String, issued: Bool, state: ChallengeState?) async throws -> [ChallengeDetail] {
+    public func challenges(gameId: String, playerId: String, issued: Bool, state: ChallengeState?) async throws
+        -> [ChallengeDetail]
+    {
         if issued {
             return try await loadAll(
                 """
@@ -385,7 +412,9 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
             """)
     }
 
-    public func pending(gameId: String, playerId: String, kind: ChallengeKind, target: String) async throws -> [PendingReceiver] {
+    public func pending(gameId: String, playerId: String, kind: ChallengeKind, target: String) async throws
+        -> [PendingReceiver]
+    {
         let column = kind == .score ? "board_id" : "achievement_id"
         var query: PostgresQuery = """
             SELECT c.id, c.issuer_value, c.higher_is_better, r.baseline, c.expires_at, c.created_at FROM challenge c
@@ -433,7 +462,8 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
                     AND r.player_id = \(playerId)
                 """, logger: logger
             ).decode((String, Int64, Int64?, String?).self) {
-                windows.append(TimedWindow(challengeId: id, startsAt: startsAt, endsAt: endsAt, definitionId: definition))
+                windows.append(
+                    TimedWindow(challengeId: id, startsAt: startsAt, endsAt: endsAt, definitionId: definition))
             }
             return windows
         }
@@ -447,7 +477,9 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
         let logger = logger
         return try await database.read { connection in
             var windows: [TimedWindow] = []
-            for try await (id, startsAt, endsAt) in try await connection.query(query, logger: logger).decode((String, Int64, Int64?).self) {
+            for try await (id, startsAt, endsAt) in try await connection.query(query, logger: logger).decode(
+                (String, Int64, Int64?).self)
+            {
                 windows.append(TimedWindow(challengeId: id, startsAt: startsAt, endsAt: endsAt))
             }
             return windows
@@ -466,7 +498,8 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
             query.binds.append(after)
             query.binds.append(Int64(page.limit))
         } else {
-            query.sql += " AND position < $\(query.binds.count + 1) ORDER BY position DESC LIMIT $\(query.binds.count + 2)"
+            query.sql +=
+                " AND position < $\(query.binds.count + 1) ORDER BY position DESC LIMIT $\(query.binds.count + 2)"
             query.binds.append(page.before ?? Int64.max)
             query.binds.append(Int64(page.limit))
         }
@@ -474,7 +507,8 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
         let prepared = query
         return try await database.read { connection in
             var items: [InboxItem] = []
-            for try await (position, id, kind, message, details, createdAt, read, correlation) in try await connection.query(prepared, logger: logger)
+            for try await (position, id, kind, message, details, createdAt, read, correlation)
+                in try await connection.query(prepared, logger: logger)
                 .decode((Int64, String, String, String, String, Int64, Bool, String?).self)
             {
                 items.append(
@@ -489,7 +523,9 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
 
     // MARK: Helpers
 
-    private func write<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> Result) async throws -> Result {
+    private func write<Result: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> Result
+    ) async throws -> Result {
         let logger = logger
         return try await database.transaction { connection in try await body(connection, logger) }
     }
@@ -509,12 +545,16 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
             var ids: [String] = []
             for try await id in try await connection.query(query, logger: logger).decode(String.self) { ids.append(id) }
             var result: [ChallengeDetail] = []
-            for id in ids { if let challenge = try await Self.load(id, connection, logger) { result.append(challenge) } }
+            for id in ids {
+                if let challenge = try await Self.load(id, connection, logger) { result.append(challenge) }
+            }
             return result
         }
     }
 
-    private static func count(_ query: PostgresQuery, _ connection: PostgresConnection, _ logger: Logger) async throws -> Int {
+    private static func count(_ query: PostgresQuery, _ connection: PostgresConnection, _ logger: Logger) async throws
+        -> Int
+    {
         var count = 0
         for try await _ in try await connection.query(query, logger: logger).decode(Int32.self) { count += 1 }
         return count
@@ -532,7 +572,9 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
             """, logger: logger)
     }
 
-    private static func load(_ id: String, _ connection: PostgresConnection, _ logger: Logger) async throws -> ChallengeDetail? {
+    private static func load(_ id: String, _ connection: PostgresConnection, _ logger: Logger) async throws
+        -> ChallengeDetail?
+    {
         var receivers: [ChallengeReceiver] = []
         for try await (playerId, state, completedAt, value, attempts) in try await connection.query(
             "SELECT player_id, state, completed_at, value, attempts FROM receiver WHERE challenge_id = \(id) ORDER BY player_id",
@@ -540,7 +582,8 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
         ).decode((String, String, Int64?, Int64?, Int64?).self) {
             receivers.append(
                 ChallengeReceiver(
-                    playerId: playerId, state: ChallengeState(rawValue: state) ?? .pending, completedAt: completedAt, value: value,
+                    playerId: playerId, state: ChallengeState(rawValue: state) ?? .pending, completedAt: completedAt,
+                    value: value,
                     attempts: attempts.map(Int.init)))
         }
         for try await row in try await connection.query(
@@ -550,14 +593,18 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
             """, logger: logger
         ).decode(
             (
-                String, String, String, String, String?, String?, Int64?, String?, Int64, Int64?, Int64?, String?, String?, String?,
+                String, String, String, String, String?, String?, Int64?, String?, Int64, Int64?, Int64?, String?,
+                String?, String?,
                 Int64?, Int64?
             ).self)
         {
             return ChallengeDetail(
-                challengeId: row.0, gameId: row.1, kind: ChallengeKind(rawValue: row.2) ?? .score, issuerId: row.3, boardId: row.4,
-                achievementId: row.5, issuerValue: row.6, message: row.7, createdAt: row.8, expiresAt: row.9, endsAt: row.10,
-                state: row.11.flatMap(ChallengeState.init(rawValue:)), receivers: receivers, rematchOf: row.12, definitionId: row.13,
+                challengeId: row.0, gameId: row.1, kind: ChallengeKind(rawValue: row.2) ?? .score, issuerId: row.3,
+                boardId: row.4,
+                achievementId: row.5, issuerValue: row.6, message: row.7, createdAt: row.8, expiresAt: row.9,
+                endsAt: row.10,
+                state: row.11.flatMap(ChallengeState.init(rawValue:)), receivers: receivers, rematchOf: row.12,
+                definitionId: row.13,
                 attemptsAllowed: row.14.map(Int.init), durationMilliseconds: row.15)
         }
         return nil

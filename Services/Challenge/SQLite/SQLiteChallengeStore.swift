@@ -15,7 +15,8 @@ public final class SQLiteChallengeStore: ChallengeStore {
 
     /// Opens `<data>/<service>-challenges.sqlite`.
     public static let opener: ChallengeStoreOpener = { settings in
-        try SQLiteChallengeStore(path: StorageLocation.database(for: "\(settings.service)-challenges", in: settings.dataDirectory))
+        try SQLiteChallengeStore(
+            path: StorageLocation.database(for: "\(settings.service)-challenges", in: settings.dataDirectory))
     }
 
     public init(path: URL) throws {
@@ -104,15 +105,21 @@ public final class SQLiteChallengeStore: ChallengeStore {
     /// Returns the inbox items written, to be sent as notifications.
     public func apply(
         _ plans: [ChallengeTriggerPlan], stream: String, through sequence: UInt64,
-        notes: @escaping @Sendable (_ challenge: ChallengeDetail, _ receiver: String, _ value: Int64?, _ cause: String?) -> [(gameId: String, playerId: String, item: InboxItem)]
+        notes:
+            @escaping @Sendable (_ challenge: ChallengeDetail, _ receiver: String, _ value: Int64?, _ cause: String?) ->
+            [(gameId: String, playerId: String, item: InboxItem)]
     ) async throws -> [(gameId: String, playerId: String, item: InboxItem)] {
         try await database.write { db in
             var written: [(gameId: String, playerId: String, item: InboxItem)] = []
             for plan in plans {
                 for completion in plan.completions {
-                    try db.cachedStatement(sql:
-                        "UPDATE receiver SET state = 'completed', completed_at = ?, value = COALESCE(?, value) WHERE challenge_id = ? AND player_id = ? AND state = 'pending'").execute(arguments: [plan.time, completion.value, completion.challengeId, completion.receiver])
-                    guard db.changesCount == 1, let challenge = try Self.load(db, completion.challengeId) else { continue }
+                    try db.cachedStatement(
+                        sql:
+                            "UPDATE receiver SET state = 'completed', completed_at = ?, value = COALESCE(?, value) WHERE challenge_id = ? AND player_id = ? AND state = 'pending'"
+                    ).execute(arguments: [plan.time, completion.value, completion.challengeId, completion.receiver])
+                    guard db.changesCount == 1, let challenge = try Self.load(db, completion.challengeId) else {
+                        continue
+                    }
                     for note in notes(challenge, completion.receiver, completion.value, plan.cause) {
                         try Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, in: db)
                         written.append(note)
@@ -125,20 +132,27 @@ public final class SQLiteChallengeStore: ChallengeStore {
                 for score in plan.timedScores where score.attempt {
                     // One more run, if the player has runs left; the best of them counts.
                     let better = score.higherIsBetter ? "? > value" : "? < value"
-                    try db.cachedStatement(sql: """
-                        UPDATE receiver SET attempts = attempts + 1,
-                            completed_at = CASE WHEN value IS NULL OR \(better) THEN ? ELSE completed_at END,
-                            value = CASE WHEN value IS NULL OR \(better) THEN ? ELSE value END
-                        WHERE challenge_id = ? AND player_id = ? AND (joined_at IS NULL OR joined_at <= ?)
-                            AND attempts < COALESCE((SELECT attempts_allowed FROM challenge WHERE id = ?), attempts + 1)
-                        """).execute(arguments: [
-                            score.value, plan.time, score.value, score.value, score.challengeId, plan.playerId, plan.time, score.challengeId,
-                        ])
+                    try db.cachedStatement(
+                        sql: """
+                            UPDATE receiver SET attempts = attempts + 1,
+                                completed_at = CASE WHEN value IS NULL OR \(better) THEN ? ELSE completed_at END,
+                                value = CASE WHEN value IS NULL OR \(better) THEN ? ELSE value END
+                            WHERE challenge_id = ? AND player_id = ? AND (joined_at IS NULL OR joined_at <= ?)
+                                AND attempts < COALESCE((SELECT attempts_allowed FROM challenge WHERE id = ?), attempts + 1)
+                            """
+                    ).execute(arguments: [
+                        score.value, plan.time, score.value, score.value, score.challengeId, plan.playerId, plan.time,
+                        score.challengeId,
+                    ])
                 }
                 for score in plan.timedScores where !score.attempt {
                     let better = score.higherIsBetter ? "? > value" : "? < value"
-                    try db.cachedStatement(sql:
-                        "UPDATE receiver SET value = ?, completed_at = ? WHERE challenge_id = ? AND player_id = ? AND (joined_at IS NULL OR joined_at <= ?) AND (value IS NULL OR \(better))").execute(arguments: [score.value, plan.time, score.challengeId, plan.playerId, plan.time, score.value])
+                    try db.cachedStatement(
+                        sql:
+                            "UPDATE receiver SET value = ?, completed_at = ? WHERE challenge_id = ? AND player_id = ? AND (joined_at IS NULL OR joined_at <= ?) AND (value IS NULL OR \(better))"
+                    ).execute(arguments: [
+                        score.value, plan.time, score.challengeId, plan.playerId, plan.time, score.value,
+                    ])
                 }
             }
             try SQLiteDurable.advance(db, stream: stream, to: sequence)
@@ -163,19 +177,27 @@ public final class SQLiteChallengeStore: ChallengeStore {
                 try SQLiteDurable.record(db, request, reply: reply, at: challenge.createdAt)
             }
             for note in inbox { try Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, in: db) }
-            try db.cachedStatement(sql: """
+            try db.cachedStatement(
+                sql: """
                     INSERT INTO challenge (id, game_id, kind, issuer_id, board_id, achievement_id, issuer_value, higher_is_better,
                         message, created_at, expires_at, ends_at, state, rematch_of, definition_id, attempts_allowed, duration)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """).execute(arguments: [
-                    challenge.challengeId, challenge.gameId, challenge.kind.rawValue, challenge.issuerId, challenge.boardId,
-                    challenge.achievementId, challenge.issuerValue, higherIsBetter, challenge.message, challenge.createdAt,
-                    challenge.expiresAt, challenge.endsAt, challenge.state?.rawValue, challenge.rematchOf, challenge.definitionId,
-                    challenge.attemptsAllowed, challenge.durationMilliseconds,
-                ])
+                    """
+            ).execute(arguments: [
+                challenge.challengeId, challenge.gameId, challenge.kind.rawValue, challenge.issuerId, challenge.boardId,
+                challenge.achievementId, challenge.issuerValue, higherIsBetter, challenge.message, challenge.createdAt,
+                challenge.expiresAt, challenge.endsAt, challenge.state?.rawValue, challenge.rematchOf,
+                challenge.definitionId,
+                challenge.attemptsAllowed, challenge.durationMilliseconds,
+            ])
             for receiver in challenge.receivers {
                 try db.cachedStatement(
-                    sql: "INSERT INTO receiver (challenge_id, player_id, state, baseline, attempts) VALUES (?, ?, ?, ?, ?)").execute(arguments: [challenge.challengeId, receiver.playerId, receiver.state.rawValue, baselines[receiver.playerId], challenge.definitionId == nil ? nil : 0])
+                    sql:
+                        "INSERT INTO receiver (challenge_id, player_id, state, baseline, attempts) VALUES (?, ?, ?, ?, ?)"
+                ).execute(arguments: [
+                    challenge.challengeId, receiver.playerId, receiver.state.rawValue, baselines[receiver.playerId],
+                    challenge.definitionId == nil ? nil : 0,
+                ])
             }
         }
     }
@@ -197,30 +219,37 @@ public final class SQLiteChallengeStore: ChallengeStore {
     public func recent(gameId: String, openOnly: Bool, limit: Int) async throws -> [ChallengeDetail] {
         try await database.read { db in
             let ids = try String.fetchAll(
-                try db.cachedStatement(sql: """
-                    SELECT c.id FROM challenge c WHERE c.game_id = ? AND (? = 0 OR c.state = 'running'
-                        OR EXISTS (SELECT 1 FROM receiver r WHERE r.challenge_id = c.id AND r.state = 'pending'))
-                    ORDER BY c.created_at DESC, c.id LIMIT ?
-                    """),
+                try db.cachedStatement(
+                    sql: """
+                        SELECT c.id FROM challenge c WHERE c.game_id = ? AND (? = 0 OR c.state = 'running'
+                            OR EXISTS (SELECT 1 FROM receiver r WHERE r.challenge_id = c.id AND r.state = 'pending'))
+                        ORDER BY c.created_at DESC, c.id LIMIT ?
+                        """),
                 arguments: [gameId, openOnly ? 1 : 0, limit])
             return try ids.compactMap { try Self.load(db, $0) }
         }
     }
 
     /// Challenges a player received (optionally in one state) or issued, newest first.
-    public func challenges(gameId: String, playerId: String, issued: Bool, state: ChallengeState?) async throws -> [ChallengeDetail] {
+    public func challenges(gameId: String, playerId: String, issued: Bool, state: ChallengeState?) async throws
+        -> [ChallengeDetail]
+    {
         try await database.read { db in
             let ids: [String]
             if issued {
                 ids = try String.fetchAll(
-                    try db.cachedStatement(sql: "SELECT id FROM challenge WHERE game_id = ? AND issuer_id = ? ORDER BY created_at DESC LIMIT 200"),
+                    try db.cachedStatement(
+                        sql:
+                            "SELECT id FROM challenge WHERE game_id = ? AND issuer_id = ? ORDER BY created_at DESC LIMIT 200"
+                    ),
                     arguments: [gameId, playerId])
             } else {
                 ids = try String.fetchAll(
-                    try db.cachedStatement(sql: """
-                        SELECT c.id FROM challenge c JOIN receiver r ON r.challenge_id = c.id
-                        WHERE c.game_id = ? AND r.player_id = ? AND (? IS NULL OR r.state = ?) ORDER BY c.created_at DESC LIMIT 200
-                        """),
+                    try db.cachedStatement(
+                        sql: """
+                            SELECT c.id FROM challenge c JOIN receiver r ON r.challenge_id = c.id
+                            WHERE c.game_id = ? AND r.player_id = ? AND (? IS NULL OR r.state = ?) ORDER BY c.created_at DESC LIMIT 200
+                            """),
                     arguments: [gameId, playerId, state?.rawValue, state?.rawValue])
             }
             return try ids.compactMap { try Self.load(db, $0) }
@@ -229,23 +258,32 @@ public final class SQLiteChallengeStore: ChallengeStore {
 
     /// Pending receivers of a kind in a game for a player, with what they must reach.
     public func pending(gameId: String, playerId: String, kind: ChallengeKind, target: String) async throws
-        -> [(challengeId: String, issuerValue: Int64?, higherIsBetter: Bool?, baseline: Int64?, expiresAt: Int64?, createdAt: Int64)]
+        -> [(
+            challengeId: String, issuerValue: Int64?, higherIsBetter: Bool?, baseline: Int64?, expiresAt: Int64?,
+            createdAt: Int64
+        )]
     {
-        try await database.read { db in try Self.pending(db, gameId: gameId, playerId: playerId, kind: kind, target: target) }
+        try await database.read { db in
+            try Self.pending(db, gameId: gameId, playerId: playerId, kind: kind, target: target)
+        }
     }
 
-    private static func pending(_ db: Database, gameId: String, playerId: String, kind: ChallengeKind, target: String) throws
+    private static func pending(_ db: Database, gameId: String, playerId: String, kind: ChallengeKind, target: String)
+        throws
         -> [PendingReceiver]
     {
         let column = kind == .score ? "board_id" : "achievement_id"
         return try Row.fetchAll(
-            try db.cachedStatement(sql: """
-                SELECT c.id, c.issuer_value, c.higher_is_better, r.baseline, c.expires_at, c.created_at FROM challenge c
-                JOIN receiver r ON r.challenge_id = c.id
-                WHERE c.game_id = ? AND c.kind = ? AND c.\(column) = ? AND r.player_id = ? AND r.state = 'pending'
-                """),
+            try db.cachedStatement(
+                sql: """
+                    SELECT c.id, c.issuer_value, c.higher_is_better, r.baseline, c.expires_at, c.created_at FROM challenge c
+                    JOIN receiver r ON r.challenge_id = c.id
+                    WHERE c.game_id = ? AND c.kind = ? AND c.\(column) = ? AND r.player_id = ? AND r.state = 'pending'
+                    """),
             arguments: [gameId, kind.rawValue, target, playerId]
-        ).map { ($0["id"], $0["issuer_value"], $0["higher_is_better"], $0["baseline"], $0["expires_at"], $0["created_at"]) }
+        ).map {
+            ($0["id"], $0["issuer_value"], $0["higher_is_better"], $0["baseline"], $0["expires_at"], $0["created_at"])
+        }
     }
 
     /// Every trigger's candidates in one read (one hand-over to the database's queue for a
@@ -256,21 +294,28 @@ public final class SQLiteChallengeStore: ChallengeStore {
             var found: [ChallengeTrigger: TriggerCandidates] = [:]
             for trigger in triggers {
                 found[trigger] = TriggerCandidates(
-                    pending: try Self.pending(db, gameId: trigger.gameId, playerId: trigger.playerId, kind: trigger.kind, target: trigger.target),
+                    pending: try Self.pending(
+                        db, gameId: trigger.gameId, playerId: trigger.playerId, kind: trigger.kind,
+                        target: trigger.target),
                     timed: trigger.kind == .score
-                        ? try Self.runningTimed(db, gameId: trigger.gameId, boardId: trigger.target, playerId: trigger.playerId) : [])
+                        ? try Self.runningTimed(
+                            db, gameId: trigger.gameId, boardId: trigger.target, playerId: trigger.playerId) : [])
             }
             return found
         }
     }
 
     /// Moves a receiver from `from` to `to` if it is still in `from`; true if this call changed it.
-    public func transition(challengeId: String, playerId: String, from: ChallengeState, to: ChallengeState, at time: Int64, value: Int64?)
+    public func transition(
+        challengeId: String, playerId: String, from: ChallengeState, to: ChallengeState, at time: Int64, value: Int64?
+    )
         async throws -> Bool
     {
         try await database.write { db in
             try db.cachedStatement(
-                sql: "UPDATE receiver SET state = ?, completed_at = ?, value = COALESCE(?, value) WHERE challenge_id = ? AND player_id = ? AND state = ?").execute(arguments: [to.rawValue, time, value, challengeId, playerId, from.rawValue])
+                sql:
+                    "UPDATE receiver SET state = ?, completed_at = ?, value = COALESCE(?, value) WHERE challenge_id = ? AND player_id = ? AND state = ?"
+            ).execute(arguments: [to.rawValue, time, value, challengeId, playerId, from.rawValue])
             return db.changesCount == 1
         }
     }
@@ -279,14 +324,17 @@ public final class SQLiteChallengeStore: ChallengeStore {
     public func expire(now: Int64) async throws -> [(challengeId: String, gameId: String, playerId: String)] {
         try await database.write { db in
             let rows = try Row.fetchAll(
-                try db.cachedStatement(sql: """
-                    SELECT r.challenge_id, c.game_id, r.player_id FROM receiver r JOIN challenge c ON c.id = r.challenge_id
-                    WHERE r.state = 'pending' AND c.expires_at IS NOT NULL AND c.expires_at <= ?
-                    """),
+                try db.cachedStatement(
+                    sql: """
+                        SELECT r.challenge_id, c.game_id, r.player_id FROM receiver r JOIN challenge c ON c.id = r.challenge_id
+                        WHERE r.state = 'pending' AND c.expires_at IS NOT NULL AND c.expires_at <= ?
+                        """),
                 arguments: [now])
             for row in rows {
                 try db.cachedStatement(
-                    sql: "UPDATE receiver SET state = 'invalid', completed_at = ? WHERE challenge_id = ? AND player_id = ? AND state = 'pending'").execute(arguments: [now, row["challenge_id"] as String, row["player_id"] as String])
+                    sql:
+                        "UPDATE receiver SET state = 'invalid', completed_at = ? WHERE challenge_id = ? AND player_id = ? AND state = 'pending'"
+                ).execute(arguments: [now, row["challenge_id"] as String, row["player_id"] as String])
             }
             return rows.map { ($0["challenge_id"], $0["game_id"], $0["player_id"]) }
         }
@@ -296,11 +344,13 @@ public final class SQLiteChallengeStore: ChallengeStore {
     public func pendingTargets() async throws -> [(gameId: String, kind: ChallengeKind, target: String)] {
         try await database.read { db in
             try Row.fetchAll(
-                try db.cachedStatement(sql: """
-                    SELECT DISTINCT c.game_id, c.kind, COALESCE(c.board_id, c.achievement_id) AS target FROM challenge c
-                    JOIN receiver r ON r.challenge_id = c.id WHERE r.state = 'pending' AND c.kind IN ('score', 'achievement')
-                    """
-            )).map { ($0["game_id"], ChallengeKind(rawValue: $0["kind"]) ?? .score, $0["target"]) }
+                try db.cachedStatement(
+                    sql: """
+                        SELECT DISTINCT c.game_id, c.kind, COALESCE(c.board_id, c.achievement_id) AS target FROM challenge c
+                        JOIN receiver r ON r.challenge_id = c.id WHERE r.state = 'pending' AND c.kind IN ('score', 'achievement')
+                        """
+                )
+            ).map { ($0["game_id"], ChallengeKind(rawValue: $0["kind"]) ?? .score, $0["target"]) }
         }
     }
 
@@ -308,10 +358,12 @@ public final class SQLiteChallengeStore: ChallengeStore {
     public func invalidate(gameId: String, kind: ChallengeKind, target: String, at time: Int64) async throws -> Int {
         let column = kind == .score ? "board_id" : "achievement_id"
         return try await database.write { db in
-            try db.cachedStatement(sql: """
+            try db.cachedStatement(
+                sql: """
                     UPDATE receiver SET state = 'invalid', completed_at = ? WHERE state = 'pending' AND challenge_id IN
                         (SELECT id FROM challenge WHERE game_id = ? AND kind = ? AND \(column) = ?)
-                    """).execute(arguments: [time, gameId, kind.rawValue, target])
+                    """
+            ).execute(arguments: [time, gameId, kind.rawValue, target])
             return db.changesCount
         }
     }
@@ -319,19 +371,24 @@ public final class SQLiteChallengeStore: ChallengeStore {
     // MARK: Time-boxed
 
     public func runningTimed(gameId: String, boardId: String, playerId: String) async throws -> [TimedWindow] {
-        try await database.read { db in try Self.runningTimed(db, gameId: gameId, boardId: boardId, playerId: playerId) }
+        try await database.read { db in try Self.runningTimed(db, gameId: gameId, boardId: boardId, playerId: playerId)
+        }
     }
 
-    private static func runningTimed(_ db: Database, gameId: String, boardId: String, playerId: String) throws -> [TimedWindow] {
+    private static func runningTimed(_ db: Database, gameId: String, boardId: String, playerId: String) throws
+        -> [TimedWindow]
+    {
         try Row.fetchAll(
-            try db.cachedStatement(sql: """
-                SELECT c.id, c.created_at, c.ends_at, c.definition_id FROM challenge c JOIN receiver r ON r.challenge_id = c.id
-                WHERE c.game_id = ? AND c.kind = 'timed' AND c.board_id = ? AND c.state = 'running' AND r.player_id = ?
-                """),
+            try db.cachedStatement(
+                sql: """
+                    SELECT c.id, c.created_at, c.ends_at, c.definition_id FROM challenge c JOIN receiver r ON r.challenge_id = c.id
+                    WHERE c.game_id = ? AND c.kind = 'timed' AND c.board_id = ? AND c.state = 'running' AND r.player_id = ?
+                    """),
             arguments: [gameId, boardId, playerId]
         ).map {
             let definition: String? = $0["definition_id"]
-            return TimedWindow(challengeId: $0["id"], startsAt: $0["created_at"], endsAt: $0["ends_at"], definitionId: definition)
+            return TimedWindow(
+                challengeId: $0["id"], startsAt: $0["created_at"], endsAt: $0["ends_at"], definitionId: definition)
         }
     }
 
@@ -340,7 +397,8 @@ public final class SQLiteChallengeStore: ChallengeStore {
     public func endTimedEarly(_ challengeId: String, now: Int64) async throws -> Bool {
         try await database.write { db in
             try db.cachedStatement(
-                sql: "UPDATE challenge SET ends_at = ? WHERE id = ? AND kind = 'timed' AND state = 'running' AND ends_at > ?"
+                sql:
+                    "UPDATE challenge SET ends_at = ? WHERE id = ? AND kind = 'timed' AND state = 'running' AND ends_at > ?"
             ).execute(arguments: [now, challengeId, now])
             return db.changesCount > 0
         }
@@ -348,8 +406,11 @@ public final class SQLiteChallengeStore: ChallengeStore {
 
     public func runningTimedWindows() async throws -> [TimedWindow] {
         try await database.read { db in
-            try Row.fetchAll(try db.cachedStatement(sql: "SELECT id, created_at, ends_at FROM challenge WHERE kind = 'timed' AND state = 'running'"))
-                .map { TimedWindow(challengeId: $0["id"], startsAt: $0["created_at"], endsAt: $0["ends_at"]) }
+            try Row.fetchAll(
+                try db.cachedStatement(
+                    sql: "SELECT id, created_at, ends_at FROM challenge WHERE kind = 'timed' AND state = 'running'")
+            )
+            .map { TimedWindow(challengeId: $0["id"], startsAt: $0["created_at"], endsAt: $0["ends_at"]) }
         }
     }
 
@@ -358,12 +419,15 @@ public final class SQLiteChallengeStore: ChallengeStore {
         try await database.write { db in
             var ids: [String] = []
             for id in candidates {
-                try db.cachedStatement(sql: "UPDATE challenge SET state = 'ended' WHERE id = ? AND state = 'running'").execute(arguments: [id])
+                try db.cachedStatement(sql: "UPDATE challenge SET state = 'ended' WHERE id = ? AND state = 'running'")
+                    .execute(arguments: [id])
                 if db.changesCount == 1 { ids.append(id) }
             }
             for id in ids {
-                try db.cachedStatement(sql: "UPDATE challenge SET state = 'ended' WHERE id = ? AND state = 'running'").execute(arguments: [id])
-                try db.cachedStatement(sql: "UPDATE receiver SET state = 'completed' WHERE challenge_id = ?").execute(arguments: [id])
+                try db.cachedStatement(sql: "UPDATE challenge SET state = 'ended' WHERE id = ? AND state = 'running'")
+                    .execute(arguments: [id])
+                try db.cachedStatement(sql: "UPDATE receiver SET state = 'completed' WHERE challenge_id = ?").execute(
+                    arguments: [id])
             }
             return ids
         }
@@ -379,8 +443,10 @@ public final class SQLiteChallengeStore: ChallengeStore {
         challengeId: String, playerId: String, at: Int64, inbox: [(gameId: String, playerId: String, item: InboxItem)]
     ) async throws -> Bool {
         try await database.write { db in
-            guard try Bool.fetchOne(
-                try db.cachedStatement(sql: "SELECT 1 FROM challenge WHERE id = ? AND state = 'running'"), arguments: [challengeId]) != nil
+            guard
+                try Bool.fetchOne(
+                    try db.cachedStatement(sql: "SELECT 1 FROM challenge WHERE id = ? AND state = 'running'"),
+                    arguments: [challengeId]) != nil
             else { return false }
             try db.cachedStatement(
                 sql: """
@@ -397,7 +463,9 @@ public final class SQLiteChallengeStore: ChallengeStore {
 
     public func addToInboxIfAbsent(_ item: InboxItem, gameId: String, playerId: String) async throws -> InboxItem? {
         try await database.write { db in
-            if let row = try Row.fetchOne(try db.cachedStatement(sql: "SELECT rowid AS position, * FROM inbox WHERE id = ?"), arguments: [item.id]) {
+            if let row = try Row.fetchOne(
+                try db.cachedStatement(sql: "SELECT rowid AS position, * FROM inbox WHERE id = ?"), arguments: [item.id]
+            ) {
                 return Self.item(row)
             }
             try Self.insert(item, gameId: gameId, playerId: playerId, in: db)
@@ -410,13 +478,18 @@ public final class SQLiteChallengeStore: ChallengeStore {
         return InboxItem(
             id: row["id"], kind: row["kind"], message: row["message"],
             details: (try? WireCodec.decode([String: JSONValue].self, from: Data(details.utf8))) ?? [:],
-            createdAt: row["created_at"], read: row["read"], position: row["position"], correlationId: row["correlation_id"])
+            createdAt: row["created_at"], read: row["read"], position: row["position"],
+            correlationId: row["correlation_id"])
     }
 
     private static func insert(_ item: InboxItem, gameId: String, playerId: String, in db: Database) throws {
         let details = String(decoding: try WireCodec.encode(item.details), as: UTF8.self)
         try db.cachedStatement(
-            sql: "INSERT INTO inbox (id, game_id, player_id, kind, message, details, created_at, read, correlation_id) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)").execute(arguments: [item.id, gameId, playerId, item.kind, item.message, details, item.createdAt, item.correlationId])
+            sql:
+                "INSERT INTO inbox (id, game_id, player_id, kind, message, details, created_at, read, correlation_id) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)"
+        ).execute(arguments: [
+            item.id, gameId, playerId, item.kind, item.message, details, item.createdAt, item.correlationId,
+        ])
     }
 
     /// The position is the row's rowid; deleted rows stay (marked) until retention removes
@@ -452,7 +525,8 @@ public final class SQLiteChallengeStore: ChallengeStore {
     public func unreadCount(gameId: String, playerId: String) async throws -> Int {
         try await database.read { db in
             try Int.fetchOne(
-                try db.cachedStatement(sql: "SELECT count(*) FROM inbox WHERE game_id = ? AND player_id = ? AND read = 0 AND NOT deleted"),
+                try db.cachedStatement(
+                    sql: "SELECT count(*) FROM inbox WHERE game_id = ? AND player_id = ? AND read = 0 AND NOT deleted"),
                 arguments: [gameId, playerId]) ?? 0
         }
     }
@@ -460,14 +534,18 @@ public final class SQLiteChallengeStore: ChallengeStore {
     public func markRead(gameId: String, playerId: String, ids: [String]?) async throws -> Int {
         try await database.write { db in
             guard let ids else {
-                try db.cachedStatement(sql: "UPDATE inbox SET read = 1 WHERE game_id = ? AND player_id = ? AND read = 0 AND NOT deleted")
-                    .execute(arguments: [gameId, playerId])
+                try db.cachedStatement(
+                    sql: "UPDATE inbox SET read = 1 WHERE game_id = ? AND player_id = ? AND read = 0 AND NOT deleted"
+                )
+                .execute(arguments: [gameId, playerId])
                 return db.changesCount
             }
             var changed = 0
             for id in Set(ids) {
                 try db.cachedStatement(
-                    sql: "UPDATE inbox SET read = 1 WHERE id = ? AND game_id = ? AND player_id = ? AND read = 0 AND NOT deleted").execute(arguments: [id, gameId, playerId])
+                    sql:
+                        "UPDATE inbox SET read = 1 WHERE id = ? AND game_id = ? AND player_id = ? AND read = 0 AND NOT deleted"
+                ).execute(arguments: [id, gameId, playerId])
                 changed += db.changesCount
             }
             return changed
@@ -479,7 +557,8 @@ public final class SQLiteChallengeStore: ChallengeStore {
             var changed = 0
             for id in Set(ids) {
                 try db.cachedStatement(
-                    sql: "UPDATE inbox SET deleted = 1 WHERE id = ? AND game_id = ? AND player_id = ? AND NOT deleted").execute(arguments: [id, gameId, playerId])
+                    sql: "UPDATE inbox SET deleted = 1 WHERE id = ? AND game_id = ? AND player_id = ? AND NOT deleted"
+                ).execute(arguments: [id, gameId, playerId])
                 changed += db.changesCount
             }
             return changed
@@ -490,27 +569,35 @@ public final class SQLiteChallengeStore: ChallengeStore {
         try await database.write { db in
             // The newest row stays even when it is old, so that SQLite never reuses its rowid.
             try db.cachedStatement(
-                sql: "DELETE FROM inbox WHERE created_at < ? AND rowid < (SELECT max(rowid) FROM inbox)").execute(arguments: [time])
+                sql: "DELETE FROM inbox WHERE created_at < ? AND rowid < (SELECT max(rowid) FROM inbox)"
+            ).execute(arguments: [time])
             let removed = db.changesCount
-            try db.cachedStatement(sql: "UPDATE inbox SET deleted = 1 WHERE created_at < ? AND NOT deleted").execute(arguments: [time])
+            try db.cachedStatement(sql: "UPDATE inbox SET deleted = 1 WHERE created_at < ? AND NOT deleted").execute(
+                arguments: [time])
             return removed + db.changesCount
         }
     }
 
     private static func load(_ db: Database, _ id: String) throws -> ChallengeDetail? {
-        guard let row = try Row.fetchOne(try db.cachedStatement(sql: "SELECT * FROM challenge WHERE id = ?"), arguments: [id]) else { return nil }
+        guard
+            let row = try Row.fetchOne(
+                try db.cachedStatement(sql: "SELECT * FROM challenge WHERE id = ?"), arguments: [id])
+        else { return nil }
         let receivers = try Row.fetchAll(
-            try db.cachedStatement(sql: "SELECT * FROM receiver WHERE challenge_id = ? ORDER BY player_id"), arguments: [id]
+            try db.cachedStatement(sql: "SELECT * FROM receiver WHERE challenge_id = ? ORDER BY player_id"),
+            arguments: [id]
         ).map {
             ChallengeReceiver(
-                playerId: $0["player_id"], state: ChallengeState(rawValue: $0["state"]) ?? .pending, completedAt: $0["completed_at"],
+                playerId: $0["player_id"], state: ChallengeState(rawValue: $0["state"]) ?? .pending,
+                completedAt: $0["completed_at"],
                 value: $0["value"], attempts: $0["attempts"])
         }
         let state: String? = row["state"]
         return ChallengeDetail(
             challengeId: row["id"], gameId: row["game_id"], kind: ChallengeKind(rawValue: row["kind"]) ?? .score,
             issuerId: row["issuer_id"], boardId: row["board_id"], achievementId: row["achievement_id"],
-            issuerValue: row["issuer_value"], message: row["message"], createdAt: row["created_at"], expiresAt: row["expires_at"],
+            issuerValue: row["issuer_value"], message: row["message"], createdAt: row["created_at"],
+            expiresAt: row["expires_at"],
             endsAt: row["ends_at"], state: state.flatMap(ChallengeState.init(rawValue:)), receivers: receivers,
             rematchOf: row["rematch_of"], definitionId: row["definition_id"], attemptsAllowed: row["attempts_allowed"],
             durationMilliseconds: row["duration"])

@@ -14,7 +14,9 @@ final class AuditLog: Sendable {
     /// Says when an operator request could not be audited.
     private let logger: Logger
 
-    init(store: any AuditStore, clock: any PodiumClock = SystemClock(), logger: Logger = Logger(label: "podium.gateway")) {
+    init(
+        store: any AuditStore, clock: any PodiumClock = SystemClock(), logger: Logger = Logger(label: "podium.gateway")
+    ) {
         self.store = store
         self.clock = clock
         self.logger = logger
@@ -24,7 +26,9 @@ final class AuditLog: Sendable {
     /// request turns out to be an operator's (`isOperator` is set once the admin key checked out;
     /// docs/PROTOCOL.md 22.7). Anything else, a wrong admin key included, is refused and changes
     /// nothing: the refusal is in the log, not the audit log. Reading the audit log is not audited.
-    func recording(_ connection: ClientConnection, request: ClientRequest?, when isOperator: Locked<Bool>) -> ClientConnection {
+    func recording(_ connection: ClientConnection, request: ClientRequest?, when isOperator: Locked<Bool>)
+        -> ClientConnection
+    {
         guard let request, request.type != .adminAudit, request.adminKey != nil else { return connection }
         let at = clock.nowMilliseconds
         let payload = Self.redacted(request.payload ?? .object([:]))
@@ -39,7 +43,8 @@ final class AuditLog: Sendable {
             let outcome = reply.type == .error ? (reply.payload["code"]?.stringValue ?? "internal_error") : "ok"
             let entry = AuditEntry(
                 seq: 0, at: at, actor: Self.actor(of: request), transport: connection.key.transport.rawValue,
-                peer: connection.peer, type: request.type.rawValue, gameId: request.gameId, playerId: target, payload: payload,
+                peer: connection.peer, type: request.type.rawValue, gameId: request.gameId, playerId: target,
+                payload: payload,
                 requestId: request.id, outcome: outcome)
             do {
                 try await append(entry)
@@ -64,9 +69,11 @@ final class AuditLog: Sendable {
             throw ErrorReply(code: .invalidField, message: "limit is 1-200", field: "payload.limit")
         }
         if let before = query.before, before < 1 {
-            throw ErrorReply(code: .invalidField, message: "before is a sequence number, 1 or more", field: "payload.before")
+            throw ErrorReply(
+                code: .invalidField, message: "before is a sequence number, 1 or more", field: "payload.before")
         }
-        let rows = try await store.entries(before: query.before ?? Int64.max, type: query.type, playerId: query.playerId, limit: limit + 1)
+        let rows = try await store.entries(
+            before: query.before ?? Int64.max, type: query.type, playerId: query.playerId, limit: limit + 1)
         let entries = Array(rows.prefix(limit))
         return AuditPage(entries: entries, next: rows.count > limit ? entries.last?.seq : nil)
     }
@@ -102,6 +109,7 @@ final class AuditLog: Sendable {
     private static func isSecret(_ name: String) -> Bool {
         let lowered = name.lowercased()
         return ["password", "token", "refreshtoken", "sessiontoken", "secret", "key"].contains(lowered)
-            || lowered.hasSuffix("key") || lowered.hasSuffix("password") || lowered.hasSuffix("token") || lowered.hasSuffix("secret")
+            || lowered.hasSuffix("key") || lowered.hasSuffix("password") || lowered.hasSuffix("token")
+            || lowered.hasSuffix("secret")
     }
 }

@@ -23,7 +23,8 @@ struct Authorizer: Sendable {
     }
 
     /// The credential's actor, before any session check; throws for a bad credential.
-    func identify(_ request: ClientRequest, peer: String?, now: Int64) async throws(ErrorReply) -> (Actor, TokenClaims?) {
+    func identify(_ request: ClientRequest, peer: String?, now: Int64) async throws(ErrorReply) -> (Actor, TokenClaims?)
+    {
         if let key = request.adminKey {
             guard let adminKey, Self.matches(key, adminKey) else {
                 throw ErrorReply(code: .invalidCredentials, message: "the admin key is not valid", field: "adminKey")
@@ -32,10 +33,12 @@ struct Authorizer: Sendable {
         }
         if let key = request.serverKey {
             guard let gameId = request.gameId else {
-                throw ErrorReply(code: .missingField, message: "a server key acts for one game: give gameId", field: "gameId")
+                throw ErrorReply(
+                    code: .missingField, message: "a server key acts for one game: give gameId", field: "gameId")
             }
             guard let expected = serverKeys[gameId], Self.matches(key, expected) else {
-                throw ErrorReply(code: .invalidCredentials, message: "the server key is not valid for this game", field: "serverKey")
+                throw ErrorReply(
+                    code: .invalidCredentials, message: "the server key is not valid for this game", field: "serverKey")
             }
             return (Actor(kind: .server, gameId: gameId, peer: peer), nil)
         }

@@ -39,7 +39,9 @@ final class BusGuard: Sendable {
                     if case .deny(let reason) = verdict {
                         refuse(
                             peer: request.address, reason: "unknown_key", detail: reason,
-                            metadata: ["bus.key": "\(request.curveKey?.z85 ?? "-")", "bus.mechanism": "\(request.mechanism)"])
+                            metadata: [
+                                "bus.key": "\(request.curveKey?.z85 ?? "-")", "bus.mechanism": "\(request.mechanism)",
+                            ])
                     }
                     return verdict
                 }
@@ -52,7 +54,8 @@ final class BusGuard: Sendable {
                         // libzmq names the gateway's endpoint here, not the peer's address.
                         refuse(
                             peer: event.endpoint, reason: "handshake",
-                            detail: "security handshake failed (\(failure.rawValue)): a peer without the bus's CURVE keys or with the wrong server key",
+                            detail:
+                                "security handshake failed (\(failure.rawValue)): a peer without the bus's CURVE keys or with the wrong server key",
                             metadata: ["zmq.error": "\(event.value)"])
                     }
                 }

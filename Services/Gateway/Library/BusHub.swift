@@ -51,7 +51,8 @@ final class BusHub: Sendable {
         inprocSubscribeEndpoint = "inproc://podium.bus.out.\(hubID)"
         proxy = try ZMQProxy(context: context, name: "bus", frontend: input, backend: output)
         publisher = try BusPublisher(
-            context: context, endpoint: "inproc://podium.bus.in.\(hubID)", publisherID: settings.instanceID, clock: clock)
+            context: context, endpoint: "inproc://podium.bus.in.\(hubID)", publisherID: settings.instanceID,
+            clock: clock)
     }
 
     /// Relays until ``stop()``.

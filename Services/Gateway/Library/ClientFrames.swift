@@ -48,7 +48,8 @@ struct ClientFrames: Sendable {
                         code: .messageTooLarge,
                         message: message.byteCount > maxBytes
                             ? "the message's frames hold \(message.byteCount) bytes together; the limit is \(maxBytes)"
-                            : "the message holds \(message.byteCount) bytes, more than any valid request (see PODIUM_MAX_MESSAGE_BYTES)")))
+                            : "the message holds \(message.byteCount) bytes, more than any valid request (see PODIUM_MAX_MESSAGE_BYTES)"
+                    )))
         }
         switch frames.count {
         case 2:

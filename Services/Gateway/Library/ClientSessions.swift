@@ -20,7 +20,8 @@ final class ClientSessions: Sendable {
     private let logger: Logger
 
     init(
-        authorizer: Authorizer, router: ServiceRouter, sockets: WebSocketHub, checkTimeout: Duration, clock: any PodiumClock,
+        authorizer: Authorizer, router: ServiceRouter, sockets: WebSocketHub, checkTimeout: Duration,
+        clock: any PodiumClock,
         logger: Logger
     ) {
         self.authorizer = authorizer
@@ -59,7 +60,8 @@ final class ClientSessions: Sendable {
             throw Self.sessionRevoked
         }
         let answer = await router.ask(
-            AuthRequests.sessionCheck.type, payload: try WireCodec.jsonValue(SessionCheck(sessionId: claims.sid, playerId: claims.playerId)),
+            AuthRequests.sessionCheck.type,
+            payload: try WireCodec.jsonValue(SessionCheck(sessionId: claims.sid, playerId: claims.playerId)),
             timeout: checkTimeout)
         if answer.type == .error {
             throw (try? answer.decodePayload(as: ErrorReply.self))
@@ -74,7 +76,9 @@ final class ClientSessions: Sendable {
         }
         cache.withLock {
             $0.store(
-                token, SessionCache.Entry(playerId: claims.playerId, sessionId: claims.sid, expiresAt: claims.expiresAtMilliseconds),
+                token,
+                SessionCache.Entry(
+                    playerId: claims.playerId, sessionId: claims.sid, expiresAt: claims.expiresAtMilliseconds),
                 now: now)
         }
         return actor
@@ -84,7 +88,8 @@ final class ClientSessions: Sendable {
     /// decoded and applied before the client hears it).
     static func changesSessions(_ type: MessageType?) -> Bool {
         switch type {
-        case AuthRequests.logout.type?, AuthRequests.revoke.type?, AuthRequests.revokeSession.type?, AuthRequests.ban.type?,
+        case AuthRequests.logout.type?, AuthRequests.revoke.type?, AuthRequests.revokeSession.type?,
+            AuthRequests.ban.type?,
             AuthRequests.unban.type?, AuthRequests.refresh.type?:
             true
         default:
@@ -111,7 +116,9 @@ final class ClientSessions: Sendable {
         let until = clock.nowMilliseconds + Self.revocationMemoryMilliseconds
         switch type {
         case AuthRequests.logout.type, AuthRequests.revoke.type, AuthRequests.revokeSession.type:
-            guard answer.type == .reply, let receipt = try? answer.decodePayload(as: RevocationReceipt.self) else { return }
+            guard answer.type == .reply, let receipt = try? answer.decodePayload(as: RevocationReceipt.self) else {
+                return
+            }
             cache.withLock { $0.revoke(sessionIds: receipt.sessionIds, until: until) }
             sockets.end(sessionIds: receipt.sessionIds, .sessionRevoked)
         case AuthRequests.ban.type:
@@ -120,7 +127,9 @@ final class ClientSessions: Sendable {
             cache.withLock { $0.revoke(sessionIds: ban.sessionIds, until: until, ban: record, playerId: ban.playerId) }
             sockets.end(sessionIds: ban.sessionIds, .sessionRevoked)
         case AuthRequests.unban.type:
-            guard answer.type == .reply, let receipt = try? answer.decodePayload(as: UnbanReceipt.self), receipt.unbanned else { return }
+            guard answer.type == .reply, let receipt = try? answer.decodePayload(as: UnbanReceipt.self),
+                receipt.unbanned
+            else { return }
             cache.withLock { $0.liftBan(playerId: receipt.playerId) }
         case AuthRequests.refresh.type:
             guard answer.type == .error, let refreshToken,
@@ -149,9 +158,12 @@ final class ClientSessions: Sendable {
         }
         guard isRevocation, let payload = try? header.decodePayload(as: SessionsRevoked.self) else { return }
         let until = clock.nowMilliseconds + Self.revocationMemoryMilliseconds
-        cache.withLock { $0.revoke(sessionIds: payload.sessionIds, until: until, ban: payload.ban, playerId: payload.playerId) }
+        cache.withLock {
+            $0.revoke(sessionIds: payload.sessionIds, until: until, ban: payload.ban, playerId: payload.playerId)
+        }
         sockets.end(sessionIds: payload.sessionIds, .sessionRevoked)
         logger.info(
-            "sessions revoked", metadata: ["player.id": "\(payload.playerId)", "sessions": "\(payload.sessionIds.count)"])
+            "sessions revoked",
+            metadata: ["player.id": "\(payload.playerId)", "sessions": "\(payload.sessionIds.count)"])
     }
 }

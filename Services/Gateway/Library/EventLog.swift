@@ -32,7 +32,8 @@ final class EventLog: Sendable {
     }
     /// Wakes the writer (``serve(publish:)``) when events are queued; several wake-ups coalesce.
     private let batchSizes = Recorder(
-        label: MetricNames.groupCommitBatchSize, dimensions: [("service", "gateway"), ("queue", "events")], aggregate: true)
+        label: MetricNames.groupCommitBatchSize, dimensions: [("service", "gateway"), ("queue", "events")],
+        aggregate: true)
     private let commitDurations = Metrics.Timer(
         label: MetricNames.groupCommitDuration, dimensions: [("service", "gateway"), ("queue", "events")])
     private let accepted = Counter(label: MetricNames.eventsAccepted)
@@ -65,7 +66,10 @@ final class EventLog: Sendable {
         } else {
             Task {
                 await entry.done(
-                    .failure(ErrorReply(code: .serviceUnavailable, message: "the gateway is shutting down; retry with the same id")))
+                    .failure(
+                        ErrorReply(
+                            code: .serviceUnavailable, message: "the gateway is shutting down; retry with the same id"))
+                )
             }
         }
     }

@@ -52,7 +52,8 @@ public final class Gateway: Sendable {
     let consoleSessions = Locked(ConsoleSessions())
 
     public init(
-        settings: GatewaySettings, clock: any PodiumClock = SystemClock(), logger: Logger? = nil, openStorage: GatewayStorageOpener
+        settings: GatewaySettings, clock: any PodiumClock = SystemClock(), logger: Logger? = nil,
+        openStorage: GatewayStorageOpener
     ) async throws {
         self.settings = settings
         self.clock = clock
@@ -68,7 +69,8 @@ public final class Gateway: Sendable {
         self.storageRunner = storage.runner
         let audit = AuditLog(store: storage.audit, clock: clock, logger: logger)
         let pruner = Pruner(
-            service: "gateway", stream: (StreamName.events, storage.eventLog, "event"), receipts: nil, settings: settings.runtime.retention)
+            service: "gateway", stream: (StreamName.events, storage.eventLog, "event"), receipts: nil,
+            settings: settings.runtime.retention)
         // CURVE options must be on the public sockets before they bind.
         let curve = settings.curveKeyPair?.serverOptions ?? []
         let bus = try BusHub(settings: settings.runtime, clock: clock, logger: logger)
@@ -80,7 +82,8 @@ public final class Gateway: Sendable {
             context: context, type: .subscriber, name: "gateway.notification-feed",
             options: [
                 .receiveHighWaterMark(100_000), .subscribe(Data(Topic.allNotifications.utf8)),
-                .subscribe(Data(NotificationRelay.revocationPrefix.utf8)), .subscribe(Data(NotificationRelay.operatorBusPrefix.utf8)),
+                .subscribe(Data(NotificationRelay.revocationPrefix.utf8)),
+                .subscribe(Data(NotificationRelay.operatorBusPrefix.utf8)),
             ],
             connect: [bus.inprocSubscribeEndpoint])
         let serviceSocket = try AsyncSocket(
@@ -116,7 +119,8 @@ public final class Gateway: Sendable {
             })
         endpoints = GatewayEndpoints(
             requests: clientSocket.boundEndpoints[0], notifications: notificationSocket.boundEndpoints[0],
-            busPublish: bus.publishEndpoint, busSubscribe: bus.subscribeEndpoint, busServices: serviceSocket.boundEndpoints[0])
+            busPublish: bus.publishEndpoint, busSubscribe: bus.subscribeEndpoint,
+            busServices: serviceSocket.boundEndpoints[0])
 
         // The parts, each given what it needs.
         let router = ServiceRouter(
@@ -126,7 +130,8 @@ public final class Gateway: Sendable {
                 knownServices: settings.expectedServices),
             eventLog: eventLog, pruner: pruner,
             operators: OperatorNotifier(
-                socket: notificationSocket, topic: topics.operatorTopic, instanceID: settings.runtime.instanceID, clock: clock),
+                socket: notificationSocket, topic: topics.operatorTopic, instanceID: settings.runtime.instanceID,
+                clock: clock),
             clock: clock, logger: logger)
         self.router = router
         let sockets = WebSocketHub(tokens: tokens, clock: clock)
@@ -135,13 +140,16 @@ public final class Gateway: Sendable {
             checkTimeout: min(settings.requestTimeout, .seconds(2)), clock: clock, logger: logger)
         let limits = RequestLimits(settings: settings, router: router, clock: clock)
         let pipeline = GatewayPipeline(
-            settings: settings, sessions: sessions, limits: limits, router: router, eventLog: eventLog, audit: audit, topics: topics,
+            settings: settings, sessions: sessions, limits: limits, router: router, eventLog: eventLog, audit: audit,
+            topics: topics,
             clock: clock, logger: logger)
         self.pipeline = pipeline
         relay = NotificationRelay(
-            feed: notificationFeed, socket: notificationSocket, topics: topics, sessions: sessions, sockets: sockets, logger: logger)
+            feed: notificationFeed, socket: notificationSocket, topics: topics, sessions: sessions, sockets: sockets,
+            logger: logger)
         front = ZeroMQFront(
-            socket: clientSocket, pipeline: pipeline, limits: limits, maxWholeMessageBytes: settings.maxWholeMessageBytes,
+            socket: clientSocket, pipeline: pipeline, limits: limits,
+            maxWholeMessageBytes: settings.maxWholeMessageBytes,
             clock: clock, logger: logger)
     }
 
@@ -159,12 +167,15 @@ public final class Gateway: Sendable {
                     await bus.stop()
                     await eventLog.store.close()
                     await pipeline.audit.store.close()
-                }),
+                })
         ]
         // The pool stops after everything that writes (the parts after it) and before the bus
         // hub's stop closes the stores.
         if let storageRunner {
-            parts.append(part(name: "database pool", cancelsServe: true, serve: { await storageRunner.waitUntilEnded() }, stop: {}))
+            parts.append(
+                part(
+                    name: "database pool", cancelsServe: true, serve: { await storageRunner.waitUntilEnded() }, stop: {}
+                ))
         }
         parts += [
             part(
@@ -175,7 +186,8 @@ public final class Gateway: Sendable {
                         let refused = await bus.publisher.publishRaw(committed.map { (topic: $0.topic, body: $0.body) })
                         if refused > 0 {
                             logger.warning(
-                                "logged events not published (services read them from the log)", metadata: ["events": "\(refused)"])
+                                "logged events not published (services read them from the log)",
+                                metadata: ["events": "\(refused)"])
                         }
                     }
                 },
@@ -187,7 +199,9 @@ public final class Gateway: Sendable {
                     await router.finishInFlight(within: .seconds(1), whileBusy: { !eventLog.isIdle })
                     await router.close()
                 }),
-            part(name: "housekeeping", cancelsServe: true, serve: { [housekeeping] in await housekeeping.run() }, stop: {}),
+            part(
+                name: "housekeeping", cancelsServe: true, serve: { [housekeeping] in await housekeeping.run() },
+                stop: {}),
             part(
                 name: "retention", cancelsServe: true,
                 serve: { [pruner, clock, logger] in await pruner.run(clock: clock, logger: logger) }, stop: {}),
@@ -243,7 +257,8 @@ public final class Gateway: Sendable {
             "gateway listening",
             metadata: [
                 "endpoint.requests": "\(endpoints.requests)", "endpoint.notifications": "\(endpoints.notifications)",
-                "endpoint.bus.publish": "\(endpoints.busPublish)", "endpoint.bus.subscribe": "\(endpoints.busSubscribe)",
+                "endpoint.bus.publish": "\(endpoints.busPublish)",
+                "endpoint.bus.subscribe": "\(endpoints.busSubscribe)",
                 "endpoint.bus.services": "\(endpoints.busServices)",
             ])
     }
@@ -267,7 +282,8 @@ extension Gateway: OperationsProbe {
         Gauge(label: MetricNames.eventLogHead).record(eventLog.head)
         await (eventLog.store as? any StorageSize)?.recordSize()
         Gauge(label: MetricNames.socketInboxDepth, dimensions: [("socket", "requests")]).record(front.socket.inboxDepth)
-        Gauge(label: MetricNames.socketInboxDepth, dimensions: [("socket", "services")]).record(router.socket.inboxDepth)
+        Gauge(label: MetricNames.socketInboxDepth, dimensions: [("socket", "services")]).record(
+            router.socket.inboxDepth)
     }
 }
 

@@ -4,8 +4,10 @@ import PodiumRuntime
 extension GatewayPipeline {
     /// Where the services keep receipts of their state-changing requests: `<service>.receipt`
     /// of each service with a type that keeps receipts (``RequestCatalog``).
-    static let receiptKeepers: [MessageType] = RequestCatalog.services.filter(RequestCatalog.receiptKeepingServices.contains)
-        .map { ServiceRequests.receipt(of: $0).type }
+    static let receiptKeepers: [MessageType] = RequestCatalog.services.filter(
+        RequestCatalog.receiptKeepingServices.contains
+    )
+    .map { ServiceRequests.receipt(of: $0).type }
 
     /// Where the receipts of a request type are kept: `nil` for the event log (`event.publish`),
     /// else the `<service>.receipt` of the service that owns the type; throws `invalid_field`
@@ -25,14 +27,17 @@ extension GatewayPipeline {
     /// cannot answer makes the whole answer an error: "not found" must mean "never applied".
     func receipt(_ request: ClientRequest, actor: Actor, playerId: String?) async throws -> RequestReceipt {
         guard let gameId = request.gameId else {
-            throw ErrorReply(code: .missingField, message: "receipt.get needs the gameId of the request", field: "gameId")
+            throw ErrorReply(
+                code: .missingField, message: "receipt.get needs the gameId of the request", field: "gameId")
         }
         guard let playerId else {
-            throw ErrorReply(code: .missingField, message: "receipt.get needs the playerId the request acted for", field: "playerId")
+            throw ErrorReply(
+                code: .missingField, message: "receipt.get needs the playerId the request acted for", field: "playerId")
         }
         let query = try RequestDecoder.payload(request.payload, as: ReceiptQuery.self)
         guard Identifiers.isValidRequestID(query.id) else {
-            throw ErrorReply(code: .invalidField, message: "id must be 1-128 printable ASCII characters", field: "payload.id")
+            throw ErrorReply(
+                code: .invalidField, message: "id must be 1-128 printable ASCII characters", field: "payload.id")
         }
         let timeout = min(settings.requestTimeout, .seconds(2))
         var keepers = Self.receiptKeepers
@@ -42,12 +47,17 @@ extension GatewayPipeline {
             searchLog = keeper == nil
             keepers = keeper.map { [$0] } ?? []
         }
-        if searchLog, let acknowledgement = try await eventLog.acknowledgement(gameId: gameId, playerId: playerId, requestId: query.id) {
+        if searchLog,
+            let acknowledgement = try await eventLog.acknowledgement(
+                gameId: gameId, playerId: playerId, requestId: query.id)
+        {
             let lookup = ReceiptLookup(gameId: gameId, playerId: playerId, sequence: acknowledgement.sequence)
-            let answer = await router.ask(AchievementRequests.eventEffects.type, payload: try WireCodec.jsonValue(lookup), timeout: timeout)
+            let answer = await router.ask(
+                AchievementRequests.eventEffects.type, payload: try WireCodec.jsonValue(lookup), timeout: timeout)
             let effects = answer.type == .reply ? try? answer.decodePayload(as: EventEffects.self) : nil
             return RequestReceipt(
-                id: query.id, found: true, type: MessageType.eventPublish.rawValue, acknowledgement: acknowledgement, effects: effects)
+                id: query.id, found: true, type: MessageType.eventPublish.rawValue, acknowledgement: acknowledgement,
+                effects: effects)
         }
         let lookup = try WireCodec.jsonValue(ReceiptLookup(gameId: gameId, playerId: playerId, id: query.id))
         for keeper in keepers {
@@ -56,7 +66,9 @@ extension GatewayPipeline {
                 let cause = (try? answer.decodePayload(as: ErrorReply.self))?.message ?? "no answer"
                 throw ErrorReply(
                     code: .serviceUnavailable,
-                    message: "the \(keeper.serviceName) service cannot say yet whether it has '\(query.id)' (\(cause)); ask again")
+                    message:
+                        "the \(keeper.serviceName) service cannot say yet whether it has '\(query.id)' (\(cause)); ask again"
+                )
             }
             if stored.found {
                 return RequestReceipt(id: query.id, found: true, type: stored.type, reply: stored.reply)

@@ -1,10 +1,10 @@
 import Foundation
 import Logging
 import Metrics
-import Synchronization
 import PodiumMessages
 import PodiumRuntime
 import PodiumTokens
+import Synchronization
 
 /// The request pipeline every front calls: decode → limits → authenticate → authorize →
 /// dispatch (the event log, the audit log, receipts, a service) → exactly one reply on the
@@ -30,7 +30,8 @@ final class GatewayPipeline: RequestPipeline {
     private let startedAt: Int64
 
     init(
-        settings: GatewaySettings, sessions: ClientSessions, limits: RequestLimits, router: ServiceRouter, eventLog: EventLog,
+        settings: GatewaySettings, sessions: ClientSessions, limits: RequestLimits, router: ServiceRouter,
+        eventLog: EventLog,
         audit: AuditLog, topics: NotificationTopics, clock: any PodiumClock, logger: Logger
     ) {
         self.settings = settings
@@ -69,7 +70,9 @@ final class GatewayPipeline: RequestPipeline {
         case .success(let valid):
             request = valid
         case .failure(let rejection):
-            await reject(connection, requestID: rejection.requestID, limits.connectionRateRefusal(connection.key) ?? rejection.error, type: nil)
+            await reject(
+                connection, requestID: rejection.requestID,
+                limits.connectionRateRefusal(connection.key) ?? rejection.error, type: nil)
             return
         }
         do {
@@ -77,7 +80,9 @@ final class GatewayPipeline: RequestPipeline {
             let actor: Actor
             if Authorizer.isPublic(request.type) {
                 // Logging in, refreshing and health need no credential, so a stale one does not block them.
-                actor = (try? await sessions.authenticate(request, peer: connection.peer)) ?? Actor(kind: .anonymous, peer: connection.peer)
+                actor =
+                    (try? await sessions.authenticate(request, peer: connection.peer))
+                    ?? Actor(kind: .anonymous, peer: connection.peer)
             } else {
                 actor = try await sessions.authenticate(request, peer: connection.peer)
             }
@@ -111,10 +116,15 @@ final class GatewayPipeline: RequestPipeline {
         let count: @Sendable (_ code: String) -> Void = { [counts] code in
             counts.requests.add(1, ordering: .relaxed)
             if code != "ok" { counts.errors.add(1, ordering: .relaxed) }
-            Counter(label: MetricNames.gatewayRequests, dimensions: [("type", label), ("transport", transport), ("code", code)])
-                .increment()
-            Metrics.Timer(label: MetricNames.gatewayRequestDuration, dimensions: [("type", label), ("transport", transport)])
-                .record(duration: ContinuousClock.now - started)
+            Counter(
+                label: MetricNames.gatewayRequests,
+                dimensions: [("type", label), ("transport", transport), ("code", code)]
+            )
+            .increment()
+            Metrics.Timer(
+                label: MetricNames.gatewayRequestDuration, dimensions: [("type", label), ("transport", transport)]
+            )
+            .record(duration: ContinuousClock.now - started)
         }
         var counted = ClientConnection(key: connection.key, peer: connection.peer) { reply in
             await connection.deliver(reply)
@@ -133,7 +143,9 @@ final class GatewayPipeline: RequestPipeline {
     /// The request types the gateway answers itself.
     static var gatewayTypes: Set<MessageType> { RequestCatalog.gatewayTypes }
 
-    private func dispatch(_ request: ClientRequest, actor: Actor, playerId: String?, from client: ClientConnection) async throws {
+    private func dispatch(_ request: ClientRequest, actor: Actor, playerId: String?, from client: ClientConnection)
+        async throws
+    {
         switch request.type {
         case .eventPublish:
             try logEvent(request, actor: actor, playerId: playerId, from: client)
@@ -147,7 +159,8 @@ final class GatewayPipeline: RequestPipeline {
                     await self.reject(client, requestID: request.id, error, type: request.type)
                 } catch {
                     await self.reject(
-                        client, requestID: request.id, ErrorReply(code: .internalError, message: "the receipt could not be read"),
+                        client, requestID: request.id,
+                        ErrorReply(code: .internalError, message: "the receipt could not be read"),
                         type: request.type)
                 }
             }
@@ -166,7 +179,8 @@ final class GatewayPipeline: RequestPipeline {
                 throw ErrorReply(code: .forbidden, message: "the audit log is read with the admin key")
             }
             let query = try RequestDecoder.payload(request.payload, as: AuditQuery.self)
-            await reply(to: client, requestID: request.id, payload: try WireCodec.jsonValue(try await audit.page(query)))
+            await reply(
+                to: client, requestID: request.id, payload: try WireCodec.jsonValue(try await audit.page(query)))
         case .gatewayHealth:
             await reply(to: client, requestID: request.id, payload: try WireCodec.jsonValue(gatewayHealth()))
         case .health:
@@ -176,7 +190,8 @@ final class GatewayPipeline: RequestPipeline {
             // Asks every service; runs beside the request loop so other requests keep flowing.
             Task {
                 let health = await self.systemHealth()
-                await self.reply(to: client, requestID: request.id, payload: (try? WireCodec.jsonValue(health)) ?? .null)
+                await self.reply(
+                    to: client, requestID: request.id, payload: (try? WireCodec.jsonValue(health)) ?? .null)
             }
         default:
             try await forward(request, actor: actor, playerId: playerId, from: client)
@@ -190,12 +205,14 @@ final class GatewayPipeline: RequestPipeline {
         switch actor.kind {
         case .player:
             guard let gameId = request.gameId, let playerId else {
-                throw ErrorReply(code: .missingField, message: "notifications.subscribe needs a gameId", field: "gameId")
+                throw ErrorReply(
+                    code: .missingField, message: "notifications.subscribe needs a gameId", field: "gameId")
             }
             return NotificationSubscription(
                 topic: topics.topic(gameId: gameId, playerId: playerId), gameId: gameId, playerId: playerId)
         case .admin where request.playerId == nil:
-            return NotificationSubscription(topic: topics.operatorTopic, gameId: request.gameId ?? "*", playerId: "operator")
+            return NotificationSubscription(
+                topic: topics.operatorTopic, gameId: request.gameId ?? "*", playerId: "operator")
         default:
             throw ErrorReply(
                 code: .forbidden,
@@ -229,10 +246,12 @@ final class GatewayPipeline: RequestPipeline {
                 logger.debug(
                     "event logged",
                     metadata: [
-                        "event.id": "\(acknowledgement.eventId)", "event.topic": "\(topic)", "event.seq": "\(acknowledgement.sequence)",
+                        "event.id": "\(acknowledgement.eventId)", "event.topic": "\(topic)",
+                        "event.seq": "\(acknowledgement.sequence)",
                         "event.duplicate": "\(acknowledgement.duplicate == true)",
                     ])
-                await reply(to: client, requestID: request.id, payload: (try? WireCodec.jsonValue(acknowledgement)) ?? .null)
+                await reply(
+                    to: client, requestID: request.id, payload: (try? WireCodec.jsonValue(acknowledgement)) ?? .null)
             case .failure(let error):
                 await reject(client, requestID: request.id, error, type: request.type)
             }
@@ -256,10 +275,11 @@ final class GatewayPipeline: RequestPipeline {
         await client.deliver(envelopes.error(error, correlationId: requestID))
     }
 
-
     /// Routes a request to the service that announced its type. A request that changes sessions
     /// has their changes applied before its client hears the reply (``ClientSessions``).
-    private func forward(_ request: ClientRequest, actor: Actor, playerId: String?, from client: ClientConnection) async throws {
+    private func forward(_ request: ClientRequest, actor: Actor, playerId: String?, from client: ClientConnection)
+        async throws
+    {
         let envelope = RawEnvelope(
             type: request.type, version: request.version ?? RawEnvelope.currentVersion, id: MessageID.make(),
             correlationId: request.id, gameId: request.gameId, playerId: playerId,
@@ -269,7 +289,8 @@ final class GatewayPipeline: RequestPipeline {
 
     func gatewayHealth() -> GatewayHealth {
         GatewayHealth(
-            instance: settings.runtime.instanceID, ready: true, startedAt: startedAt, connectedServices: router.connectedServices)
+            instance: settings.runtime.instanceID, ready: true, startedAt: startedAt,
+            connectedServices: router.connectedServices)
     }
 
     /// The gateway's and every expected service's health.
@@ -282,7 +303,8 @@ final class GatewayPipeline: RequestPipeline {
                     if answer.type == .reply, let health = try? answer.decodePayload(as: ServiceHealth.self) {
                         return (service, ServiceHealthResult(ready: health.ready, health: health))
                     }
-                    let error = (try? answer.decodePayload(as: ErrorReply.self))
+                    let error =
+                        (try? answer.decodePayload(as: ErrorReply.self))
                         ?? ErrorReply(code: .internalError, message: "unreadable health answer")
                     return (service, ServiceHealthResult(ready: false, error: error))
                 }

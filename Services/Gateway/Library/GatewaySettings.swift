@@ -144,19 +144,26 @@ public struct GatewaySettings: Sendable {
         let inFlight = podium.int(forKey: ["max", "in", "flight"], default: 10_000)
         guard inFlight > 0 else { throw ConfigurationProblem("PODIUM_MAX_IN_FLIGHT must be positive") }
         let perConnection = podium.int(forKey: ["max", "in", "flight", "per", "connection"], default: 1000)
-        guard perConnection > 0 else { throw ConfigurationProblem("PODIUM_MAX_IN_FLIGHT_PER_CONNECTION must be positive") }
+        guard perConnection > 0 else {
+            throw ConfigurationProblem("PODIUM_MAX_IN_FLIGHT_PER_CONNECTION must be positive")
+        }
         let connectionRate = try Self.rateLimit(podium, "connection", default: Self.defaultConnectionRateLimit)
         let playerRate = try Self.rateLimit(podium, "player", default: Self.defaultPlayerRateLimit)
         let curveKeyPair = try Self.curveKeyPair(podium.string(forKey: ["curve", "secret", "key"], isSecret: true))
-        let expected = podium.string(forKey: ["expected", "services"], default: "auth,leaderboard,achievement,challenge")
+        let expected = podium.string(
+            forKey: ["expected", "services"], default: "auth,leaderboard,achievement,challenge")
         let tokenKey = try Self.tokenKey(
             podium.string(forKey: ["auth", "token", "key"], isSecret: true), developmentMode: runtime.developmentMode)
         var serverKeys: [String: String] = [:]
-        for entry in podium.string(forKey: ["game", "server", "keys"], isSecret: true, default: "").split(separator: ",") {
+        for entry in podium.string(forKey: ["game", "server", "keys"], isSecret: true, default: "").split(
+            separator: ",")
+        {
             let parts = entry.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2, Identifiers.isValidID(parts[0]), parts[1].utf8.count >= Self.minimumSecretLength else {
+            guard parts.count == 2, Identifiers.isValidID(parts[0]), parts[1].utf8.count >= Self.minimumSecretLength
+            else {
                 throw ConfigurationProblem(
-                    "PODIUM_GAME_SERVER_KEYS must be game=key pairs separated by commas, each key at least \(Self.minimumSecretLength) bytes")
+                    "PODIUM_GAME_SERVER_KEYS must be game=key pairs separated by commas, each key at least \(Self.minimumSecretLength) bytes"
+                )
             }
             serverKeys[parts[0]] = parts[1]
         }
@@ -192,7 +199,9 @@ extension GatewaySettings {
         let perSecond = podium.double(forKey: ConfigKey(["rate", who, "per", "second"]), default: fallback.perSecond)
         let burst = podium.double(forKey: ConfigKey(["rate", who, "burst"]), default: fallback.burst)
         let name = "PODIUM_RATE_\(who.uppercased())"
-        guard perSecond > 0, perSecond.isFinite else { throw ConfigurationProblem("\(name)_PER_SECOND must be a positive number") }
+        guard perSecond > 0, perSecond.isFinite else {
+            throw ConfigurationProblem("\(name)_PER_SECOND must be a positive number")
+        }
         guard burst >= 1, burst.isFinite else { throw ConfigurationProblem("\(name)_BURST must be at least 1") }
         return RateLimit(perSecond: perSecond, burst: burst)
     }
@@ -201,11 +210,13 @@ extension GatewaySettings {
     static func curveKeyPair(_ configured: String?) throws -> CurveKeyPair? {
         guard let configured, !configured.isEmpty else { return nil }
         guard CurveKeyPair.isAvailable else {
-            throw ConfigurationProblem("PODIUM_CURVE_SECRET_KEY is set but this libzmq has no CURVE support (it needs libsodium)")
+            throw ConfigurationProblem(
+                "PODIUM_CURVE_SECRET_KEY is set but this libzmq has no CURVE support (it needs libsodium)")
         }
         guard let secret = CurveKey(z85: configured), let pair = try? CurveKeyPair(secretKey: secret) else {
             throw ConfigurationProblem(
-                "PODIUM_CURVE_SECRET_KEY must be a CURVE secret key: 40 characters of Z85 (make a key pair with `podium keygen`)")
+                "PODIUM_CURVE_SECRET_KEY must be a CURVE secret key: 40 characters of Z85 (make a key pair with `podium keygen`)"
+            )
         }
         return pair
     }

@@ -11,7 +11,10 @@ public struct EventLogEntry: Sendable {
     public var topic: Topic
     public var envelope: Envelope<GameEvent>
 
-    public init(gameId: String, playerId: String, requestId: String, fingerprint: String, topic: Topic, envelope: Envelope<GameEvent>) {
+    public init(
+        gameId: String, playerId: String, requestId: String, fingerprint: String, topic: Topic,
+        envelope: Envelope<GameEvent>
+    ) {
         self.gameId = gameId
         self.playerId = playerId
         self.requestId = requestId
@@ -55,9 +58,13 @@ public struct EventNumbering: Sendable {
 
     /// Decides an entry, given what the store holds for its request id (`earlier`): its outcome,
     /// and for a new event the row to insert (sequence and numbered envelope).
-    public mutating func admit(_ entry: EventLogEntry, earlier: Earlier?) throws -> (outcome: EventLogOutcome, sequence: UInt64?) {
+    public mutating func admit(_ entry: EventLogEntry, earlier: Earlier?) throws -> (
+        outcome: EventLogOutcome, sequence: UInt64?
+    ) {
         if let earlier = earlierInBatch(entry) ?? earlier {
-            guard earlier.fingerprint == entry.fingerprint else { return (.refused(RequestReceipts.reused(entry.requestId)), nil) }
+            guard earlier.fingerprint == entry.fingerprint else {
+                return (.refused(RequestReceipts.reused(entry.requestId)), nil)
+            }
             var repeated = earlier.acknowledgement
             repeated.duplicate = true
             return (.repeated(repeated), nil)
@@ -74,7 +81,9 @@ public struct EventNumbering: Sendable {
         return (.logged(acknowledgement, event: event), head)
     }
 
-    private static func key(_ entry: EventLogEntry) -> String { "\(entry.gameId)\u{0}\(entry.playerId)\u{0}\(entry.requestId)" }
+    private static func key(_ entry: EventLogEntry) -> String {
+        "\(entry.gameId)\u{0}\(entry.playerId)\u{0}\(entry.requestId)"
+    }
 }
 
 /// Where the gateway's event log is kept: every acknowledged event, numbered 1, 2, 3… for good.

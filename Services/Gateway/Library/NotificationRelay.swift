@@ -21,7 +21,8 @@ final class NotificationRelay: Sendable {
     private let logger: Logger
 
     init(
-        feed: AsyncSocket, socket: AsyncSocket, topics: NotificationTopics, sessions: ClientSessions, sockets: WebSocketHub,
+        feed: AsyncSocket, socket: AsyncSocket, topics: NotificationTopics, sessions: ClientSessions,
+        sockets: WebSocketHub,
         logger: Logger
     ) {
         self.feed = feed

@@ -18,7 +18,8 @@ struct NotificationTopics: Sendable {
 
     /// The public topic carrying a player's notifications.
     func topic(gameId: String, playerId: String) -> String {
-        let mac = HMAC<SHA256>.authenticationCode(for: Data("\(gameId.utf8.count):\(gameId)\(playerId)".utf8), using: key)
+        let mac = HMAC<SHA256>.authenticationCode(
+            for: Data("\(gameId.utf8.count):\(gameId)\(playerId)".utf8), using: key)
         return Topic.playerNotificationPrefix + mac.map { String(format: "%02x", $0) }.joined()
     }
 
@@ -40,7 +41,8 @@ struct NotificationTopics: Sendable {
             let prefixBytes = Data(prefix.utf8)
             guard topic.count == prefixBytes.count + 64, topic.starts(with: prefixBytes) else { continue }
             return topic.dropFirst(prefixBytes.count).allSatisfy { byte in
-                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
             }
         }
         return false

@@ -40,7 +40,9 @@ struct RateLimiter<Key: Hashable & Sendable>: Sendable {
     private var buckets: [Key: Bucket] = [:]
 
     init(limit: RateLimit, capacity: Int = 100_000) {
-        precondition(limit.perSecond > 0 && limit.burst >= 1 && capacity > 0, "a rate limit needs a rate, a burst of one or more and room")
+        precondition(
+            limit.perSecond > 0 && limit.burst >= 1 && capacity > 0,
+            "a rate limit needs a rate, a burst of one or more and room")
         self.limit = limit
         self.capacity = capacity
     }
@@ -68,7 +70,9 @@ struct RateLimiter<Key: Hashable & Sendable>: Sendable {
     private func refilled(_ bucket: Bucket, now: Int64) -> Bucket {
         // A clock that went backwards (it should not: it is monotonic) refills nothing.
         let elapsed = Double(max(0, now - bucket.updatedAt))
-        return Bucket(tokens: min(limit.burst, bucket.tokens + elapsed * limit.perSecond / 1000), updatedAt: max(now, bucket.updatedAt))
+        return Bucket(
+            tokens: min(limit.burst, bucket.tokens + elapsed * limit.perSecond / 1000),
+            updatedAt: max(now, bucket.updatedAt))
     }
 
     private mutating func makeRoom(now: Int64) {

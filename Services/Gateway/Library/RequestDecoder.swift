@@ -11,24 +11,29 @@ struct RequestRejection: Error, Equatable {
 enum RequestDecoder {
     static func decode(_ body: Data, maxBytes: Int) -> Result<ClientRequest, RequestRejection> {
         guard body.count <= maxBytes else {
-            return .failure(RequestRejection(
-                requestID: nil,
-                error: ErrorReply(
-                    code: .messageTooLarge, message: "request is \(body.count) bytes; the limit is \(maxBytes)")))
+            return .failure(
+                RequestRejection(
+                    requestID: nil,
+                    error: ErrorReply(
+                        code: .messageTooLarge, message: "request is \(body.count) bytes; the limit is \(maxBytes)")))
         }
         let scan = JSONNesting.scan(body)
         if scan.depth > JSONNesting.maximumDepth {
-            return .failure(RequestRejection(
-                requestID: scan.topLevelID.flatMap { Identifiers.isValidRequestID($0) ? $0 : nil },
-                error: ErrorReply(
-                    code: .invalidShape, message: "request nests arrays or objects deeper than \(JSONNesting.maximumDepth) levels")))
+            return .failure(
+                RequestRejection(
+                    requestID: scan.topLevelID.flatMap { Identifiers.isValidRequestID($0) ? $0 : nil },
+                    error: ErrorReply(
+                        code: .invalidShape,
+                        message: "request nests arrays or objects deeper than \(JSONNesting.maximumDepth) levels")))
         }
         let json: JSONValue
         do {
             json = try WireCodec.decode(JSONValue.self, from: body)
         } catch {
-            return .failure(RequestRejection(
-                requestID: nil, error: ErrorReply(code: .malformedJSON, message: "request is not valid UTF-8 JSON")))
+            return .failure(
+                RequestRejection(
+                    requestID: nil, error: ErrorReply(code: .malformedJSON, message: "request is not valid UTF-8 JSON"))
+            )
         }
         return decode(json)
     }
@@ -39,28 +44,36 @@ enum RequestDecoder {
     /// what the client sent to its own size limit.
     static func decode(_ json: JSONValue) -> Result<ClientRequest, RequestRejection> {
         guard let object = json.objectValue else {
-            return .failure(RequestRejection(
-                requestID: nil, error: ErrorReply(code: .invalidShape, message: "request must be a JSON object")))
+            return .failure(
+                RequestRejection(
+                    requestID: nil, error: ErrorReply(code: .invalidShape, message: "request must be a JSON object")))
         }
         let id: String
         switch object["id"] {
         case nil, .null?:
-            return .failure(RequestRejection(
-                requestID: nil, error: ErrorReply(code: .missingField, message: "request needs an id", field: "id")))
+            return .failure(
+                RequestRejection(
+                    requestID: nil, error: ErrorReply(code: .missingField, message: "request needs an id", field: "id"))
+            )
         case .string(let text)?:
             guard Identifiers.isValidRequestID(text) else {
-                return .failure(RequestRejection(
-                    requestID: nil,
-                    error: ErrorReply(
-                        code: .invalidField, message: "id must be 1-128 printable ASCII characters without spaces",
-                        field: "id")))
+                return .failure(
+                    RequestRejection(
+                        requestID: nil,
+                        error: ErrorReply(
+                            code: .invalidField, message: "id must be 1-128 printable ASCII characters without spaces",
+                            field: "id")))
             }
             id = text
         default:
-            return .failure(RequestRejection(
-                requestID: nil, error: ErrorReply(code: .invalidShape, message: "id must be a string", field: "id")))
+            return .failure(
+                RequestRejection(
+                    requestID: nil, error: ErrorReply(code: .invalidShape, message: "id must be a string", field: "id"))
+            )
         }
-        func reject(_ code: ErrorCode, _ message: String, _ field: String? = nil) -> Result<ClientRequest, RequestRejection> {
+        func reject(_ code: ErrorCode, _ message: String, _ field: String? = nil) -> Result<
+            ClientRequest, RequestRejection
+        > {
             .failure(RequestRejection(requestID: id, error: ErrorReply(code: code, message: message, field: field)))
         }
         let type: String
@@ -78,7 +91,8 @@ enum RequestDecoder {
             guard number <= Int64(RawEnvelope.currentVersion) else {
                 return reject(
                     .unsupportedVersion,
-                    "version \(number) is newer than this server understands (\(RawEnvelope.currentVersion))", "version")
+                    "version \(number) is newer than this server understands (\(RawEnvelope.currentVersion))", "version"
+                )
             }
             version = Int(number)
         default: return reject(.invalidShape, "version must be an integer", "version")
@@ -89,7 +103,8 @@ enum RequestDecoder {
             case nil, .null?: continue
             case .string(let text)?:
                 guard Identifiers.isValidID(text) else {
-                    return reject(.invalidField, "\(field) must be 1-64 characters of A-Z, a-z, 0-9, '.', '_' or '-'", field)
+                    return reject(
+                        .invalidField, "\(field) must be 1-64 characters of A-Z, a-z, 0-9, '.', '_' or '-'", field)
                 }
                 ids[field] = text
             default: return reject(.invalidShape, "\(field) must be a string", field)
@@ -108,7 +123,8 @@ enum RequestDecoder {
             }
         }
         guard credentials.count <= 1 else {
-            return reject(.invalidField, "send one credential: token, serverKey or adminKey", credentials.keys.sorted().last)
+            return reject(
+                .invalidField, "send one credential: token, serverKey or adminKey", credentials.keys.sorted().last)
         }
         var payload: JSONValue?
         switch object["payload"] {
@@ -116,10 +132,11 @@ enum RequestDecoder {
         case .object(let members)?: payload = .object(members)
         default: return reject(.invalidShape, "payload must be a JSON object", "payload")
         }
-        return .success(ClientRequest(
-            type: MessageType(type), id: id, version: version, gameId: ids["gameId"], playerId: ids["playerId"],
-            payload: payload, token: credentials["token"], serverKey: credentials["serverKey"],
-            adminKey: credentials["adminKey"]))
+        return .success(
+            ClientRequest(
+                type: MessageType(type), id: id, version: version, gameId: ids["gameId"], playerId: ids["playerId"],
+                payload: payload, token: credentials["token"], serverKey: credentials["serverKey"],
+                adminKey: credentials["adminKey"]))
     }
 
     /// Decodes a payload as a concrete type, turning decoding failures into client errors.
@@ -127,9 +144,11 @@ enum RequestDecoder {
         do {
             return try WireCodec.convert(payload ?? .object([:]), to: type)
         } catch let DecodingError.keyNotFound(key, context) {
-            throw ErrorReply(code: .missingField, message: "payload needs '\(key.stringValue)'", field: path(context, key))
+            throw ErrorReply(
+                code: .missingField, message: "payload needs '\(key.stringValue)'", field: path(context, key))
         } catch let DecodingError.valueNotFound(_, context) {
-            throw ErrorReply(code: .missingField, message: "a required payload value is null", field: path(context, nil))
+            throw ErrorReply(
+                code: .missingField, message: "a required payload value is null", field: path(context, nil))
         } catch let DecodingError.typeMismatch(expected, context) {
             throw ErrorReply(
                 code: .invalidShape, message: "payload field has the wrong type (expected \(expected))",

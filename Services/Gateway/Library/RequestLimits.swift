@@ -46,7 +46,9 @@ final class RequestLimits: Sendable {
             Self.countRefusal(.inFlight)
             throw ErrorReply(
                 code: .overloaded,
-                message: "this connection has \(waiting) requests waiting for answers, the most allowed; wait for some replies")
+                message:
+                    "this connection has \(waiting) requests waiting for answers, the most allowed; wait for some replies"
+            )
         }
     }
 

@@ -67,7 +67,9 @@ struct Routing: Sendable {
     var inFlight: Int { pending.count }
 
     /// How many of this connection's requests are waiting on services.
-    func inFlight(fromConnection connection: ClientConnection.Key) -> Int { pending.inFlight(fromConnection: connection) }
+    func inFlight(fromConnection connection: ClientConnection.Key) -> Int {
+        pending.inFlight(fromConnection: connection)
+    }
 
     /// Whether some service announced the type since the gateway started (the metrics' bounded labels).
     func isAnnounced(_ type: MessageType) -> Bool { directory.announcedTypes.contains(type.rawValue) }
@@ -91,12 +93,14 @@ struct Routing: Sendable {
             throw ErrorReply(code: .unknownType, message: "no service handles '\(envelope.type)'", field: "type")
         case .unavailable(let name):
             throw ErrorReply(
-                code: .serviceUnavailable, message: "no \(name) instance is serving (not connected, or one is taking over); retry shortly")
+                code: .serviceUnavailable,
+                message: "no \(name) instance is serving (not connected, or one is taking over); retry shortly")
         case .instance(let id, let name):
             (instance, service) = (id, name)
         }
         if pending.isInFlight(connection: client.key, requestID: requestID) {
-            throw ErrorReply(code: .duplicateRequestID, message: "a request with id '\(requestID)' is still in flight", field: "id")
+            throw ErrorReply(
+                code: .duplicateRequestID, message: "a request with id '\(requestID)' is still in flight", field: "id")
         }
         if pending.count >= limits.maxInFlight {
             throw ErrorReply(code: .overloaded, message: "too many requests in flight; retry shortly")
@@ -116,11 +120,16 @@ struct Routing: Sendable {
     mutating func ask(
         _ envelope: RawEnvelope, answer slot: ReplySlot, timeout: Int64, now: Int64
     ) throws(ErrorReply) -> Action {
-        guard case .instance(let instance, let service) = directory.route(envelope.type, knownServices: limits.knownServices) else {
-            throw ErrorReply(code: .serviceUnavailable, message: "the \(envelope.type.serviceName) service is not connected")
+        guard
+            case .instance(let instance, let service) = directory.route(
+                envelope.type, knownServices: limits.knownServices)
+        else {
+            throw ErrorReply(
+                code: .serviceUnavailable, message: "the \(envelope.type.serviceName) service is not connected")
         }
         pending.add(
-            PendingRequests.Entry(origin: .gateway(slot), service: service, serviceRoutingID: instance, deadline: now + timeout),
+            PendingRequests.Entry(
+                origin: .gateway(slot), service: service, serviceRoutingID: instance, deadline: now + timeout),
             internalID: envelope.id)
         return .send(envelope, instance: instance, internalID: envelope.id)
     }
@@ -139,7 +148,9 @@ struct Routing: Sendable {
     /// A service's reply or error: whoever asked gets it, unless the request was already answered
     /// (it timed out, or its instance was unreachable) or is unknown: then nil, the reply is dropped.
     mutating func replied(_ envelope: RawEnvelope) -> Action? {
-        guard let internalID = envelope.correlationId, let entry = pending.complete(internalID: internalID) else { return nil }
+        guard let internalID = envelope.correlationId, let entry = pending.complete(internalID: internalID) else {
+            return nil
+        }
         return .resolve(entry, envelope)
     }
 
@@ -157,21 +168,25 @@ struct Routing: Sendable {
     mutating func serviceAsked(_ request: RawEnvelope, from instance: Data, internalID: String, now: Int64) -> Action {
         guard let asker = directory.instances[instance]?.announcement.service else {
             return .answerInstance(
-                instance, requestID: request.id, ErrorReply(code: .forbidden, message: "announce the service before sending requests"))
+                instance, requestID: request.id,
+                ErrorReply(code: .forbidden, message: "announce the service before sending requests"))
         }
         if request.type == .eventsRead { return .readEventLog(request, instance: instance, asker: asker) }
         let route = directory.route(request.type, knownServices: limits.knownServices)
         guard case .instance(let target, let service) = route else {
-            let refusal = route == .unknown
+            let refusal =
+                route == .unknown
                 ? ErrorReply(code: .unknownType, message: "no service handles '\(request.type)'", field: "type")
                 : ErrorReply(
                     code: .serviceUnavailable,
-                    message: "no \(request.type.serviceName) instance is serving (not connected, or one is taking over)")
+                    message: "no \(request.type.serviceName) instance is serving (not connected, or one is taking over)"
+                )
             return .answerInstance(instance, requestID: request.id, refusal)
         }
         pending.add(
             PendingRequests.Entry(
-                origin: .service(routingID: instance, requestID: request.id), service: service, serviceRoutingID: target,
+                origin: .service(routingID: instance, requestID: request.id), service: service,
+                serviceRoutingID: target,
                 deadline: now + limits.requestTimeout),
             internalID: internalID)
         var forwarded = request
@@ -189,7 +204,9 @@ struct Routing: Sendable {
         if instanceGone { _ = directory.remove(routingID: instance) }
         guard let entry = pending.complete(internalID: internalID) else { return nil }
         return .fail(
-            entry, ErrorReply(code: .serviceUnavailable, message: "the \(entry.service) service is not reachable; retry shortly"),
+            entry,
+            ErrorReply(
+                code: .serviceUnavailable, message: "the \(entry.service) service is not reachable; retry shortly"),
             .unreachable)
     }
 
@@ -199,7 +216,8 @@ struct Routing: Sendable {
             .fail(
                 entry,
                 ErrorReply(
-                    code: .serviceTimeout, message: "\(entry.service) did not answer in time; the request may or may not have taken effect"),
+                    code: .serviceTimeout,
+                    message: "\(entry.service) did not answer in time; the request may or may not have taken effect"),
                 .timedOut)
         }
         actions += directory.expire(now: now).map { .serviceLost($0.announcement) }

@@ -38,7 +38,8 @@ struct ServiceDirectory: Sendable {
     /// Forgets instances whose heartbeats stopped; returns them.
     mutating func expire(now: Int64) -> [Instance] {
         let stale = instances.values.filter { instance in
-            now - instance.lastSeen > Self.missedHeartbeatsAllowed * Int64(max(instance.announcement.heartbeatIntervalMilliseconds, 50))
+            now - instance.lastSeen > Self.missedHeartbeatsAllowed
+                * Int64(max(instance.announcement.heartbeatIntervalMilliseconds, 50))
         }
         for instance in stale { instances.removeValue(forKey: instance.routingID) }
         return stale
@@ -64,14 +65,17 @@ struct ServiceDirectory: Sendable {
         // announced partitions not empty) serves; a standby answers only the built-in types.
         // (Checked only when an instance leases: most deployments never pay for it per request.)
         let leased = announced.contains { $0.announcement.partitions != nil }
-        let candidates = !leased || ServiceRequests.answeredByAnyInstance(type)
+        let candidates =
+            !leased || ServiceRequests.answeredByAnyInstance(type)
             ? announced : announced.filter { $0.announcement.partitions.map { !$0.isEmpty } ?? true }
         if !announced.isEmpty && candidates.isEmpty { return .unavailable(service: type.serviceName) }
         if candidates.isEmpty {
             // A connected service that did not announce the type does not have it; a known
             // service with no instance connected may have it once it is back.
             let serviceConnected = instances.values.contains { $0.announcement.service == type.serviceName }
-            if !serviceConnected && knownServices.contains(type.serviceName) { return .unavailable(service: type.serviceName) }
+            if !serviceConnected && knownServices.contains(type.serviceName) {
+                return .unavailable(service: type.serviceName)
+            }
             return .unknown
         }
         let turn = rotation[type.serviceName, default: 0]

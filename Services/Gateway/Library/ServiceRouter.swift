@@ -79,7 +79,8 @@ final class ServiceRouter: Sendable {
     /// error in its place.
     func ask(_ type: MessageType, payload: JSONValue = .object([:]), timeout: Duration) async -> RawEnvelope {
         let envelope = RawEnvelope(
-            type: type, id: MessageID.make(), timestamp: clock.nowMilliseconds, actor: Actor(kind: .service, service: "gateway"),
+            type: type, id: MessageID.make(), timestamp: clock.nowMilliseconds,
+            actor: Actor(kind: .service, service: "gateway"),
             payload: payload)
         let now = clock.monotonicMilliseconds
         let slot = ReplySlot()
@@ -140,7 +141,8 @@ final class ServiceRouter: Sendable {
     private func received(_ frames: [Data]) async {
         if frames.count == 2, await passOn(frames[1]) { return }
         guard frames.count == 2, let envelope = try? WireCodec.decode(RawEnvelope.self, from: frames[1]) else {
-            logger.warning("service message dropped: expected [routing id, envelope]", metadata: ["frames": "\(frames.count)"])
+            logger.warning(
+                "service message dropped: expected [routing id, envelope]", metadata: ["frames": "\(frames.count)"])
             return
         }
         let instance = frames[0]
@@ -151,7 +153,9 @@ final class ServiceRouter: Sendable {
             action = routing.withLock { $0.announced(envelope, from: instance, now: now) }
         case .reply, .error:
             action = routing.withLock { $0.replied(envelope) }
-            if action == nil { logger.debug("late or unknown service reply dropped", metadata: ["message.id": "\(envelope.id)"]) }
+            if action == nil {
+                logger.debug("late or unknown service reply dropped", metadata: ["message.id": "\(envelope.id)"])
+            }
         default:
             let now = clock.monotonicMilliseconds
             let internalID = MessageID.make()
@@ -173,7 +177,8 @@ final class ServiceRouter: Sendable {
         typealias Taken = (deliver: @Sendable (Data) async -> Void, reply: Data)
         let taken = routing.withLock { routing -> Taken? in
             routing.take(internalID: internalID) { entry -> Taken? in
-                guard case .client(let client, let requestID) = entry.origin, let deliverEncoded = client.deliverEncoded,
+                guard case .client(let client, let requestID) = entry.origin,
+                    let deliverEncoded = client.deliverEncoded,
                     !ClientSessions.changesSessions(entry.requestType),
                     let reply = header.replacingCorrelationId(in: body, with: requestID)
                 else { return nil }
@@ -245,7 +250,10 @@ final class ServiceRouter: Sendable {
     /// answers the request in its place.
     private func unreachable(_ instance: Data, internalID: String, error: Error) async {
         let gone = (error as? ZMQError)?.errno == EHOSTUNREACH
-        guard let action = routing.withLock({ $0.unreachable(internalID: internalID, instance: instance, instanceGone: gone) }),
+        guard
+            let action = routing.withLock({
+                $0.unreachable(internalID: internalID, instance: instance, instanceGone: gone)
+            }),
             case .fail(let entry, _, _) = action
         else { return }
         logger.warning("service unreachable", metadata: ["service.name": "\(entry.service)", "error": "\(error)"])
@@ -267,7 +275,8 @@ final class ServiceRouter: Sendable {
             answer.correlationId = requestID
             if answer.type != .reply && answer.type != .error {
                 answer = envelopes.error(
-                    ErrorReply(code: .internalError, message: "\(entry.service) sent an unexpected answer"), correlationId: requestID)
+                    ErrorReply(code: .internalError, message: "\(entry.service) sent an unexpected answer"),
+                    correlationId: requestID)
             }
             await client.deliver(answer)
         case .gateway(let slot):
@@ -287,14 +296,17 @@ final class ServiceRouter: Sendable {
             pruner.noteRead(by: Actor(kind: .service, service: asker), after: read.after)
             let page = try await eventLog.page(after: read.after, limit: limit)
             let reply = RawEnvelope(
-                type: .reply, correlationId: request.id, timestamp: clock.nowMilliseconds, payload: try WireCodec.jsonValue(page))
+                type: .reply, correlationId: request.id, timestamp: clock.nowMilliseconds,
+                payload: try WireCodec.jsonValue(page))
             sendToInstance([instance, Envelopes.encode(reply)])
         } catch let error as ErrorReply {
             await perform(.answerInstance(instance, requestID: request.id, error))
         } catch {
             logger.error("event log unreadable", metadata: ["error": "\(error)"])
             await perform(
-                .answerInstance(instance, requestID: request.id, ErrorReply(code: .storageUnavailable, message: "the event log could not be read")))
+                .answerInstance(
+                    instance, requestID: request.id,
+                    ErrorReply(code: .storageUnavailable, message: "the event log could not be read")))
         }
     }
 }

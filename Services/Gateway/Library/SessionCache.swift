@@ -73,7 +73,9 @@ struct SessionCache: Sendable {
         for (token, entry) in tokens where entry.expiresAt <= now {
             tokens.removeValue(forKey: token)
             tokensBySession[entry.sessionId]?.remove(token)
-            if tokensBySession[entry.sessionId]?.isEmpty == true { tokensBySession.removeValue(forKey: entry.sessionId) }
+            if tokensBySession[entry.sessionId]?.isEmpty == true {
+                tokensBySession.removeValue(forKey: entry.sessionId)
+            }
         }
         revoked = revoked.filter { $0.value.until > now }
     }

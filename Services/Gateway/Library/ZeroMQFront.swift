@@ -29,7 +29,8 @@ final class ZeroMQFront: Sendable {
     private let logger: Logger
 
     init(
-        socket: AsyncSocket, pipeline: any RequestPipeline, limits: RequestLimits, maxWholeMessageBytes: Int, clock: any PodiumClock,
+        socket: AsyncSocket, pipeline: any RequestPipeline, limits: RequestLimits, maxWholeMessageBytes: Int,
+        clock: any PodiumClock,
         logger: Logger
     ) {
         self.socket = socket
@@ -100,7 +101,8 @@ final class ZeroMQFront: Sendable {
         case .failure(let rejection):
             // Messages that cannot be read pay the connection's rate too, so that a flood of
             // garbage is refused like any other flood.
-            let error = message.frames.first.flatMap { limits.connectionRateRefusal(.init(transport: .zeromq, id: $0)) }
+            let error =
+                message.frames.first.flatMap { limits.connectionRateRefusal(.init(transport: .zeromq, id: $0)) }
                 ?? rejection.error
             if error.code == .messageTooLarge { RequestLimits.countRefusal(.messageTooLarge) }
             logger.warning(

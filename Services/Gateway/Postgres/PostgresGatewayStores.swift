@@ -31,7 +31,8 @@ public final class PostgresEventLogStore: EventLogStore, StorageSize {
 
     public func streamBounds(agedBefore: Int64) async throws -> StreamBounds {
         let logger = database.logger
-        return try await database.read { connection in try await Self.bounds(agedBefore: agedBefore, connection, logger) }
+        return try await database.read { connection in try await Self.bounds(agedBefore: agedBefore, connection, logger)
+        }
     }
 
     public func pruneStream(through: UInt64, atMost: Int) async throws -> Int {
@@ -45,8 +46,11 @@ public final class PostgresEventLogStore: EventLogStore, StorageSize {
         }
     }
 
-    private static func bounds(agedBefore: Int64, _ connection: PostgresConnection, _ logger: Logger) async throws -> StreamBounds {
-        try await PostgresDurable.streamBounds(table: "event", timeColumn: "accepted_at", agedBefore: agedBefore, on: connection, logger: logger)
+    private static func bounds(agedBefore: Int64, _ connection: PostgresConnection, _ logger: Logger) async throws
+        -> StreamBounds
+    {
+        try await PostgresDurable.streamBounds(
+            table: "event", timeColumn: "accepted_at", agedBefore: agedBefore, on: connection, logger: logger)
     }
 
     public init(database: PostgresStorage) { self.database = database }
@@ -68,7 +72,8 @@ public final class PostgresEventLogStore: EventLogStore, StorageSize {
             var outcomes: [EventLogOutcome] = []
             outcomes.reserveCapacity(entries.count)
             for entry in entries {
-                let earlier = numbering.earlierInBatch(entry) == nil
+                let earlier =
+                    numbering.earlierInBatch(entry) == nil
                     ? try await Self.find(entry.gameId, entry.playerId, entry.requestId, connection, logger) : nil
                 let (outcome, sequence) = try numbering.admit(entry, earlier: earlier)
                 if let sequence, case .logged(let acknowledgement, let event) = outcome {
@@ -85,7 +90,9 @@ public final class PostgresEventLogStore: EventLogStore, StorageSize {
         }
     }
 
-    public func acknowledgement(gameId: String, playerId: String, requestId: String) async throws -> EventAcknowledgement? {
+    public func acknowledgement(gameId: String, playerId: String, requestId: String) async throws
+        -> EventAcknowledgement?
+    {
         let logger = database.logger
         return try await database.read { connection in
             try await Self.find(gameId, playerId, requestId, connection, logger)?.acknowledgement
@@ -97,9 +104,11 @@ public final class PostgresEventLogStore: EventLogStore, StorageSize {
         return try await database.read { connection in
             var messages: [StreamMessage] = []
             let rows = try await connection.query(
-                "SELECT topic, envelope FROM event WHERE seq > \(Int64(clamping: after)) ORDER BY seq LIMIT \(limit)", logger: logger)
+                "SELECT topic, envelope FROM event WHERE seq > \(Int64(clamping: after)) ORDER BY seq LIMIT \(limit)",
+                logger: logger)
             for try await (topic, body) in rows.decode((String, Data).self) {
-                messages.append(StreamMessage(topic: topic, envelope: try WireCodec.decode(RawEnvelope.self, from: body)))
+                messages.append(
+                    StreamMessage(topic: topic, envelope: try WireCodec.decode(RawEnvelope.self, from: body)))
             }
             let bounds = try await Self.bounds(agedBefore: .min, connection, logger)
             return StreamPage(messages: messages, head: bounds.head, first: bounds.first > 1 ? bounds.first : nil)
@@ -107,9 +116,10 @@ public final class PostgresEventLogStore: EventLogStore, StorageSize {
     }
 
     private static func head(_ connection: PostgresConnection, _ logger: Logger) async throws -> UInt64 {
-        for try await head in try await connection.query("SELECT COALESCE(MAX(seq), 0)::bigint FROM event", logger: logger)
-            .decode(Int64.self)
-        {
+        for try await head in try await connection.query(
+            "SELECT COALESCE(MAX(seq), 0)::bigint FROM event", logger: logger
+        )
+        .decode(Int64.self) {
             return UInt64(max(0, head))
         }
         return 0
@@ -123,11 +133,14 @@ public final class PostgresEventLogStore: EventLogStore, StorageSize {
             SELECT seq, fingerprint, event_id, topic, accepted_at FROM event
             WHERE game_id = \(gameId) AND player_id = \(playerId) AND request_id = \(requestId)
             """, logger: logger)
-        for try await (seq, fingerprint, eventId, topic, acceptedAt) in rows.decode((Int64, String, String, String, Int64).self) {
+        for try await (seq, fingerprint, eventId, topic, acceptedAt) in rows.decode(
+            (Int64, String, String, String, Int64).self)
+        {
             return (
                 fingerprint,
                 EventAcknowledgement(
-                    eventId: eventId, topic: topic, publisher: StreamName.events, sequence: UInt64(seq), acceptedAt: acceptedAt)
+                    eventId: eventId, topic: topic, publisher: StreamName.events, sequence: UInt64(seq),
+                    acceptedAt: acceptedAt)
             )
         }
         return nil
@@ -187,12 +200,14 @@ public final class PostgresAuditStore: AuditStore, StorageSize {
                 """, logger: logger)
             var entries: [AuditEntry] = []
             for try await row in rows {
-                let (seq, at, actor, transport, peer, type, gameId, playerId, payload, requestId, outcome) = try row.decode(
-                    (Int64, Int64, String, String, String?, String, String?, String?, Data, String?, String).self)
+                let (seq, at, actor, transport, peer, type, gameId, playerId, payload, requestId, outcome) =
+                    try row.decode(
+                        (Int64, Int64, String, String, String?, String, String?, String?, Data, String?, String).self)
                 entries.append(
                     AuditEntry(
                         seq: seq, at: at, actor: actor, transport: transport, peer: peer, type: type, gameId: gameId,
-                        playerId: playerId, payload: try WireCodec.decode(JSONValue.self, from: payload), requestId: requestId,
+                        playerId: playerId, payload: try WireCodec.decode(JSONValue.self, from: payload),
+                        requestId: requestId,
                         outcome: outcome))
             }
             return entries
@@ -206,6 +221,7 @@ extension GatewayStorage {
         let opened = try await PostgresStorage.open(
             database, migrations: PostgresEventLogStore.migrations + PostgresAuditStore.migrations, logger: logger)
         return GatewayStorage(
-            eventLog: PostgresEventLogStore(database: opened), audit: PostgresAuditStore(database: opened), runner: opened)
+            eventLog: PostgresEventLogStore(database: opened), audit: PostgresAuditStore(database: opened),
+            runner: opened)
     }
 }

@@ -62,9 +62,11 @@ public final class SQLiteAuditStore: AuditStore {
         }
         return try rows.map { row in
             AuditEntry(
-                seq: row["seq"], at: row["at"], actor: row["actor"], transport: row["transport"], peer: row["peer"], type: row["type"],
+                seq: row["seq"], at: row["at"], actor: row["actor"], transport: row["transport"], peer: row["peer"],
+                type: row["type"],
                 gameId: row["game_id"], playerId: row["player_id"],
-                payload: try WireCodec.decode(JSONValue.self, from: row["payload"] as Data), requestId: row["request_id"],
+                payload: try WireCodec.decode(JSONValue.self, from: row["payload"] as Data),
+                requestId: row["request_id"],
                 outcome: row["outcome"])
         }
     }
@@ -74,7 +76,9 @@ extension GatewayStorage {
     /// The gateway's SQLite files under the data directory: `gateway-events.sqlite`, `gateway-audit.sqlite`.
     public static let sqlite: GatewayStorageOpener = { settings in
         GatewayStorage(
-            eventLog: try SQLiteEventLogStore(path: StorageLocation.database(for: "gateway-events", in: settings.dataDirectory)),
-            audit: try SQLiteAuditStore(path: StorageLocation.database(for: "gateway-audit", in: settings.dataDirectory)))
+            eventLog: try SQLiteEventLogStore(
+                path: StorageLocation.database(for: "gateway-events", in: settings.dataDirectory)),
+            audit: try SQLiteAuditStore(
+                path: StorageLocation.database(for: "gateway-audit", in: settings.dataDirectory)))
     }
 }

@@ -35,11 +35,13 @@ public struct SQLiteEventLogPreload {
                     let requestId = "preload-\(sequence)"
                     let event = GameEvent(name: name, attributes: ["matchId": .string("pm-\(sequence / 200)")])
                     let envelope = Envelope(
-                        type: .gameEvent, id: "preload-event-\(sequence)", correlationId: requestId, gameId: game, playerId: player,
+                        type: .gameEvent, id: "preload-event-\(sequence)", correlationId: requestId, gameId: game,
+                        playerId: player,
                         timestamp: now, publisher: StreamName.events, sequence: UInt64(sequence),
                         actor: Actor(kind: .player, playerId: player), payload: event)
                     try insert.execute(arguments: [
-                        sequence, game, player, requestId, "preload", envelope.id, Topic.gameEvent(gameId: game, name: name).rawValue,
+                        sequence, game, player, requestId, "preload", envelope.id,
+                        Topic.gameEvent(gameId: game, name: name).rawValue,
                         now, try WireCodec.encode(envelope),
                     ])
                 }
@@ -54,7 +56,8 @@ public struct SQLiteEventLogPreload {
         let database = try DatabaseQueue(path: path.path)
         try database.write { db in
             try db.execute(
-                sql: "INSERT INTO podium_position (stream, sequence) VALUES (?, ?) ON CONFLICT(stream) DO UPDATE SET sequence = excluded.sequence",
+                sql:
+                    "INSERT INTO podium_position (stream, sequence) VALUES (?, ?) ON CONFLICT(stream) DO UPDATE SET sequence = excluded.sequence",
                 arguments: [stream, Int64(sequence)])
         }
     }

@@ -39,18 +39,24 @@ public final class SQLiteEventLogStore: EventLogStore {
     public func streamBounds(agedBefore: Int64) async throws -> StreamBounds {
         try await database.read { db in
             let row = try Row.fetchOne(
-                try db.cachedStatement(sql: "SELECT IFNULL(MIN(seq), 0) AS first, IFNULL(MAX(seq), 0) AS head FROM event"))
-            let aged = try Int64.fetchOne(
-                try db.cachedStatement(sql: "SELECT IFNULL(MAX(seq), 0) FROM event WHERE accepted_at < ?"), arguments: [agedBefore]) ?? 0
+                try db.cachedStatement(
+                    sql: "SELECT IFNULL(MIN(seq), 0) AS first, IFNULL(MAX(seq), 0) AS head FROM event"))
+            let aged =
+                try Int64.fetchOne(
+                    try db.cachedStatement(sql: "SELECT IFNULL(MAX(seq), 0) FROM event WHERE accepted_at < ?"),
+                    arguments: [agedBefore]) ?? 0
             return StreamBounds(
-                first: UInt64(row?["first"] as Int64? ?? 0), head: UInt64(row?["head"] as Int64? ?? 0), agedThrough: UInt64(aged))
+                first: UInt64(row?["first"] as Int64? ?? 0), head: UInt64(row?["head"] as Int64? ?? 0),
+                agedThrough: UInt64(aged))
         }
     }
 
     public func pruneStream(through: UInt64, atMost: Int) async throws -> Int {
         try await database.write { db in
-            try db.cachedStatement(sql: "DELETE FROM event WHERE seq IN (SELECT seq FROM event WHERE seq <= ? ORDER BY seq LIMIT ?)")
-                .execute(arguments: [Int64(clamping: through), atMost])
+            try db.cachedStatement(
+                sql: "DELETE FROM event WHERE seq IN (SELECT seq FROM event WHERE seq <= ? ORDER BY seq LIMIT ?)"
+            )
+            .execute(arguments: [Int64(clamping: through), atMost])
             return db.changesCount
         }
     }
@@ -70,12 +76,15 @@ public final class SQLiteEventLogStore: EventLogStore {
             var outcomes: [EventLogOutcome] = []
             outcomes.reserveCapacity(entries.count)
             for entry in entries {
-                let earlier = try numbering.earlierInBatch(entry) == nil
-                    ? Self.find(gameId: entry.gameId, playerId: entry.playerId, requestId: entry.requestId, in: db) : nil
+                let earlier =
+                    try numbering.earlierInBatch(entry) == nil
+                    ? Self.find(gameId: entry.gameId, playerId: entry.playerId, requestId: entry.requestId, in: db)
+                    : nil
                 let (outcome, sequence) = try numbering.admit(entry, earlier: earlier)
                 if let sequence, case .logged(let acknowledgement, let event) = outcome {
                     try insert.execute(arguments: [
-                        Int64(sequence), entry.gameId, entry.playerId, entry.requestId, entry.fingerprint, acknowledgement.eventId,
+                        Int64(sequence), entry.gameId, entry.playerId, entry.requestId, entry.fingerprint,
+                        acknowledgement.eventId,
                         event.topic, acknowledgement.acceptedAt, event.body,
                     ])
                 }
@@ -85,8 +94,12 @@ public final class SQLiteEventLogStore: EventLogStore {
         }
     }
 
-    public func acknowledgement(gameId: String, playerId: String, requestId: String) async throws -> EventAcknowledgement? {
-        try await database.read { db in try Self.find(gameId: gameId, playerId: playerId, requestId: requestId, in: db)?.acknowledgement }
+    public func acknowledgement(gameId: String, playerId: String, requestId: String) async throws
+        -> EventAcknowledgement?
+    {
+        try await database.read { db in
+            try Self.find(gameId: gameId, playerId: playerId, requestId: requestId, in: db)?.acknowledgement
+        }
     }
 
     public func page(after: UInt64, limit: Int) async throws -> StreamPage {
@@ -95,7 +108,9 @@ public final class SQLiteEventLogStore: EventLogStore {
                 try db.cachedStatement(sql: "SELECT topic, envelope FROM event WHERE seq > ? ORDER BY seq LIMIT ?"),
                 arguments: [Int64(clamping: after), limit])
             let messages = try rows.map { row in
-                StreamMessage(topic: row["topic"], envelope: try WireCodec.decode(RawEnvelope.self, from: row["envelope"] as Data))
+                StreamMessage(
+                    topic: row["topic"], envelope: try WireCodec.decode(RawEnvelope.self, from: row["envelope"] as Data)
+                )
             }
             let first = try Int64.fetchOne(try db.cachedStatement(sql: "SELECT MIN(seq) FROM event")) ?? 0
             return StreamPage(messages: messages, head: try Self.head(db), first: first > 1 ? UInt64(first) : nil)
@@ -106,16 +121,21 @@ public final class SQLiteEventLogStore: EventLogStore {
         UInt64(try Int64.fetchOne(try db.cachedStatement(sql: "SELECT IFNULL(MAX(seq), 0) FROM event")) ?? 0)
     }
 
-    private static func find(gameId: String, playerId: String, requestId: String, in db: Database) throws -> EventNumbering.Earlier? {
+    private static func find(gameId: String, playerId: String, requestId: String, in db: Database) throws
+        -> EventNumbering.Earlier?
+    {
         try Row.fetchOne(
             try db.cachedStatement(
-                sql: "SELECT seq, fingerprint, event_id, topic, accepted_at FROM event WHERE game_id = ? AND player_id = ? AND request_id = ?"),
+                sql:
+                    "SELECT seq, fingerprint, event_id, topic, accepted_at FROM event WHERE game_id = ? AND player_id = ? AND request_id = ?"
+            ),
             arguments: [gameId, playerId, requestId]
         ).map { row in
             (
                 row["fingerprint"],
                 EventAcknowledgement(
-                    eventId: row["event_id"], topic: row["topic"], publisher: StreamName.events, sequence: UInt64(row["seq"] as Int64),
+                    eventId: row["event_id"], topic: row["topic"], publisher: StreamName.events,
+                    sequence: UInt64(row["seq"] as Int64),
                     acceptedAt: row["accepted_at"])
             )
         }

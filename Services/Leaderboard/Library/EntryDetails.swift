@@ -22,12 +22,15 @@ final class EntryDetails: Sendable {
         reads = GroupCommit(maximumBatch: 256, service: "leaderboard", queue: "entry-details") { batch in
             var byBoard: [String: (gameId: String, boardId: String, ids: Set<String>)] = [:]
             for read in batch {
-                byBoard["\(read.gameId)\u{0}\(read.boardId)", default: (read.gameId, read.boardId, [])].ids.formUnion(read.playerIds)
+                byBoard["\(read.gameId)\u{0}\(read.boardId)", default: (read.gameId, read.boardId, [])].ids.formUnion(
+                    read.playerIds)
             }
             var found: [String: Result<[String: StoredEntry], StoreReadFailed>] = [:]
             for (key, board) in byBoard {
                 do {
-                    found[key] = .success(try await store.entries(gameId: board.gameId, boardId: board.boardId, playerIds: Array(board.ids)))
+                    found[key] = .success(
+                        try await store.entries(
+                            gameId: board.gameId, boardId: board.boardId, playerIds: Array(board.ids)))
                 } catch {
                     found[key] = .failure(StoreReadFailed(error: error))
                 }

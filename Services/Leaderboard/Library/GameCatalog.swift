@@ -21,19 +21,24 @@ public struct GameCatalog: Sendable {
             throw ErrorReply(code: .unknownGame, message: "this server has no game '\(gameId ?? "")'", field: "gameId")
         }
         guard let board = game.leaderboards.first(where: { $0.id == boardId }) else {
-            throw ErrorReply(code: .unknownBoard, message: "game '\(gameId)' has no leaderboard '\(boardId)'", field: "payload.boardId")
+            throw ErrorReply(
+                code: .unknownBoard, message: "game '\(gameId)' has no leaderboard '\(boardId)'",
+                field: "payload.boardId")
         }
         return board
     }
 
     static func validate(_ game: GameConfiguration) throws {
-        guard Identifiers.isValidID(game.gameId) else { throw ConfigurationProblem("game id '\(game.gameId)' is not valid") }
+        guard Identifiers.isValidID(game.gameId) else {
+            throw ConfigurationProblem("game id '\(game.gameId)' is not valid")
+        }
         var seen = Set<String>()
         for board in game.leaderboards {
             guard !board.id.isEmpty, board.id.count <= 100,
                 board.id.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) })
             else {
-                throw ConfigurationProblem("leaderboard id '\(board.id)' of game \(game.gameId) must be 1-100 characters, reverse-DNS style")
+                throw ConfigurationProblem(
+                    "leaderboard id '\(board.id)' of game \(game.gameId) must be 1-100 characters, reverse-DNS style")
             }
             guard seen.insert(board.id).inserted else {
                 throw ConfigurationProblem("leaderboard '\(board.id)' of game \(game.gameId) is defined twice")
@@ -42,15 +47,18 @@ public struct GameCatalog: Sendable {
                 throw ConfigurationProblem("leaderboard '\(board.id)' of game \(game.gameId) has minimum > maximum")
             }
             if let recurrence = board.recurrence, recurrence.durationMilliseconds < 60_000 {
-                throw ConfigurationProblem("recurring leaderboard '\(board.id)' of game \(game.gameId) needs periods of at least a minute")
+                throw ConfigurationProblem(
+                    "recurring leaderboard '\(board.id)' of game \(game.gameId) needs periods of at least a minute")
             }
             guard !board.title.isEmpty, board.title.count <= 200 else {
-                throw ConfigurationProblem("leaderboard '\(board.id)' of game \(game.gameId) needs a title of 1-200 characters")
+                throw ConfigurationProblem(
+                    "leaderboard '\(board.id)' of game \(game.gameId) needs a title of 1-200 characters")
             }
         }
         for set in game.leaderboardSets ?? [] {
             for id in set.leaderboardIds where !seen.contains(id) {
-                throw ConfigurationProblem("leaderboard set '\(set.id)' of game \(game.gameId) names unknown leaderboard '\(id)'")
+                throw ConfigurationProblem(
+                    "leaderboard set '\(set.id)' of game \(game.gameId) names unknown leaderboard '\(id)'")
             }
         }
     }

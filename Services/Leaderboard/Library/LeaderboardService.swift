@@ -16,7 +16,9 @@ public enum LeaderboardService {
 
     /// Builds the service on the store `openStore` opens; `catalog` nil reads the game
     /// configurations from the environment.
-    public static func blueprint(catalog: GameCatalog? = nil, openStore: @escaping LeaderboardStoreOpener) -> ServiceBlueprint {
+    public static func blueprint(catalog: GameCatalog? = nil, openStore: @escaping LeaderboardStoreOpener)
+        -> ServiceBlueprint
+    {
         ServiceBlueprint(name: name) { settings, clock in
             let catalog = try catalog ?? GameCatalog(directory: GameFiles.configuredDirectory())
             let store = try await openStore(settings)
@@ -38,33 +40,52 @@ public enum LeaderboardService {
         return ServiceDefinition(
             name: name, subscriptions: subscriptions,
             handlers: [
-                Requests.boards.handler { request, _ in BoardList(leaderboards: try game(request, scoreboard).leaderboards) },
-                Requests.sets.handler { request, _ in BoardSetList(leaderboardSets: try game(request, scoreboard).leaderboardSets ?? []) },
+                Requests.boards.handler { request, _ in
+                    BoardList(leaderboards: try game(request, scoreboard).leaderboards)
+                },
+                Requests.sets.handler { request, _ in
+                    BoardSetList(leaderboardSets: try game(request, scoreboard).leaderboardSets ?? [])
+                },
                 Requests.define.handler { request, _ in
-                    LeaderboardDefinitionChange(definition: try await scoreboard.define(request.payload.definition, gameId: try request.game()))
+                    LeaderboardDefinitionChange(
+                        definition: try await scoreboard.define(request.payload.definition, gameId: try request.game()))
                 },
                 Requests.remove.handler { request, _ in
                     try await scoreboard.remove(boardId: request.payload.boardId, gameId: try request.game())
                     return BoardRemoved(removed: request.payload.boardId)
                 },
-                Requests.removeScore.handler { request, _ in try await scoreboard.removeScore(request.payload, gameId: try request.game()) },
-                Requests.reset.handler { request, _ in try await scoreboard.reset(request.payload, gameId: try request.game()) },
-                Requests.archives.handler { request, _ in try await scoreboard.archives(request.payload, gameId: try request.game()) },
-                Requests.submit.handler { request, context in try await scoreboard.submit(request.envelope, request.payload, context: context) },
-                Requests.entry.handler { request, context in
-                    EntryReply(entry: try await scoreboard.entry(request.envelope, query: request.payload, context: context))
+                Requests.removeScore.handler { request, _ in
+                    try await scoreboard.removeScore(request.payload, gameId: try request.game())
                 },
-                Requests.top.handler { request, context in try await scoreboard.top(request.envelope, query: request.payload, context: context) },
+                Requests.reset.handler { request, _ in
+                    try await scoreboard.reset(request.payload, gameId: try request.game())
+                },
+                Requests.archives.handler { request, _ in
+                    try await scoreboard.archives(request.payload, gameId: try request.game())
+                },
+                Requests.submit.handler { request, context in
+                    try await scoreboard.submit(request.envelope, request.payload, context: context)
+                },
+                Requests.entry.handler { request, context in
+                    EntryReply(
+                        entry: try await scoreboard.entry(request.envelope, query: request.payload, context: context))
+                },
+                Requests.top.handler { request, context in
+                    try await scoreboard.top(request.envelope, query: request.payload, context: context)
+                },
                 Requests.around.handler { request, context in
                     try await scoreboard.around(request.envelope, query: request.payload, context: context)
                 },
-                Requests.history.handler { request, _ in try await scoreboard.history(request.envelope, query: request.payload) },
+                Requests.history.handler { request, _ in
+                    try await scoreboard.history(request.envelope, query: request.payload)
+                },
             ])
     }
 
     static func game(_ request: ServiceRequest<EmptyPayload>, _ scoreboard: Scoreboard) throws -> GameConfiguration {
         guard let gameId = request.gameId, let game = scoreboard.catalog.value.games[gameId] else {
-            throw ErrorReply(code: .unknownGame, message: "this server has no game '\(request.gameId ?? "")'", field: "gameId")
+            throw ErrorReply(
+                code: .unknownGame, message: "this server has no game '\(request.gameId ?? "")'", field: "gameId")
         }
         return game
     }

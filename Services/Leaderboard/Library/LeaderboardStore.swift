@@ -99,7 +99,8 @@ public protocol LeaderboardStore: ServiceStore {
     /// Every score submitted since `since`, oldest first (to rebuild the day and week standings).
     func scores(gameId: String, boardId: String, since: Int64) async throws -> [StoredScore]
     /// A player's best scores on a board, best first (the local high-score table).
-    func history(gameId: String, boardId: String, playerId: String, descending: Bool, limit: Int) async throws -> [StoredScore]
+    func history(gameId: String, boardId: String, playerId: String, descending: Bool, limit: Int) async throws
+        -> [StoredScore]
     /// Ranked entries straight from storage (for the frozen standings of ended periods).
     func ranked(gameId: String, boardId: String, descending: Bool, offset: Int, limit: Int) async throws
         -> [(playerId: String, entry: StoredEntry)]

@@ -35,7 +35,8 @@ final class PageCache: Sendable {
     func entries(for key: Key, rows: [RankIndex.Entry], now: Int64) -> [LeaderboardEntry]? {
         guard key.firstRank <= Self.deepestFirstRank else { return nil }
         return pages.withLock { pages in
-            guard let page = pages[key], page.rows == rows, now - page.builtAt < Self.freshness, now >= page.builtAt else {
+            guard let page = pages[key], page.rows == rows, now - page.builtAt < Self.freshness, now >= page.builtAt
+            else {
                 return nil
             }
             return page.entries

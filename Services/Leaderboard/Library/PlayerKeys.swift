@@ -27,7 +27,8 @@ package struct PlayerKeys: Sendable {
             if isDense {
                 setDense(player, newValue)
             } else {
-                let old = newValue == nil ? sparse.removeValue(forKey: player) : sparse.updateValue(newValue!, forKey: player)
+                let old =
+                    newValue == nil ? sparse.removeValue(forKey: player) : sparse.updateValue(newValue!, forKey: player)
                 count += (old == nil ? 0 : -1) + (newValue == nil ? 0 : 1)
                 if newValue != nil { largest = Swift.max(largest, Int(player.raw)) }
                 if count >= 64 && count * 2 > largest { becomeDense() }

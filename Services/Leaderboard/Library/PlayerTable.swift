@@ -57,7 +57,8 @@ package struct PlayerTable: Sendable {
             if buckets.isEmpty { rehash(to: 16) }
             let (found, bucket, tag) = find(utf8)
             if let found { return found }
-            precondition(ends.count < Int(UInt32.max) - 1 && bytes.count + utf8.count <= Int(UInt32.max), "too many player ids")
+            precondition(
+                ends.count < Int(UInt32.max) - 1 && bytes.count + utf8.count <= Int(UInt32.max), "too many player ids")
             let id = PlayerID(raw: UInt32(ends.count))
             bytes.append(contentsOf: utf8)
             ends.append(UInt32(bytes.count))
@@ -69,14 +70,17 @@ package struct PlayerTable: Sendable {
 
     /// The id of an interned player.
     package func name(of id: PlayerID) -> String {
-        bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range(of: id)]), as: UTF8.self) }
+        bytes.withUnsafeBufferPointer {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[range(of: id)]), as: UTF8.self)
+        }
     }
 
     /// Whether `a`'s id sorts before `b`'s, as `String`'s `<` orders them.
     package func precedes(_ a: PlayerID, _ b: PlayerID) -> Bool {
         if a == b { return false }
         return bytes.withUnsafeBufferPointer { all in
-            Self.precedes(UnsafeBufferPointer(rebasing: all[range(of: a)]), UnsafeBufferPointer(rebasing: all[range(of: b)]))
+            Self.precedes(
+                UnsafeBufferPointer(rebasing: all[range(of: a)]), UnsafeBufferPointer(rebasing: all[range(of: b)]))
         }
     }
 
@@ -84,7 +88,8 @@ package struct PlayerTable: Sendable {
     package func precedes(_ a: PlayerID, _ name: String) -> Bool {
         var name = name
         return name.withUTF8 { utf8 in
-            bytes.withUnsafeBufferPointer { all in Self.precedes(UnsafeBufferPointer(rebasing: all[range(of: a)]), utf8) }
+            bytes.withUnsafeBufferPointer { all in Self.precedes(UnsafeBufferPointer(rebasing: all[range(of: a)]), utf8)
+            }
         }
     }
 
@@ -117,7 +122,9 @@ package struct PlayerTable: Sendable {
                 if entry == 0 { return (nil, bucket, tag) }
                 if entry >> 32 == tag {
                     let id = PlayerID(raw: UInt32(truncatingIfNeeded: entry) - 1)
-                    if UnsafeBufferPointer(rebasing: all[range(of: id)]).elementsEqual(utf8) { return (id, bucket, tag) }
+                    if UnsafeBufferPointer(rebasing: all[range(of: id)]).elementsEqual(utf8) {
+                        return (id, bucket, tag)
+                    }
                 }
                 bucket = (bucket + 1) & mask
             }

@@ -49,7 +49,8 @@ final class Scoreboard: Sendable {
         self.clock = clock
         details = EntryDetails(store: store)
         let writing = writing
-        submissions = GroupCommit(maximumBatch: Self.maximumBatch, service: "leaderboard", queue: "scores") { [standings] batch in
+        submissions = GroupCommit(maximumBatch: Self.maximumBatch, service: "leaderboard", queue: "scores") {
+            [standings] batch in
             await writing.withLock { await Self.write(batch, store: store, standings: standings, clock: clock) }
         }
     }
@@ -58,7 +59,9 @@ final class Scoreboard: Sendable {
     func load() async throws {
         let now = clock.nowMilliseconds
         var merged = catalog.value
-        for (gameId, boardId) in try await store.removedDefinitions() { merged.remove(boardId: boardId, gameId: gameId) }
+        for (gameId, boardId) in try await store.removedDefinitions() {
+            merged.remove(boardId: boardId, gameId: gameId)
+        }
         for (gameId, definition) in try await store.savedDefinitions() {
             // A stored change that no longer fits the game files is skipped rather than stopping the service.
             try? merged.define(definition, gameId: gameId)
@@ -73,7 +76,9 @@ final class Scoreboard: Sendable {
 
     // MARK: - Submitting
 
-    func submit(_ request: RawEnvelope, _ submission: ScoreSubmission, context: ServiceContext) async throws -> ScoreReceipt {
+    func submit(_ request: RawEnvelope, _ submission: ScoreSubmission, context: ServiceContext) async throws
+        -> ScoreReceipt
+    {
         let board = try catalog.value.board(gameId: request.gameId, boardId: submission.boardId)
         let gameId = request.gameId ?? ""
         let playerId = try Self.submitter(request, board: board)
@@ -81,20 +86,25 @@ final class Scoreboard: Sendable {
             throw ErrorReply(code: .conflict, message: "the first period of '\(board.id)' has not started yet")
         }
         if let minimum = board.minimum, submission.value < minimum {
-            throw ErrorReply(code: .scoreOutOfBounds, message: "scores on this board are at least \(minimum)", field: "payload.value")
+            throw ErrorReply(
+                code: .scoreOutOfBounds, message: "scores on this board are at least \(minimum)", field: "payload.value"
+            )
         }
         if let maximum = board.maximum, submission.value > maximum {
-            throw ErrorReply(code: .scoreOutOfBounds, message: "scores on this board are at most \(maximum)", field: "payload.value")
+            throw ErrorReply(
+                code: .scoreOutOfBounds, message: "scores on this board are at most \(maximum)", field: "payload.value")
         }
         if let challengeId = submission.challengeId, !Identifiers.isValidID(challengeId) {
-            throw ErrorReply(code: .invalidField, message: "challengeId is a challenge's id", field: "payload.challengeId")
+            throw ErrorReply(
+                code: .invalidField, message: "challengeId is a challenge's id", field: "payload.challengeId")
         }
         var metadataText: String?
         if let metadata = submission.metadata {
             let encoded = try WireCodec.encode(metadata)
             guard encoded.count <= Self.maximumMetadataBytes else {
                 throw ErrorReply(
-                    code: .invalidField, message: "metadata is at most \(Self.maximumMetadataBytes) bytes of JSON", field: "payload.metadata")
+                    code: .invalidField, message: "metadata is at most \(Self.maximumMetadataBytes) bytes of JSON",
+                    field: "payload.metadata")
             }
             metadataText = String(decoding: encoded, as: UTF8.self)
         }
@@ -120,22 +130,30 @@ final class Scoreboard: Sendable {
             let board = queued.board
             let playerId = queued.playerId
             let value = queued.submission.value
-            let candidate = StoredEntry(value: value, context: queued.submission.context, metadata: queued.metadata, submittedAt: now)
+            let candidate = StoredEntry(
+                value: value, context: queued.submission.context, metadata: queued.metadata, submittedAt: now)
             return PendingSubmission(
-                gameId: queued.gameId, boardId: board.storageID(period: board.period(at: now)), playerId: playerId, value: value,
+                gameId: queued.gameId, boardId: board.storageID(period: board.period(at: now)), playerId: playerId,
+                value: value,
                 submittedAt: now, request: queued.key,
                 decide: { existing in try Self.decide(board, existing: existing, candidate: candidate) },
                 journal: { previous, current in
-                    guard let current else { throw ErrorReply(code: .internalError, message: "the score was not stored") }
+                    guard let current else {
+                        throw ErrorReply(code: .internalError, message: "the score was not stored")
+                    }
                     let recorded = standings.record(
-                        gameId: queued.gameId, boardId: board.id, score: StoredScore(playerId: playerId, value: value, submittedAt: now),
+                        gameId: queued.gameId, boardId: board.id,
+                        score: StoredScore(playerId: playerId, value: value, submittedAt: now),
                         allTimeEntry: current, now: now)
-                    let rank = standings.read(gameId: queued.gameId, boardId: board.id, scope: .allTime, now: now) {
-                        $0.rank(of: playerId) ?? 0
-                    } ?? 0
+                    let rank =
+                        standings.read(gameId: queued.gameId, boardId: board.id, scope: .allTime, now: now) {
+                            $0.rank(of: playerId) ?? 0
+                        } ?? 0
                     var receipt = ScoreReceipt(
-                        boardId: board.id, playerId: playerId, improved: previous != current, previousValue: previous?.value,
-                        entry: Self.entry(playerId, current, rank: rank), scopesBeaten: recorded.scopesBeaten.map(\.rawValue),
+                        boardId: board.id, playerId: playerId, improved: previous != current,
+                        previousValue: previous?.value,
+                        entry: Self.entry(playerId, current, rank: rank),
+                        scopesBeaten: recorded.scopesBeaten.map(\.rawValue),
                         submittedValue: value)
                     receipt.challengeId = queued.submission.challengeId
                     var message = receipt
@@ -144,7 +162,8 @@ final class Scoreboard: Sendable {
                         type: .scoreAccepted, correlationId: queued.cause, gameId: queued.gameId, playerId: playerId,
                         timestamp: now, payload: message)
                     return SubmissionJournal(
-                        reply: try WireCodec.jsonValue(receipt), accepted: (Topic(rawValue: "score/\(queued.gameId)/\(board.id)"), accepted),
+                        reply: try WireCodec.jsonValue(receipt),
+                        accepted: (Topic(rawValue: "score/\(queued.gameId)/\(board.id)"), accepted),
                         leftTop: recorded.pushedOutOfTop)
                 })
         }
@@ -154,7 +173,8 @@ final class Scoreboard: Sendable {
                     switch stored {
                     case .replayed(let reply):
                         guard var original = try? WireCodec.convert(reply, to: ScoreReceipt.self) else {
-                            return .failure(ErrorReply(code: .internalError, message: "the stored receipt could not be read"))
+                            return .failure(
+                                ErrorReply(code: .internalError, message: "the stored receipt could not be read"))
                         }
                         original.duplicate = true
                         return .success((original, nil))
@@ -171,15 +191,20 @@ final class Scoreboard: Sendable {
             // Nothing of the batch is stored, but the standings took some of it: reload them.
             var touched: [String: (gameId: String, board: LeaderboardDefinition)] = [:]
             for queued in batch { touched["\(queued.gameId)/\(queued.board.id)"] = (queued.gameId, queued.board) }
-            for (gameId, board) in touched.values { try? await standings.load(board, gameId: gameId, store: store, now: now) }
+            for (gameId, board) in touched.values {
+                try? await standings.load(board, gameId: gameId, store: store, now: now)
+            }
             let refusal = ErrorReply(
-                code: .storageUnavailable, message: "the score could not be stored; nothing was acknowledged, send it again with the same id")
+                code: .storageUnavailable,
+                message: "the score could not be stored; nothing was acknowledged, send it again with the same id")
             return batch.map { _ in .failure(refusal) }
         }
     }
 
     /// The new entry given the old one (nil keeps the old one).
-    static func decide(_ board: LeaderboardDefinition, existing: StoredEntry?, candidate: StoredEntry) throws -> StoredEntry? {
+    static func decide(_ board: LeaderboardDefinition, existing: StoredEntry?, candidate: StoredEntry) throws
+        -> StoredEntry?
+    {
         guard let existing else { return candidate }
         switch board.submitOperator {
         case .best:
@@ -189,9 +214,12 @@ final class Scoreboard: Sendable {
         case .increment:
             let (sum, overflow) = existing.value.addingReportingOverflow(candidate.value)
             guard !overflow, board.maximum.map({ sum <= $0 }) ?? true, board.minimum.map({ sum >= $0 }) ?? true else {
-                throw ErrorReply(code: .scoreOutOfBounds, message: "the total would leave the board's range", field: "payload.value")
+                throw ErrorReply(
+                    code: .scoreOutOfBounds, message: "the total would leave the board's range", field: "payload.value")
             }
-            return StoredEntry(value: sum, context: candidate.context, metadata: candidate.metadata, submittedAt: candidate.submittedAt)
+            return StoredEntry(
+                value: sum, context: candidate.context, metadata: candidate.metadata, submittedAt: candidate.submittedAt
+            )
         }
     }
 
@@ -200,8 +228,12 @@ final class Scoreboard: Sendable {
     /// Top entries, or the page after a cursor; optionally only the player's friends.
     func top(_ request: RawEnvelope, query: BoardQuery, context: ServiceContext) async throws -> LeaderboardPage {
         let limit = try Self.limit(query.limit, default: 10)
-        if let period = query.period { return try await archived(request, query: query, period: period, limit: limit, context: context) }
-        if let archive = query.archive { return try await archived(request, query: query, archive: archive, limit: limit, context: context) }
+        if let period = query.period {
+            return try await archived(request, query: query, period: period, limit: limit, context: context)
+        }
+        if let archive = query.archive {
+            return try await archived(request, query: query, archive: archive, limit: limit, context: context)
+        }
         let (board, scope) = try target(request, query)
         let gameId = request.gameId ?? ""
         if query.friendsOnly == true { return try await friends(request, board: board, scope: scope, context: context) }
@@ -210,7 +242,8 @@ final class Scoreboard: Sendable {
         if let cursor = query.cursor {
             anchor = try LeaderboardCursor.decode(cursor, gameId: gameId, boardId: board.id, scope: scope)
         } else if !(0...1_000_000_000).contains(offset) {
-            throw ErrorReply(code: .invalidField, message: "offset must be between 0 and 1000000000", field: "payload.offset")
+            throw ErrorReply(
+                code: .invalidField, message: "offset must be between 0 and 1000000000", field: "payload.offset")
         }
         let (position, rows, total) = try read(gameId, board, scope) { index -> (Int, [RankIndex.Entry], Int) in
             if let anchor {
@@ -219,12 +252,15 @@ final class Scoreboard: Sendable {
             }
             return (offset, index.entries(offset: offset, limit: limit), index.count)
         }
-        let next = (position + rows.count < total) ? rows.last.map {
-            LeaderboardCursor.encode($0, gameId: gameId, boardId: board.id, scope: scope)
-        } : nil
+        let next =
+            (position + rows.count < total)
+            ? rows.last.map {
+                LeaderboardCursor.encode($0, gameId: gameId, boardId: board.id, scope: scope)
+            } : nil
         return LeaderboardPage(
             boardId: board.id, scope: scope.rawValue,
-            entries: try await entries(rows, firstRank: position + 1, scope: scope, request: request, board: board, context: context),
+            entries: try await entries(
+                rows, firstRank: position + 1, scope: scope, request: request, board: board, context: context),
             total: total, nextCursor: next)
     }
 
@@ -241,16 +277,20 @@ final class Scoreboard: Sendable {
         let playerId = try request.subjectPlayer()
         let radius = query.radius ?? 5
         guard (0...Self.maximumRadius).contains(radius) else {
-            throw ErrorReply(code: .invalidField, message: "radius must be between 0 and \(Self.maximumRadius)", field: "payload.radius")
+            throw ErrorReply(
+                code: .invalidField, message: "radius must be between 0 and \(Self.maximumRadius)",
+                field: "payload.radius")
         }
-        let (start, rows, total) = try read(request.gameId ?? "", board, scope) { index -> (Int, [RankIndex.Entry], Int) in
+        let (start, rows, total) = try read(request.gameId ?? "", board, scope) {
+            index -> (Int, [RankIndex.Entry], Int) in
             guard let rank = index.rank(of: playerId) else { return (0, [], index.count) }
             let start = Self.windowStart(rank: rank, radius: radius, count: index.count)
             return (start, index.entries(offset: start, limit: 2 * radius + 1), index.count)
         }
         return LeaderboardPage(
             boardId: board.id, scope: scope.rawValue,
-            entries: try await entries(rows, firstRank: start + 1, scope: scope, request: request, board: board, context: context),
+            entries: try await entries(
+                rows, firstRank: start + 1, scope: scope, request: request, board: board, context: context),
             total: total, nextCursor: nil)
     }
 
@@ -263,7 +303,8 @@ final class Scoreboard: Sendable {
             return (rank, row)
         }
         guard let (rank, row) = found else { return nil }
-        return try await entries([row], firstRank: rank, scope: scope, request: request, board: board, context: context).first
+        return try await entries([row], firstRank: rank, scope: scope, request: request, board: board, context: context)
+            .first
     }
 
     /// The player's own best scores on the board (the local high-score table), best first.
@@ -271,10 +312,12 @@ final class Scoreboard: Sendable {
         let board = try catalog.value.board(gameId: request.gameId, boardId: query.boardId)
         let playerId = try request.subjectPlayer()
         let scores = try await store.history(
-            gameId: request.gameId ?? "", boardId: board.storageID(period: board.period(at: clock.nowMilliseconds)), playerId: playerId, descending: board.sortOrder == .higherIsBetter,
+            gameId: request.gameId ?? "", boardId: board.storageID(period: board.period(at: clock.nowMilliseconds)),
+            playerId: playerId, descending: board.sortOrder == .higherIsBetter,
             limit: 10)
         return ScoreHistory(
-            boardId: board.id, playerId: playerId, scores: scores.map { .init(value: $0.value, submittedAt: $0.submittedAt) })
+            boardId: board.id, playerId: playerId,
+            scores: scores.map { .init(value: $0.value, submittedAt: $0.submittedAt) })
     }
 
     /// The player and their friends, ranked among themselves.
@@ -293,48 +336,62 @@ final class Scoreboard: Sendable {
     }
 
     /// The final standings of an ended period of a recurring board, read from storage.
-    private func archived(_ request: RawEnvelope, query: BoardQuery, period: Int64, limit: Int, context: ServiceContext) async throws
+    private func archived(_ request: RawEnvelope, query: BoardQuery, period: Int64, limit: Int, context: ServiceContext)
+        async throws
         -> LeaderboardPage
     {
         let board = try catalog.value.board(gameId: request.gameId, boardId: query.boardId)
         guard board.recurrence != nil else {
-            throw ErrorReply(code: .invalidField, message: "'\(board.id)' is not a recurring board", field: "payload.period")
+            throw ErrorReply(
+                code: .invalidField, message: "'\(board.id)' is not a recurring board", field: "payload.period")
         }
         let current = board.period(at: clock.nowMilliseconds) ?? -1
         guard period >= 0, period < current else {
             throw ErrorReply(
-                code: .invalidField, message: "period must be an ended period, 0 to \(max(0, current - 1))", field: "payload.period")
+                code: .invalidField, message: "period must be an ended period, 0 to \(max(0, current - 1))",
+                field: "payload.period")
         }
         return try await frozen(
-            request, board: board, storageID: board.storageID(period: period), scope: "period:\(period)", query: query, limit: limit,
+            request, board: board, storageID: board.storageID(period: period), scope: "period:\(period)", query: query,
+            limit: limit,
             context: context)
     }
 
     /// The final standings a reset archived.
-    private func archived(_ request: RawEnvelope, query: BoardQuery, archive: Int64, limit: Int, context: ServiceContext) async throws
+    private func archived(
+        _ request: RawEnvelope, query: BoardQuery, archive: Int64, limit: Int, context: ServiceContext
+    ) async throws
         -> LeaderboardPage
     {
         let board = try catalog.value.board(gameId: request.gameId, boardId: query.boardId)
-        guard let stored = try await store.archives(gameId: request.gameId ?? "", boardId: board.id).first(where: { $0.archive.archive == archive })
+        guard
+            let stored = try await store.archives(gameId: request.gameId ?? "", boardId: board.id).first(where: {
+                $0.archive.archive == archive
+            })
         else {
-            throw ErrorReply(code: .invalidField, message: "'\(board.id)' has no archive \(archive)", field: "payload.archive")
+            throw ErrorReply(
+                code: .invalidField, message: "'\(board.id)' has no archive \(archive)", field: "payload.archive")
         }
         return try await frozen(
-            request, board: board, storageID: stored.storageID, scope: "archive:\(archive)", query: query, limit: limit, context: context)
+            request, board: board, storageID: stored.storageID, scope: "archive:\(archive)", query: query, limit: limit,
+            context: context)
     }
 
     /// Standings that no longer change (an ended period, an archive), ranked from storage.
     private func frozen(
-        _ request: RawEnvelope, board: LeaderboardDefinition, storageID: String, scope: String, query: BoardQuery, limit: Int,
+        _ request: RawEnvelope, board: LeaderboardDefinition, storageID: String, scope: String, query: BoardQuery,
+        limit: Int,
         context: ServiceContext
     ) async throws -> LeaderboardPage {
         let offset = query.offset ?? 0
         guard (0...1_000_000_000).contains(offset) else {
-            throw ErrorReply(code: .invalidField, message: "offset must be between 0 and 1000000000", field: "payload.offset")
+            throw ErrorReply(
+                code: .invalidField, message: "offset must be between 0 and 1000000000", field: "payload.offset")
         }
         let gameId = request.gameId ?? ""
         let rows = try await store.ranked(
-            gameId: gameId, boardId: storageID, descending: board.sortOrder == .higherIsBetter, offset: offset, limit: limit)
+            gameId: gameId, boardId: storageID, descending: board.sortOrder == .higherIsBetter, offset: offset,
+            limit: limit)
         let names = await displayNames.names(for: rows.map(\.playerId), context: context)
         let entries = rows.enumerated().map { position, row in
             var entry = Self.entry(row.playerId, row.entry, rank: offset + position + 1)
@@ -343,21 +400,25 @@ final class Scoreboard: Sendable {
         }
         return LeaderboardPage(
             boardId: board.id, scope: scope, entries: entries,
-            total: try await store.entryCount(gameId: gameId, boardId: storageID, includingPeriods: false), nextCursor: nil)
+            total: try await store.entryCount(gameId: gameId, boardId: storageID, includingPeriods: false),
+            nextCursor: nil)
     }
 
     // MARK: - Operators
 
     /// Adds or changes a board. The sort order (and periods) of a board with scores cannot change.
     func define(_ definition: LeaderboardDefinition, gameId: String) async throws -> LeaderboardDefinition {
-        guard Identifiers.isValidID(gameId) else { throw ErrorReply(code: .invalidField, message: "bad game id", field: "gameId") }
+        guard Identifiers.isValidID(gameId) else {
+            throw ErrorReply(code: .invalidField, message: "bad game id", field: "gameId")
+        }
         try await writing.withLock {
             if let existing = try? catalog.value.board(gameId: gameId, boardId: definition.id),
                 existing.sortOrder != definition.sortOrder || existing.recurrence != definition.recurrence,
                 try await store.entryCount(gameId: gameId, boardId: definition.id, includingPeriods: true) > 0
             {
                 throw ErrorReply(
-                    code: .conflict, message: "'\(definition.id)' has scores: its sort order and periods can no longer change",
+                    code: .conflict,
+                    message: "'\(definition.id)' has scores: its sort order and periods can no longer change",
                     field: "payload.definition")
             }
             var updated = catalog.value
@@ -391,7 +452,8 @@ final class Scoreboard: Sendable {
         return try await writing.withLock {
             let now = clock.nowMilliseconds
             let archive = try await store.archive(
-                gameId: gameId, boardId: board.id, storageID: board.storageID(period: board.period(at: now)), resetAt: now)
+                gameId: gameId, boardId: board.id, storageID: board.storageID(period: board.period(at: now)),
+                resetAt: now)
             try await standings.load(board, gameId: gameId, store: store, now: now)
             return archive
         }
@@ -424,7 +486,9 @@ final class Scoreboard: Sendable {
     private func read<Result>(
         _ gameId: String, _ board: LeaderboardDefinition, _ scope: TimeScope, _ body: (Ranking) throws -> Result
     ) throws -> Result {
-        guard let result = try standings.read(gameId: gameId, boardId: board.id, scope: scope, now: clock.nowMilliseconds, body)
+        guard
+            let result = try standings.read(
+                gameId: gameId, boardId: board.id, scope: scope, now: clock.nowMilliseconds, body)
         else { throw ErrorReply(code: .internalError, message: "the board is not loaded") }
         return result
     }
@@ -432,7 +496,8 @@ final class Scoreboard: Sendable {
     static func limit(_ requested: Int?, default fallback: Int) throws -> Int {
         let limit = requested ?? fallback
         guard (1...maximumLimit).contains(limit) else {
-            throw ErrorReply(code: .invalidField, message: "limit must be between 1 and \(maximumLimit)", field: "payload.limit")
+            throw ErrorReply(
+                code: .invalidField, message: "limit must be between 1 and \(maximumLimit)", field: "payload.limit")
         }
         return limit
     }
@@ -446,9 +511,11 @@ final class Scoreboard: Sendable {
             return try await entries(rows, firstRank: firstRank, request: request, board: board, context: context)
         }
         let now = clock.nowMilliseconds
-        let key = PageCache.Key(gameId: request.gameId ?? "", boardId: board.storageID(period: board.period(at: now)), firstRank: firstRank)
+        let key = PageCache.Key(
+            gameId: request.gameId ?? "", boardId: board.storageID(period: board.period(at: now)), firstRank: firstRank)
         if let cached = pages.entries(for: key, rows: rows, now: now) { return cached }
-        let (built, settled) = try await detailedEntries(rows, firstRank: firstRank, request: request, board: board, context: context)
+        let (built, settled) = try await detailedEntries(
+            rows, firstRank: firstRank, request: request, board: board, context: context)
         // A page whose rows and stored details disagree (a batch between its standings update
         // and its commit) is answered but not kept.
         if settled { pages.store(built, for: key, rows: rows, now: now) }
@@ -457,7 +524,8 @@ final class Scoreboard: Sendable {
 
     /// Full entries (context, metadata, display names) for ranked rows.
     private func entries(
-        _ rows: [RankIndex.Entry], firstRank: Int, request: RawEnvelope, board: LeaderboardDefinition, context: ServiceContext
+        _ rows: [RankIndex.Entry], firstRank: Int, request: RawEnvelope, board: LeaderboardDefinition,
+        context: ServiceContext
     ) async throws -> [LeaderboardEntry] {
         try await detailedEntries(rows, firstRank: firstRank, request: request, board: board, context: context).entries
     }
@@ -466,7 +534,8 @@ final class Scoreboard: Sendable {
     /// row's (same value and time). Context and metadata belong to the stored all-time entry, so
     /// a row shows them only when its value is that entry's (day and week rows show their own best).
     private func detailedEntries(
-        _ rows: [RankIndex.Entry], firstRank: Int, request: RawEnvelope, board: LeaderboardDefinition, context: ServiceContext
+        _ rows: [RankIndex.Entry], firstRank: Int, request: RawEnvelope, board: LeaderboardDefinition,
+        context: ServiceContext
     ) async throws -> (entries: [LeaderboardEntry], settled: Bool) {
         guard !rows.isEmpty else { return ([], true) }
         let ids = rows.map(\.playerId)
@@ -474,7 +543,8 @@ final class Scoreboard: Sendable {
         // concurrent requests.
         async let lookedUp = displayNames.names(for: ids, context: context)
         let stored = try await details.entries(
-            gameId: request.gameId ?? "", boardId: board.storageID(period: board.period(at: clock.nowMilliseconds)), playerIds: ids)
+            gameId: request.gameId ?? "", boardId: board.storageID(period: board.period(at: clock.nowMilliseconds)),
+            playerIds: ids)
         let names = await lookedUp
         var settled = true
         let entries = rows.enumerated().map { offset, row in
@@ -485,7 +555,9 @@ final class Scoreboard: Sendable {
                 context: nil, metadata: nil, submittedAt: row.submittedAt)
             if let detail, detail.value == row.value {
                 entry.context = detail.context
-                entry.metadata = detail.metadata.flatMap { try? WireCodec.decode([String: JSONValue].self, from: Data($0.utf8)) }
+                entry.metadata = detail.metadata.flatMap {
+                    try? WireCodec.decode([String: JSONValue].self, from: Data($0.utf8))
+                }
             }
             return entry
         }
@@ -500,7 +572,9 @@ final class Scoreboard: Sendable {
             guard !board.serverOnly else {
                 throw ErrorReply(code: .forbidden, message: "only the game server submits scores to '\(board.id)'")
             }
-            guard let playerId = request.actor?.playerId else { throw ErrorReply(code: .forbidden, message: "no player") }
+            guard let playerId = request.actor?.playerId else {
+                throw ErrorReply(code: .forbidden, message: "no player")
+            }
             return playerId
         case .server?, .admin?:
             guard let playerId = request.playerId else {
@@ -511,7 +585,6 @@ final class Scoreboard: Sendable {
             throw ErrorReply(code: .forbidden, message: "scores come from players and game servers")
         }
     }
-
 
     static func entry(_ playerId: String, _ stored: StoredEntry, rank: Int) -> LeaderboardEntry {
         LeaderboardEntry(

@@ -48,16 +48,21 @@ final class Standings: Sendable {
     /// The ids are interned under the lock; the index is sorted outside it with a copy of the
     /// table. Loads run before the service serves or under the scoreboard's submission lock, so
     /// nothing interns meanwhile and the copy never has to be duplicated.
-    func load(_ definition: LeaderboardDefinition, gameId: String, store: any LeaderboardStore, now: Int64) async throws {
+    func load(_ definition: LeaderboardDefinition, gameId: String, store: any LeaderboardStore, now: Int64) async throws
+    {
         let period = definition.period(at: now)
         let storageID = definition.storageID(period: period)
         var stored = try await store.entryKeys(gameId: gameId, boardId: storageID)
         // The day and week standings hold scores since their start, and never from before a reset.
-        let weekStart = max(TimeScope.week.start(containing: now) ?? now, try await store.lastReset(gameId: gameId, storageID: storageID) ?? 0)
+        let weekStart = max(
+            TimeScope.week.start(containing: now) ?? now,
+            try await store.lastReset(gameId: gameId, storageID: storageID) ?? 0)
         let recent = try await store.scores(gameId: gameId, boardId: storageID, since: weekStart)
         let (players, slots, recentPlayers) = state.withLock { state in
             state.players.reserve(players: stored.count, bytes: stored.reduce(0) { $0 + $1.playerId.utf8.count })
-            let slots = stored.map { RankSlot(player: state.players.intern($0.playerId), value: $0.value, submittedAt: $0.submittedAt) }
+            let slots = stored.map {
+                RankSlot(player: state.players.intern($0.playerId), value: $0.value, submittedAt: $0.submittedAt)
+            }
             return (state.players, slots, recent.map { state.players.intern($0.playerId) })
         }
         stored = []
@@ -101,9 +106,12 @@ final class Standings: Sendable {
             let previousAllTime = board.allTime.slot(of: player)
             let lastInTop = board.allTime.slots(offset: Self.topSize - 1, limit: 1).first
             board.allTime.upsert(
-                RankSlot(player: player, value: allTimeEntry.value, submittedAt: allTimeEntry.submittedAt), players: players)
+                RankSlot(player: player, value: allTimeEntry.value, submittedAt: allTimeEntry.submittedAt),
+                players: players)
             var beaten: [TimeScope] = []
-            if previousAllTime.map({ board.definition.isBetter(score.value, than: $0.value) }) ?? true { beaten.append(.allTime) }
+            if previousAllTime.map({ board.definition.isBetter(score.value, than: $0.value) }) ?? true {
+                beaten.append(.allTime)
+            }
             for scope in [TimeScope.today, .week] {
                 Self.rollScope(&board, scope, now: now)
                 let definition = board.definition
@@ -116,7 +124,9 @@ final class Standings: Sendable {
             // Narrowest first, as documented (PROTOCOL.md 10.1): today, week, allTime.
             beaten.sort { TimeScope.allCases.firstIndex(of: $0)! < TimeScope.allCases.firstIndex(of: $1)! }
             var pushed: String?
-            if let lastInTop, lastInTop.player != player, board.allTime.rank(of: lastInTop.player, players: players) == Self.topSize + 1 {
+            if let lastInTop, lastInTop.player != player,
+                board.allTime.rank(of: lastInTop.player, players: players) == Self.topSize + 1
+            {
                 pushed = players.name(of: lastInTop.player)
             }
             return Outcome(scopesBeaten: beaten, pushedOutOfTop: pushed)
@@ -125,7 +135,8 @@ final class Standings: Sendable {
 
     /// Reads one scope's standings under the lock (rolled over first if its period ended).
     /// Readers never copy the standings, so a write never has to copy them either.
-    func read<Result>(gameId: String, boardId: String, scope: TimeScope, now: Int64, _ body: (Ranking) throws -> Result) rethrows
+    func read<Result>(gameId: String, boardId: String, scope: TimeScope, now: Int64, _ body: (Ranking) throws -> Result)
+        rethrows
         -> Result?
     {
         try mutate(BoardKey(gameId: gameId, boardId: boardId)) { board, players -> Result in
@@ -138,7 +149,9 @@ final class Standings: Sendable {
 
     /// Runs `body` on a board and the player table in place (never on a copy: a copy of a
     /// million entries is slow).
-    private func mutate<Result>(_ key: BoardKey, _ body: (inout Board, inout PlayerTable) throws -> Result) rethrows -> Result? {
+    private func mutate<Result>(_ key: BoardKey, _ body: (inout Board, inout PlayerTable) throws -> Result) rethrows
+        -> Result?
+    {
         try state.withLock { state -> Result? in
             guard state.boards[key] != nil else { return nil }
             return try body(&state.boards[key]!, &state.players)
@@ -155,19 +168,24 @@ final class Standings: Sendable {
 
     /// Applies one score (by `player`, interned) to a scope's standings with the board's submit operator.
     private static func apply(
-        _ definition: LeaderboardDefinition, _ score: StoredScore, player: PlayerID, to index: inout RankIndex, players: PlayerTable
+        _ definition: LeaderboardDefinition, _ score: StoredScore, player: PlayerID, to index: inout RankIndex,
+        players: PlayerTable
     ) {
         let previous = index.slot(of: player)
         let slot = RankSlot(player: player, value: score.value, submittedAt: score.submittedAt)
         switch definition.submitOperator {
         case .best:
-            if previous.map({ definition.isBetter(score.value, than: $0.value) }) ?? true { index.upsert(slot, players: players) }
+            if previous.map({ definition.isBetter(score.value, than: $0.value) }) ?? true {
+                index.upsert(slot, players: players)
+            }
         case .latest:
             index.upsert(slot, players: players)
         case .increment:
             let (sum, overflow) = (previous?.value ?? 0).addingReportingOverflow(score.value)
             index.upsert(
-                RankSlot(player: player, value: overflow ? (previous?.value ?? 0) : sum, submittedAt: score.submittedAt), players: players)
+                RankSlot(
+                    player: player, value: overflow ? (previous?.value ?? 0) : sum, submittedAt: score.submittedAt),
+                players: players)
         }
     }
 }

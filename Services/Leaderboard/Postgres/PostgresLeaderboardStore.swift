@@ -51,7 +51,8 @@ public final class PostgresLeaderboardStore: LeaderboardStore, StorageSize {
     /// Opens the service's schema in `PODIUM_DATABASE_URL`'s database.
     public static func open(_ settings: DatabaseSettings) async throws -> PostgresLeaderboardStore {
         PostgresLeaderboardStore(
-            database: try await PostgresStorage.open(settings, migrations: migrations, logger: Logger(label: "podium.leaderboard")))
+            database: try await PostgresStorage.open(
+                settings, migrations: migrations, logger: Logger(label: "podium.leaderboard")))
     }
 
     /// Opens the store in the database `settings` name (the executable chooses the backend:
@@ -69,7 +70,8 @@ public final class PostgresLeaderboardStore: LeaderboardStore, StorageSize {
             for pending in batch {
                 var wrote = false
                 do {
-                    results.append(.success(try await Self.apply(pending, wrote: &wrote, writes: &writes, connection, logger)))
+                    results.append(
+                        .success(try await Self.apply(pending, wrote: &wrote, writes: &writes, connection, logger)))
                 } catch let refusal as ErrorReply where !wrote {
                     results.append(.failure(refusal))
                 }
@@ -80,12 +82,19 @@ public final class PostgresLeaderboardStore: LeaderboardStore, StorageSize {
     }
 
     private static func apply(
-        _ pending: PendingSubmission, wrote: inout Bool, writes: inout DurableWrites, _ connection: PostgresConnection, _ logger: Logger
+        _ pending: PendingSubmission, wrote: inout Bool, writes: inout DurableWrites, _ connection: PostgresConnection,
+        _ logger: Logger
     ) async throws -> SubmissionOutcome {
         if let request = pending.request {
-            if let stored = try await PostgresDurable.replay(request, on: connection, logger: logger) { return .replayed(stored) }
-            if let earlier = writes.receipts.first(where: { $0.key.scope == request.scope && $0.key.requestId == request.requestId }) {
-                return .replayed(try RequestReceipts.replay(request, storedFingerprint: earlier.key.fingerprint, storedReply: earlier.reply))
+            if let stored = try await PostgresDurable.replay(request, on: connection, logger: logger) {
+                return .replayed(stored)
+            }
+            if let earlier = writes.receipts.first(where: {
+                $0.key.scope == request.scope && $0.key.requestId == request.requestId
+            }) {
+                return .replayed(
+                    try RequestReceipts.replay(
+                        request, storedFingerprint: earlier.key.fingerprint, storedReply: earlier.reply))
             }
         }
         let previous = try await entry(pending.gameId, pending.boardId, pending.playerId, connection, logger)
@@ -145,8 +154,11 @@ public final class PostgresLeaderboardStore: LeaderboardStore, StorageSize {
                 SELECT player_id, value, context, metadata, submitted_at FROM entry
                 WHERE game_id = \(gameId) AND board_id = \(boardId) AND player_id = ANY(\(playerIds))
                 """, logger: logger)
-            for try await (playerId, value, context, metadata, submittedAt) in rows.decode((String, Int64, Int64?, String?, Int64).self) {
-                result[playerId] = StoredEntry(value: value, context: context, metadata: metadata, submittedAt: submittedAt)
+            for try await (playerId, value, context, metadata, submittedAt) in rows.decode(
+                (String, Int64, Int64?, String?, Int64).self)
+            {
+                result[playerId] = StoredEntry(
+                    value: value, context: context, metadata: metadata, submittedAt: submittedAt)
             }
             return result
         }
@@ -160,7 +172,9 @@ public final class PostgresLeaderboardStore: LeaderboardStore, StorageSize {
             """)
     }
 
-    public func history(gameId: String, boardId: String, playerId: String, descending: Bool, limit: Int) async throws -> [StoredScore] {
+    public func history(gameId: String, boardId: String, playerId: String, descending: Bool, limit: Int) async throws
+        -> [StoredScore]
+    {
         var query: PostgresQuery = """
             SELECT player_id, value, submitted_at FROM score
             WHERE game_id = \(gameId) AND board_id = \(boardId) AND player_id = \(playerId)
@@ -188,21 +202,28 @@ public final class PostgresLeaderboardStore: LeaderboardStore, StorageSize {
         var query: PostgresQuery = """
             SELECT player_id, value, context, metadata, submitted_at FROM entry WHERE game_id = \(gameId) AND board_id = \(boardId)
             """
-        query.sql += " ORDER BY value \(descending ? "DESC" : "ASC"), submitted_at ASC, player_id ASC LIMIT \(limit) OFFSET \(offset)"
+        query.sql +=
+            " ORDER BY value \(descending ? "DESC" : "ASC"), submitted_at ASC, player_id ASC LIMIT \(limit) OFFSET \(offset)"
         let logger = logger
         return try await database.read { [query] connection in
             var result: [(playerId: String, entry: StoredEntry)] = []
-            for try await (playerId, value, context, metadata, submittedAt) in try await connection.query(query, logger: logger)
-                .decode((String, Int64, Int64?, String?, Int64).self)
-            {
-                result.append((playerId, StoredEntry(value: value, context: context, metadata: metadata, submittedAt: submittedAt)))
+            for try await (playerId, value, context, metadata, submittedAt) in try await connection.query(
+                query, logger: logger
+            )
+            .decode((String, Int64, Int64?, String?, Int64).self) {
+                result.append(
+                    (
+                        playerId,
+                        StoredEntry(value: value, context: context, metadata: metadata, submittedAt: submittedAt)
+                    ))
             }
             return result
         }
     }
 
     public func entryCount(gameId: String, boardId: String, includingPeriods: Bool) async throws -> Int {
-        let pattern = boardId.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "_", with: "\\_")
+        let pattern =
+            boardId.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "_", with: "\\_")
             .replacingOccurrences(of: "%", with: "\\%") + "#%"
         let query: PostgresQuery =
             includingPeriods
@@ -214,7 +235,9 @@ public final class PostgresLeaderboardStore: LeaderboardStore, StorageSize {
     private func single(_ query: PostgresQuery) async throws -> Int64? {
         let logger = logger
         return try await database.read { connection in
-            for try await value in try await connection.query(query, logger: logger).decode(Int64?.self) { return value }
+            for try await value in try await connection.query(query, logger: logger).decode(Int64?.self) {
+                return value
+            }
             return nil
         }
     }
@@ -281,12 +304,15 @@ public final class PostgresLeaderboardStore: LeaderboardStore, StorageSize {
                 removed = true
             }
             try await connection.query(
-                "DELETE FROM score WHERE game_id = \(gameId) AND board_id = \(boardId) AND player_id = \(playerId)", logger: logger)
+                "DELETE FROM score WHERE game_id = \(gameId) AND board_id = \(boardId) AND player_id = \(playerId)",
+                logger: logger)
             return removed
         }
     }
 
-    public func archive(gameId: String, boardId: String, storageID: String, resetAt: Int64) async throws -> LeaderboardArchive {
+    public func archive(gameId: String, boardId: String, storageID: String, resetAt: Int64) async throws
+        -> LeaderboardArchive
+    {
         let logger = logger
         return try await database.transaction { connection in
             try await connection.query("LOCK TABLE archive IN EXCLUSIVE MODE", logger: logger)
@@ -313,7 +339,9 @@ public final class PostgresLeaderboardStore: LeaderboardStore, StorageSize {
         }
     }
 
-    public func archives(gameId: String, boardId: String) async throws -> [(archive: LeaderboardArchive, storageID: String)] {
+    public func archives(gameId: String, boardId: String) async throws -> [(
+        archive: LeaderboardArchive, storageID: String
+    )] {
         let logger = logger
         return try await database.read { connection in
             var result: [(archive: LeaderboardArchive, storageID: String)] = []
@@ -324,7 +352,10 @@ public final class PostgresLeaderboardStore: LeaderboardStore, StorageSize {
                 """, logger: logger
             ).decode((Int64, String, Int64, Int64).self) {
                 result.append(
-                    (LeaderboardArchive(boardId: boardId, archive: number, resetAt: resetAt, entries: Int(entries)), storageID))
+                    (
+                        LeaderboardArchive(boardId: boardId, archive: number, resetAt: resetAt, entries: Int(entries)),
+                        storageID
+                    ))
             }
             return result
         }

@@ -13,7 +13,8 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
 
     /// Opens `<data>/<service>-scores.sqlite`.
     public static let opener: LeaderboardStoreOpener = { settings in
-        try SQLiteLeaderboardStore(path: StorageLocation.database(for: "\(settings.service)-scores", in: settings.dataDirectory))
+        try SQLiteLeaderboardStore(
+            path: StorageLocation.database(for: "\(settings.service)-scores", in: settings.dataDirectory))
     }
 
     public init(path: URL) throws {
@@ -30,7 +31,9 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
                 t.column("submitted_at", .integer).notNull()
                 t.primaryKey(["game_id", "board_id", "player_id"])
             }
-            try db.create(index: "entry_rank", on: "entry", columns: ["game_id", "board_id", "value", "submitted_at", "player_id"])
+            try db.create(
+                index: "entry_rank", on: "entry",
+                columns: ["game_id", "board_id", "value", "submitted_at", "player_id"])
             try db.create(table: "score") { t in
                 t.autoIncrementedPrimaryKey("id")
                 t.column("game_id", .text).notNull()
@@ -69,10 +72,14 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
     }
 
     /// Writes many entries in one transaction (for loading test and benchmark data).
-    public func importEntries(gameId: String, boardId: String, _ rows: [(playerId: String, value: Int64, submittedAt: Int64)]) async throws {
+    public func importEntries(
+        gameId: String, boardId: String, _ rows: [(playerId: String, value: Int64, submittedAt: Int64)]
+    ) async throws {
         try await database.write { db in
             let statement = try db.makeStatement(
-                sql: "INSERT OR REPLACE INTO entry (game_id, board_id, player_id, value, submitted_at) VALUES (?, ?, ?, ?, ?)")
+                sql:
+                    "INSERT OR REPLACE INTO entry (game_id, board_id, player_id, value, submitted_at) VALUES (?, ?, ?, ?, ?)"
+            )
             for row in rows {
                 try statement.execute(arguments: [gameId, boardId, row.playerId, row.value, row.submittedAt])
             }
@@ -84,10 +91,11 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
     {
         try await database.read { db in
             try Row.fetchAll(
-                try db.cachedStatement(sql: """
-                    SELECT player_id, value, context, metadata, submitted_at FROM entry WHERE game_id = ? AND board_id = ?
-                    ORDER BY value \(descending ? "DESC" : "ASC"), submitted_at ASC, player_id ASC LIMIT ? OFFSET ?
-                    """),
+                try db.cachedStatement(
+                    sql: """
+                        SELECT player_id, value, context, metadata, submitted_at FROM entry WHERE game_id = ? AND board_id = ?
+                        ORDER BY value \(descending ? "DESC" : "ASC"), submitted_at ASC, player_id ASC LIMIT ? OFFSET ?
+                        """),
                 arguments: [gameId, boardId, limit, offset]
             ).map { ($0["player_id"], Self.entry($0)) }
         }
@@ -97,18 +105,32 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
         try await database.read { db in
             if includingPeriods {
                 return try Int.fetchOne(
-                    try db.cachedStatement(sql: "SELECT COUNT(*) FROM entry WHERE game_id = ? AND (board_id = ? OR board_id LIKE ? ESCAPE '\\')"),
-                    arguments: [gameId, boardId, boardId.replacingOccurrences(of: "_", with: "\\_").replacingOccurrences(of: "%", with: "\\%") + "#%"]) ?? 0
+                    try db.cachedStatement(
+                        sql:
+                            "SELECT COUNT(*) FROM entry WHERE game_id = ? AND (board_id = ? OR board_id LIKE ? ESCAPE '\\')"
+                    ),
+                    arguments: [
+                        gameId, boardId,
+                        boardId.replacingOccurrences(of: "_", with: "\\_").replacingOccurrences(of: "%", with: "\\%")
+                            + "#%",
+                    ]) ?? 0
             }
-            return try Int.fetchOne(try db.cachedStatement(sql: "SELECT COUNT(*) FROM entry WHERE game_id = ? AND board_id = ?"), arguments: [gameId, boardId]) ?? 0
+            return try Int.fetchOne(
+                try db.cachedStatement(sql: "SELECT COUNT(*) FROM entry WHERE game_id = ? AND board_id = ?"),
+                arguments: [gameId, boardId]) ?? 0
         }
     }
 
     public func savedDefinitions() async throws -> [(gameId: String, definition: LeaderboardDefinition)] {
         try await database.read { db in
-            try Row.fetchAll(try db.cachedStatement(sql: "SELECT game_id, json FROM definition WHERE NOT removed ORDER BY game_id, board_id")).compactMap { row in
+            try Row.fetchAll(
+                try db.cachedStatement(
+                    sql: "SELECT game_id, json FROM definition WHERE NOT removed ORDER BY game_id, board_id")
+            ).compactMap { row in
                 let json: String = row["json"]
-                guard let definition = try? WireCodec.decode(LeaderboardDefinition.self, from: Data(json.utf8)) else { return nil }
+                guard let definition = try? WireCodec.decode(LeaderboardDefinition.self, from: Data(json.utf8)) else {
+                    return nil
+                }
                 return (row["game_id"], definition)
             }
         }
@@ -117,26 +139,31 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
     /// Definitions operators removed (so that the configuration file's version stays removed).
     public func removedDefinitions() async throws -> [(gameId: String, boardId: String)] {
         try await database.read { db in
-            try Row.fetchAll(try db.cachedStatement(sql: "SELECT game_id, board_id FROM definition WHERE removed")).map { ($0["game_id"], $0["board_id"]) }
+            try Row.fetchAll(try db.cachedStatement(sql: "SELECT game_id, board_id FROM definition WHERE removed")).map
+            { ($0["game_id"], $0["board_id"]) }
         }
     }
 
     public func saveDefinition(_ definition: LeaderboardDefinition, gameId: String) async throws {
         let json = String(decoding: try WireCodec.encode(definition), as: UTF8.self)
         try await database.write { db in
-            try db.cachedStatement(sql: """
+            try db.cachedStatement(
+                sql: """
                     INSERT INTO definition (game_id, board_id, json, removed) VALUES (?, ?, ?, 0)
                     ON CONFLICT(game_id, board_id) DO UPDATE SET json = excluded.json, removed = 0
-                    """).execute(arguments: [gameId, definition.id, json])
+                    """
+            ).execute(arguments: [gameId, definition.id, json])
         }
     }
 
     public func deleteDefinition(boardId: String, gameId: String) async throws {
         try await database.write { db in
-            try db.cachedStatement(sql: """
+            try db.cachedStatement(
+                sql: """
                     INSERT INTO definition (game_id, board_id, json, removed) VALUES (?, ?, '{}', 1)
                     ON CONFLICT(game_id, board_id) DO UPDATE SET removed = 1
-                    """).execute(arguments: [gameId, boardId])
+                    """
+            ).execute(arguments: [gameId, boardId])
         }
     }
 
@@ -154,27 +181,37 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
     }
 
     /// One submission inside the batch's transaction; `wrote` turns true before its first write.
-    private static func apply(_ pending: PendingSubmission, wrote: inout Bool, in db: Database) throws -> SubmissionOutcome {
+    private static func apply(_ pending: PendingSubmission, wrote: inout Bool, in db: Database) throws
+        -> SubmissionOutcome
+    {
         if let request = pending.request, let stored = try SQLiteDurable.replay(db, request) {
             return .replayed(stored)
         }
         let previous = try Row.fetchOne(
-            try db.cachedStatement(sql: "SELECT value, context, metadata, submitted_at FROM entry WHERE game_id = ? AND board_id = ? AND player_id = ?"),
+            try db.cachedStatement(
+                sql:
+                    "SELECT value, context, metadata, submitted_at FROM entry WHERE game_id = ? AND board_id = ? AND player_id = ?"
+            ),
             arguments: [pending.gameId, pending.boardId, pending.playerId]
         ).map(Self.entry)
         let decided = try pending.decide(previous)
         wrote = true
         if let decided {
-            try db.cachedStatement(sql: """
+            try db.cachedStatement(
+                sql: """
                     INSERT INTO entry (game_id, board_id, player_id, value, context, metadata, submitted_at) VALUES (?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT(game_id, board_id, player_id) DO UPDATE SET value = excluded.value, context = excluded.context,
                         metadata = excluded.metadata, submitted_at = excluded.submitted_at
-                    """).execute(arguments: [
-                pending.gameId, pending.boardId, pending.playerId, decided.value, decided.context, decided.metadata, decided.submittedAt,
+                    """
+            ).execute(arguments: [
+                pending.gameId, pending.boardId, pending.playerId, decided.value, decided.context, decided.metadata,
+                decided.submittedAt,
             ])
         }
-        try db.cachedStatement(sql: "INSERT INTO score (game_id, board_id, player_id, value, submitted_at) VALUES (?, ?, ?, ?, ?)")
-            .execute(arguments: [pending.gameId, pending.boardId, pending.playerId, pending.value, pending.submittedAt])
+        try db.cachedStatement(
+            sql: "INSERT INTO score (game_id, board_id, player_id, value, submitted_at) VALUES (?, ?, ?, ?, ?)"
+        )
+        .execute(arguments: [pending.gameId, pending.boardId, pending.playerId, pending.value, pending.submittedAt])
         let version = db.lastInsertedRowID
         let journal = try pending.journal(previous, decided ?? previous)
         if let request = pending.request {
@@ -188,12 +225,15 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
         try await database.read { db in
             // Counted first (same snapshot) so that the array is allocated once; read through a
             // cursor, without a row object per entry.
-            let count = try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM entry WHERE game_id = ? AND board_id = ?", arguments: [gameId, boardId]) ?? 0
+            let count =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM entry WHERE game_id = ? AND board_id = ?",
+                    arguments: [gameId, boardId]) ?? 0
             var keys: [StoredScore] = []
             keys.reserveCapacity(count)
             let rows = try Row.fetchCursor(
-                db, sql: "SELECT player_id, value, submitted_at FROM entry WHERE game_id = ? AND board_id = ?", arguments: [gameId, boardId])
+                db, sql: "SELECT player_id, value, submitted_at FROM entry WHERE game_id = ? AND board_id = ?",
+                arguments: [gameId, boardId])
             while let row = try rows.next() {
                 keys.append(StoredScore(playerId: row[0], value: row[1], submittedAt: row[2]))
             }
@@ -205,10 +245,15 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
         guard !playerIds.isEmpty else { return [:] }
         return try await database.read { db in
             var result: [String: StoredEntry] = [:]
-            for chunk in stride(from: 0, to: playerIds.count, by: 500).map({ Array(playerIds[$0..<min($0 + 500, playerIds.count)]) }) {
+            for chunk in stride(from: 0, to: playerIds.count, by: 500).map({
+                Array(playerIds[$0..<min($0 + 500, playerIds.count)])
+            }) {
                 let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
                 for row in try Row.fetchAll(
-                    try db.cachedStatement(sql: "SELECT player_id, value, context, metadata, submitted_at FROM entry WHERE game_id = ? AND board_id = ? AND player_id IN (\(marks))"),
+                    try db.cachedStatement(
+                        sql:
+                            "SELECT player_id, value, context, metadata, submitted_at FROM entry WHERE game_id = ? AND board_id = ? AND player_id IN (\(marks))"
+                    ),
                     arguments: StatementArguments([gameId, boardId] + chunk))
                 {
                     result[row["player_id"]] = Self.entry(row)
@@ -223,7 +268,8 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
             var scores: [StoredScore] = []
             let rows = try Row.fetchCursor(
                 db,
-                sql: "SELECT player_id, value, submitted_at FROM score WHERE game_id = ? AND board_id = ? AND submitted_at >= ? ORDER BY id",
+                sql:
+                    "SELECT player_id, value, submitted_at FROM score WHERE game_id = ? AND board_id = ? AND submitted_at >= ? ORDER BY id",
                 arguments: [gameId, boardId, since])
             while let row = try rows.next() {
                 scores.append(StoredScore(playerId: row[0], value: row[1], submittedAt: row[2]))
@@ -232,20 +278,24 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
         }
     }
 
-    public func history(gameId: String, boardId: String, playerId: String, descending: Bool, limit: Int) async throws -> [StoredScore] {
+    public func history(gameId: String, boardId: String, playerId: String, descending: Bool, limit: Int) async throws
+        -> [StoredScore]
+    {
         try await database.read { db in
             try Row.fetchAll(
-                try db.cachedStatement(sql: """
-                    SELECT player_id, value, submitted_at FROM score WHERE game_id = ? AND board_id = ? AND player_id = ?
-                    ORDER BY value \(descending ? "DESC" : "ASC"), submitted_at ASC LIMIT ?
-                    """),
+                try db.cachedStatement(
+                    sql: """
+                        SELECT player_id, value, submitted_at FROM score WHERE game_id = ? AND board_id = ? AND player_id = ?
+                        ORDER BY value \(descending ? "DESC" : "ASC"), submitted_at ASC LIMIT ?
+                        """),
                 arguments: [gameId, boardId, playerId, limit]
             ).map { StoredScore(playerId: $0["player_id"], value: $0["value"], submittedAt: $0["submitted_at"]) }
         }
     }
 
     private static func entry(_ row: Row) -> StoredEntry {
-        StoredEntry(value: row["value"], context: row["context"], metadata: row["metadata"], submittedAt: row["submitted_at"])
+        StoredEntry(
+            value: row["value"], context: row["context"], metadata: row["metadata"], submittedAt: row["submitted_at"])
     }
 
     // MARK: Operators
@@ -261,30 +311,42 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
         }
     }
 
-    public func archive(gameId: String, boardId: String, storageID: String, resetAt: Int64) async throws -> LeaderboardArchive {
+    public func archive(gameId: String, boardId: String, storageID: String, resetAt: Int64) async throws
+        -> LeaderboardArchive
+    {
         try await database.write { db in
-            let number = (try Int64.fetchOne(
-                try db.cachedStatement(sql: "SELECT MAX(archive) FROM archive WHERE game_id = ? AND board_id = ?"),
-                arguments: [gameId, boardId]) ?? 0) + 1
+            let number =
+                (try Int64.fetchOne(
+                    try db.cachedStatement(sql: "SELECT MAX(archive) FROM archive WHERE game_id = ? AND board_id = ?"),
+                    arguments: [gameId, boardId]) ?? 0) + 1
             let archiveID = "\(storageID)@archive-\(number)"
             try db.cachedStatement(sql: "UPDATE entry SET board_id = ? WHERE game_id = ? AND board_id = ?")
                 .execute(arguments: [archiveID, gameId, storageID])
             let entries = db.changesCount
             try db.cachedStatement(
-                sql: "INSERT INTO archive (game_id, board_id, archive, storage_id, source_id, reset_at, entries) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                sql:
+                    "INSERT INTO archive (game_id, board_id, archive, storage_id, source_id, reset_at, entries) VALUES (?, ?, ?, ?, ?, ?, ?)"
             ).execute(arguments: [gameId, boardId, number, archiveID, storageID, resetAt, entries])
             return LeaderboardArchive(boardId: boardId, archive: number, resetAt: resetAt, entries: entries)
         }
     }
 
-    public func archives(gameId: String, boardId: String) async throws -> [(archive: LeaderboardArchive, storageID: String)] {
+    public func archives(gameId: String, boardId: String) async throws -> [(
+        archive: LeaderboardArchive, storageID: String
+    )] {
         try await database.read { db in
             try Row.fetchAll(
                 try db.cachedStatement(
-                    sql: "SELECT archive, storage_id, reset_at, entries FROM archive WHERE game_id = ? AND board_id = ? ORDER BY archive DESC"),
+                    sql:
+                        "SELECT archive, storage_id, reset_at, entries FROM archive WHERE game_id = ? AND board_id = ? ORDER BY archive DESC"
+                ),
                 arguments: [gameId, boardId]
             ).map { row in
-                (LeaderboardArchive(boardId: boardId, archive: row["archive"], resetAt: row["reset_at"], entries: row["entries"]), row["storage_id"])
+                (
+                    LeaderboardArchive(
+                        boardId: boardId, archive: row["archive"], resetAt: row["reset_at"], entries: row["entries"]),
+                    row["storage_id"]
+                )
             }
         }
     }

@@ -70,8 +70,10 @@ public struct AchievementStatus: Codable, Sendable, Equatable {
     public var percentOfPlayersEarned: Double?
 
     public init(
-        id: String, hidden: Bool, title: String? = nil, description: String? = nil, points: Int? = nil, image: String? = nil,
-        percentComplete: Double? = nil, steps: Int64? = nil, target: Int64? = nil, earned: Bool = false, earnedAt: Int64? = nil,
+        id: String, hidden: Bool, title: String? = nil, description: String? = nil, points: Int? = nil,
+        image: String? = nil,
+        percentComplete: Double? = nil, steps: Int64? = nil, target: Int64? = nil, earned: Bool = false,
+        earnedAt: Int64? = nil,
         timesEarned: Int = 0, percentOfPlayersEarned: Double? = nil
     ) {
         self.id = id
@@ -113,7 +115,9 @@ public struct AchievementEarned: Codable, Sendable, Equatable {
     public var timesEarned: Int
     public var earnedAt: Int64
 
-    public init(achievementId: String, title: String, earnedDescription: String, points: Int, timesEarned: Int, earnedAt: Int64) {
+    public init(
+        achievementId: String, title: String, earnedDescription: String, points: Int, timesEarned: Int, earnedAt: Int64
+    ) {
         self.achievementId = achievementId
         self.title = title
         self.earnedDescription = earnedDescription

@@ -25,7 +25,8 @@ public struct RebuildReport: Codable, Sendable, Equatable {
         public var earnedAfter: Bool
 
         public init(
-            gameId: String, playerId: String, achievementId: String, stepsBefore: Int64, stepsAfter: Int64, earnedBefore: Bool,
+            gameId: String, playerId: String, achievementId: String, stepsBefore: Int64, stepsAfter: Int64,
+            earnedBefore: Bool,
             earnedAfter: Bool
         ) {
             self.gameId = gameId

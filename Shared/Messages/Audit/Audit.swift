@@ -19,7 +19,8 @@ public struct AuditEntry: Codable, Sendable, Equatable {
     public var outcome: String
 
     public init(
-        seq: Int64, at: Int64, actor: String, transport: String, peer: String?, type: String, gameId: String?, playerId: String?,
+        seq: Int64, at: Int64, actor: String, transport: String, peer: String?, type: String, gameId: String?,
+        playerId: String?,
         payload: JSONValue, requestId: String?, outcome: String
     ) {
         self.seq = seq

@@ -40,7 +40,9 @@ public struct FriendList: Codable, Sendable, Equatable {
     public var outgoing: [PublicProfile]
     public var blocked: [PublicProfile]
 
-    public init(friends: [PublicProfile], incoming: [PublicProfile], outgoing: [PublicProfile], blocked: [PublicProfile]) {
+    public init(
+        friends: [PublicProfile], incoming: [PublicProfile], outgoing: [PublicProfile], blocked: [PublicProfile]
+    ) {
         self.friends = friends
         self.incoming = incoming
         self.outgoing = outgoing

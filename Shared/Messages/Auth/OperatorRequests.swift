@@ -26,7 +26,9 @@ public struct PlayerBan: Codable, Sendable, Equatable {
     public var revokedSessions: Int
     public var sessionIds: [String]
 
-    public init(playerId: String, reason: String, bannedAt: Int64, until: Int64?, revokedSessions: Int, sessionIds: [String]) {
+    public init(
+        playerId: String, reason: String, bannedAt: Int64, until: Int64?, revokedSessions: Int, sessionIds: [String]
+    ) {
         self.playerId = playerId
         self.reason = reason
         self.bannedAt = bannedAt
@@ -149,7 +151,8 @@ public struct PlayerRecord: Codable, Sendable, Equatable {
     public var ban: Ban?
 
     public init(
-        playerId: String, displayName: String, username: String?, createdAt: Int64, devices: [Device], sessions: [Session],
+        playerId: String, displayName: String, username: String?, createdAt: Int64, devices: [Device],
+        sessions: [Session],
         friends: Int, friendIds: [String] = [], ban: Ban?
     ) {
         self.playerId = playerId
@@ -163,7 +166,9 @@ public struct PlayerRecord: Codable, Sendable, Equatable {
         self.ban = ban
     }
 
-    enum CodingKeys: String, CodingKey { case playerId, displayName, username, createdAt, devices, sessions, friends, friendIds, ban }
+    enum CodingKeys: String, CodingKey {
+        case playerId, displayName, username, createdAt, devices, sessions, friends, friendIds, ban
+    }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)

@@ -28,7 +28,8 @@ public struct ChallengeIssue: Codable, Sendable, Equatable {
     public var expiresInMilliseconds: Int64?
 
     public init(
-        kind: ChallengeKind, boardId: String? = nil, achievementId: String? = nil, receivers: [String], message: String? = nil,
+        kind: ChallengeKind, boardId: String? = nil, achievementId: String? = nil, receivers: [String],
+        message: String? = nil,
         expiresInMilliseconds: Int64? = nil
     ) {
         self.kind = kind
@@ -51,7 +52,8 @@ public struct TimedChallengeStart: Codable, Sendable, Equatable {
     public var message: String?
 
     public init(
-        boardId: String?, definitionId: String? = nil, durationMilliseconds: Int64, receivers: [String], message: String? = nil
+        boardId: String?, definitionId: String? = nil, durationMilliseconds: Int64, receivers: [String],
+        message: String? = nil
     ) {
         self.definitionId = definitionId
         self.boardId = boardId
@@ -71,7 +73,9 @@ public struct ChallengeReceiver: Codable, Sendable, Equatable {
     /// A defined challenge's runs counted for the player so far.
     public var attempts: Int?
 
-    public init(playerId: String, state: ChallengeState, completedAt: Int64? = nil, value: Int64? = nil, attempts: Int? = nil) {
+    public init(
+        playerId: String, state: ChallengeState, completedAt: Int64? = nil, value: Int64? = nil, attempts: Int? = nil
+    ) {
         self.attempts = attempts
         self.playerId = playerId
         self.state = state
@@ -109,8 +113,10 @@ public struct ChallengeDetail: Codable, Sendable, Equatable {
     public var durationMilliseconds: Int64?
 
     public init(
-        challengeId: String, gameId: String, kind: ChallengeKind, issuerId: String, boardId: String?, achievementId: String?,
-        issuerValue: Int64?, message: String?, createdAt: Int64, expiresAt: Int64?, endsAt: Int64?, state: ChallengeState?,
+        challengeId: String, gameId: String, kind: ChallengeKind, issuerId: String, boardId: String?,
+        achievementId: String?,
+        issuerValue: Int64?, message: String?, createdAt: Int64, expiresAt: Int64?, endsAt: Int64?,
+        state: ChallengeState?,
         receivers: [ChallengeReceiver], rematchOf: String?, definitionId: String? = nil, attemptsAllowed: Int? = nil,
         durationMilliseconds: Int64? = nil
     ) {

@@ -21,7 +21,8 @@ public struct ChallengeDefinition: Codable, Sendable, Equatable {
             } else if (try? container.decode(String.self)) == "unlimited" {
                 self = .unlimited
             } else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "attempts is 1, 3 or \"unlimited\"")
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "attempts is 1, 3 or \"unlimited\"")
             }
         }
 
@@ -79,7 +80,8 @@ public struct ChallengeDefinition: Codable, Sendable, Equatable {
 
     public init(
         id: String, title: String, details: String, image: String? = nil, leaderboardId: String, durations: [Int64],
-        attempts: Attempts = .limited(1), repeatable: Bool = false, releaseState: ReleaseState = .released, runEvent: RunEvent? = nil
+        attempts: Attempts = .limited(1), repeatable: Bool = false, releaseState: ReleaseState = .released,
+        runEvent: RunEvent? = nil
     ) {
         self.runEvent = runEvent
         self.id = id
@@ -93,7 +95,9 @@ public struct ChallengeDefinition: Codable, Sendable, Equatable {
         self.releaseState = releaseState
     }
 
-    enum CodingKeys: String, CodingKey { case id, title, details, image, leaderboardId, durations, attempts, repeatable, releaseState, runEvent }
+    enum CodingKeys: String, CodingKey {
+        case id, title, details, image, leaderboardId, durations, attempts, repeatable, releaseState, runEvent
+    }
 
     /// Absent `attempts` is 1, `repeatable` false, `releaseState` released.
     public init(from decoder: any Decoder) throws {

@@ -45,7 +45,9 @@ public struct InboxQuery: Codable, Sendable, Equatable {
         case nil, .null?: after = nil
         case .integer(let position)? where position >= 0: after = position
         default:
-            throw ErrorReply(code: .invalidField, message: "after is an item's position: an integer, 0 or more", field: "payload.after")
+            throw ErrorReply(
+                code: .invalidField, message: "after is an item's position: an integer, 0 or more",
+                field: "payload.after")
         }
         unreadOnly = try container.decodeIfPresent(JSONValue.self, forKey: .unreadOnly) == .bool(true)
     }

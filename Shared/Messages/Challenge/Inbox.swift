@@ -15,7 +15,9 @@ public struct InboxListQuery: Codable, Sendable, Equatable {
     /// 1-200, default 50.
     public var limit: Int
 
-    public init(after: Int64? = nil, before: Int64? = nil, unreadOnly: Bool = false, kinds: [String]? = nil, limit: Int = 50) {
+    public init(
+        after: Int64? = nil, before: Int64? = nil, unreadOnly: Bool = false, kinds: [String]? = nil, limit: Int = 50
+    ) {
         self.after = after
         self.before = before
         self.unreadOnly = unreadOnly
@@ -45,21 +47,28 @@ public struct InboxListQuery: Codable, Sendable, Equatable {
         switch try container.decodeIfPresent(JSONValue.self, forKey: .unreadOnly) {
         case nil, .null?: unreadOnly = false
         case .bool(let value)?: unreadOnly = value
-        default: throw ErrorReply(code: .invalidShape, message: "unreadOnly is true or false", field: "payload.unreadOnly")
+        default:
+            throw ErrorReply(code: .invalidShape, message: "unreadOnly is true or false", field: "payload.unreadOnly")
         }
         switch try container.decodeIfPresent(JSONValue.self, forKey: .kinds) {
         case nil, .null?: kinds = nil
         case .string(let list)?:
             // Over HTTP the query gives the kinds comma-separated.
-            let names = list.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
+            let names = list.split(separator: ",", omittingEmptySubsequences: false).map {
+                String($0).trimmingCharacters(in: .whitespaces)
+            }
             guard (1...20).contains(names.count), names.allSatisfy({ (1...64).contains($0.utf8.count) }) else {
-                throw ErrorReply(code: .invalidField, message: "kinds are 1-20 strings of 1-64 bytes", field: "payload.kinds")
+                throw ErrorReply(
+                    code: .invalidField, message: "kinds are 1-20 strings of 1-64 bytes", field: "payload.kinds")
             }
             kinds = names
         case .array(let values)?:
             let names = values.compactMap(\.stringValue)
-            guard names.count == values.count, (1...20).contains(names.count), names.allSatisfy({ (1...64).contains($0.utf8.count) }) else {
-                throw ErrorReply(code: .invalidField, message: "kinds are 1-20 strings of 1-64 bytes", field: "payload.kinds")
+            guard names.count == values.count, (1...20).contains(names.count),
+                names.allSatisfy({ (1...64).contains($0.utf8.count) })
+            else {
+                throw ErrorReply(
+                    code: .invalidField, message: "kinds are 1-20 strings of 1-64 bytes", field: "payload.kinds")
             }
             kinds = names
         default: throw ErrorReply(code: .invalidShape, message: "kinds is an array of strings", field: "payload.kinds")
@@ -112,11 +121,14 @@ public struct InboxSelection: Codable, Sendable, Equatable {
         all = (try? container.decodeIfPresent(Bool.self, forKey: .all)) == true
         switch try container.decodeIfPresent(JSONValue.self, forKey: .ids) {
         case nil, .null?:
-            guard all else { throw ErrorReply(code: .missingField, message: "give the ids (or all: true)", field: "payload.ids") }
+            guard all else {
+                throw ErrorReply(code: .missingField, message: "give the ids (or all: true)", field: "payload.ids")
+            }
             ids = []
         case .array(let values)?:
             let ids = values.compactMap(\.stringValue)
-            guard ids.count == values.count, ids.count <= 200, ids.allSatisfy({ (1...300).contains($0.utf8.count) }) else {
+            guard ids.count == values.count, ids.count <= 200, ids.allSatisfy({ (1...300).contains($0.utf8.count) })
+            else {
                 throw ErrorReply(code: .invalidField, message: "ids are 0-200 item ids", field: "payload.ids")
             }
             self.ids = ids

@@ -29,7 +29,8 @@ public struct RequestReceipt: Codable, Sendable, Equatable {
     public var reply: JSONValue?
 
     public init(
-        id: String, found: Bool, type: String? = nil, acknowledgement: EventAcknowledgement? = nil, effects: EventEffects? = nil,
+        id: String, found: Bool, type: String? = nil, acknowledgement: EventAcknowledgement? = nil,
+        effects: EventEffects? = nil,
         reply: JSONValue? = nil
     ) {
         self.id = id

@@ -17,7 +17,8 @@ public struct StreamRead: Codable, Sendable, Equatable {
     public func checkedLimit() throws(ErrorReply) -> Int {
         let limit = self.limit ?? 500
         guard (1...Self.maximumLimit).contains(limit) else {
-            throw ErrorReply(code: .invalidField, message: "limit must be 1-\(Self.maximumLimit)", field: "payload.limit")
+            throw ErrorReply(
+                code: .invalidField, message: "limit must be 1-\(Self.maximumLimit)", field: "payload.limit")
         }
         return limit
     }
@@ -67,7 +68,10 @@ public struct StreamStatus: Codable, Sendable, Equatable {
     /// Messages pruned from the stream before this service read them (recovered from the state); absent when none.
     public var lost: UInt64?
 
-    public init(position: UInt64, head: UInt64, applied: UInt64, duplicatesSkipped: UInt64, refetched: UInt64, lost: UInt64? = nil) {
+    public init(
+        position: UInt64, head: UInt64, applied: UInt64, duplicatesSkipped: UInt64, refetched: UInt64,
+        lost: UInt64? = nil
+    ) {
         self.lost = lost
         self.position = position
         self.head = head

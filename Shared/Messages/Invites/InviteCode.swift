@@ -14,7 +14,9 @@ public struct InviteCode: Hashable, Sendable, CustomStringConvertible {
     /// A new random code.
     public static func random() -> InviteCode {
         var generator = SystemRandomNumberGenerator()
-        return InviteCode(characters: String((0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }))
+        return InviteCode(
+            characters: String(
+                (0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }))
     }
 
     private init(characters: String) { self.characters = characters }

@@ -29,7 +29,8 @@ public struct Invite: Codable, Sendable, Equatable {
     public var uses: Int
 
     public init(
-        code: String, purpose: InvitePurpose, challengeId: String? = nil, gameId: String? = nil, createdAt: Int64, expiresAt: Int64,
+        code: String, purpose: InvitePurpose, challengeId: String? = nil, gameId: String? = nil, createdAt: Int64,
+        expiresAt: Int64,
         revokedAt: Int64? = nil, uses: Int = 0
     ) {
         self.code = code
@@ -74,7 +75,9 @@ public struct InviteIssue: Codable, Sendable, Equatable {
     public var gameId: String?
     public var expiresInMilliseconds: Int64?
 
-    public init(ownerId: String, purpose: InvitePurpose, challengeId: String?, gameId: String?, expiresInMilliseconds: Int64?) {
+    public init(
+        ownerId: String, purpose: InvitePurpose, challengeId: String?, gameId: String?, expiresInMilliseconds: Int64?
+    ) {
         self.ownerId = ownerId
         self.purpose = purpose
         self.challengeId = challengeId

@@ -97,7 +97,8 @@ public struct EnvelopeHeader: Sendable, Equatable {
                 index += 1
                 skipSpace()
                 let valueStart = index
-                let key = keyEscaped ? nil : String(decoding: UnsafeBufferPointer(rebasing: bytes[keyRange]), as: UTF8.self)
+                let key =
+                    keyEscaped ? nil : String(decoding: UnsafeBufferPointer(rebasing: bytes[keyRange]), as: UTF8.self)
                 if key == "type" || key == "correlationId", index < count, bytes[index] == UInt8(ascii: "\"") {
                     guard let (valueRange, escaped) = skipString() else { return nil }
                     if escaped { return nil }

@@ -44,7 +44,8 @@ public struct JSONParser: ~Copyable {
         if let encoding = TextEncoding.detect(data) {
             guard let text = String(data: data, encoding: encoding.foundation) else {
                 throw DecodingError.dataCorrupted(
-                    DecodingError.Context(codingPath: [], debugDescription: "The given data was not valid \(encoding)."))
+                    DecodingError.Context(codingPath: [], debugDescription: "The given data was not valid \(encoding).")
+                )
             }
             var utf8 = Array(text.utf8)
             if utf8.starts(with: [0xEF, 0xBB, 0xBF]) { utf8.removeFirst(3) }
@@ -62,9 +63,15 @@ public struct JSONParser: ~Copyable {
         case UInt8(ascii: "{"): return try object()
         case UInt8(ascii: "["): return try array()
         case UInt8(ascii: "\""): return .string(try string())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
         default: throw failure("unexpected character")
         }
@@ -169,7 +176,9 @@ public struct JSONParser: ~Copyable {
             switch byte {
             case UInt8(ascii: "\""):
                 position += 1
-                guard let text = String(validating: unescaped, as: UTF8.self) else { throw failure("string is not valid UTF-8") }
+                guard let text = String(validating: unescaped, as: UTF8.self) else {
+                    throw failure("string is not valid UTF-8")
+                }
                 return text
             case UInt8(ascii: "\\"):
                 position += 1
@@ -207,7 +216,8 @@ public struct JSONParser: ~Copyable {
         let first = try hexQuad()
         switch first {
         case 0xD800...0xDBFF:
-            guard bytes.count - position >= 6, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u")
+            guard bytes.count - position >= 6, bytes[position] == UInt8(ascii: "\\"),
+                bytes[position + 1] == UInt8(ascii: "u")
             else { throw failure("unpaired surrogate in a \\u escape") }
             position += 2
             let second = try hexQuad()
@@ -262,7 +272,8 @@ public struct JSONParser: ~Copyable {
                 if !overflow {
                     let digit = Int64(byte - UInt8(ascii: "0"))
                     let (times10, o1) = integer.multipliedReportingOverflow(by: 10)
-                    let (next, o2) = negative ? times10.subtractingReportingOverflow(digit) : times10.addingReportingOverflow(digit)
+                    let (next, o2) =
+                        negative ? times10.subtractingReportingOverflow(digit) : times10.addingReportingOverflow(digit)
                     if o1 || o2 { overflow = true } else { integer = next }
                 }
                 position += 1
@@ -287,7 +298,9 @@ public struct JSONParser: ~Copyable {
         guard let double = Double(text), double.isFinite else { throw failure("number out of range") }
         // As Foundation reads them: a whole number strictly inside int64's range (so a literal
         // that only rounds to -2^63, like -9.223372036854776e18, stays a double).
-        if !isInteger, double == double.rounded(), double > -9_223_372_036_854_775_808.0, double < 9_223_372_036_854_775_808.0 {
+        if !isInteger, double == double.rounded(), double > -9_223_372_036_854_775_808.0,
+            double < 9_223_372_036_854_775_808.0
+        {
             return .integer(Int64(double))
         }
         return .double(double)
@@ -317,7 +330,8 @@ public struct JSONParser: ~Copyable {
 
     private func failure(_ reason: String) -> DecodingError {
         DecodingError.dataCorrupted(
-            DecodingError.Context(codingPath: [], debugDescription: "The given data was not valid JSON (\(reason) at byte \(position))."))
+            DecodingError.Context(
+                codingPath: [], debugDescription: "The given data was not valid JSON (\(reason) at byte \(position))."))
     }
 }
 

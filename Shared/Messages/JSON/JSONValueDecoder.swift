@@ -27,9 +27,11 @@ private struct ValueDecoder: Decoder, JSONValueSource {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         switch value {
-        case .object(let members): return KeyedDecodingContainer(KeyedContainer<Key>(members: members, codingPath: codingPath))
-        case .null: throw DecodingError.valueNotFound(
-            [String: JSONValue].self, context("Cannot get keyed decoding container -- found null value instead"))
+        case .object(let members):
+            return KeyedDecodingContainer(KeyedContainer<Key>(members: members, codingPath: codingPath))
+        case .null:
+            throw DecodingError.valueNotFound(
+                [String: JSONValue].self, context("Cannot get keyed decoding container -- found null value instead"))
         default: throw mismatch([String: JSONValue].self)
         }
     }
@@ -37,8 +39,9 @@ private struct ValueDecoder: Decoder, JSONValueSource {
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         switch value {
         case .array(let elements): return UnkeyedContainer(elements: elements, codingPath: codingPath)
-        case .null: throw DecodingError.valueNotFound(
-            [JSONValue].self, context("Cannot get unkeyed decoding container -- found null value instead"))
+        case .null:
+            throw DecodingError.valueNotFound(
+                [JSONValue].self, context("Cannot get unkeyed decoding container -- found null value instead"))
         default: throw mismatch([JSONValue].self)
         }
     }
@@ -106,7 +109,8 @@ private struct ValueDecoder: Decoder, JSONValueSource {
     }
 
     private func mismatch(_ type: Any.Type) -> DecodingError {
-        DecodingError.typeMismatch(type, context("Expected to decode \(type) but found \(value.kindDescription) instead."))
+        DecodingError.typeMismatch(
+            type, context("Expected to decode \(type) but found \(value.kindDescription) instead."))
     }
 
     /// `null` where a value is required is `valueNotFound`, not a type mismatch.
@@ -154,7 +158,8 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             throw DecodingError.keyNotFound(
                 key,
                 DecodingError.Context(
-                    codingPath: codingPath, debugDescription: "No value associated with key \(key.stringValue) (\"\(key.stringValue)\")."))
+                    codingPath: codingPath,
+                    debugDescription: "No value associated with key \(key.stringValue) (\"\(key.stringValue)\")."))
         }
         return ValueDecoder(value, codingPath: codingPath + [key])
     }
@@ -217,14 +222,18 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
             throw DecodingError.valueNotFound(
                 type,
                 DecodingError.Context(
-                    codingPath: codingPath + [IndexKey(index: currentIndex)], debugDescription: "Unkeyed container is at end."))
+                    codingPath: codingPath + [IndexKey(index: currentIndex)],
+                    debugDescription: "Unkeyed container is at end."))
         }
         defer { currentIndex += 1 }
         return ValueDecoder(elements[currentIndex], codingPath: codingPath + [IndexKey(index: currentIndex)])
     }
 
     mutating func decodeNil() throws -> Bool {
-        guard !isAtEnd else { _ = try next(JSONValue.self); return false }
+        guard !isAtEnd else {
+            _ = try next(JSONValue.self)
+            return false
+        }
         guard elements[currentIndex] == .null else { return false }
         currentIndex += 1
         return true
@@ -246,7 +255,9 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try next(type).decodeInteger(type) }
     mutating func decode<Value: Decodable>(_ type: Value.Type) throws -> Value { try next(type).decodeValue(type) }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
+        NestedKey
+    > {
         try next([String: JSONValue].self).container(keyedBy: type)
     }
 

@@ -97,7 +97,9 @@ private enum Scalar {
     static func double(_ number: Double, _ codingPath: [any CodingKey]) throws -> JSONValue {
         guard number.isFinite else {
             throw EncodingError.invalidValue(
-                number, EncodingError.Context(codingPath: codingPath, debugDescription: "Unable to encode \(number) directly in JSON."))
+                number,
+                EncodingError.Context(
+                    codingPath: codingPath, debugDescription: "Unable to encode \(number) directly in JSON."))
         }
         return .double(number)
     }
@@ -105,7 +107,9 @@ private enum Scalar {
     static func float(_ number: Float, _ codingPath: [any CodingKey]) throws -> JSONValue {
         guard number.isFinite else {
             throw EncodingError.invalidValue(
-                number, EncodingError.Context(codingPath: codingPath, debugDescription: "Unable to encode \(number) directly in JSON."))
+                number,
+                EncodingError.Context(
+                    codingPath: codingPath, debugDescription: "Unable to encode \(number) directly in JSON."))
         }
         // The float's own shortest digits, not the widened double's.
         return .double(Double("\(number)") ?? Double(number))
@@ -138,7 +142,9 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
     func encode(_ value: UInt16) { set(Scalar.integer(value)) }
     func encode(_ value: UInt32) { set(Scalar.integer(value)) }
     func encode(_ value: UInt64) { set(Scalar.integer(value)) }
-    func encode<Value: Encodable>(_ value: Value) throws { encoder.slot = try EncodedSlot.slot(value, codingPath: codingPath) }
+    func encode<Value: Encodable>(_ value: Value) throws {
+        encoder.slot = try EncodedSlot.slot(value, codingPath: codingPath)
+    }
 }
 
 private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
@@ -167,7 +173,9 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         buffer.members[key.stringValue] = try EncodedSlot.slot(value, codingPath: codingPath + [key])
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
         let nested = ObjectBuffer()
         buffer.members[key.stringValue] = .object(nested)
         return KeyedEncodingContainer(KeyedContainer<NestedKey>(buffer: nested, codingPath: codingPath + [key]))
@@ -179,7 +187,11 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         return UnkeyedContainer(buffer: nested, codingPath: codingPath + [key])
     }
 
-    func superEncoder() -> any Encoder { SlotEncoder(codingPath: codingPath + [IndexKey(stringValue: "super")]) { [buffer] in buffer.members["super"] = $0 } }
+    func superEncoder() -> any Encoder {
+        SlotEncoder(codingPath: codingPath + [IndexKey(stringValue: "super")]) { [buffer] in
+            buffer.members["super"] = $0
+        }
+    }
 
     func superEncoder(forKey key: Key) -> any Encoder {
         SlotEncoder(codingPath: codingPath + [key]) { [buffer] in buffer.members[key.stringValue] = $0 }
@@ -258,7 +270,9 @@ private final class SlotEncoder: Encoder {
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        SlotSingleValue(inner: SingleValueContainer(encoder: inner), after: { [inner, store] in store(inner.slot ?? .value(.null)) })
+        SlotSingleValue(
+            inner: SingleValueContainer(encoder: inner), after: { [inner, store] in store(inner.slot ?? .value(.null)) }
+        )
     }
 }
 
@@ -268,20 +282,68 @@ private struct SlotSingleValue: SingleValueEncodingContainer {
     let after: () -> Void
     var codingPath: [any CodingKey] { inner.codingPath }
 
-    func encodeNil() throws { inner.encodeNil(); after() }
-    func encode(_ value: Bool) throws { inner.encode(value); after() }
-    func encode(_ value: String) throws { inner.encode(value); after() }
-    func encode(_ value: Double) throws { try inner.encode(value); after() }
-    func encode(_ value: Float) throws { try inner.encode(value); after() }
-    func encode(_ value: Int) throws { inner.encode(value); after() }
-    func encode(_ value: Int8) throws { inner.encode(value); after() }
-    func encode(_ value: Int16) throws { inner.encode(value); after() }
-    func encode(_ value: Int32) throws { inner.encode(value); after() }
-    func encode(_ value: Int64) throws { inner.encode(value); after() }
-    func encode(_ value: UInt) throws { inner.encode(value); after() }
-    func encode(_ value: UInt8) throws { inner.encode(value); after() }
-    func encode(_ value: UInt16) throws { inner.encode(value); after() }
-    func encode(_ value: UInt32) throws { inner.encode(value); after() }
-    func encode(_ value: UInt64) throws { inner.encode(value); after() }
-    func encode<Value: Encodable>(_ value: Value) throws { try inner.encode(value); after() }
+    func encodeNil() throws {
+        inner.encodeNil()
+        after()
+    }
+    func encode(_ value: Bool) throws {
+        inner.encode(value)
+        after()
+    }
+    func encode(_ value: String) throws {
+        inner.encode(value)
+        after()
+    }
+    func encode(_ value: Double) throws {
+        try inner.encode(value)
+        after()
+    }
+    func encode(_ value: Float) throws {
+        try inner.encode(value)
+        after()
+    }
+    func encode(_ value: Int) throws {
+        inner.encode(value)
+        after()
+    }
+    func encode(_ value: Int8) throws {
+        inner.encode(value)
+        after()
+    }
+    func encode(_ value: Int16) throws {
+        inner.encode(value)
+        after()
+    }
+    func encode(_ value: Int32) throws {
+        inner.encode(value)
+        after()
+    }
+    func encode(_ value: Int64) throws {
+        inner.encode(value)
+        after()
+    }
+    func encode(_ value: UInt) throws {
+        inner.encode(value)
+        after()
+    }
+    func encode(_ value: UInt8) throws {
+        inner.encode(value)
+        after()
+    }
+    func encode(_ value: UInt16) throws {
+        inner.encode(value)
+        after()
+    }
+    func encode(_ value: UInt32) throws {
+        inner.encode(value)
+        after()
+    }
+    func encode(_ value: UInt64) throws {
+        inner.encode(value)
+        after()
+    }
+    func encode<Value: Encodable>(_ value: Value) throws {
+        try inner.encode(value)
+        after()
+    }
 }

@@ -63,9 +63,12 @@ public struct JSONWriter {
             bytes.append(UInt8(ascii: "0") + UInt8(number))
             return
         }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var digits:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+            ) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         var count = 0
         var magnitude = number.magnitude
         withUnsafeMutableBytes(of: &digits) { buffer in
@@ -83,7 +86,8 @@ public struct JSONWriter {
     private mutating func writeDouble(_ number: Double) throws {
         guard number.isFinite else {
             throw EncodingError.invalidValue(
-                number, EncodingError.Context(codingPath: [], debugDescription: "\(number) is not representable in JSON"))
+                number,
+                EncodingError.Context(codingPath: [], debugDescription: "\(number) is not representable in JSON"))
         }
         bytes.append(contentsOf: try JSONEncoder().encode(number))
     }
@@ -111,7 +115,10 @@ public struct JSONWriter {
                 case 0x0D: bytes.append(UInt8(ascii: "r"))
                 case 0x09: bytes.append(UInt8(ascii: "t"))
                 default:
-                    bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), Self.hexDigit(byte >> 4), Self.hexDigit(byte & 0xF)])
+                    bytes.append(contentsOf: [
+                        UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), Self.hexDigit(byte >> 4),
+                        Self.hexDigit(byte & 0xF),
+                    ])
                 }
             }
             if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }

@@ -127,7 +127,8 @@ public struct GameConfiguration: Codable, Sendable, Equatable {
 
     public init(
         gameId: String, leaderboards: [LeaderboardDefinition] = [], leaderboardSets: [LeaderboardSet]? = nil,
-        events: [EventDeclaration]? = nil, achievements: [AchievementDefinition]? = nil, challenges: [ChallengeDefinition]? = nil
+        events: [EventDeclaration]? = nil, achievements: [AchievementDefinition]? = nil,
+        challenges: [ChallengeDefinition]? = nil
     ) {
         self.challenges = challenges
         self.gameId = gameId
@@ -137,7 +138,9 @@ public struct GameConfiguration: Codable, Sendable, Equatable {
         self.achievements = achievements
     }
 
-    private enum CodingKeys: String, CodingKey { case gameId, leaderboards, leaderboardSets, events, achievements, challenges }
+    private enum CodingKeys: String, CodingKey {
+        case gameId, leaderboards, leaderboardSets, events, achievements, challenges
+    }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)

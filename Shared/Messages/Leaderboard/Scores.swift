@@ -12,7 +12,8 @@ public struct ScoreSubmission: Codable, Sendable, Equatable {
     public var challengeId: String?
 
     public init(
-        boardId: String, value: Int64, context: Int64? = nil, metadata: [String: JSONValue]? = nil, challengeId: String? = nil
+        boardId: String, value: Int64, context: Int64? = nil, metadata: [String: JSONValue]? = nil,
+        challengeId: String? = nil
     ) {
         self.challengeId = challengeId
         self.boardId = boardId
@@ -27,7 +28,9 @@ public struct ScoreSubmission: Codable, Sendable, Equatable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         boardId = try container.decode(String.self, forKey: .boardId)
         value = try Self.integer(container, .value)
-        context = try container.decodeIfPresent(JSONValue.self, forKey: .context) == nil ? nil : try Self.integer(container, .context)
+        context =
+            try container.decodeIfPresent(JSONValue.self, forKey: .context) == nil
+            ? nil : try Self.integer(container, .context)
         metadata = try container.decodeIfPresent([String: JSONValue].self, forKey: .metadata)
         challengeId = try container.decodeIfPresent(String.self, forKey: .challengeId)
     }
@@ -37,7 +40,9 @@ public struct ScoreSubmission: Codable, Sendable, Equatable {
         guard case .integer(let number) = try container.decode(JSONValue.self, forKey: key) else {
             throw DecodingError.typeMismatch(
                 Int64.self,
-                DecodingError.Context(codingPath: container.codingPath + [key], debugDescription: "\(key.stringValue) must be a 64-bit integer"))
+                DecodingError.Context(
+                    codingPath: container.codingPath + [key],
+                    debugDescription: "\(key.stringValue) must be a 64-bit integer"))
         }
         return number
     }
@@ -56,7 +61,8 @@ public struct LeaderboardEntry: Codable, Sendable, Equatable {
     public var submittedAt: Int64
 
     public init(
-        playerId: String, displayName: String? = nil, value: Int64, rank: Int, context: Int64?, metadata: [String: JSONValue]?,
+        playerId: String, displayName: String? = nil, value: Int64, rank: Int, context: Int64?,
+        metadata: [String: JSONValue]?,
         submittedAt: Int64
     ) {
         self.playerId = playerId
@@ -94,7 +100,8 @@ public struct ScoreReceipt: Codable, Sendable, Equatable {
     public var pushedOutOfTop: String?
 
     public init(
-        boardId: String, playerId: String, improved: Bool, previousValue: Int64?, entry: LeaderboardEntry, scopesBeaten: [String] = [],
+        boardId: String, playerId: String, improved: Bool, previousValue: Int64?, entry: LeaderboardEntry,
+        scopesBeaten: [String] = [],
         submittedValue: Int64? = nil
     ) {
         self.scopesBeaten = scopesBeaten

@@ -62,7 +62,8 @@ public enum ChallengeRequests {
     public static let all: [RequestInfo] = [
         issue.info, start.info, rematch.info, decline.info, received.info, issued.info, detail.info,
         candidates.info, definitions.info, standings.info, invite.info, join.info,
-        inbox.info, inboxRead.info, inboxList.info, inboxUnread.info, inboxMarkRead.info, inboxDelete.info, inboxNotify.info,
+        inbox.info, inboxRead.info, inboxList.info, inboxUnread.info, inboxMarkRead.info, inboxDelete.info,
+        inboxNotify.info,
         list.info, end.info, define.info, remove.info,
     ]
 }

@@ -62,7 +62,10 @@ public enum ServiceRequests {
     /// instance that owns the data.
     public static func answeredByAnyInstance(_ type: MessageType) -> Bool {
         let service = type.serviceName
-        return [health(of: service).type, testNotification(of: service).type, receipt(of: service).type, outboxRead(of: service).type]
-            .contains(type)
+        return [
+            health(of: service).type, testNotification(of: service).type, receipt(of: service).type,
+            outboxRead(of: service).type,
+        ]
+        .contains(type)
     }
 }

@@ -19,7 +19,8 @@ public protocol DurableConsumer: Sendable {
     /// Applies consecutive messages (each with its sequence, in order) and records the last
     /// changing one's sequence, ideally in one transaction (the default applies them one by one).
     /// Throwing means none of them may be assumed applied beyond the stored position.
-    func apply(batch: [(message: StreamMessage, sequence: UInt64)], stream: String, context: ServiceContext) async throws
+    func apply(batch: [(message: StreamMessage, sequence: UInt64)], stream: String, context: ServiceContext)
+        async throws
 
     /// The stream no longer holds `lost` (retention pruned it before this service read it, for
     /// example after the service's database was restored from an old backup): rebuild from the
@@ -30,7 +31,11 @@ public protocol DurableConsumer: Sendable {
 }
 
 extension DurableConsumer {
-    public func apply(batch: [(message: StreamMessage, sequence: UInt64)], stream: String, context: ServiceContext) async throws {
-        for (message, sequence) in batch { try await apply(message, stream: stream, sequence: sequence, context: context) }
+    public func apply(batch: [(message: StreamMessage, sequence: UInt64)], stream: String, context: ServiceContext)
+        async throws
+    {
+        for (message, sequence) in batch {
+            try await apply(message, stream: stream, sequence: sequence, context: context)
+        }
     }
 }

@@ -37,8 +37,11 @@ public struct DurableWrites: Sendable {
     }
 
     /// Queues a message for the outbox.
-    public mutating func appendToOutbox<Payload: Encodable & Sendable>(_ envelope: Envelope<Payload>, on topic: Topic) throws {
-        outbox.append(OutboxMessage(topic: topic.rawValue, envelope: try WireCodec.encode(envelope), time: envelope.timestamp))
+    public mutating func appendToOutbox<Payload: Encodable & Sendable>(_ envelope: Envelope<Payload>, on topic: Topic)
+        throws
+    {
+        outbox.append(
+            OutboxMessage(topic: topic.rawValue, envelope: try WireCodec.encode(envelope), time: envelope.timestamp))
     }
 
     /// Records that `stream` is applied up to `sequence` (never moves a position back).

@@ -45,7 +45,9 @@ public final class OutboxRelay: Sendable {
         for await _ in signal {
             if Task.isCancelled { return }
             while true {
-                guard let page = try? await self.page(after: relayed, limit: 1000), !page.messages.isEmpty else { break }
+                guard let page = try? await self.page(after: relayed, limit: 1000), !page.messages.isEmpty else {
+                    break
+                }
                 // A page goes to the bus in one hand-over, in order.
                 var batch: [(topic: String, body: Data)] = []
                 for message in page.messages {
@@ -67,4 +69,3 @@ public final class OutboxRelay: Sendable {
     /// Ends ``run(publisher:logger:)``.
     func finish() { continuation.finish() }
 }
-

@@ -35,7 +35,8 @@ public final class Pruner: Sendable {
     static let chunk = 5000
 
     public init(
-        service: String, stream: (name: String, store: any StreamRetention, table: String)?, receipts: (any ReceiptRetention)?,
+        service: String, stream: (name: String, store: any StreamRetention, table: String)?,
+        receipts: (any ReceiptRetention)?,
         settings: RetentionSettings
     ) {
         self.service = service
@@ -58,7 +59,8 @@ public final class Pruner: Sendable {
     public func pruneOnce(now: Int64, logger: Logger) async throws -> (stream: Int, receipts: Int) {
         var prunedStream = 0
         if let stream {
-            let cutoff = stream.name == StreamName.events ? settings.eventCutoff(now: now) : settings.outboxCutoff(now: now)
+            let cutoff =
+                stream.name == StreamName.events ? settings.eventCutoff(now: now) : settings.outboxCutoff(now: now)
             let bounds = try await stream.store.streamBounds(agedBefore: cutoff ?? .min)
             first.withLock { $0 = bounds.first }
             let floor = readers.value.floor(expected: StreamName.readers(of: stream.name))
@@ -75,15 +77,18 @@ public final class Pruner: Sendable {
             }
             if prunedStream > 0 {
                 first.withLock { $0 = through + 1 }
-                Counter(label: MetricNames.retentionPruned, dimensions: [("service", service), ("table", stream.table)])
-                    .increment(by: Int64(prunedStream))
+                Counter(
+                    label: MetricNames.retentionPruned, dimensions: [("service", service), ("table", stream.table)]
+                )
+                .increment(by: Int64(prunedStream))
             }
             Gauge(label: MetricNames.streamFirst, dimensions: [("stream", stream.name)]).record(Double(first.value))
         }
         var prunedReceipts = 0
         if let receipts {
             while true {
-                let deleted = try await receipts.pruneReceipts(before: settings.receiptCutoff(now: now), atMost: Self.chunk)
+                let deleted = try await receipts.pruneReceipts(
+                    before: settings.receiptCutoff(now: now), atMost: Self.chunk)
                 prunedReceipts += deleted
                 if deleted < Self.chunk { break }
             }
@@ -96,7 +101,8 @@ public final class Pruner: Sendable {
             logger.info(
                 "retention pruned old rows",
                 metadata: [
-                    "stream": "\(stream?.name ?? "-")", "stream.pruned": "\(prunedStream)", "stream.first": "\(first.value)",
+                    "stream": "\(stream?.name ?? "-")", "stream.pruned": "\(prunedStream)",
+                    "stream.first": "\(first.value)",
                     "receipts.pruned": "\(prunedReceipts)",
                 ])
         }

@@ -29,13 +29,15 @@ public enum RequestReceipts {
     public static func reused(_ requestId: String) -> ErrorReply {
         ErrorReply(
             code: .idReused,
-            message: "request id '\(requestId)' was already used for a different request; choose a new id for new requests",
+            message:
+                "request id '\(requestId)' was already used for a different request; choose a new id for new requests",
             field: "id")
     }
 
     /// What a stored receipt means for a request with `key`: its stored answer for a resend with
     /// the same payload; `id_reused` for the same id with another payload.
-    public static func replay(_ key: RequestKey, storedFingerprint: String, storedReply: JSONValue) throws -> JSONValue {
+    public static func replay(_ key: RequestKey, storedFingerprint: String, storedReply: JSONValue) throws -> JSONValue
+    {
         guard storedFingerprint == key.fingerprint else { throw reused(key.requestId) }
         return storedReply
     }

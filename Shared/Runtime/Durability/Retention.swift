@@ -37,7 +37,9 @@ public struct RetentionSettings: Sendable, Equatable {
     }
 
     /// Checks the settings as read from the environment (seconds).
-    public static func checked(eventSeconds: Int, outboxSeconds: Int, receiptSeconds: Int, intervalSeconds: Int) throws -> Self {
+    public static func checked(eventSeconds: Int, outboxSeconds: Int, receiptSeconds: Int, intervalSeconds: Int) throws
+        -> Self
+    {
         let maximum = 10 * 365 * 86_400
         guard eventSeconds == 0 || (3600...maximum).contains(eventSeconds) else {
             throw ConfigurationProblem("PODIUM_EVENT_RETENTION_SECONDS must be 0 (keep for ever) or 3600-\(maximum)")
@@ -46,7 +48,8 @@ public struct RetentionSettings: Sendable, Equatable {
             throw ConfigurationProblem("PODIUM_OUTBOX_RETENTION_SECONDS must be 0 (keep for ever) or 3600-\(maximum)")
         }
         guard (3600...maximum).contains(receiptSeconds) else {
-            throw ConfigurationProblem("PODIUM_RECEIPT_RETENTION_SECONDS must be 3600-\(maximum) (clients may resend for that long)")
+            throw ConfigurationProblem(
+                "PODIUM_RECEIPT_RETENTION_SECONDS must be 3600-\(maximum) (clients may resend for that long)")
         }
         guard (1...86_400).contains(intervalSeconds) else {
             throw ConfigurationProblem("PODIUM_RETENTION_INTERVAL_SECONDS must be 1-86400")

@@ -13,7 +13,8 @@ public struct StorageUnavailable: Error, CustomStringConvertible {
     /// What the client is told.
     public var reply: ErrorReply {
         ErrorReply(
-            code: .storageUnavailable, message: "the database is unavailable; nothing was stored, retry with the same id",
+            code: .storageUnavailable,
+            message: "the database is unavailable; nothing was stored, retry with the same id",
             retryAfterMilliseconds: 1000)
     }
 }

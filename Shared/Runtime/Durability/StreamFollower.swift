@@ -84,7 +84,8 @@ final class StreamFollower: Sendable {
                 context.logger.error(
                     "stream messages not applied; will retry from the stream",
                     metadata: [
-                        "stream": "\(stream)", "stream.seq": "\(batch.first?.envelope.sequence ?? 0)", "count": "\(batch.count)",
+                        "stream": "\(stream)", "stream.seq": "\(batch.first?.envelope.sequence ?? 0)",
+                        "count": "\(batch.count)",
                         "error": "\(error)",
                     ])
             }
@@ -143,7 +144,8 @@ final class StreamFollower: Sendable {
         do {
             try await lock.withLock { try await self.fill(through: .max, counting: false) }
         } catch {
-            context.logger.warning("stream catch-up failed; retrying", metadata: ["stream": "\(stream)", "error": "\(error)"])
+            context.logger.warning(
+                "stream catch-up failed; retrying", metadata: ["stream": "\(stream)", "error": "\(error)"])
         }
     }
 
@@ -168,7 +170,9 @@ final class StreamFollower: Sendable {
             var run: [(message: StreamMessage, sequence: UInt64)] = []
             var reachedLast = false
             for message in page.messages {
-                guard let sequence = message.envelope.sequence, sequence > (run.last?.sequence ?? position) else { continue }
+                guard let sequence = message.envelope.sequence, sequence > (run.last?.sequence ?? position) else {
+                    continue
+                }
                 guard sequence <= last else {
                     reachedLast = true
                     break
@@ -199,8 +203,11 @@ final class StreamFollower: Sendable {
             $0.position = nil  // re-read: the consumer recorded it
             $0.lost += count
         }
-        Counter(label: MetricNames.streamMessagesLost, dimensions: [("service", context.settings.service), ("stream", stream)])
-            .increment(by: Int64(count))
+        Counter(
+            label: MetricNames.streamMessagesLost,
+            dimensions: [("service", context.settings.service), ("stream", stream)]
+        )
+        .increment(by: Int64(count))
     }
 
     private func applyBatch(_ run: [(message: StreamMessage, sequence: UInt64)]) async throws {

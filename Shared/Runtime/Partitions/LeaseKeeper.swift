@@ -14,7 +14,10 @@ final class LeaseKeeper: Sendable {
     private let lastRound = Locked<Int64?>(nil)
     private let owned: Gauge
 
-    init(store: any LeaseStore, rules: PartitionLeases, instance: String, ownership: Ownership, clock: any PodiumClock, logger: Logger) {
+    init(
+        store: any LeaseStore, rules: PartitionLeases, instance: String, ownership: Ownership, clock: any PodiumClock,
+        logger: Logger
+    ) {
         self.store = store
         self.rules = rules
         self.instance = instance
@@ -33,7 +36,8 @@ final class LeaseKeeper: Sendable {
             return ownership.update(leases)
         } catch {
             let since = lastRound.value.map { clock.monotonicMilliseconds - $0 }
-            logger.warning("lease round failed", metadata: ["error": "\(error)", "since.ms": "\(since.map(String.init) ?? "-")"])
+            logger.warning(
+                "lease round failed", metadata: ["error": "\(error)", "since.ms": "\(since.map(String.init) ?? "-")"])
             if let since, since >= rules.duration, ownership.isOwner {
                 defer { owned.record(0) }
                 return ownership.update([])

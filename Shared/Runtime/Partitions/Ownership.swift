@@ -23,7 +23,8 @@ public struct LeaseLost: Error, CustomStringConvertible {
     public var description: String { "this \(service) instance no longer owns its data" }
     public var reply: ErrorReply {
         var reply = ErrorReply(
-            code: .serviceUnavailable, message: "another \(service) instance has taken over; send the request again with the same id")
+            code: .serviceUnavailable,
+            message: "another \(service) instance has taken over; send the request again with the same id")
         reply.retryAfterMilliseconds = 500
         return reply
     }

@@ -29,7 +29,8 @@ struct Drive {
         guard parts.count == 2 else { fatalError("podium-bench-zmq: the request needs exactly one __ID__") }
         let measuring = Atomic<Bool>(false)
         let stopping = Atomic<Bool>(false)
-        let endpoint = self.endpoint, window = self.window
+        let endpoint = self.endpoint
+        let window = self.window
         let errorMarker = Data(#""type":"error""#.utf8)
         let results = Mutex<Counts>(Counts())
         let done = DispatchSemaphore(value: 0)
@@ -44,9 +45,13 @@ struct Drive {
                     var counter = 0
                     func request() -> Data {
                         counter += 1
-                        var text = parts[0] + "c\(connection)-\(counter)-\(UInt32.random(in: 0...UInt32.max, using: &generator))" + parts[1]
+                        var text =
+                            parts[0]
+                            + "c\(connection)-\(counter)-\(UInt32.random(in: 0...UInt32.max, using: &generator))"
+                            + parts[1]
                         if text.contains("__VALUE__") {
-                            text = text.replacingOccurrences(of: "__VALUE__", with: "\(Int.random(in: 0..<1_000_000, using: &generator))")
+                            text = text.replacingOccurrences(
+                                of: "__VALUE__", with: "\(Int.random(in: 0..<1_000_000, using: &generator))")
                         }
                         return Data(text.utf8)
                     }
@@ -64,7 +69,9 @@ struct Drive {
                         local.answered += 1
                         if let body = reply.last, body.range(of: errorMarker) != nil {
                             local.errors += 1
-                            if local.firstError == nil { local.firstError = String(decoding: body.prefix(300), as: UTF8.self) }
+                            if local.firstError == nil {
+                                local.firstError = String(decoding: body.prefix(300), as: UTF8.self)
+                            }
                         }
                     }
                     dealer.close()
@@ -74,7 +81,10 @@ struct Drive {
                         total.firstError = total.firstError ?? local.firstError
                     }
                 } catch {
-                    results.withLock { $0.firstError = $0.firstError ?? "\(error)"; $0.errors += 1 }
+                    results.withLock {
+                        $0.firstError = $0.firstError ?? "\(error)"
+                        $0.errors += 1
+                    }
                 }
             }
             thread.stackSize = 1 << 20

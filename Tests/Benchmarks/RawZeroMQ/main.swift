@@ -15,7 +15,9 @@ let settings: [String: String] = {
     var settings: [String: String] = [:]
     var arguments = CommandLine.arguments.dropFirst().makeIterator()
     while let key = arguments.next() {
-        guard key.hasPrefix("--"), let value = arguments.next() else { fatalError("usage: podium-bench-zmq [--key value]…") }
+        guard key.hasPrefix("--"), let value = arguments.next() else {
+            fatalError("usage: podium-bench-zmq [--key value]…")
+        }
         settings[String(key.dropFirst(2))] = value
     }
     return settings
@@ -31,7 +33,9 @@ if let endpoint = settings["drive"] {
         seconds: settings["seconds"].flatMap(Double.init) ?? 10)
     let result = try drive.run(context: try ZMQContext(ioThreads: 1))
     let rate = Double(result.answered) / result.seconds
-    print(#"{"requests": \#(result.answered), "errors": \#(result.errors), "seconds": \#(result.seconds), "rate": \#(rate)}"#)
+    print(
+        #"{"requests": \#(result.answered), "errors": \#(result.errors), "seconds": \#(result.seconds), "rate": \#(rate)}"#
+    )
     if let first = result.firstError, result.errors > 0 {
         FileHandle.standardError.write(Data("podium-bench-zmq: first error: \(first)\n".utf8))
         exit(1)
@@ -136,7 +140,9 @@ func pubSubRun() throws -> Double {
         // Until an end marker, or 5 s of silence (a lost marker must not hang the run).
         while true {
             guard let frames = try subscriber.receive(wait: false) else {
-                if try ZMQSocket.poll([(subscriber, .readable)], timeoutMilliseconds: 5_000)[0].contains(.readable) { continue }
+                if try ZMQSocket.poll([(subscriber, .readable)], timeoutMilliseconds: 5_000)[0].contains(.readable) {
+                    continue
+                }
                 break
             }
             if frames[0].isEmpty { break }
@@ -224,9 +230,11 @@ for run in 1...runs {
     p99.append(percentile(latencies, 0.99))
     p999.append(percentile(latencies, 0.999))
     pipelined.append(try pipelinedRun())
-    print(String(
-        format: "zmq run %d: PUB/SUB %.0f msg/s, DEALER/ROUTER round trip p50 %.3f ms p99 %.3f ms, pipelined %.0f msg/s",
-        run, pubSub.last!, p50.last!, p99.last!, pipelined.last!))
+    print(
+        String(
+            format:
+                "zmq run %d: PUB/SUB %.0f msg/s, DEALER/ROUTER round trip p50 %.3f ms p99 %.3f ms, pipelined %.0f msg/s",
+            run, pubSub.last!, p50.last!, p99.last!, pipelined.last!))
 }
 allLatencies.sort()
 var quantiles: [Double] = stride(from: 0.01, through: 0.90, by: 0.01).map { $0 }

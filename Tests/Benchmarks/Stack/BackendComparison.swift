@@ -6,10 +6,13 @@ import Foundation
 func writeBackendComparison(_ report: Report, options: BenchOptions, startedAt: Date) throws {
     var sqlite: [String: Double] = [:]
     if let path = options.compare, let data = FileManager.default.contents(atPath: path),
-        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any], let rows = object["rows"] as? [[String: Any]]
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+        let rows = object["rows"] as? [[String: Any]]
     {
         for row in rows {
-            if let name = row["measurement"] as? String, let podium = row["podium"] as? [String: Any], let median = podium["median"] as? Double {
+            if let name = row["measurement"] as? String, let podium = row["podium"] as? [String: Any],
+                let median = podium["median"] as? Double
+            {
                 sqlite[name] = median
             }
         }
@@ -17,13 +20,15 @@ func writeBackendComparison(_ report: Report, options: BenchOptions, startedAt: 
     var compared = Report()
     for row in report.rows {
         let reference = sqlite[row.measurement]
-        compared.rows.append(Row(
-            measurement: "PostgreSQL: \(row.measurement)", unit: row.unit, podium: row.podium,
-            referenceName: reference == nil ? nil : "same on SQLite", reference: reference, better: row.better))
+        compared.rows.append(
+            Row(
+                measurement: "PostgreSQL: \(row.measurement)", unit: row.unit, podium: row.podium,
+                referenceName: reference == nil ? nil : "same on SQLite", reference: reference, better: row.better))
     }
     compared.notes.append(
         "Every store of the in-process stack in one local PostgreSQL 15 database (schemas of their own, pools of 8, "
-            + "synchronous_commit on), \(figure(Double(options.entries))) entries preloaded; the reference is the same row of the SQLite run just before.")
+            + "synchronous_commit on), \(figure(Double(options.entries))) entries preloaded; the reference is the same row of the SQLite run just before."
+    )
     print("")
     print(compared.markdown)
     try FileManager.default.createDirectory(atPath: options.resultsDirectory, withIntermediateDirectories: true)

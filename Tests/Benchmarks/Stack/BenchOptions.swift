@@ -83,9 +83,13 @@ func preload(entries: Int, into data: URL) async throws {
     }
     var generator = SeededGenerator(seed: 7)
     for chunk in stride(from: 0, to: entries, by: 100_000) {
-        try await load((chunk..<min(chunk + 100_000, entries)).map {
-            (playerId: "player-\($0)", value: Int64.random(in: 0..<1_000_000, using: &generator), submittedAt: Int64($0))
-        })
+        try await load(
+            (chunk..<min(chunk + 100_000, entries)).map {
+                (
+                    playerId: "player-\($0)", value: Int64.random(in: 0..<1_000_000, using: &generator),
+                    submittedAt: Int64($0)
+                )
+            })
     }
     await close()
 }
@@ -125,7 +129,8 @@ func recoveryChild(dataDirectory: URL, options: BenchOptions) async throws {
 func runRecoveryChild(dataDirectory: URL, options: BenchOptions, catchUp: Bool) throws -> [String: Double] {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    process.arguments = ["--recovery-child", dataDirectory.path, "--entries", "\(options.entries)"] + (catchUp ? ["--catch-up"] : [])
+    process.arguments =
+        ["--recovery-child", dataDirectory.path, "--entries", "\(options.entries)"] + (catchUp ? ["--catch-up"] : [])
     let pipe = Pipe()
     process.standardOutput = pipe
     try process.run()
@@ -148,8 +153,12 @@ func profileWorkload(_ workload: String, options: BenchOptions) async throws {
     let stack = try await PodiumTestStack.start(Workload.stackOptions(dataDirectory: data))
     var players: [(client: TestClient, grant: SessionGrant)] = []
     for index in 0..<options.clients { players.append(try await stack.player("profiler-\(index)")) }
-    if let readyFile = options.readyFile { _ = FileManager.default.createFile(atPath: readyFile, contents: Data("\(getpid())\n".utf8)) }
-    let outcome = try await pipelinedLoad(players: players, window: options.window, duration: .seconds(options.profileSeconds)) {
+    if let readyFile = options.readyFile {
+        _ = FileManager.default.createFile(atPath: readyFile, contents: Data("\(getpid())\n".utf8))
+    }
+    let outcome = try await pipelinedLoad(
+        players: players, window: options.window, duration: .seconds(options.profileSeconds)
+    ) {
         client, sequence, token in
         if workload == "top10" {
             return Workload.top.request("prof-\(client)-\(sequence)", token)
@@ -165,13 +174,15 @@ func profileWorkload(_ workload: String, options: BenchOptions) async throws {
 /// What the figures were taken on, and how busy it was.
 func machineDescription(startedAt: Date, options: BenchOptions) -> [String: Any] {
     func read(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
-    let model = read("/proc/cpuinfo").split(separator: "\n").first { $0.hasPrefix("model name") }
+    let model =
+        read("/proc/cpuinfo").split(separator: "\n").first { $0.hasPrefix("model name") }
         .map { String($0.split(separator: ":", maxSplits: 1)[1]).trimmingCharacters(in: .whitespaces) } ?? "unknown"
     let memory = read("/proc/meminfo").split(separator: "\n").first { $0.hasPrefix("MemTotal") }.map(String.init) ?? ""
     return [
         "cpu": model, "cores": ProcessInfo.processInfo.activeProcessorCount, "memory": memory,
         "loadAverageAtEnd": read("/proc/loadavg").trimmingCharacters(in: .whitespacesAndNewlines),
-        "startedAt": ISO8601DateFormatter().string(from: startedAt), "finishedAt": ISO8601DateFormatter().string(from: Date()),
+        "startedAt": ISO8601DateFormatter().string(from: startedAt),
+        "finishedAt": ISO8601DateFormatter().string(from: Date()),
         "entries": options.entries, "events": options.events, "runs": options.runs, "quick": options.quick,
         "clients": options.clients, "window": options.window,
     ]

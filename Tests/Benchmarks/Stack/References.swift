@@ -30,15 +30,21 @@ struct References {
             // "test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms","max_latency_ms"
             let lines = text.split(whereSeparator: \.isNewline)
             guard lines.count >= 2 else { continue }
-            let fields = lines[1].split(separator: ",").map { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: "\""))) }
-            guard fields.count >= 8, let rps = fields[1], let p50 = fields[4], let p95 = fields[5], let p99 = fields[6], let max = fields[7]
+            let fields = lines[1].split(separator: ",").map {
+                Double($0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")))
+            }
+            guard fields.count >= 8, let rps = fields[1], let p50 = fields[4], let p95 = fields[5], let p99 = fields[6],
+                let max = fields[7]
             else { continue }
-            redis[String(file.dropLast(4))] = RedisFigure(requestsPerSecond: rps, p50: p50, p95: p95, p99: p99, max: max)
+            redis[String(file.dropLast(4))] = RedisFigure(
+                requestsPerSecond: rps, p50: p50, p95: p95, p99: p99, max: max)
         }
         if let text = try? String(contentsOfFile: "\(redisDirectory)/memory.txt", encoding: .utf8) {
             for line in text.split(whereSeparator: \.isNewline) {
                 let parts = line.split(separator: ":")
-                guard parts.count == 2, let value = Double(parts[1].trimmingCharacters(in: .whitespaces)) else { continue }
+                guard parts.count == 2, let value = Double(parts[1].trimmingCharacters(in: .whitespaces)) else {
+                    continue
+                }
                 if parts[0] == "used_memory_rss" { redisMemoryBytes = value }
                 if parts[0] == "members" { redisMembers = value }
             }

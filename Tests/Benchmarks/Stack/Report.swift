@@ -60,11 +60,14 @@ struct Report {
             "|---|---|---|---|---|---|---|---|",
         ]
         for row in rows {
-            let podium = row.podium.map { "\(figure($0.median)) [\(figure($0.min))–\(figure($0.max))] (\($0.runs.count))" } ?? "—"
+            let podium =
+                row.podium.map { "\(figure($0.median)) [\(figure($0.min))–\(figure($0.max))] (\($0.runs.count))" }
+                ?? "—"
             let ratio = row.ratio.map { String(format: "%.3g×", $0) } ?? "—"
             let met = row.met.map { $0 ? "yes" : "**no**" } ?? "—"
             lines.append(
-                "| \(row.measurement) | \(row.unit) | \(podium) | \(row.referenceName ?? "—") | \(figure(row.reference)) | \(ratio) | \(row.targetText ?? "—") | \(met) |")
+                "| \(row.measurement) | \(row.unit) | \(podium) | \(row.referenceName ?? "—") | \(figure(row.reference)) | \(ratio) | \(row.targetText ?? "—") | \(met) |"
+            )
         }
         return lines.joined(separator: "\n")
     }
@@ -100,13 +103,19 @@ struct Report {
 /// A percentile plot of latency distributions, written by hand: x is the percentile on a
 /// log scale of 1/(1−q) (50%, 90%, 99%, 99.9%, 99.99%), y the latency in ms on a log scale.
 func latencySVG(_ curves: [(name: String, points: [[Double]])], title: String) -> String {
-    let width = 1000.0, height = 560.0
-    let left = 80.0, right = 330.0, top = 50.0, bottom = 60.0
-    let plotWidth = width - left - right, plotHeight = height - top - bottom
+    let width = 1000.0
+    let height = 560.0
+    let left = 80.0
+    let right = 330.0
+    let top = 50.0
+    let bottom = 60.0
+    let plotWidth = width - left - right
+    let plotHeight = height - top - bottom
     let xMax = 4.0
     func x(_ q: Double) -> Double { left + min(xMax, -log10(max(1e-4, 1 - q))) / xMax * plotWidth }
     let values = curves.flatMap { $0.points.map { $0[1] } }.filter { $0 > 0 && $0.isFinite }
-    let low = floor(log10(values.min() ?? 0.01)), high = ceil(log10(values.max() ?? 10))
+    let low = floor(log10(values.min() ?? 0.01))
+    let high = ceil(log10(values.max() ?? 10))
     let span = max(1, high - low)
     func y(_ ms: Double) -> Double { top + plotHeight - (log10(max(ms, pow(10, low))) - low) / span * plotHeight }
     let colours = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f"]
@@ -127,10 +136,12 @@ func latencySVG(_ curves: [(name: String, points: [[Double]])], title: String) -
         svg += "<text x=\"\(xx)\" y=\"\(top + plotHeight + 18)\" text-anchor=\"middle\">\(label)</text>\n"
     }
     svg += "<text x=\"\(left + plotWidth / 2)\" y=\"\(height - 15)\" text-anchor=\"middle\">percentile</text>\n"
-    svg += "<rect x=\"\(left)\" y=\"\(top)\" width=\"\(plotWidth)\" height=\"\(plotHeight)\" fill=\"none\" stroke=\"#333\"/>\n"
+    svg +=
+        "<rect x=\"\(left)\" y=\"\(top)\" width=\"\(plotWidth)\" height=\"\(plotHeight)\" fill=\"none\" stroke=\"#333\"/>\n"
     for (index, curve) in curves.enumerated() where !curve.points.isEmpty {
         let colour = colours[index % colours.count]
-        let path = curve.points.filter { $0[1] > 0 }.map { String(format: "%.1f,%.1f", x($0[0]), y($0[1])) }.joined(separator: " ")
+        let path = curve.points.filter { $0[1] > 0 }.map { String(format: "%.1f,%.1f", x($0[0]), y($0[1])) }.joined(
+            separator: " ")
         svg += "<polyline fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\" points=\"\(path)\"/>\n"
         if curve.points.count < 6 {
             for point in curve.points {
@@ -138,7 +149,8 @@ func latencySVG(_ curves: [(name: String, points: [[Double]])], title: String) -
             }
         }
         let legendY = top + 10 + Double(index) * 20
-        svg += "<line x1=\"\(left + plotWidth + 15)\" y1=\"\(legendY)\" x2=\"\(left + plotWidth + 40)\" y2=\"\(legendY)\" stroke=\"\(colour)\" stroke-width=\"2\"/>\n"
+        svg +=
+            "<line x1=\"\(left + plotWidth + 15)\" y1=\"\(legendY)\" x2=\"\(left + plotWidth + 40)\" y2=\"\(legendY)\" stroke=\"\(colour)\" stroke-width=\"2\"/>\n"
         svg += "<text x=\"\(left + plotWidth + 45)\" y=\"\(legendY + 4)\">\(curve.name)</text>\n"
     }
     svg += "</svg>\n"

@@ -25,7 +25,9 @@ enum Workload {
         static func of<Payload, Reply>(_ definition: RequestDefinition<Payload, Reply>, _ payload: Payload) -> Query {
             Query(
                 // A catalog payload always encodes.
-                request: { id, token in try! RequestCodec.request(definition, payload, id: id, gameId: game, credential: .token(token)) },
+                request: { id, token in
+                    try! RequestCodec.request(definition, payload, id: id, gameId: game, credential: .token(token))
+                },
                 call: { _ = try await $0.call(definition, payload, gameId: game) })
         }
     }
@@ -38,21 +40,26 @@ enum Workload {
     static func stackOptions(dataDirectory: URL) -> PodiumTestStack.Options {
         PodiumTestStack.Options(
             requestTimeout: .seconds(60), dataDirectory: dataDirectory,
-            connectionRateLimit: RateLimit(perSecond: 1e9, burst: 1e9), playerRateLimit: RateLimit(perSecond: 1e9, burst: 1e9),
+            connectionRateLimit: RateLimit(perSecond: 1e9, burst: 1e9),
+            playerRateLimit: RateLimit(perSecond: 1e9, burst: 1e9),
             maxInFlightPerConnection: 100_000)
     }
 
     /// The i-th request of the ingest mix: every other one a score, the rest game events that the
     /// example achievements count (`cactus.hit`: first whack, 100/1000 whacks, five in a second, per match).
-    static func ingestRequest(client: Int, sequence: Int, prefix: String, token: String, random: inout SeededGenerator) -> ClientRequest {
+    static func ingestRequest(client: Int, sequence: Int, prefix: String, token: String, random: inout SeededGenerator)
+        -> ClientRequest
+    {
         let id = "\(prefix)-\(client)-\(sequence)"
         // Typed requests (RequestCodec): the values and names cannot be wrong, and they cannot fail to encode.
         if sequence % 2 == 0 {
             let score = ScoreSubmission(boardId: board, value: Int64.random(in: 0..<1_000_000, using: &random))
-            return try! RequestCodec.request(LeaderboardRequests.submit, score, id: id, gameId: game, credential: .token(token))
+            return try! RequestCodec.request(
+                LeaderboardRequests.submit, score, id: id, gameId: game, credential: .token(token))
         }
         let event = GameEvent(name: eventName, attributes: ["matchId": .string("m-\(client)-\(sequence / 200)")])
-        return try! RequestCodec.request(GatewayRequests.publish, event, id: id, gameId: eventGame, credential: .token(token))
+        return try! RequestCodec.request(
+            GatewayRequests.publish, event, id: id, gameId: eventGame, credential: .token(token))
     }
 }
 
@@ -98,7 +105,9 @@ func pipelinedLoad(
                 }
                 while true {
                     while open() && sent - received < window {
-                        if let ratePerClient, Double(sent) >= ratePerClient * (ContinuousClock.now - start).seconds { break }
+                        if let ratePerClient, Double(sent) >= ratePerClient * (ContinuousClock.now - start).seconds {
+                            break
+                        }
                         try await client.send(request(index, sent, token))
                         sent += 1
                     }
@@ -117,7 +126,8 @@ func pipelinedLoad(
                     }
                 }
                 return LoadOutcome(
-                    replies: received, errors: errors, elapsed: ContinuousClock.now - start, lastEventSequence: lastSequence,
+                    replies: received, errors: errors, elapsed: ContinuousClock.now - start,
+                    lastEventSequence: lastSequence,
                     firstError: firstError)
             }
         }
@@ -127,7 +137,8 @@ func pipelinedLoad(
     }
     return LoadOutcome(
         replies: outcomes.map(\.replies).reduce(0, +), errors: outcomes.map(\.errors).reduce(0, +),
-        elapsed: outcomes.map(\.elapsed).max() ?? .zero, lastEventSequence: outcomes.map(\.lastEventSequence).max() ?? 0,
+        elapsed: outcomes.map(\.elapsed).max() ?? .zero,
+        lastEventSequence: outcomes.map(\.lastEventSequence).max() ?? 0,
         firstError: outcomes.compactMap(\.firstError).first)
 }
 
@@ -138,12 +149,16 @@ func systemHealth(_ client: TestClient) async throws -> SystemHealth {
 
 /// Waits until the achievement service has applied the event log up to `sequence` and every
 /// service has caught up with every stream it follows; returns how long that took.
-func waitUntilApplied(eventSequence sequence: UInt64, client: TestClient, limit: Duration = .seconds(600)) async throws -> Duration {
+func waitUntilApplied(eventSequence sequence: UInt64, client: TestClient, limit: Duration = .seconds(600)) async throws
+    -> Duration
+{
     let start = ContinuousClock.now
     while ContinuousClock.now - start < limit {
         let health = try await systemHealth(client)
         let achievement = health.services["achievement"]?.health?.streams?[StreamName.events]?.position ?? 0
-        let behind = health.services.values.compactMap { $0.health?.streams }.flatMap(\.values).contains { $0.position < $0.head }
+        let behind = health.services.values.compactMap { $0.health?.streams }.flatMap(\.values).contains {
+            $0.position < $0.head
+        }
         if achievement >= sequence && !behind { return ContinuousClock.now - start }
         try await Task.sleep(for: .milliseconds(5))
     }
@@ -151,7 +166,9 @@ func waitUntilApplied(eventSequence sequence: UInt64, client: TestClient, limit:
 }
 
 /// Makes two players friends.
-func befriend(_ a: (client: TestClient, grant: SessionGrant), _ b: (client: TestClient, grant: SessionGrant)) async throws {
+func befriend(_ a: (client: TestClient, grant: SessionGrant), _ b: (client: TestClient, grant: SessionGrant))
+    async throws
+{
     _ = try await a.client.call(AuthRequests.friendRequest, FriendTarget(playerId: b.grant.playerId))
     _ = try await b.client.call(AuthRequests.friendAccept, FriendTarget(playerId: a.grant.playerId))
 }
@@ -166,7 +183,8 @@ func appendEvents(count: Int, dataDirectory: URL, players: [String]) throws -> U
 /// Sets the achievement service's position in the event stream (its `podium_position` row).
 func setAchievementPosition(_ sequence: UInt64, dataDirectory: URL) throws {
     try SQLiteEventLogPreload.setPosition(
-        sequence, stream: StreamName.events, database: StorageLocation.database(for: "achievement-progress", in: dataDirectory))
+        sequence, stream: StreamName.events,
+        database: StorageLocation.database(for: "achievement-progress", in: dataDirectory))
 }
 
 /// The kind of the next notification the subscriber receives (`challenge.completed`, …).

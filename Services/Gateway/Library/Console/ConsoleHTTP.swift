@@ -30,11 +30,15 @@ enum ConsoleHTTP {
     }
 
     static func asset(_ body: String, contentType: String) -> Response {
-        Response(status: .ok, headers: headers(contentType: contentType), body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+        Response(
+            status: .ok, headers: headers(contentType: contentType),
+            body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }
 
     static func json(_ body: Data) -> Response {
-        Response(status: .ok, headers: headers(contentType: "application/json"), body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        Response(
+            status: .ok, headers: headers(contentType: "application/json"),
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     /// A 303 to `location` (after a form), optionally setting or clearing the session cookie.
@@ -48,7 +52,8 @@ enum ConsoleHTTP {
     /// The session cookie: HttpOnly, SameSite=Strict, limited to /console, Secure when the
     /// request came over TLS (a proxy in front says so with X-Forwarded-Proto).
     static func sessionCookie(_ id: String, request: Request) -> String {
-        var cookie = "\(cookieName)=\(id); Path=/console; HttpOnly; SameSite=Strict; Max-Age=\(ConsoleSessions.lifetime / 1000)"
+        var cookie =
+            "\(cookieName)=\(id); Path=/console; HttpOnly; SameSite=Strict; Max-Age=\(ConsoleSessions.lifetime / 1000)"
         if isTLS(request) { cookie += "; Secure" }
         return cookie
     }
@@ -75,7 +80,9 @@ enum ConsoleHTTP {
     /// Whether a form post comes from the console's own pages: a browser's `Origin` must be this
     /// server's, and `Sec-Fetch-Site` must not say cross-site.
     static func isSameOrigin(_ request: Request) -> Bool {
-        if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!], site == "cross-site" || site == "same-site" { return false }
+        if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!], site == "cross-site" || site == "same-site" {
+            return false
+        }
         guard let origin = request.headers[.origin] else { return true }
         guard let host = request.head.authority else { return false }
         return origin == "http://\(host)" || origin == "https://\(host)"

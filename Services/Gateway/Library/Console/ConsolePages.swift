@@ -42,7 +42,8 @@ struct ConsolePages: Sendable {
     }
 
     /// ``admin(_:_:game:player:)`` for a request without payload.
-    func admin<Reply>(_ definition: RequestDefinition<EmptyPayload, Reply>, game: String? = nil, player: String? = nil) async
+    func admin<Reply>(_ definition: RequestDefinition<EmptyPayload, Reply>, game: String? = nil, player: String? = nil)
+        async
         -> Result<Reply, ErrorReply>
     {
         await admin(definition, EmptyPayload(), game: game, player: player)
@@ -79,7 +80,9 @@ struct ConsolePages: Sendable {
 
     func overview(session: ConsoleSessions.Session) async -> (template: String, data: [String: Any]) {
         let health = await gateway.systemHealth()
-        var processes: [[String: Any]] = [["name": "gateway", "ready": health.gateway.ready, "detail": "instance \(health.gateway.instance)"]]
+        var processes: [[String: Any]] = [
+            ["name": "gateway", "ready": health.gateway.ready, "detail": "instance \(health.gateway.instance)"]
+        ]
         var streams: [[String: Any]] = []
         for service in health.services.keys.sorted() {
             let result = health.services[service]!
@@ -97,15 +100,22 @@ struct ConsolePages: Sendable {
         }
         let now = gateway.clock.nowMilliseconds
         let sessions = gateway.consoleSessions.value.active(now: now).map { other -> [String: Any] in
-            ["label": other.label, "peer": other.peer ?? "-", "since": ConsoleHTTP.time(other.createdAt), "current": other.id == session.id]
+            [
+                "label": other.label, "peer": other.peer ?? "-", "since": ConsoleHTTP.time(other.createdAt),
+                "current": other.id == session.id,
+            ]
         }
         let size = gateway.eventLog.store.files.reduce(0) { $0 + StorageLocation.bytesOnDisk($1) }
-        return ("overview", [
-            "processes": processes, "streams": streams, "sessions": sessions,
-            "requests": gateway.consoleCounts.requests.load(ordering: .relaxed),
-            "errors": gateway.consoleCounts.errors.load(ordering: .relaxed),
-            "eventLogHead": gateway.eventLog.head, "eventLogSize": ByteCountFormatter.string(fromByteCount: Int64(size), countStyle: .file),
-        ])
+        return (
+            "overview",
+            [
+                "processes": processes, "streams": streams, "sessions": sessions,
+                "requests": gateway.consoleCounts.requests.load(ordering: .relaxed),
+                "errors": gateway.consoleCounts.errors.load(ordering: .relaxed),
+                "eventLogHead": gateway.eventLog.head,
+                "eventLogSize": ByteCountFormatter.string(fromByteCount: Int64(size), countStyle: .file),
+            ]
+        )
     }
 
     // MARK: - Games
@@ -123,7 +133,9 @@ struct ConsolePages: Sendable {
                 [
                     "id": board.id, "title": board.title, "game": game,
                     "order": board.sortOrder == .higherIsBetter ? "higher is better" : "lower is better",
-                    "recurring": board.recurrence.map { "every \($0.durationMilliseconds / 60_000) min from \(ConsoleHTTP.time($0.startsAt))" } ?? "no",
+                    "recurring": board.recurrence.map {
+                        "every \($0.durationMilliseconds / 60_000) min from \(ConsoleHTTP.time($0.startsAt))"
+                    } ?? "no",
                 ]
             }
         }
@@ -133,7 +145,8 @@ struct ConsolePages: Sendable {
             data["achievements"] = list.achievements.map { status -> [String: Any] in
                 let percent = status.percentOfPlayersEarned ?? 0
                 return [
-                    "id": status.id, "title": status.title ?? "(hidden)", "points": status.points.map(String.init) ?? "-",
+                    "id": status.id, "title": status.title ?? "(hidden)",
+                    "points": status.points.map(String.init) ?? "-",
                     "hidden": status.title == nil ? "yes" : "no", "percent": percent,
                     "percentText": String(format: "%.1f %%", percent),
                 ]
@@ -146,23 +159,30 @@ struct ConsolePages: Sendable {
     // MARK: - Leaderboards
 
     func leaderboards(_ query: [String: String]) async -> (template: String, data: [String: Any]) {
-        let game = query["game"] ?? "", board = query["board"] ?? ""
+        let game = query["game"] ?? ""
+        let board = query["board"] ?? ""
         let scope = query["scope"].flatMap { $0.isEmpty ? nil : $0 } ?? "allTime"
         let archive = query["archive"].flatMap { Int64($0) }
         let period = query["period"].flatMap { Int64($0) }
         let offset = max(0, query["offset"].flatMap { Int($0) } ?? 0)
         var data: [String: Any] = [
-            "game": game, "board": board, "offset": offset, "find": query["find"] ?? "", "period": period.map(String.init) ?? "",
+            "game": game, "board": board, "offset": offset, "find": query["find"] ?? "",
+            "period": period.map(String.init) ?? "",
             "scopes": ["allTime", "week", "today"].map { ["value": $0, "selected": $0 == scope] as [String: Any] },
         ]
         guard !game.isEmpty, !board.isEmpty else { return ("leaderboards", data) }
-        if case .success(let list) = await admin(LeaderboardRequests.archives, BoardTarget(boardId: board), game: game) {
+        if case .success(let list) = await admin(LeaderboardRequests.archives, BoardTarget(boardId: board), game: game)
+        {
             data["archives"] = list.archives.map { item -> [String: Any] in
-                ["archive": item.archive, "entries": item.entries, "resetAt": ConsoleHTTP.time(item.resetAt), "selected": item.archive == archive]
+                [
+                    "archive": item.archive, "entries": item.entries, "resetAt": ConsoleHTTP.time(item.resetAt),
+                    "selected": item.archive == archive,
+                ]
             }
         }
         if let find = query["find"], !find.isEmpty {
-            let found = await admin(LeaderboardRequests.entry, BoardQuery(boardId: board, scope: .string(scope)), game: game, player: find)
+            let found = await admin(
+                LeaderboardRequests.entry, BoardQuery(boardId: board, scope: .string(scope)), game: game, player: find)
             switch found {
             case .success(let reply):
                 if let entry = reply.entry {
@@ -187,40 +207,53 @@ struct ConsolePages: Sendable {
         case .success(let page):
             data["loaded"] = true
             data["total"] = page.total ?? page.entries.count
-            data["scopeLabel"] = archive.map { "Archive \($0)" } ?? period.map { "Ended period \($0)" } ?? "Current standings (\(scope))"
+            data["scopeLabel"] =
+                archive.map { "Archive \($0)" } ?? period.map { "Ended period \($0)" } ?? "Current standings (\(scope))"
             data["entries"] = page.entries.map { entry -> [String: Any] in
                 [
-                    "rank": entry.rank, "playerId": entry.playerId, "displayName": entry.displayName ?? "", "value": entry.value,
-                    "submittedAt": ConsoleHTTP.time(entry.submittedAt), "archived": archive != nil || period != nil, "game": game,
+                    "rank": entry.rank, "playerId": entry.playerId, "displayName": entry.displayName ?? "",
+                    "value": entry.value,
+                    "submittedAt": ConsoleHTTP.time(entry.submittedAt), "archived": archive != nil || period != nil,
+                    "game": game,
                     "board": board,
                 ]
             }
             if offset + page.entries.count < (page.total ?? 0) {
-                data["next"] = "/console/leaderboards" + ConsoleHTTP.query([
-                    ("game", game), ("board", board), ("scope", scope), ("archive", archive.map(String.init)), ("period", period.map(String.init)),
-                    ("offset", String(offset + 50)),
-                ])
+                data["next"] =
+                    "/console/leaderboards"
+                    + ConsoleHTTP.query([
+                        ("game", game), ("board", board), ("scope", scope), ("archive", archive.map(String.init)),
+                        ("period", period.map(String.init)),
+                        ("offset", String(offset + 50)),
+                    ])
             }
         }
         return ("leaderboards", data)
     }
 
     func removeScore(_ fields: [String: String]) async -> (location: String, flash: String) {
-        let game = fields["game"] ?? "", board = fields["board"] ?? "", player = fields["player"] ?? ""
+        let game = fields["game"] ?? ""
+        let board = fields["board"] ?? ""
+        let player = fields["player"] ?? ""
         let back = "/console/leaderboards" + ConsoleHTTP.query([("game", game), ("board", board)])
-        switch await admin(LeaderboardRequests.removeScore, ScoreRemoval(boardId: board, playerId: player), game: game) {
-        case .success(let receipt): return (back, receipt.removed ? "removed the score of \(player)" : "\(player) had no score")
+        switch await admin(LeaderboardRequests.removeScore, ScoreRemoval(boardId: board, playerId: player), game: game)
+        {
+        case .success(let receipt):
+            return (back, receipt.removed ? "removed the score of \(player)" : "\(player) had no score")
         case .failure(let error): return (back, Self.describe(error))
         }
     }
 
     func reset(_ fields: [String: String]) async -> (location: String, flash: String) {
-        let game = fields["game"] ?? "", board = fields["board"] ?? ""
+        let game = fields["game"] ?? ""
+        let board = fields["board"] ?? ""
         let back = "/console/leaderboards" + ConsoleHTTP.query([("game", game), ("board", board)])
         guard fields["confirm"] == "yes" else { return (back, "tick the box to confirm the reset") }
         switch await admin(LeaderboardRequests.reset, BoardTarget(boardId: board), game: game) {
         case .success(let archive):
-            return (back + "&archive=\(archive.archive)", "reset: \(archive.entries) entries are archive \(archive.archive)")
+            return (
+                back + "&archive=\(archive.archive)", "reset: \(archive.entries) entries are archive \(archive.archive)"
+            )
         case .failure(let error): return (back, Self.describe(error))
         }
     }
@@ -230,7 +263,8 @@ struct ConsolePages: Sendable {
     func players(_ query: [String: String]) async -> (template: String, data: [String: Any]) {
         let game = query["game"] ?? ""
         var data: [String: Any] = [
-            "username": query["username"] ?? "", "playerId": query["playerId"] ?? "", "deviceId": query["deviceId"] ?? "",
+            "username": query["username"] ?? "", "playerId": query["playerId"] ?? "",
+            "deviceId": query["deviceId"] ?? "",
         ]
         if !game.isEmpty { data["game"] = game }
         func given(_ name: String) -> String? { query[name].flatMap { $0.isEmpty ? nil : $0 } }
@@ -246,8 +280,11 @@ struct ConsolePages: Sendable {
                 "friendIds": record.friendIds.map { ["id": $0] },
                 "devices": record.devices.map { ["deviceId": $0.deviceId, "linkedAt": ConsoleHTTP.time($0.linkedAt)] },
                 "sessions": record.sessions.map {
-                    ["sessionId": $0.sessionId, "createdAt": ConsoleHTTP.time($0.createdAt), "expiresAt": ConsoleHTTP.time($0.expiresAt),
-                     "playerId": record.playerId]
+                    [
+                        "sessionId": $0.sessionId, "createdAt": ConsoleHTTP.time($0.createdAt),
+                        "expiresAt": ConsoleHTTP.time($0.expiresAt),
+                        "playerId": record.playerId,
+                    ]
                 },
             ]
             if let ban = record.ban {
@@ -258,18 +295,30 @@ struct ConsolePages: Sendable {
             }
             data["player"] = player
             if !game.isEmpty {
-                if case .success(let list) = await admin(AchievementRequests.list, game: game, player: record.playerId) {
+                if case .success(let list) = await admin(AchievementRequests.list, game: game, player: record.playerId)
+                {
                     data["achievements"] = list.achievements.map { status -> [String: Any] in
                         [
-                            "title": status.title ?? status.id, "percent": status.percentComplete.map { String(format: "%.0f %%", $0) } ?? "-",
+                            "title": status.title ?? status.id,
+                            "percent": status.percentComplete.map { String(format: "%.0f %%", $0) } ?? "-",
                             "earned": status.earned ? (status.earnedAt.map(ConsoleHTTP.time) ?? "yes") : "-",
                         ]
                     }
                 }
                 var challenges: [[String: Any]] = []
-                for (definition, role) in [(ChallengeRequests.received, "received"), (ChallengeRequests.issued, "issued")] {
-                    if case .success(let list) = await admin(definition, ChallengeFilter(), game: game, player: record.playerId) {
-                        challenges += list.challenges.map { ["createdAt": ConsoleHTTP.time($0.createdAt), "kind": $0.kind.rawValue, "role": role, "state": $0.state?.rawValue ?? ($0.receivers.first { $0.playerId == record.playerId }?.state.rawValue ?? "-")] }
+                for (definition, role) in [
+                    (ChallengeRequests.received, "received"), (ChallengeRequests.issued, "issued"),
+                ] {
+                    if case .success(let list) = await admin(
+                        definition, ChallengeFilter(), game: game, player: record.playerId)
+                    {
+                        challenges += list.challenges.map {
+                            [
+                                "createdAt": ConsoleHTTP.time($0.createdAt), "kind": $0.kind.rawValue, "role": role,
+                                "state": $0.state?.rawValue
+                                    ?? ($0.receivers.first { $0.playerId == record.playerId }?.state.rawValue ?? "-"),
+                            ]
+                        }
                     }
                 }
                 data["challenges"] = challenges
@@ -278,7 +327,9 @@ struct ConsolePages: Sendable {
         return ("players", data)
     }
 
-    private func playerPage(_ player: String) -> String { "/console/players" + ConsoleHTTP.query([("playerId", player)]) }
+    private func playerPage(_ player: String) -> String {
+        "/console/players" + ConsoleHTTP.query([("playerId", player)])
+    }
 
     func ban(_ fields: [String: String]) async -> (location: String, flash: String) {
         let player = fields["player"] ?? ""
@@ -303,7 +354,10 @@ struct ConsolePages: Sendable {
     func revokeSession(_ fields: [String: String]) async -> (location: String, flash: String) {
         let player = fields["player"] ?? ""
         switch await admin(AuthRequests.revokeSession, SessionTarget(sessionId: fields["session"] ?? "")) {
-        case .success(let receipt): return (playerPage(player), receipt.revokedSessions > 0 ? "session revoked" : "the session had already ended")
+        case .success(let receipt):
+            return (
+                playerPage(player), receipt.revokedSessions > 0 ? "session revoked" : "the session had already ended"
+            )
         case .failure(let error): return (playerPage(player), Self.describe(error))
         }
     }
@@ -322,12 +376,14 @@ struct ConsolePages: Sendable {
                 data["listed"] = true
                 data["list"] = list.map { challenge -> [String: Any] in
                     [
-                        "challengeId": challenge.challengeId, "createdAt": ConsoleHTTP.time(challenge.createdAt), "kind": challenge.kind.rawValue,
+                        "challengeId": challenge.challengeId, "createdAt": ConsoleHTTP.time(challenge.createdAt),
+                        "kind": challenge.kind.rawValue,
                         "issuerId": challenge.issuerId, "target": challenge.boardId ?? challenge.achievementId ?? "-",
                         "state": challenge.state?.rawValue
                             ?? challenge.receivers.map { "\($0.state.rawValue)" }.joined(separator: ", "),
                         "endsAt": ConsoleHTTP.time(challenge.endsAt ?? challenge.expiresAt),
-                        "endable": challenge.kind == .timed && challenge.state == .running && (challenge.endsAt ?? 0) > now,
+                        "endable": challenge.kind == .timed && challenge.state == .running
+                            && (challenge.endsAt ?? 0) > now,
                         "game": game,
                     ]
                 }
@@ -335,27 +391,41 @@ struct ConsolePages: Sendable {
         }
         if let id = query["ended"], !id.isEmpty, let game = query["game"] {
             // Shown after an end: the challenge as the end left it (its detail, read as the issuer).
-            if case .success(let list) = await admin(ChallengeRequests.detail, ChallengeTarget(challengeId: id), game: game, player: query["issuer"]) {
+            if case .success(let list) = await admin(
+                ChallengeRequests.detail, ChallengeTarget(challengeId: id), game: game, player: query["issuer"])
+            {
                 data["ended"] = [
-                    "challengeId": list.challengeId, "boardId": list.boardId ?? "-", "endsAt": ConsoleHTTP.time(list.endsAt),
+                    "challengeId": list.challengeId, "boardId": list.boardId ?? "-",
+                    "endsAt": ConsoleHTTP.time(list.endsAt),
                     "participants": list.receivers.map(\.playerId).joined(separator: ", "),
                 ]
             }
         }
-        if case .success(let page) = await admin(GatewayRequests.audit, AuditQuery(limit: 20, type: ChallengeRequests.end.type.rawValue)) {
-            data["recent"] = page.entries.map { ["at": ConsoleHTTP.time($0.at), "type": "\($0.type) (\($0.outcome))", "gameId": $0.gameId ?? "-", "playerId": (try? WireCodec.convert($0.payload, to: ChallengeTarget.self))?.challengeId ?? "-"] }
+        if case .success(let page) = await admin(
+            GatewayRequests.audit, AuditQuery(limit: 20, type: ChallengeRequests.end.type.rawValue))
+        {
+            data["recent"] = page.entries.map {
+                [
+                    "at": ConsoleHTTP.time($0.at), "type": "\($0.type) (\($0.outcome))", "gameId": $0.gameId ?? "-",
+                    "playerId": (try? WireCodec.convert($0.payload, to: ChallengeTarget.self))?.challengeId ?? "-",
+                ]
+            }
         }
         return ("challenges", data)
     }
 
     func endChallenge(_ fields: [String: String]) async -> (location: String, flash: String) {
-        let game = fields["game"] ?? "", id = fields["challenge"] ?? ""
+        let game = fields["game"] ?? ""
+        let id = fields["challenge"] ?? ""
         switch await admin(ChallengeRequests.end, ChallengeTarget(challengeId: id), game: game) {
         case .success(let detail):
             return (
-                "/console/challenges" + ConsoleHTTP.query([("game", game), ("ended", id), ("issuer", detail.issuerId)]),
-                "ended at \(ConsoleHTTP.time(detail.endsAt)); the participants get the standings")
-        case .failure(let error): return ("/console/challenges" + ConsoleHTTP.query([("game", game)]), Self.describe(error))
+                "/console/challenges"
+                    + ConsoleHTTP.query([("game", game), ("ended", id), ("issuer", detail.issuerId)]),
+                "ended at \(ConsoleHTTP.time(detail.endsAt)); the participants get the standings"
+            )
+        case .failure(let error):
+            return ("/console/challenges" + ConsoleHTTP.query([("game", game)]), Self.describe(error))
         }
     }
 
@@ -364,10 +434,14 @@ struct ConsolePages: Sendable {
     static let eventWindow = 1000
 
     func events(_ query: [String: String]) async -> (template: String, data: [String: Any]) {
-        let game = query["game"] ?? "", player = query["player"] ?? "", name = query["name"] ?? ""
+        let game = query["game"] ?? ""
+        let player = query["player"] ?? ""
+        let name = query["name"] ?? ""
         let head = gateway.eventLog.head
         var rows: [[String: Any]] = []
-        if let page = try? await gateway.eventLog.page(after: head > UInt64(Self.eventWindow) ? head - UInt64(Self.eventWindow) : 0, limit: Self.eventWindow) {
+        if let page = try? await gateway.eventLog.page(
+            after: head > UInt64(Self.eventWindow) ? head - UInt64(Self.eventWindow) : 0, limit: Self.eventWindow)
+        {
             for message in page.messages.reversed() {
                 let envelope = message.envelope
                 let event = try? envelope.decodePayload(as: GameEvent.self)
@@ -375,18 +449,23 @@ struct ConsolePages: Sendable {
                 if !player.isEmpty && envelope.playerId != player { continue }
                 if !name.isEmpty && event?.name != name { continue }
                 rows.append([
-                    "seq": envelope.sequence ?? 0, "at": ConsoleHTTP.time(envelope.timestamp), "gameId": envelope.gameId ?? "-",
+                    "seq": envelope.sequence ?? 0, "at": ConsoleHTTP.time(envelope.timestamp),
+                    "gameId": envelope.gameId ?? "-",
                     "playerId": envelope.playerId ?? "-", "name": event?.name ?? envelope.type.rawValue,
                     "value": event?.value.map(String.init) ?? "",
                 ])
                 if rows.count == 50 { break }
             }
         }
-        return ("events", ["game": game, "player": player, "name": name, "head": head, "window": Self.eventWindow, "rows": rows])
+        return (
+            "events",
+            ["game": game, "player": player, "name": name, "head": head, "window": Self.eventWindow, "rows": rows]
+        )
     }
 
     func audit(_ query: [String: String]) async -> (template: String, data: [String: Any]) {
-        let type = query["type"] ?? "", player = query["player"] ?? ""
+        let type = query["type"] ?? ""
+        let player = query["player"] ?? ""
         let auditQuery = AuditQuery(
             before: query["before"].flatMap({ Int64($0) }), limit: 50, type: type.isEmpty ? nil : type,
             playerId: player.isEmpty ? nil : player)
@@ -396,13 +475,17 @@ struct ConsolePages: Sendable {
         case .success(let page):
             data["entries"] = page.entries.map { entry -> [String: Any] in
                 [
-                    "seq": entry.seq, "at": ConsoleHTTP.time(entry.at), "actor": entry.actor, "transport": entry.transport,
-                    "peer": entry.peer ?? "", "type": entry.type, "gameId": entry.gameId ?? "", "playerId": entry.playerId ?? "",
+                    "seq": entry.seq, "at": ConsoleHTTP.time(entry.at), "actor": entry.actor,
+                    "transport": entry.transport,
+                    "peer": entry.peer ?? "", "type": entry.type, "gameId": entry.gameId ?? "",
+                    "playerId": entry.playerId ?? "",
                     "outcome": entry.outcome, "outcomeClass": entry.outcome == "ok" ? "ok" : "error",
                     "payload": String(decoding: (try? JSONWriter.data(entry.payload)) ?? Data(), as: UTF8.self),
                 ]
             }
-            data["next"] = page.next.map { "/console/audit" + ConsoleHTTP.query([("type", type), ("player", player), ("before", String($0))]) }
+            data["next"] = page.next.map {
+                "/console/audit" + ConsoleHTTP.query([("type", type), ("player", player), ("before", String($0))])
+            }
         }
         return ("audit", data)
     }

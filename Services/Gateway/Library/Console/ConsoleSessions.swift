@@ -25,7 +25,8 @@ struct ConsoleSessions: Sendable {
 
     /// A new session with a random id and CSRF token.
     mutating func create(now: Int64, peer: String?) -> Session {
-        let session = Session(id: Self.randomToken(), csrf: Self.randomToken(), createdAt: now, lastSeen: now, peer: peer)
+        let session = Session(
+            id: Self.randomToken(), csrf: Self.randomToken(), createdAt: now, lastSeen: now, peer: peer)
         sessions[session.id] = session
         return session
     }
@@ -60,7 +61,8 @@ struct ConsoleSessions: Sendable {
     /// Whether a presented CSRF token is the session's (compared in constant time).
     static func csrfMatches(_ presented: String?, _ session: Session) -> Bool {
         guard let presented else { return false }
-        let a = Array(presented.utf8), b = Array(session.csrf.utf8)
+        let a = Array(presented.utf8)
+        let b = Array(session.csrf.utf8)
         guard a.count == b.count else { return false }
         return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }

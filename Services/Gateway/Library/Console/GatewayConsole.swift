@@ -38,7 +38,9 @@ struct GatewayConsole: Sendable {
 
     func register(on router: Router<HTTPFrontContext>) {
         router.get("/console") { _, _ in ConsoleHTTP.redirect("/console/overview") }
-        router.get("/console/static/console.css") { _, _ in ConsoleHTTP.asset(ConsoleAssets.css, contentType: "text/css; charset=utf-8") }
+        router.get("/console/static/console.css") { _, _ in
+            ConsoleHTTP.asset(ConsoleAssets.css, contentType: "text/css; charset=utf-8")
+        }
         router.get("/console/static/console.js") { _, _ in
             ConsoleHTTP.asset(ConsoleAssets.javascript, contentType: "text/javascript; charset=utf-8")
         }
@@ -52,14 +54,20 @@ struct GatewayConsole: Sendable {
         }
         router.get("/console/api/overview") { request, _ in
             guard session(request) != nil else { return ConsoleHTTP.html("log in first", status: .unauthorized) }
-            return ConsoleHTTP.json(try WireCodec.encode(await ConsolePages(console: self, context: nil).overviewNumbers()))
+            return ConsoleHTTP.json(
+                try WireCodec.encode(await ConsolePages(console: self, context: nil).overviewNumbers()))
         }
         let pages = ConsolePages.self
-        page("/console/overview", title: "Overview", on: router) { pages, _, session in await pages.overview(session: session) }
+        page("/console/overview", title: "Overview", on: router) { pages, _, session in
+            await pages.overview(session: session)
+        }
         page("/console/games", title: "Games", on: router) { pages, query, _ in await pages.games(query) }
-        page("/console/leaderboards", title: "Leaderboards", on: router) { pages, query, _ in await pages.leaderboards(query) }
+        page("/console/leaderboards", title: "Leaderboards", on: router) { pages, query, _ in
+            await pages.leaderboards(query)
+        }
         page("/console/players", title: "Players", on: router) { pages, query, _ in await pages.players(query) }
-        page("/console/challenges", title: "Challenges", on: router) { pages, query, _ in await pages.challenges(query) }
+        page("/console/challenges", title: "Challenges", on: router) { pages, query, _ in await pages.challenges(query)
+        }
         page("/console/events", title: "Event log", on: router) { pages, query, _ in await pages.events(query) }
         page("/console/audit", title: "Audit log", on: router) { pages, query, _ in await pages.audit(query) }
         _ = pages
@@ -74,7 +82,9 @@ struct GatewayConsole: Sendable {
                 let revoked = gateway.consoleSessions.withLock { $0.revoke(fields["session"] ?? "") }
                 logger.notice("console session revoked", metadata: ["console.session": "\(fields["session"] ?? "-")"])
                 return ConsoleHTTP.redirect(
-                    "/console/overview" + ConsoleHTTP.query([("flash", revoked ? "console session revoked" : "no such console session")]))
+                    "/console/overview"
+                        + ConsoleHTTP.query([("flash", revoked ? "console session revoked" : "no such console session")]
+                        ))
             }
         }
     }
@@ -89,15 +99,20 @@ struct GatewayConsole: Sendable {
     }
 
     private func login(error: String?, status: HTTPResponse.Status = .ok) -> Response {
-        ConsoleHTTP.html(library.render(error.map { ["error": $0] } ?? [String: String](), withTemplate: "login") ?? "", status: status)
+        ConsoleHTTP.html(
+            library.render(error.map { ["error": $0] } ?? [String: String](), withTemplate: "login") ?? "",
+            status: status)
     }
 
     private func logIn(_ request: Request, context: HTTPFrontContext) async throws -> Response {
-        guard ConsoleHTTP.isSameOrigin(request) else { return refused("a login from another site", request: request, peer: context.peer) }
+        guard ConsoleHTTP.isSameOrigin(request) else {
+            return refused("a login from another site", request: request, peer: context.peer)
+        }
         var request = request
         let fields = ConsoleHTTP.form(try await request.body.collect(upTo: 16 * 1024))
         guard gateway.settings.adminKey != nil else {
-            return login(error: "This gateway has no admin key (PODIUM_ADMIN_KEY): the console is off.", status: .forbidden)
+            return login(
+                error: "This gateway has no admin key (PODIUM_ADMIN_KEY): the console is off.", status: .forbidden)
         }
         guard let key = fields["key"], gateway.authorizer.isAdminKey(key) else {
             logger.warning("console login refused: wrong admin key", metadata: ["peer": "\(context.peer ?? "-")"])
@@ -105,13 +120,20 @@ struct GatewayConsole: Sendable {
         }
         let now = gateway.clock.nowMilliseconds
         let session = gateway.consoleSessions.withLock { $0.create(now: now, peer: context.peer) }
-        logger.notice("console login", metadata: ["console.session": "\(session.label)", "peer": "\(context.peer ?? "-")"])
-        return ConsoleHTTP.redirect("/console/overview", cookie: ConsoleHTTP.sessionCookie(session.id, request: request))
+        logger.notice(
+            "console login", metadata: ["console.session": "\(session.label)", "peer": "\(context.peer ?? "-")"])
+        return ConsoleHTTP.redirect(
+            "/console/overview", cookie: ConsoleHTTP.sessionCookie(session.id, request: request))
     }
 
-    private func refused(_ reason: String, request: Request, peer: String?, status: HTTPResponse.Status = .forbidden) -> Response {
-        logger.warning("console request refused", metadata: ["reason": "\(reason)", "path": "\(request.uri.path)", "peer": "\(peer ?? "-")"])
-        return ConsoleHTTP.html(library.render(["reason": "Refused: \(reason)."], withTemplate: "refused") ?? "", status: status)
+    private func refused(_ reason: String, request: Request, peer: String?, status: HTTPResponse.Status = .forbidden)
+        -> Response
+    {
+        logger.warning(
+            "console request refused",
+            metadata: ["reason": "\(reason)", "path": "\(request.uri.path)", "peer": "\(peer ?? "-")"])
+        return ConsoleHTTP.html(
+            library.render(["reason": "Refused: \(reason)."], withTemplate: "refused") ?? "", status: status)
     }
 
     // MARK: - Pages and actions
@@ -120,7 +142,10 @@ struct GatewayConsole: Sendable {
     /// rendered into the layout.
     private func page(
         _ path: String, title: String, on router: Router<HTTPFrontContext>,
-        body: @escaping @Sendable (ConsolePages, [String: String], ConsoleSessions.Session) async -> (template: String, data: [String: Any])
+        body:
+            @escaping @Sendable (ConsolePages, [String: String], ConsoleSessions.Session) async -> (
+                template: String, data: [String: Any]
+            )
     ) {
         router.get(RouterPath(path)) { request, context in
             guard let session = session(request) else { return ConsoleHTTP.redirect("/console/login") }
@@ -132,7 +157,9 @@ struct GatewayConsole: Sendable {
             let inner = library.render(data, withTemplate: template) ?? ""
             var layout: [String: Any] = [
                 "title": title, "csrf": session.csrf, "body": inner,
-                "nav": Self.pages.map { ["href": $0.path, "label": $0.label, "current": $0.path == path] as [String: Any] },
+                "nav": Self.pages.map {
+                    ["href": $0.path, "label": $0.label, "current": $0.path == path] as [String: Any]
+                },
             ]
             if let flash = query["flash"], !flash.isEmpty { layout["flash"] = flash }
             return ConsoleHTTP.html(library.render(layout, withTemplate: "layout") ?? "")
@@ -159,9 +186,12 @@ struct GatewayConsole: Sendable {
         _ request: Request, context: HTTPFrontContext,
         _ body: (ConsoleSessions.Session, [String: String]) async throws -> Response
     ) async throws -> Response {
-        guard ConsoleHTTP.isSameOrigin(request) else { return refused("a form posted from another site", request: request, peer: context.peer) }
+        guard ConsoleHTTP.isSameOrigin(request) else {
+            return refused("a form posted from another site", request: request, peer: context.peer)
+        }
         guard let session = session(request) else {
-            return refused("no console session (log in again)", request: request, peer: context.peer, status: .unauthorized)
+            return refused(
+                "no console session (log in again)", request: request, peer: context.peer, status: .unauthorized)
         }
         var request = request
         let fields = ConsoleHTTP.form(try await request.body.collect(upTo: 64 * 1024))

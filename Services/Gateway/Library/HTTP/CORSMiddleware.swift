@@ -8,14 +8,17 @@ struct CORSMiddleware: RouterMiddleware {
     typealias Context = HTTPFrontContext
     let policy: CORSPolicy
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let origin = request.headers[.origin]
         if request.method == .options, let origin, request.headers[.accessControlRequestMethod] != nil {
             guard let headers = policy.preflight(origin: origin) else {
                 return GatewayHTTPFront.problem(
                     HTTPProblem(
                         ErrorReply(
-                            code: .forbidden, message: "the origin \(origin) may not call this server (PODIUM_HTTP_ALLOWED_ORIGINS)"),
+                            code: .forbidden,
+                            message: "the origin \(origin) may not call this server (PODIUM_HTTP_ALLOWED_ORIGINS)"),
                         requestID: nil))
             }
             var fields = HTTPFields()

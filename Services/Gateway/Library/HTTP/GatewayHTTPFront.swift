@@ -45,18 +45,23 @@ public struct GatewayHTTPFront: Service {
     static let maxHeaderFields = 100
 
     /// - Parameter onListening: called with the port once the listener is bound (tests use port 0).
-    public init(gateway: Gateway, address: HTTPListenAddress, onListening: @escaping @Sendable (Int) async -> Void = { _ in }) {
+    public init(
+        gateway: Gateway, address: HTTPListenAddress, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) {
         self.init(
             pipeline: gateway.pipeline, sockets: gateway.sockets, settings: gateway.settings,
             envelopes: Envelopes(clock: gateway.clock), logger: gateway.logger, address: address,
-            registerConsole: { router, logger in try GatewayConsole(gateway: gateway, logger: logger).register(on: router) },
+            registerConsole: { router, logger in
+                try GatewayConsole(gateway: gateway, logger: logger).register(on: router)
+            },
             onListening: onListening)
     }
 
     /// The front with its parts given one by one (``init(gateway:address:onListening:)`` takes
     /// them from a gateway).
     init(
-        pipeline: any RequestPipeline, sockets: WebSocketHub, settings: GatewaySettings, envelopes: Envelopes, logger: Logger,
+        pipeline: any RequestPipeline, sockets: WebSocketHub, settings: GatewaySettings, envelopes: Envelopes,
+        logger: Logger,
         address: HTTPListenAddress,
         registerConsole: @escaping @Sendable (Router<HTTPFrontContext>, Logger) throws -> Void = { _, _ in },
         onListening: @escaping @Sendable (Int) async -> Void = { _ in }
@@ -91,7 +96,9 @@ public struct GatewayHTTPFront: Service {
         }
         try registerConsole(router, logger)
         let policy = settings.corsPolicy
-        let (pipeline, sockets, envelopes, maxMessageBytes) = (self.pipeline, self.sockets, self.envelopes, settings.maxMessageBytes)
+        let (pipeline, sockets, envelopes, maxMessageBytes) = (
+            self.pipeline, self.sockets, self.envelopes, settings.maxMessageBytes
+        )
         let logger = self.logger
         router.ws(
             "/v1/socket",
@@ -149,7 +156,9 @@ public struct GatewayHTTPFront: Service {
             RequestLimits.countRefusal(.messageTooLarge)
             return Self.problem(
                 HTTPProblem(
-                    ErrorReply(code: .messageTooLarge, message: "the body is larger than \(maxBytes) bytes (PODIUM_MAX_MESSAGE_BYTES)"),
+                    ErrorReply(
+                        code: .messageTooLarge,
+                        message: "the body is larger than \(maxBytes) bytes (PODIUM_MAX_MESSAGE_BYTES)"),
                     requestID: requestID))
         }
         var pathParameters: [String: String] = [:]
@@ -175,7 +184,10 @@ public struct GatewayHTTPFront: Service {
         case .failure(let error):
             logger.warning(
                 "request rejected",
-                metadata: ["error.code": "\(error.code)", "error.message": "\(error.message)", "peer": "\(context.peer ?? "-")"])
+                metadata: [
+                    "error.code": "\(error.code)", "error.message": "\(error.message)",
+                    "peer": "\(context.peer ?? "-")",
+                ])
             return Self.problem(HTTPProblem(error, requestID: requestID, credentialSent: credentialSent))
         }
         let reply = await pipeline.call(requestObject, from: context.connectionKey, peer: context.peer)
@@ -186,7 +198,8 @@ public struct GatewayHTTPFront: Service {
     static func response(_ envelope: RawEnvelope, requestID: String?, credentialSent: Bool) -> Response {
         let id = envelope.correlationId ?? requestID
         if envelope.type == .error {
-            let error = (try? envelope.decodePayload(as: ErrorReply.self))
+            let error =
+                (try? envelope.decodePayload(as: ErrorReply.self))
                 ?? ErrorReply(code: .internalError, message: "the gateway sent an unreadable error")
             return problem(HTTPProblem(error, requestID: id, credentialSent: credentialSent))
         }

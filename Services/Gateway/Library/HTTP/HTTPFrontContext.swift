@@ -37,10 +37,14 @@ struct ClientAddressMiddleware: RouterMiddleware {
     let proxies: TrustedProxies
     static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
 
-    func handle(_ request: Request, context: HTTPFrontContext, next: (Request, HTTPFrontContext) async throws -> Response) async throws
+    func handle(
+        _ request: Request, context: HTTPFrontContext, next: (Request, HTTPFrontContext) async throws -> Response
+    ) async throws
         -> Response
     {
-        guard !proxies.isEmpty, let remote = context.remoteAddress?.ipAddress else { return try await next(request, context) }
+        guard !proxies.isEmpty, let remote = context.remoteAddress?.ipAddress else {
+            return try await next(request, context)
+        }
         var context = context
         let client = proxies.clientAddress(remote: remote, forwardedFor: request.headers[values: Self.forwardedFor])
         if client != remote { context.forwardedClient = client }

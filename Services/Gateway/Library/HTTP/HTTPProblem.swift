@@ -70,7 +70,8 @@ struct HTTPProblem: Sendable, Equatable {
         case .forbidden, .playerBanned:
             return 403
         case .inviteExpired, .inviteRevoked: return 410
-        case .unknownType, .unknownRoute, .unknownPlayer, .unknownGame, .unknownBoard, .unknownAchievement, .unknownChallenge, .unknownInvite:
+        case .unknownType, .unknownRoute, .unknownPlayer, .unknownGame, .unknownBoard, .unknownAchievement,
+            .unknownChallenge, .unknownInvite:
             return 404
         case .conflict, .usernameTaken, .idReused, .duplicateRequestID, .logPruned:
             return 409

@@ -54,7 +54,8 @@ struct HTTPRequestBuilder: Sendable {
             guard parts.count == 2, parts[0].lowercased() == "bearer" else {
                 return .failure(
                     ErrorReply(
-                        code: .invalidToken, message: "the Authorization header must be 'Bearer <session token>'", field: "token"))
+                        code: .invalidToken, message: "the Authorization header must be 'Bearer <session token>'",
+                        field: "token"))
             }
             request["token"] = .string(String(parts[1]).trimmingCharacters(in: .whitespaces))
         }
@@ -78,7 +79,9 @@ struct HTTPRequestBuilder: Sendable {
             }
             for name in members.keys.sorted() where !callMembers.contains(name) {
                 if let hint = callElsewhere[name] {
-                    return .failure(ErrorReply(code: .invalidField, message: "\(name) does not go in the body: \(hint)", field: name))
+                    return .failure(
+                        ErrorReply(
+                            code: .invalidField, message: "\(name) does not go in the body: \(hint)", field: name))
                 }
             }
             for name in ["gameId", "playerId", "version"] {
@@ -88,7 +91,8 @@ struct HTTPRequestBuilder: Sendable {
             case nil, .null?: break
             case .object(let object)?: payload.merge(object) { _, new in new }
             default:
-                return .failure(ErrorReply(code: .invalidShape, message: "payload must be a JSON object", field: "payload"))
+                return .failure(
+                    ErrorReply(code: .invalidShape, message: "payload must be a JSON object", field: "payload"))
             }
         }
         for (name, value) in pathParameters {
@@ -114,7 +118,8 @@ struct HTTPRequestBuilder: Sendable {
             case .integer:
                 guard let number = Int64(value) else {
                     return .failure(
-                        ErrorReply(code: .invalidShape, message: "\(name) must be an integer", field: "payload.\(name)"))
+                        ErrorReply(code: .invalidShape, message: "\(name) must be an integer", field: "payload.\(name)")
+                    )
                 }
                 payload[name] = .integer(number)
             case .boolean:
@@ -123,7 +128,8 @@ struct HTTPRequestBuilder: Sendable {
                 case "false", "0": payload[name] = .bool(false)
                 default:
                     return .failure(
-                        ErrorReply(code: .invalidShape, message: "\(name) must be true or false", field: "payload.\(name)"))
+                        ErrorReply(
+                            code: .invalidShape, message: "\(name) must be true or false", field: "payload.\(name)"))
                 }
             }
         }

@@ -14,7 +14,11 @@ import PodiumMessages
 ///   with the path parameters. With `.request` (only `/v1/call/{type}`), the body holds the
 ///   request's `gameId`, `playerId`, `version` and `payload`.
 struct HTTPRoute: Sendable {
-    enum Method: String, Sendable { case get = "GET", post = "POST", delete = "DELETE" }
+    enum Method: String, Sendable {
+        case get = "GET"
+        case post = "POST"
+        case delete = "DELETE"
+    }
     enum Body: Sendable { case none, payload, request }
     enum ValueKind: Sendable { case string, integer, boolean }
 
@@ -95,12 +99,15 @@ extension HTTPRoute {
             .get(
                 "\(challenges)/candidates", ChallengeRequests.candidates.type,
                 query: ["boardId": .string, "score": .integer, "achievementId": .string]),
-            .get("\(challenges)/inbox", ChallengeRequests.inbox.type, query: ["unreadOnly": .boolean, "after": .integer]),
+            .get(
+                "\(challenges)/inbox", ChallengeRequests.inbox.type, query: ["unreadOnly": .boolean, "after": .integer]),
             .post("\(challenges)/inbox/read", ChallengeRequests.inboxRead.type),
             // The notification inbox of every kind (docs/PROTOCOL.md 14.5).
             .get(
                 "\(game)/inbox/items", ChallengeRequests.inboxList.type,
-                query: ["after": .integer, "before": .integer, "unreadOnly": .boolean, "limit": .integer, "kinds": .string]),
+                query: [
+                    "after": .integer, "before": .integer, "unreadOnly": .boolean, "limit": .integer, "kinds": .string,
+                ]),
             .get("\(game)/inbox/unread", ChallengeRequests.inboxUnread.type),
             .post("\(game)/inbox/read", ChallengeRequests.inboxMarkRead.type),
             .post("\(game)/inbox/delete", ChallengeRequests.inboxDelete.type),
@@ -119,7 +126,9 @@ extension HTTPRoute {
             // Operators (admin key; docs/PROTOCOL.md section 22).
             .post("/v1/admin/players/:playerId/ban", AuthRequests.ban.type),
             .post("/v1/admin/players/:playerId/unban", AuthRequests.unban.type),
-            .get("/v1/admin/players", AuthRequests.lookup.type, query: ["playerId": .string, "username": .string, "deviceId": .string]),
+            .get(
+                "/v1/admin/players", AuthRequests.lookup.type,
+                query: ["playerId": .string, "username": .string, "deviceId": .string]),
             .post("/v1/admin/sessions/:sessionId/revoke", AuthRequests.revokeSession.type),
             .get("/v1/admin/lockouts", AuthRequests.lockouts.type, query: ["username": .string, "address": .string]),
             .post("/v1/admin/lockouts/clear", AuthRequests.unlock.type),
@@ -129,13 +138,18 @@ extension HTTPRoute {
             .post("\(adminGame)/challenges/definitions", ChallengeRequests.define.type),
             .post("\(adminGame)/challenges/definitions/:definitionId/remove", ChallengeRequests.remove.type),
             .post("\(adminGame)/players/:playerId/notices", ChallengeRequests.inboxNotify.type),
-            .get("\(adminGame)/challenges", ChallengeRequests.list.type, query: ["openOnly": .boolean, "limit": .integer]),
-            .get("/v1/admin/audit", GatewayRequests.audit.type, query: ["before": .integer, "limit": .integer, "type": .string, "playerId": .string]),
+            .get(
+                "\(adminGame)/challenges", ChallengeRequests.list.type,
+                query: ["openOnly": .boolean, "limit": .integer]),
+            .get(
+                "/v1/admin/audit", GatewayRequests.audit.type,
+                query: ["before": .integer, "limit": .integer, "type": .string, "playerId": .string]),
         ]
         for action in ["request", "accept", "decline", "remove", "block", "unblock"] {
             routes.append(.post("/v1/friends/:playerId/\(action)", MessageType(rawValue: "auth.friends.\(action)")))
             // The same from a game: a request or accept it makes goes to that game's inbox (PROTOCOL.md 14.5).
-            routes.append(.post("/v1/games/:gameId/friends/:playerId/\(action)", MessageType(rawValue: "auth.friends.\(action)")))
+            routes.append(
+                .post("/v1/games/:gameId/friends/:playerId/\(action)", MessageType(rawValue: "auth.friends.\(action)")))
         }
         routes.append(.post("/v1/games/:gameId/invites/redeem", AuthRequests.redeemInvite.type))
         return routes

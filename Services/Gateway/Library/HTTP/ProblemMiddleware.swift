@@ -7,7 +7,9 @@ import PodiumMessages
 struct ProblemMiddleware: RouterMiddleware {
     typealias Context = HTTPFrontContext
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         do {
             return try await next(request, context)
         } catch let error as HTTPResponseError {
@@ -17,7 +19,9 @@ struct ProblemMiddleware: RouterMiddleware {
             case 404, 405:
                 reply = ErrorReply(
                     code: .unknownRoute,
-                    message: "no route for \(request.method.rawValue) \(request.uri.path); docs/PROTOCOL.md section 20 lists the routes, and POST /v1/call/<type> sends any request type")
+                    message:
+                        "no route for \(request.method.rawValue) \(request.uri.path); docs/PROTOCOL.md section 20 lists the routes, and POST /v1/call/<type> sends any request type"
+                )
             case 413:
                 reply = ErrorReply(code: .messageTooLarge, message: "the request is too large")
             case 400..<500:

@@ -3,9 +3,9 @@ import PodiumMessages
 import PodiumRuntime
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The proxies whose `X-Forwarded-For` the HTTP front believes (`PODIUM_HTTP_TRUSTED_PROXIES`),
@@ -52,7 +52,8 @@ public struct TrustedProxies: Sendable, Equatable {
             var length = bytes.count * 8
             if parts.count == 2 {
                 guard let given = Int(parts[1]), (0...bytes.count * 8).contains(given) else {
-                    throw ConfigurationProblem("PODIUM_HTTP_TRUSTED_PROXIES: '\(item)' has a prefix length out of range")
+                    throw ConfigurationProblem(
+                        "PODIUM_HTTP_TRUSTED_PROXIES: '\(item)' has a prefix length out of range")
                 }
                 length = given
             }
@@ -90,14 +91,18 @@ public struct TrustedProxies: Sendable, Equatable {
         var v6 = in6_addr()
         guard inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
         let bytes = withUnsafeBytes(of: &v6) { Array($0) }
-        if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF { return Array(bytes[12...]) }
+        if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF {
+            return Array(bytes[12...])
+        }
         return bytes
     }
 
     static func text(_ bytes: [UInt8]) -> String? {
         var buffer = [CChar](repeating: 0, count: 64)
         let family = bytes.count == 4 ? AF_INET : AF_INET6
-        let written = bytes.withUnsafeBytes { raw in inet_ntop(family, raw.baseAddress, &buffer, socklen_t(buffer.count)) }
+        let written = bytes.withUnsafeBytes { raw in
+            inet_ntop(family, raw.baseAddress, &buffer, socklen_t(buffer.count))
+        }
         guard written != nil else { return nil }
         return String(cString: buffer)
     }

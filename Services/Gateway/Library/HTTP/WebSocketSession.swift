@@ -77,7 +77,8 @@ struct WebSocketSession: Sendable {
                     try? await outbound.close(
                         .policyViolation, reason: "more than \(Self.maxQueued) messages waiting: read faster")
                 } else if let ending = shared.ending.value {
-                    logger.info("websocket closed by the gateway", metadata: ["reason": "\(ending)", "peer": "\(peer ?? "-")"])
+                    logger.info(
+                        "websocket closed by the gateway", metadata: ["reason": "\(ending)", "peer": "\(peer ?? "-")"])
                     try? await outbound.close(.unknown(ending.code), reason: ending.reason)
                 }
             }
@@ -88,7 +89,10 @@ struct WebSocketSession: Sendable {
                     case .text(let text):
                         await receive(Data(text.utf8), connection: connection, shared: shared, send: send, end: end)
                     case .binary:
-                        send(errorEnvelope(ErrorReply(code: .invalidShape, message: "send requests as text messages of JSON"), id: nil))
+                        send(
+                            errorEnvelope(
+                                ErrorReply(code: .invalidShape, message: "send requests as text messages of JSON"),
+                                id: nil))
                     }
                 }
             } catch {
@@ -135,7 +139,9 @@ struct WebSocketSession: Sendable {
     ) async {
         let id = request["id"]?.stringValue
         guard let id, Identifiers.isValidRequestID(id) else {
-            send(errorEnvelope(ErrorReply(code: .invalidField, message: "socket.hello needs a valid id", field: "id"), id: nil))
+            send(
+                errorEnvelope(
+                    ErrorReply(code: .invalidField, message: "socket.hello needs a valid id", field: "id"), id: nil))
             return
         }
         var credential: [String: JSONValue] = [:]
@@ -145,7 +151,9 @@ struct WebSocketSession: Sendable {
         guard credential.count == 1 else {
             send(
                 errorEnvelope(
-                    ErrorReply(code: .unauthenticated, message: "socket.hello needs one credential: token or adminKey", field: "token"),
+                    ErrorReply(
+                        code: .unauthenticated, message: "socket.hello needs one credential: token or adminKey",
+                        field: "token"),
                     id: id))
             return
         }
@@ -169,7 +177,8 @@ struct WebSocketSession: Sendable {
             subscribe["gameId"] = game
             let envelope = await pipeline.call(.object(subscribe), from: key, peer: peer)
             if envelope.type == .error {
-                var error = (try? envelope.decodePayload(as: ErrorReply.self))
+                var error =
+                    (try? envelope.decodePayload(as: ErrorReply.self))
                     ?? ErrorReply(code: .internalError, message: "the subscription could not be checked")
                 if error.field == "gameId" { error.field = "payload.games.\(index)" }
                 send(errorEnvelope(error, id: id))
@@ -180,7 +189,8 @@ struct WebSocketSession: Sendable {
             subscriptions.append(envelope.payload)
         }
         // The socket listens while the hello's session lasts (the pipeline has just accepted its token).
-        await sockets.listen(shared.listenerID, topics: topics, token: credential["token"]?.stringValue, deliver: send, end: end)
+        await sockets.listen(
+            shared.listenerID, topics: topics, token: credential["token"]?.stringValue, deliver: send, end: end)
         shared.credential.withLock { $0 = .object(credential) }
         send(Envelopes.encode(envelopes.reply(.object(["subscriptions": .array(subscriptions)]), correlationId: id)))
     }
