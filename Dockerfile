@@ -8,6 +8,11 @@
 # `podium` client alone is linked statically, so that it also runs outside the image, on any Linux
 # of the same architecture with libzmq5 (`docker compose cp gateway:/usr/local/bin/podium .`).
 # The toolchain matches the one Podium is developed and tested with (Swift 6.3).
+# The build directory (/src/.build: the package checkouts and everything compiled) is a cache
+# mount: it is not part of any image, and the next build on the same machine compiles only what
+# changed, in practice Podium's own modules and not its dependencies (a cold release build takes
+# about 9 minutes on 2 cores; with the cache, a change to Podium's code about 4). `docker builder
+# prune` (`podman system reset` or removing /var/tmp/buildah-cache with podman) empties it.
 ARG SWIFT_IMAGE=swift:6.3-bookworm
 ARG RUNTIME_IMAGE=debian:bookworm-slim
 
@@ -17,9 +22,9 @@ WORKDIR /src
 COPY scripts/install-deps scripts/install-deps
 RUN scripts/install-deps
 COPY Package.swift ./
-RUN swift package resolve
+RUN --mount=type=cache,id=podium-swift-build,target=/src/.build swift package resolve
 COPY . .
-RUN scripts/build \
+RUN --mount=type=cache,id=podium-swift-build,target=/src/.build scripts/build \
     && swift build -c release --static-swift-stdlib --product podium \
     && bin="$(swift build -c release --show-bin-path)" \
     && mkdir -p /out/bin /out/lib \
