@@ -287,35 +287,9 @@ extension Gateway: OperationsProbe {
     }
 }
 
-/// What the console and the HTTP front read of the gateway today. The fronts and the console
-/// should take these parts (``pipeline``, ``WebSocketHub``, ``settings``) in their own inits
-/// instead; these members only forward to them.
 extension Gateway {
-    /// Runs one request through the pipeline and returns its reply (``RequestPipeline/call(_:from:peer:)``).
-    func call(_ object: JSONValue, from key: ClientConnection.Key, peer: String?) async -> RawEnvelope {
-        await pipeline.call(object, from: key, peer: peer)
+    /// What the operators' console is given (``ConsoleParts``): the HTTP front hands it on.
+    var consoleParts: ConsoleParts {
+        ConsoleParts(pipeline: pipeline, sessions: consoleSessions, eventLog: eventLog, clock: clock, settings: settings)
     }
-
-    /// The gateway's and every expected service's health (``GatewayPipeline/systemHealth()``).
-    func systemHealth() async -> SystemHealth { await pipeline.systemHealth() }
-
-    /// Requests answered and errors among them (``GatewayPipeline/counts``).
-    var consoleCounts: ConsoleCounts { pipeline.counts }
-
-    /// The credentials the gateway accepts.
-    var authorizer: Authorizer { pipeline.sessions.authorizer }
-
-    /// Every operator request, on disk before its reply.
-    var auditLog: AuditLog { pipeline.audit }
-
-    /// The open WebSockets and the notification topics they listen to.
-    var sockets: WebSocketHub { relay.sockets }
-
-    /// The gateway's error envelope (``Envelopes/error(_:correlationId:)``).
-    func errorEnvelope(_ error: ErrorReply, correlationId: String?) -> RawEnvelope {
-        Envelopes(clock: clock).error(error, correlationId: correlationId)
-    }
-
-    /// An envelope's bytes (``Envelopes/encode(_:)``).
-    func encode(_ envelope: RawEnvelope) -> Data { Envelopes.encode(envelope) }
 }

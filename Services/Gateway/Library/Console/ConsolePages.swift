@@ -6,22 +6,22 @@ import PodiumRuntime
 /// What each console page shows and what each console form does. Everything goes through the
 /// gateway's request pipeline with the admin key (``admin(_:_:game:player:)``), exactly as
 /// an operator's own request would, so it is checked, limited and audited the same way; only the
-/// overview's numbers and the event log are read from the gateway itself.
+/// overview's numbers and the event log are read from the console's other parts (``ConsoleParts``).
 struct ConsolePages: Sendable {
     let console: GatewayConsole
     let context: HTTPFrontContext?
-    var gateway: Gateway { console.gateway }
+    var parts: ConsoleParts { console.parts }
 
     /// The console's typed client: requests with the admin key, handed to the gateway's
     /// pipeline in-process as if from this page's HTTP connection.
     var client: PodiumClient {
         let key = context?.connectionKey ?? ClientConnection.Key(transport: .http, id: Data("console".utf8))
         let peer = context?.peer
-        let transport = InProcessTransport { [gateway] request in
-            await gateway.call(try WireCodec.jsonValue(request), from: key, peer: peer)
+        let transport = InProcessTransport { [parts] request in
+            await parts.pipeline.call(try WireCodec.jsonValue(request), from: key, peer: peer)
         }
         return PodiumClient(
-            transport: transport, credential: .adminKey(gateway.settings.adminKey ?? ""), idPrefix: "console-",
+            transport: transport, credential: .adminKey(parts.settings.adminKey ?? ""), idPrefix: "console-",
             randomIDCharacters: 36)
     }
 
@@ -64,7 +64,7 @@ struct ConsolePages: Sendable {
     }
 
     func overviewNumbers() async -> OverviewNumbers {
-        let health = await gateway.systemHealth()
+        let health = await parts.pipeline.systemHealth()
         var lag: [String: Int64] = [:]
         for (service, result) in health.services {
             for (stream, status) in result.health?.streams ?? [:] {
@@ -72,14 +72,14 @@ struct ConsolePages: Sendable {
             }
         }
         return OverviewNumbers(
-            time: gateway.clock.nowMilliseconds,
-            requests: Int64(gateway.consoleCounts.requests.load(ordering: .relaxed)),
-            errors: Int64(gateway.consoleCounts.errors.load(ordering: .relaxed)),
-            eventLogHead: Int64(gateway.eventLog.head), lag: lag)
+            time: parts.clock.nowMilliseconds,
+            requests: Int64(parts.pipeline.counts.requests.load(ordering: .relaxed)),
+            errors: Int64(parts.pipeline.counts.errors.load(ordering: .relaxed)),
+            eventLogHead: Int64(parts.eventLog.head), lag: lag)
     }
 
     func overview(session: ConsoleSessions.Session) async -> (template: String, data: [String: Any]) {
-        let health = await gateway.systemHealth()
+        let health = await parts.pipeline.systemHealth()
         var processes: [[String: Any]] = [
             ["name": "gateway", "ready": health.gateway.ready, "detail": "instance \(health.gateway.instance)"]
         ]
@@ -98,21 +98,21 @@ struct ConsolePages: Sendable {
                 ])
             }
         }
-        let now = gateway.clock.nowMilliseconds
-        let sessions = gateway.consoleSessions.value.active(now: now).map { other -> [String: Any] in
+        let now = parts.clock.nowMilliseconds
+        let sessions = parts.sessions.value.active(now: now).map { other -> [String: Any] in
             [
                 "label": other.label, "peer": other.peer ?? "-", "since": ConsoleHTTP.time(other.createdAt),
                 "current": other.id == session.id,
             ]
         }
-        let size = gateway.eventLog.store.files.reduce(0) { $0 + StorageLocation.bytesOnDisk($1) }
+        let size = parts.eventLog.store.files.reduce(0) { $0 + StorageLocation.bytesOnDisk($1) }
         return (
             "overview",
             [
                 "processes": processes, "streams": streams, "sessions": sessions,
-                "requests": gateway.consoleCounts.requests.load(ordering: .relaxed),
-                "errors": gateway.consoleCounts.errors.load(ordering: .relaxed),
-                "eventLogHead": gateway.eventLog.head,
+                "requests": parts.pipeline.counts.requests.load(ordering: .relaxed),
+                "errors": parts.pipeline.counts.errors.load(ordering: .relaxed),
+                "eventLogHead": parts.eventLog.head,
                 "eventLogSize": ByteCountFormatter.string(fromByteCount: Int64(size), countStyle: .file),
             ]
         )
@@ -335,7 +335,7 @@ struct ConsolePages: Sendable {
         let player = fields["player"] ?? ""
         var request = BanRequest(playerId: player, reason: fields["reason"] ?? "")
         if let days = fields["days"].flatMap({ Int64($0) }), days > 0 {
-            request.until = gateway.clock.nowMilliseconds + days * 86_400_000
+            request.until = parts.clock.nowMilliseconds + days * 86_400_000
         }
         switch await admin(AuthRequests.ban, request) {
         case .success(let ban): return (playerPage(player), "banned; \(ban.revokedSessions) session(s) revoked")
@@ -372,7 +372,7 @@ struct ConsolePages: Sendable {
             case .failure(let error): data["error"] = Self.describe(error)
             case .success(let reply):
                 let list = reply.challenges
-                let now = gateway.clock.nowMilliseconds
+                let now = parts.clock.nowMilliseconds
                 data["listed"] = true
                 data["list"] = list.map { challenge -> [String: Any] in
                     [
@@ -437,9 +437,9 @@ struct ConsolePages: Sendable {
         let game = query["game"] ?? ""
         let player = query["player"] ?? ""
         let name = query["name"] ?? ""
-        let head = gateway.eventLog.head
+        let head = parts.eventLog.head
         var rows: [[String: Any]] = []
-        if let page = try? await gateway.eventLog.page(
+        if let page = try? await parts.eventLog.page(
             after: head > UInt64(Self.eventWindow) ? head - UInt64(Self.eventWindow) : 0, limit: Self.eventWindow)
         {
             for message in page.messages.reversed() {

@@ -16,12 +16,12 @@ import PodiumRuntime
 /// through the gateway's request pipeline with the admin key, so the usual rules, limits and the
 /// audit log apply to it as to any operator request.
 struct GatewayConsole: Sendable {
-    let gateway: Gateway
+    let parts: ConsoleParts
     let library: MustacheLibrary
     let logger: Logger
 
-    init(gateway: Gateway, logger: Logger) throws {
-        self.gateway = gateway
+    init(parts: ConsoleParts, logger: Logger) throws {
+        self.parts = parts
         var library = MustacheLibrary()
         for (name, template) in ConsoleTemplates.all { try library.register(template, named: name) }
         self.library = library
@@ -48,7 +48,7 @@ struct GatewayConsole: Sendable {
         router.post("/console/login") { request, context in try await logIn(request, context: context) }
         router.post("/console/logout") { request, context in
             try await form(request, context: context) { session, _ in
-                _ = gateway.consoleSessions.withLock { $0.revoke(session.id) }
+                _ = parts.sessions.withLock { $0.revoke(session.id) }
                 return ConsoleHTTP.redirect("/console/login", cookie: ConsoleHTTP.clearedCookie(request: request))
             }
         }
@@ -79,7 +79,7 @@ struct GatewayConsole: Sendable {
         action("/console/challenges/end", on: router) { pages, fields in await pages.endChallenge(fields) }
         router.post("/console/sessions/revoke") { request, context in
             try await form(request, context: context) { _, fields in
-                let revoked = gateway.consoleSessions.withLock { $0.revoke(fields["session"] ?? "") }
+                let revoked = parts.sessions.withLock { $0.revoke(fields["session"] ?? "") }
                 logger.notice("console session revoked", metadata: ["console.session": "\(fields["session"] ?? "-")"])
                 return ConsoleHTTP.redirect(
                     "/console/overview"
@@ -94,8 +94,8 @@ struct GatewayConsole: Sendable {
     /// The live console session of the request, if any.
     func session(_ request: Request) -> ConsoleSessions.Session? {
         guard let id = ConsoleHTTP.sessionID(request) else { return nil }
-        let now = gateway.clock.nowMilliseconds
-        return gateway.consoleSessions.withLock { $0.touch(id, now: now) }
+        let now = parts.clock.nowMilliseconds
+        return parts.sessions.withLock { $0.touch(id, now: now) }
     }
 
     private func login(error: String?, status: HTTPResponse.Status = .ok) -> Response {
@@ -110,16 +110,16 @@ struct GatewayConsole: Sendable {
         }
         var request = request
         let fields = ConsoleHTTP.form(try await request.body.collect(upTo: 16 * 1024))
-        guard gateway.settings.adminKey != nil else {
+        guard parts.settings.adminKey != nil else {
             return login(
                 error: "This gateway has no admin key (PODIUM_ADMIN_KEY): the console is off.", status: .forbidden)
         }
-        guard let key = fields["key"], gateway.authorizer.isAdminKey(key) else {
+        guard let key = fields["key"], parts.pipeline.sessions.authorizer.isAdminKey(key) else {
             logger.warning("console login refused: wrong admin key", metadata: ["peer": "\(context.peer ?? "-")"])
             return login(error: "That is not the admin key.", status: .unauthorized)
         }
-        let now = gateway.clock.nowMilliseconds
-        let session = gateway.consoleSessions.withLock { $0.create(now: now, peer: context.peer) }
+        let now = parts.clock.nowMilliseconds
+        let session = parts.sessions.withLock { $0.create(now: now, peer: context.peer) }
         logger.notice(
             "console login", metadata: ["console.session": "\(session.label)", "peer": "\(context.peer ?? "-")"])
         return ConsoleHTTP.redirect(

@@ -49,10 +49,10 @@ public struct GatewayHTTPFront: Service {
         gateway: Gateway, address: HTTPListenAddress, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) {
         self.init(
-            pipeline: gateway.pipeline, sockets: gateway.sockets, settings: gateway.settings,
+            pipeline: gateway.pipeline, sockets: gateway.relay.sockets, settings: gateway.settings,
             envelopes: Envelopes(clock: gateway.clock), logger: gateway.logger, address: address,
-            registerConsole: { router, logger in
-                try GatewayConsole(gateway: gateway, logger: logger).register(on: router)
+            registerConsole: { [parts = gateway.consoleParts] router, logger in
+                try GatewayConsole(parts: parts, logger: logger).register(on: router)
             },
             onListening: onListening)
     }
