@@ -290,6 +290,7 @@ extension Gateway: OperationsProbe {
 extension Gateway {
     /// What the operators' console is given (``ConsoleParts``): the HTTP front hands it on.
     var consoleParts: ConsoleParts {
-        ConsoleParts(pipeline: pipeline, sessions: consoleSessions, eventLog: eventLog, clock: clock, settings: settings)
+        ConsoleParts(
+            pipeline: pipeline, sessions: consoleSessions, eventLog: eventLog, clock: clock, settings: settings)
     }
 }
