@@ -113,12 +113,12 @@ public final class ServiceRuntime: Service, Sendable {
         if let keeper {
             _ = await keeper.round()
             logger.info(
-                ownership.isOwner
+                ownership.holdsLeases
                     ? "instance owns the service's data" : "instance stands by (another instance owns the data)",
                 metadata: ["partitions": "\(ownership.partitions ?? [])", "lease.ms": "\(settings.leaseMilliseconds)"])
             // A previous owner may have written until a moment ago: load what is kept in memory
             // now that this instance owns the data (a leased service loads nothing before).
-            if ownership.isOwner {
+            if ownership.holdsLeases {
                 await ownershipChanged(gained: ownership.partitions ?? [], lost: [], context: serviceContext)
             }
         }
@@ -301,10 +301,13 @@ public final class ServiceRuntime: Service, Sendable {
     }
 
     /// A lease round changed what this instance owns: on a gain it reloads what it keeps in
-    /// memory before it serves; either way the followers read their positions from the store again.
+    /// memory before it serves (``Ownership/isOwner`` stays false until then); either way the
+    /// followers read their positions from the store again.
     private func ownershipChanged(gained: [Int], lost: [Int], context: ServiceContext) async {
         for follower in followers.value.values { follower.forgetPosition() }
-        if !gained.isEmpty, ownership.isOwner {
+        // Serving starts (again) once this ends, loaded or with no lease left.
+        defer { ownership.finishLoading() }
+        if !gained.isEmpty, ownership.holdsLeases {
             do {
                 try await definition.onOwnershipGained?(context)
             } catch {

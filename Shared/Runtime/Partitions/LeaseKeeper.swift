@@ -38,7 +38,7 @@ final class LeaseKeeper: Sendable {
             let since = lastRound.value.map { clock.monotonicMilliseconds - $0 }
             logger.warning(
                 "lease round failed", metadata: ["error": "\(error)", "since.ms": "\(since.map(String.init) ?? "-")"])
-            if let since, since >= rules.duration, ownership.isOwner {
+            if let since, since >= rules.duration, ownership.holdsLeases {
                 defer { owned.record(0) }
                 return ownership.update([])
             }

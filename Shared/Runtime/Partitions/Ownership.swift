@@ -32,14 +32,29 @@ public struct LeaseLost: Error, CustomStringConvertible {
 
 /// What this instance owns right now: partition → fencing epoch, as its last lease round left it.
 /// A service without leases (``isLeased`` false) owns everything, always.
+///
+/// Holding a lease and serving are two steps: a round that gains a partition marks the state in
+/// memory stale (``update(_:)``), and the instance serves only once it has loaded what the last
+/// owner left (``finishLoading()``). Serving in between would answer from the old state, and the
+/// load would then overwrite what was written meanwhile (an acknowledged score missing from the
+/// standings until the next restart).
 public final class Ownership: Sendable {
     public let isLeased: Bool
     private let owned = Locked<[Int: UInt64]>([:])
+    /// A partition was gained and the state in memory is not loaded for it yet.
+    private let loading = Locked(false)
 
     public init(isLeased: Bool) { self.isLeased = isLeased }
 
-    /// Whether this instance serves requests and applies streams: it holds a lease (or needs none).
-    public var isOwner: Bool { !isLeased || !owned.value.isEmpty }
+    /// Whether this instance serves requests and applies streams: it holds a lease (or needs none)
+    /// and has loaded the state that came with it.
+    public var isOwner: Bool { holdsLeases && !loading.value }
+
+    /// Whether this instance holds a lease (or needs none), loaded or not.
+    public var holdsLeases: Bool { !isLeased || !owned.value.isEmpty }
+
+    /// The state in memory is loaded for what this instance holds: it serves from now on.
+    public func finishLoading() { loading.withLock { $0 = false } }
 
     /// The partitions held, for announcements and health (nil when not leased).
     public var partitions: [Int]? { isLeased ? owned.value.keys.sorted() : nil }
@@ -51,6 +66,7 @@ public final class Ownership: Sendable {
             let gained = next.filter { owned[$0.key] != $0.value }.keys.sorted()
             let lost = owned.keys.filter { next[$0] != owned[$0] }.sorted()
             owned = next
+            if !gained.isEmpty { loading.withLock { $0 = true } }
             return (gained, lost)
         }
     }
