@@ -23,15 +23,20 @@ struct OwnershipTests {
         #expect(ownership.isOwner)
     }
 
-    @Test("a new epoch of the same partition is a gain again; losing it stops serving")
+    @Test("the next epoch is this instance's own late renewal; a later one is a gain again; losing it stops serving")
     func newEpochAndLoss() {
         let ownership = Ownership(isLeased: true)
         _ = ownership.update([lease])
         ownership.finishLoading()
         var next = lease
         next.epoch = 3
-        #expect(ownership.update([next]).gained == [0])
-        #expect(!ownership.isOwner, "another owner may have written in between: load again first")
+        let renewed = ownership.update([next])
+        #expect(renewed.gained == [] && renewed.lost == [], "nobody held epoch 2 → 3 in between")
+        #expect(ownership.isOwner, "serving goes on")
+        next.epoch = 5
+        let retaken = ownership.update([next])
+        #expect(retaken.gained == [0] && retaken.lost == [0])
+        #expect(!ownership.isOwner, "another owner held epoch 4 and may have written: load again first")
         ownership.finishLoading()
         #expect(ownership.update([]).lost == [0])
         #expect(!ownership.holdsLeases && !ownership.isOwner)

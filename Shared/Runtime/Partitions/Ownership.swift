@@ -59,12 +59,16 @@ public final class Ownership: Sendable {
     /// The partitions held, for announcements and health (nil when not leased).
     public var partitions: [Int]? { isLeased ? owned.value.keys.sorted() : nil }
 
-    /// Takes the leases a round returned; says which partitions came and went.
+    /// Takes the leases a round returned; says which partitions came and went. A partition held
+    /// at epoch e and now at e + 1 is neither: this instance took it again after its own lease
+    /// ran out (a late renewal), and nobody held it in between (their take would have counted
+    /// the epoch up too), so what it keeps in memory is still the truth; only the fence changes.
     public func update(_ leases: [PartitionLease]) -> (gained: [Int], lost: [Int]) {
         owned.withLock { owned in
             let next = Dictionary(leases.map { ($0.partition, $0.epoch) }, uniquingKeysWith: { first, _ in first })
-            let gained = next.filter { owned[$0.key] != $0.value }.keys.sorted()
-            let lost = owned.keys.filter { next[$0] != owned[$0] }.sorted()
+            let continued = Set(next.keys.filter { owned[$0].map { $0 + 1 } == next[$0] })
+            let gained = next.filter { owned[$0.key] != $0.value && !continued.contains($0.key) }.keys.sorted()
+            let lost = owned.keys.filter { next[$0] != owned[$0] && !continued.contains($0) }.sorted()
             owned = next
             if !gained.isEmpty { loading.withLock { $0 = true } }
             return (gained, lost)
