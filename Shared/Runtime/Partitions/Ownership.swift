@@ -40,37 +40,42 @@ public struct LeaseLost: Error, CustomStringConvertible {
 /// standings until the next restart).
 public final class Ownership: Sendable {
     public let isLeased: Bool
-    private let owned = Locked<[Int: UInt64]>([:])
-    /// A partition was gained and the state in memory is not loaded for it yet.
-    private let loading = Locked(false)
+    private struct State {
+        /// Partition → fencing epoch.
+        var owned: [Int: UInt64] = [:]
+        /// A partition was gained and the state in memory is not loaded for it yet.
+        var loading = false
+    }
+    private let state = Locked(State())
 
     public init(isLeased: Bool) { self.isLeased = isLeased }
 
     /// Whether this instance serves requests and applies streams: it holds a lease (or needs none)
-    /// and has loaded the state that came with it.
-    public var isOwner: Bool { holdsLeases && !loading.value }
+    /// and has loaded the state that came with it. Read on every request: no lock when not leased.
+    public var isOwner: Bool { !isLeased || state.withLock { !$0.owned.isEmpty && !$0.loading } }
 
     /// Whether this instance holds a lease (or needs none), loaded or not.
-    public var holdsLeases: Bool { !isLeased || !owned.value.isEmpty }
+    public var holdsLeases: Bool { !isLeased || !state.value.owned.isEmpty }
 
     /// The state in memory is loaded for what this instance holds: it serves from now on.
-    public func finishLoading() { loading.withLock { $0 = false } }
+    public func finishLoading() { state.withLock { $0.loading = false } }
 
     /// The partitions held, for announcements and health (nil when not leased).
-    public var partitions: [Int]? { isLeased ? owned.value.keys.sorted() : nil }
+    public var partitions: [Int]? { isLeased ? state.value.owned.keys.sorted() : nil }
 
     /// Takes the leases a round returned; says which partitions came and went. A partition held
     /// at epoch e and now at e + 1 is neither: this instance took it again after its own lease
     /// ran out (a late renewal), and nobody held it in between (their take would have counted
     /// the epoch up too), so what it keeps in memory is still the truth; only the fence changes.
     public func update(_ leases: [PartitionLease]) -> (gained: [Int], lost: [Int]) {
-        owned.withLock { owned in
+        state.withLock { state in
+            let owned = state.owned
             let next = Dictionary(leases.map { ($0.partition, $0.epoch) }, uniquingKeysWith: { first, _ in first })
             let continued = Set(next.keys.filter { owned[$0].map { $0 + 1 } == next[$0] })
             let gained = next.filter { owned[$0.key] != $0.value && !continued.contains($0.key) }.keys.sorted()
             let lost = owned.keys.filter { next[$0] != owned[$0] && !continued.contains($0) }.sorted()
-            owned = next
-            if !gained.isEmpty { loading.withLock { $0 = true } }
+            state.owned = next
+            if !gained.isEmpty { state.loading = true }
             return (gained, lost)
         }
     }
