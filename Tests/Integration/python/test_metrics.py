@@ -272,6 +272,10 @@ def prometheus():
                 return False, repr(error)
             if process.poll() is not None:
                 pytest.fail(f"prometheus exited {process.returncode}: {open(os.path.join(directory, 'prometheus.log')).read()[-2000:]}")
+            if response.status_code != 200:
+                # Prometheus answers 503 "Service Unavailable" until its storage is open (seen in CI
+                # under load): still starting, not an answer.
+                return False, f"HTTP {response.status_code}: {response.text[:200]}"
             targets = response.json()["data"]["activeTargets"]
             healthy = sorted(t["labels"]["process"] for t in targets if t["health"] == "up")
             return healthy == sorted(NAMES), [(t["labels"].get("process"), t["health"], t.get("lastError")) for t in targets]
