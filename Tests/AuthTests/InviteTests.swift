@@ -87,10 +87,15 @@ struct InviteFlowTests {
             #expect(InviteCode(entered: invite.code)?.description == invite.code)
 
             let typed = invite.code.lowercased().replacingOccurrences(of: "-", with: "")
-            let relation = try await stranger.call(AuthRequests.redeemInvite, InviteEntry(code: typed))
+            let relation = try await stranger.call(AuthRequests.redeemInvite, InviteEntry(code: typed), id: "redeem-1")
             #expect(relation == FriendRelation(playerId: ownerGrant.playerId, state: .outgoingRequest))
             let ownerSide = try await owner.call(AuthRequests.friendList)
             #expect(ownerSide.incoming.map(\.playerId) == [strangerGrant.playerId])
+            #expect(try await owner.call(AuthRequests.listInvites).invites.map(\.uses) == [1])
+            // A resend (the same id) is the same entry: the same answer, no second use.
+            #expect(
+                try await stranger.call(AuthRequests.redeemInvite, InviteEntry(code: typed), id: "redeem-1") == relation
+            )
             #expect(try await owner.call(AuthRequests.listInvites).invites.map(\.uses) == [1])
             #expect(
                 try await owner.exchange(AuthRequests.redeemInvite, InviteEntry(code: invite.code)).errorCode

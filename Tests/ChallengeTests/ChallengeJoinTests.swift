@@ -48,16 +48,28 @@ struct ChallengeJoinTests {
                     == .unknownInvite)
             #expect(try await stranger.client.exchange(AuthRequests.redeemInvite, code).errorCode == .conflict)
 
-            let joined = try await stranger.client.exchange(ChallengeRequests.join, code, gameId: "dash")
+            let joined = try await stranger.client.exchange(
+                ChallengeRequests.join, code, gameId: "dash", id: "join-by-code")
             #expect(joined.isSuccess, "\(joined.text)")
             #expect(Set(try joined.value().receivers.map(\.playerId)) == [host.id, friend.id, stranger.id])
             let told = try await ChallengeFlowTests.next(host, kind: "challenge.joined")
             #expect(
                 told.details["playerId"]?.stringValue == stranger.id
                     && told.details["challengeId"]?.stringValue == started.challengeId)
-            // Joining again changes nothing.
+            // A resend of that request (the same id: after a timeout, say) is the same entry of the
+            // code and counts no second use; joining again with a new request changes nothing
+            // but the count.
+            func uses() async throws -> Int? {
+                try await host.client.call(AuthRequests.listInvites).invites.first { $0.code == invite.code }?.uses
+            }
+            let counted = try #require(try await uses())
+            let resent = try await stranger.client.call(
+                ChallengeRequests.join, code, gameId: "dash", id: "join-by-code")
+            #expect(resent.receivers.count == 3)
+            #expect(try await uses() == counted, "a resend is the same entry")
             let again = try await stranger.client.call(ChallengeRequests.join, code, gameId: "dash")
             #expect(again.receivers.count == 3)
+            #expect(try await uses() == counted + 1, "a new request is a new entry")
             // The stranger's score counts in the window.
             #expect(
                 try await stranger.client.exchange(

@@ -108,8 +108,10 @@ public protocol AccountStore: ServiceStore {
     /// Marks the owner's code revoked; nil when the owner has no such code, false when it was
     /// revoked already.
     func revokeInvite(code: String, ownerId: String, now: Int64) async throws -> Bool?
-    /// Counts one use of a code.
-    func useInvite(code: String) async throws
+    /// Counts one use of a code by `playerId`, unless `entryId` is the id of that player's last
+    /// entry of this code (a resend of the same request: already counted). A nil `entryId`
+    /// always counts.
+    func useInvite(code: String, playerId: String, entryId: String?) async throws
 }
 
 /// What a relation change writes besides both sides, from the sides before and after it.

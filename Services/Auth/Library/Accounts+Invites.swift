@@ -79,7 +79,7 @@ extension Accounts {
         guard found.ownerId != resolution.playerId else {
             throw ErrorReply(code: .invalidField, message: "this is your own invite code", field: "payload.code")
         }
-        try await store.useInvite(code: code.description)
+        try await store.useInvite(code: code.description, playerId: resolution.playerId, entryId: resolution.entryId)
         return found
     }
 
@@ -90,7 +90,9 @@ extension Accounts {
     {
         let peer = request.actor?.peer
         let found = try await resolve(
-            InviteResolution(code: entry.code, playerId: playerId, address: peer), context: context)
+            InviteResolution(
+                code: entry.code, playerId: playerId, address: peer, entryId: request.correlationId ?? request.id),
+            context: context)
         guard found.invite.purpose == .friend else {
             throw ErrorReply(
                 code: .conflict, message: "this code is for joining a challenge: enter it with challenge.join",

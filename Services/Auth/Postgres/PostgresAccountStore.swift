@@ -51,6 +51,15 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
                 """,
                 "CREATE INDEX invite_owner ON invite (owner_id, created_at)",
             ]),
+        PostgresMigration(
+            "v4-invite-entries",
+            [
+                // Each player's last entry of a code, so that a resent request counts no second use.
+                """
+                CREATE TABLE invite_entry (code text NOT NULL REFERENCES invite (code), player_id text NOT NULL,
+                    entry_id text NOT NULL, PRIMARY KEY (code, player_id))
+                """
+            ]),
     ]
 
     public init(database: PostgresStorage) { self.database = database }
@@ -413,9 +422,22 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
         }
     }
 
-    public func useInvite(code: String) async throws {
+    public func useInvite(code: String, playerId: String, entryId: String?) async throws {
         try await write { connection, logger in
-            try await connection.query("UPDATE invite SET uses = uses + 1 WHERE code = \(code)", logger: logger)
+            guard let entryId else {
+                try await connection.query("UPDATE invite SET uses = uses + 1 WHERE code = \(code)", logger: logger)
+                return
+            }
+            // One round trip: the entry is recorded, and the use counted only when it is new
+            // (a resend of the same entry changes no row).
+            try await connection.query(
+                """
+                WITH entered AS (
+                    INSERT INTO invite_entry (code, player_id, entry_id) VALUES (\(code), \(playerId), \(entryId))
+                    ON CONFLICT (code, player_id) DO UPDATE SET entry_id = EXCLUDED.entry_id
+                    WHERE invite_entry.entry_id <> EXCLUDED.entry_id RETURNING 1)
+                UPDATE invite SET uses = uses + 1 WHERE code = \(code) AND EXISTS (SELECT 1 FROM entered)
+                """, logger: logger)
         }
     }
 

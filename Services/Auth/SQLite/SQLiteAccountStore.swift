@@ -78,6 +78,14 @@ public final class SQLiteAccountStore: AccountStore {
             }
             try db.create(index: "invite_owner", on: "invite", columns: ["owner_id", "created_at"])
         }
+        migrator.registerMigration("v4-invite-entries") { db in
+            // Each player's last entry of a code, so that a resent request counts no second use.
+            try db.execute(
+                sql: """
+                    CREATE TABLE invite_entry (code TEXT NOT NULL REFERENCES invite (code), player_id TEXT NOT NULL,
+                        entry_id TEXT NOT NULL, PRIMARY KEY (code, player_id)) WITHOUT ROWID
+                    """)
+        }
         // The outbox (stream `auth`: friend requests), with the receipts and positions every
         // service database has.
         DurableTables.register(in: &migrator)
@@ -412,8 +420,18 @@ public final class SQLiteAccountStore: AccountStore {
         }
     }
 
-    public func useInvite(code: String) async throws {
+    public func useInvite(code: String, playerId: String, entryId: String?) async throws {
         try await database.write { db in
+            if let entryId {
+                try db.cachedStatement(
+                    sql: """
+                        INSERT INTO invite_entry (code, player_id, entry_id) VALUES (?, ?, ?)
+                        ON CONFLICT (code, player_id) DO UPDATE SET entry_id = excluded.entry_id
+                        WHERE invite_entry.entry_id <> excluded.entry_id
+                        """
+                ).execute(arguments: [code, playerId, entryId])
+                guard db.changesCount > 0 else { return }  // a resend of the entry counted already
+            }
             try db.cachedStatement(sql: "UPDATE invite SET uses = uses + 1 WHERE code = ?").execute(arguments: [code])
         }
     }

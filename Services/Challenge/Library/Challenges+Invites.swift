@@ -36,7 +36,9 @@ extension Challenges {
         let (gameId, playerId) = try Self.player(request)
         let resolved = try await context.call(
             AuthRequests.resolveInvite,
-            InviteResolution(code: entry.code, playerId: playerId, address: request.actor?.peer))
+            InviteResolution(
+                code: entry.code, playerId: playerId, address: request.actor?.peer,
+                entryId: request.correlationId ?? request.id))
         // A friend code, a code of another game or a block answer like a code that does not
         // exist: saying more would tell the player about someone who did not share it with them.
         let noSuchInvite = ErrorReply(

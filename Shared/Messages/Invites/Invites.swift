@@ -92,10 +92,15 @@ public struct InviteResolution: Codable, Sendable, Equatable {
     public var playerId: String
     /// The client address the code came from (guessing is limited per address too).
     public var address: String?
-    public init(code: String, playerId: String, address: String?) {
+    /// The id of the request the player entered the code with (`challenge.join`'s): a resend
+    /// of that request (the same id, after a timeout or a reconnect) is the same entry, and
+    /// counts no second use. Absent: every resolution counts.
+    public var entryId: String?
+    public init(code: String, playerId: String, address: String?, entryId: String? = nil) {
         self.code = code
         self.playerId = playerId
         self.address = address
+        self.entryId = entryId
     }
 }
 
