@@ -22,13 +22,18 @@ RUN scripts/install-deps
 COPY Package.swift ./
 RUN --mount=type=cache,id=podium-swift-build,target=/src/.build swift package resolve
 COPY . .
+# The static client builds in a directory of its own: `--static-swift-stdlib` compiles every
+# module against the static runtime's resources, so in the same directory each build would undo
+# the other's and the next image build would compile everything twice from nothing again.
 RUN --mount=type=cache,id=podium-swift-build,target=/src/.build scripts/build \
-    && swift build -c release --static-swift-stdlib --product podium \
+    && swift build -c release --static-swift-stdlib --scratch-path /src/.build/static --product podium \
     && bin="$(swift build -c release --show-bin-path)" \
+    && static="$(swift build -c release --static-swift-stdlib --scratch-path /src/.build/static --show-bin-path)" \
     && mkdir -p /out/bin /out/lib \
-    && for name in podium-gateway podium-auth podium-leaderboard podium-achievement podium-challenge podium; do \
+    && for name in podium-gateway podium-auth podium-leaderboard podium-achievement podium-challenge; do \
            install -m 0755 --strip "$bin/$name" "/out/bin/$name"; \
        done \
+    && install -m 0755 --strip "$static/podium" /out/bin/podium \
     && ldd /out/bin/* | awk '$3 ~ "/lib/swift/linux/" { print $3 }' | sort -u \
         | xargs -r -I{} install -m 0644 {} /out/lib/ \
     && test -n "$(ls /out/lib)"
