@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# Podium's image: the five services and the `podium` client. compose.yaml builds it; by hand:
+# Podium's image: the five services, the `podium` client and `podium-data`. compose.yaml builds it; by hand:
 #   docker build -t podium:local .
 #
 # The build stage runs scripts/build, the same script as everywhere else. The Swift runtime
@@ -30,7 +30,7 @@ RUN --mount=type=cache,id=podium-swift-build,target=/src/.build scripts/build \
     && bin="$(swift build -c release --show-bin-path)" \
     && static="$(swift build -c release --static-swift-stdlib --scratch-path /src/.build/static --show-bin-path)" \
     && mkdir -p /out/bin /out/lib \
-    && for name in podium-gateway podium-auth podium-leaderboard podium-achievement podium-challenge; do \
+    && for name in podium-gateway podium-auth podium-leaderboard podium-achievement podium-challenge podium-data; do \
            install -m 0755 --strip "$bin/$name" "/out/bin/$name"; \
        done \
     && install -m 0755 --strip "$static/podium" /out/bin/podium \

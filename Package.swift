@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "podium-achievement", targets: ["AchievementMain"]),
         .executable(name: "podium-challenge", targets: ["ChallengeMain"]),
         .executable(name: "podium", targets: ["PodiumCLI"]),
+        .executable(name: "podium-data", targets: ["PodiumDataCLI"]),
         .executable(name: "podium-bench", targets: ["PodiumBench"]),
         .executable(name: "podium-bench-zmq", targets: ["PodiumBenchZMQ"]),
         .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
@@ -223,7 +224,8 @@ let package = Package(
             name: "ChallengeMain",
             dependencies: ["Challenge", "ChallengeSQLite", "ChallengePostgres", "PodiumOperations"],
             path: "Services/Challenge/Main"),
-        // The `podium` command-line client.
+        // The `podium` command-line client: it speaks the protocol only, so it stays small (the
+        // image links it statically, to be copied out and run anywhere; docs/DEPLOYMENT.md).
         .executableTarget(
             name: "PodiumCLI",
             dependencies: [
@@ -231,13 +233,20 @@ let package = Package(
                 "PodiumMessages",
                 "PodiumClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                // `podium admin export` and `import`: the SQLite reader, the PostgreSQL loader and
-                // the services' PostgreSQL openers (their migrations make the target schemas).
-                "PodiumRuntime", "PodiumSQLite", "PodiumPostgres", "Gateway", "GatewayPostgres", "AuthPostgres",
-                "LeaderboardPostgres", "AchievementPostgres", "ChallengePostgres",
-                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Services/CLI"
+        ),
+        // `podium-data export` and `import`: the SQLite reader, the PostgreSQL loader and the
+        // services' PostgreSQL openers (their migrations make the target schemas).
+        .executableTarget(
+            name: "PodiumDataCLI",
+            dependencies: [
+                "PodiumMessages", "PodiumRuntime", "PodiumSQLite", "PodiumPostgres", "Gateway", "GatewayPostgres",
+                "AuthPostgres", "LeaderboardPostgres", "AchievementPostgres", "ChallengePostgres",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Services/DataCLI"
         ),
         // Starts a whole stack in-process on ephemeral ports, for tests.
         .target(

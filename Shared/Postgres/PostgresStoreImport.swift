@@ -97,7 +97,7 @@ public struct ImportProblem: Error, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-/// The target of `podium admin import`: one database, whose service schemas the services'
+/// The target of `podium-data import`: one database, whose service schemas the services'
 /// own openers have created (their migrations), loaded in one transaction.
 public final class PostgresImportTarget: Sendable {
     private let storage: PostgresStorage

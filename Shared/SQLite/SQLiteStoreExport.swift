@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import PodiumRuntime
 
-/// Reads a service's SQLite store whole, for `podium admin export`: every table (but SQLite's
+/// Reads a service's SQLite store whole, for `podium-data export`: every table (but SQLite's
 /// and GRDB's own bookkeeping) with its columns and rows as ``DumpValue``s.
 ///
 /// The file is opened alone: `locking_mode = EXCLUSIVE` and an exclusive transaction, which a

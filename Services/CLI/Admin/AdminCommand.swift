@@ -5,13 +5,12 @@ struct AdminCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
         abstract: """
-            Operator actions (admin key): bans, sessions, player lookup, scores, board resets, challenges, the audit log; \
-            moving a deployment to PostgreSQL.
+            Operator actions (admin key): bans, sessions, player lookup, scores, board resets, challenges, the audit log.
             """,
         discussion: """
             Every subcommand sends the admin key: --admin-key or $PODIUM_ADMIN_KEY. Each request is \
-            written to the gateway's audit log (podium admin audit). export and import work on the \
-            stores themselves, with the stack stopped, and need no key.
+            written to the gateway's audit log (podium admin audit). Moving a deployment to PostgreSQL \
+            works on the stores themselves, with the stack stopped: podium-data export and import.
             """,
         subcommands: [
             AdminBanCommand.self, AdminUnbanCommand.self, AdminLookupCommand.self, AdminRevokeSessionCommand.self,
@@ -20,6 +19,5 @@ struct AdminCommand: ParsableCommand {
             AdminDefineBoardCommand.self,
             AdminDefineAchievementCommand.self, AdminDefineChallengeCommand.self, AdminRemoveChallengeCommand.self,
             AdminChallengesCommand.self, AdminEndChallengeCommand.self, AdminAuditCommand.self,
-            AdminExportCommand.self, AdminImportCommand.self,
         ])
 }

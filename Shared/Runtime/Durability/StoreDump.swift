@@ -4,7 +4,7 @@ import Foundation
 /// so that moving a deployment between backends loses nothing: integers stay integers, blobs
 /// stay bytes, a NULL stays NULL.
 ///
-/// In a dump file (`podium admin export`, docs/POSTGRESQL.md) a value is JSON: `null`, an
+/// In a dump file (`podium-data export`, docs/POSTGRESQL.md) a value is JSON: `null`, an
 /// integer, a string, `{"base64": "…"}` for bytes or `{"real": 1.5}` for a floating-point number.
 public enum DumpValue: Sendable, Equatable, Codable {
     case null

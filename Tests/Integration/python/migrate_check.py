@@ -11,7 +11,7 @@
    history/archives, achievement lists, inboxes, received/issued challenges and their details,
    the operators' challenge list, the whole event log, the leaderboard and achievement outboxes,
    receipts of earlier requests) and, last, the whole audit log.
-3. `podium admin export` while the stack runs: refused. Kills the stack (SIGKILL, so that some
+3. `podium-data export` while the stack runs: refused. Kills the stack (SIGKILL, so that some
    of the data is only in SQLite's write-ahead logs), exports, imports into a new PostgreSQL database, and compares every table of every SQLite file with its PostgreSQL
    table, row for row.
 4. Refusals that change nothing: an import into the now full database, a truncated dump, an
@@ -535,8 +535,8 @@ def comparable(rows):
     return sorted(json.dumps([plain(v) for v in row]) for row in rows)
 
 
-def podium(bin_dir, *args, env=None):
-    return subprocess.run([os.path.join(bin_dir, "podium"), *args], capture_output=True, text=True, timeout=300,
+def podium_data(bin_dir, *args, env=None):
+    return subprocess.run([os.path.join(bin_dir, "podium-data"), *args], capture_output=True, text=True, timeout=300,
                           env=dict(os.environ, **(env or {})))
 
 
@@ -590,7 +590,7 @@ def main():
 
         # Export refuses a running deployment.
         dump = os.path.join(work, "podium.dump")
-        result = podium(args.bin, "admin", "export", "--data", data, "--output", dump)
+        result = podium_data(args.bin, "export", "--data", data, "--output", dump)
         check(result.returncode != 0 and "open in another process" in result.stderr and not os.path.exists(dump),
               "export refuses a deployment whose services run", result.stdout + result.stderr)
     finally:
@@ -602,12 +602,12 @@ def main():
     sqlite_before = sqlite_tables(data)
     rows_total = sum(len(rows) for _, rows in sqlite_before.values())
     moved = time.monotonic()
-    result = podium(args.bin, "admin", "export", "--data", data, "--output", dump)
-    check(result.returncode == 0 and os.path.exists(dump), "podium admin export", result.stdout + result.stderr)
+    result = podium_data(args.bin, "export", "--data", data, "--output", dump)
+    check(result.returncode == 0 and os.path.exists(dump), "podium-data export", result.stdout + result.stderr)
     log(result.stdout.strip())
     exported = time.monotonic()
-    result = podium(args.bin, "admin", "import", "--input", dump, "--database-url", target_url)
-    check(result.returncode == 0, "podium admin import", result.stdout + result.stderr)
+    result = podium_data(args.bin, "import", "--input", dump, "--database-url", target_url)
+    check(result.returncode == 0, "podium-data import", result.stdout + result.stderr)
     log(result.stdout.strip())
     imported = time.monotonic()
 
@@ -628,7 +628,7 @@ def main():
     snapshot = json.dumps({k: comparable(v[1]) for k, v in postgres_tables(target_url, columns_of).items()})
 
     def refused(what, path, url, expect):
-        result = podium(args.bin, "admin", "import", "--input", path, "--database-url", url)
+        result = podium_data(args.bin, "import", "--input", path, "--database-url", url)
         check(result.returncode != 0 and expect in result.stderr, f"import refuses {what}", result.stdout + result.stderr)
 
     refused("a target that holds data", dump, target_url, "already holds data")
@@ -737,7 +737,7 @@ def main():
         check(not any(f.endswith(".sqlite") for f in os.listdir(data)), "no SQLite file was made on PostgreSQL")
 
         newest = stack.as_admin("admin.audit", {"limit": 1})["entries"]
-        result = podium(args.bin, "admin", "import", "--input", dump, "--database-url", target_url, "--replace")
+        result = podium_data(args.bin, "import", "--input", dump, "--database-url", target_url, "--replace")
         check(result.returncode != 0 and "is the stack running on it?" in result.stderr,
               "import refuses a target a running stack uses (even with --replace)", result.stdout + result.stderr)
         check(stack.as_admin("admin.audit", {"limit": 1})["entries"] == newest,
@@ -788,7 +788,7 @@ def main():
         stack.stop()
 
     # --replace empties the schemas first: the target is the dump again, the new writes gone.
-    result = podium(args.bin, "admin", "import", "--input", dump, "--database-url", target_url, "--replace")
+    result = podium_data(args.bin, "import", "--input", dump, "--database-url", target_url, "--replace")
     check(result.returncode == 0, "import --replace into a database that holds data", result.stdout + result.stderr)
     replaced = postgres_tables(target_url, columns_of)
     check(all(comparable(rows) == comparable(replaced[name][1]) for name, (_, rows) in sqlite_before.items()),

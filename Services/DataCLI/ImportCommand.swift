@@ -10,11 +10,11 @@ import Logging
 import PodiumPostgres
 import PodiumRuntime
 
-/// `podium admin import`: a dump of `podium admin export` into PostgreSQL, all or nothing.
-struct AdminImportCommand: ParsableCommand {
+/// `podium-data import`: a dump of `podium-data export` into PostgreSQL, all or nothing.
+struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Load a dump (podium admin export) into PostgreSQL: every service's schema, in one transaction.",
+        abstract: "Load a dump (podium-data export) into PostgreSQL: every service's schema, in one transaction.",
         discussion: """
             Checks the whole file (row counts, checksum) first. Creates each service's schema the way \
             the service does at start (its migrations), checks the dump's tables and columns against it \
@@ -24,7 +24,7 @@ struct AdminImportCommand: ParsableCommand {
             docs/POSTGRESQL.md, "Moving from SQLite to PostgreSQL".
             """)
 
-    @Option(name: .customLong("input"), help: "The dump file (podium admin export --output).")
+    @Option(name: .customLong("input"), help: "The dump file (podium-data export --output).")
     var input: String
 
     @Option(name: .customLong("database-url"), help: "The target database (default: $PODIUM_DATABASE_URL).")

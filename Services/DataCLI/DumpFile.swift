@@ -1,7 +1,7 @@
 import Foundation
 import PodiumRuntime
 
-/// The dump file of `podium admin export` and `import` (docs/POSTGRESQL.md, "Moving from SQLite
+/// The dump file of `podium-data export` and `import` (docs/POSTGRESQL.md, "Moving from SQLite
 /// to PostgreSQL"): JSON lines.
 ///
 /// ```

@@ -19,11 +19,11 @@ enum DeploymentFiles {
     static var services: [String] { all.map(\.service).reduce(into: []) { if !$0.contains($1) { $0.append($1) } } }
 }
 
-/// `podium admin export`: a whole SQLite deployment into one dump file, offline.
-struct AdminExportCommand: ParsableCommand {
+/// `podium-data export`: a whole SQLite deployment into one dump file, offline.
+struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Write a stopped deployment's SQLite stores to one dump file (for podium admin import).",
+        abstract: "Write a stopped deployment's SQLite stores to one dump file (for podium-data import).",
         discussion: """
             Reads every store under the data directory (gateway-events, gateway-audit, auth-accounts, \
             leaderboard-scores, achievement-progress, challenge-challenges .sqlite): every row of every \
