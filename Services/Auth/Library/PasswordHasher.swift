@@ -4,8 +4,8 @@ import Foundation
 
 /// Hashes and checks passwords with scrypt (swift-crypto's CryptoExtras), salted per password.
 ///
-/// scrypt is deliberately slow and memory-hard, so it runs on its own dispatch queue, never on
-/// Swift's cooperative pool. Stored form: `scrypt$<N>$<r>$<p>$<salt base64>$<hash base64>`,
+/// scrypt is deliberately slow and memory-hard, so it runs on a queue of its own with bounded
+/// concurrency (``lanes``), never on Swift's cooperative pool. Stored form: `scrypt$<N>$<r>$<p>$<salt base64>$<hash base64>`,
 /// so the cost can be raised later without breaking existing hashes.
 public struct PasswordHasher: Sendable {
     /// scrypt's cost parameters.
@@ -21,7 +21,17 @@ public struct PasswordHasher: Sendable {
     }
 
     public let cost: Cost
-    private static let queue = DispatchQueue(label: "podium.auth.password-hashing", attributes: .concurrent)
+    /// At most this many hashes run at once (half the cores, at least one); the rest wait their
+    /// turn in the queue, off the cooperative pool. Unbounded, a burst of logins (a guessing
+    /// attack) took every core from the service's other requests and its bus loops: scripts/fuzz
+    /// saw `auth.profile` pass the 5 s service timeout during 800 wrong logins on 2 cores.
+    public static let lanes = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
+    private static let queue: OperationQueue = {
+        let queue = OperationQueue()
+        queue.name = "podium.auth.password-hashing"
+        queue.maxConcurrentOperationCount = lanes
+        return queue
+    }()
 
     public init(cost: Cost = .standard) {
         self.cost = cost
@@ -60,7 +70,7 @@ public struct PasswordHasher: Sendable {
 
     private static func offload<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try work() }) }
+            queue.addOperation { continuation.resume(with: Result { try work() }) }
         }
     }
 }
