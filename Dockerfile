@@ -9,8 +9,9 @@
 # of the same architecture with libzmq5 (`docker compose cp gateway:/usr/local/bin/podium .`).
 # The toolchain matches the one Podium is developed and tested with (Swift 6.3).
 # The build directory (/src/.build: the package checkouts and everything compiled) is a cache
-# mount: it is not part of any image, and the next build on the same machine can reuse what it
-# compiled. `docker builder prune` (with podman: removing /var/tmp/buildah-cache) empties it.
+# mount: it is not part of any image, and the next build on the same machine compiles only what
+# changed, in practice Podium's own modules and not its dependencies. `docker builder prune`
+# (with podman: removing /var/tmp/buildah-cache) empties it.
 ARG SWIFT_IMAGE=swift:6.3-bookworm
 ARG RUNTIME_IMAGE=debian:bookworm-slim
 
