@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOCore
 import PodiumMessages
 import PodiumRuntime
 import PostgresNIO
@@ -31,52 +32,89 @@ public enum PostgresDurable {
             ]),
     ]
 
-    /// Writes a unit's receipts, outbox messages and stream positions inside the caller's transaction.
+    /// Writes a unit's receipts, outbox messages and stream positions inside the caller's
+    /// transaction: one statement each, whatever the unit's size (arrays bound once and expanded
+    /// with `unnest`), so a batch of any size costs the same few round trips.
     public static func commit(_ writes: DurableWrites, on connection: PostgresConnection, logger: Logger) async throws {
-        for receipt in writes.receipts {
-            try await record(receipt.key, reply: receipt.reply, at: receipt.time, on: connection, logger: logger)
+        try await recordAll(writes.receipts, on: connection, logger: logger)
+        try await appendToOutbox(writes.outbox, on: connection, logger: logger)
+        try await advanceAll(writes.positions, on: connection, logger: logger)
+    }
+
+    /// The outbox messages, numbered after the highest committed: the table's lock (readers still
+    /// read) is taken just before the one insert and held until the commit, so numbers follow
+    /// commit order without gaps. The insert reads the head after the lock (a statement of its
+    /// own sees every commit before it).
+    static func appendToOutbox(
+        _ messages: [DurableWrites.OutboxMessage], on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        guard !messages.isEmpty else { return }
+        try await connection.query("LOCK TABLE podium_outbox IN EXCLUSIVE MODE", logger: logger)
+        let topics = messages.map(\.topic)
+        let envelopes = messages.map { ByteBuffer(bytes: $0.envelope) }
+        let times = messages.map(\.time)
+        try await connection.query(
+            """
+            INSERT INTO podium_outbox (seq, topic, envelope, created_at)
+            SELECT (SELECT COALESCE(MAX(seq), 0) FROM podium_outbox) + m.ord, m.topic, m.envelope, m.created_at
+            FROM unnest(\(topics)::text[], \(envelopes)::bytea[], \(times)::bigint[]) WITH ORDINALITY
+                AS m(topic, envelope, created_at, ord)
+            """, logger: logger)
+    }
+
+    /// The receipts of a batch, looked up in one statement: the stored fingerprint and reply of
+    /// each key that has one, by the key's index in `keys`.
+    public static func storedReceipts(_ keys: [RequestKey], on connection: PostgresConnection, logger: Logger)
+        async throws -> [Int: (fingerprint: String, reply: JSONValue)]
+    {
+        guard !keys.isEmpty else { return [:] }
+        let scopes = keys.map(\.scope)
+        let ids = keys.map(\.requestId)
+        let rows = try await connection.query(
+            """
+            SELECT k.ord::bigint, r.fingerprint, r.reply
+            FROM unnest(\(scopes)::text[], \(ids)::text[]) WITH ORDINALITY AS k(scope, request_id, ord)
+            JOIN podium_receipt r ON r.scope = k.scope AND r.request_id = k.request_id
+            """, logger: logger)
+        var found: [Int: (fingerprint: String, reply: JSONValue)] = [:]
+        for try await (ordinal, fingerprint, reply) in rows.decode((Int64, String, String).self) {
+            found[Int(ordinal) - 1] = (fingerprint, try WireCodec.decode(JSONValue.self, from: Data(reply.utf8)))
         }
-        if !writes.outbox.isEmpty {
-            try await connection.query("LOCK TABLE podium_outbox IN EXCLUSIVE MODE", logger: logger)
-            var seq = try await outboxHead(on: connection, logger: logger)
-            for message in writes.outbox {
-                seq += 1
-                try await connection.query(
-                    """
-                    INSERT INTO podium_outbox (seq, topic, envelope, created_at)
-                    VALUES (\(Int64(seq)), \(message.topic), \(message.envelope), \(message.time))
-                    """,
-                    logger: logger)
-            }
-        }
-        for (stream, sequence) in writes.positions {
-            try await advance(stream, to: sequence, on: connection, logger: logger)
-        }
+        return found
     }
 
     /// The stored answer for a resend, nil for a new id; throws `id_reused` for another payload.
     public static func replay(_ key: RequestKey, on connection: PostgresConnection, logger: Logger) async throws
         -> JSONValue?
     {
-        let rows = try await connection.query(
-            "SELECT fingerprint, reply FROM podium_receipt WHERE scope = \(key.scope) AND request_id = \(key.requestId)",
-            logger: logger)
-        for try await (fingerprint, reply) in rows.decode((String, String).self) {
-            return try RequestReceipts.replay(
-                key, storedFingerprint: fingerprint,
-                storedReply: try WireCodec.decode(JSONValue.self, from: Data(reply.utf8)))
-        }
-        return nil
+        guard let stored = try await storedReceipts([key], on: connection, logger: logger)[0] else { return nil }
+        return try RequestReceipts.replay(key, storedFingerprint: stored.fingerprint, storedReply: stored.reply)
     }
 
     public static func record(
         _ key: RequestKey, reply: JSONValue, at time: Int64, on connection: PostgresConnection, logger: Logger
     ) async throws {
-        let text = String(decoding: try WireCodec.encode(reply), as: UTF8.self)
+        var writes = DurableWrites()
+        writes.recordReceipt(key, reply: reply, at: time)
+        try await recordAll(writes.receipts, on: connection, logger: logger)
+    }
+
+    /// Receipts in one statement.
+    static func recordAll(_ receipts: [DurableWrites.Receipt], on connection: PostgresConnection, logger: Logger)
+        async throws
+    {
+        guard !receipts.isEmpty else { return }
+        let scopes = receipts.map(\.key.scope)
+        let ids = receipts.map(\.key.requestId)
+        let types = receipts.map(\.key.requestType)
+        let fingerprints = receipts.map(\.key.fingerprint)
+        let replies = try receipts.map { String(decoding: try WireCodec.encode($0.reply), as: UTF8.self) }
+        let times = receipts.map(\.time)
         try await connection.query(
             """
             INSERT INTO podium_receipt (scope, request_id, request_type, fingerprint, reply, created_at)
-            VALUES (\(key.scope), \(key.requestId), \(key.requestType), \(key.fingerprint), \(text), \(time))
+            SELECT * FROM unnest(\(scopes)::text[], \(ids)::text[], \(types)::text[], \(fingerprints)::text[],
+                \(replies)::text[], \(times)::bigint[])
             """, logger: logger)
     }
 
@@ -94,9 +132,19 @@ public enum PostgresDurable {
     public static func advance(_ stream: String, to sequence: UInt64, on connection: PostgresConnection, logger: Logger)
         async throws
     {
+        try await advanceAll([stream: sequence], on: connection, logger: logger)
+    }
+
+    /// Stream positions in one statement; a position never moves back.
+    static func advanceAll(_ positions: [String: UInt64], on connection: PostgresConnection, logger: Logger)
+        async throws
+    {
+        guard !positions.isEmpty else { return }
+        let streams = Array(positions.keys).sorted()
+        let sequences = streams.map { Int64(clamping: positions[$0] ?? 0) }
         try await connection.query(
             """
-            INSERT INTO podium_position (stream, sequence) VALUES (\(stream), \(Int64(clamping: sequence)))
+            INSERT INTO podium_position (stream, sequence) SELECT * FROM unnest(\(streams)::text[], \(sequences)::bigint[])
             ON CONFLICT (stream) DO UPDATE SET sequence = excluded.sequence WHERE excluded.sequence > podium_position.sequence
             """, logger: logger)
     }

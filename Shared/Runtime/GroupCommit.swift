@@ -1,5 +1,6 @@
 import DequeModule
 import Metrics
+import PodiumMessages
 
 /// Group commit: callers queue items and wait; one writer at a time takes everything queued (up
 /// to ``maximumBatch``) and handles it as one batch, typically one transaction and one fsync.
@@ -19,6 +20,8 @@ public final class GroupCommit<Item: Sendable, Outcome: Sendable>: Sendable {
     private struct State {
         var queue = Deque<Waiting>()
         var writing = false
+        /// How long the last batch took to write, for ``BacklogLimit``.
+        var lastBatchMilliseconds: Int64 = 0
     }
 
     /// The most items one batch takes.
@@ -56,6 +59,17 @@ public final class GroupCommit<Item: Sendable, Outcome: Sendable>: Sendable {
         }
     }
 
+    /// Queues `item` as ``submit(_:)`` does, unless the queue is behind by more than `limit`
+    /// allows: then refuses at once with `overloaded` and a retry hint, queueing nothing.
+    public func submit(_ item: Item, within limit: BacklogLimit) async throws(ErrorReply) -> Outcome {
+        let refusal = state.withLock { state in
+            limit.refusal(
+                waiting: state.queue.count, batchSize: maximumBatch, lastBatchMilliseconds: state.lastBatchMilliseconds)
+        }
+        if let refusal { throw refusal }
+        return await submit(item)
+    }
+
     private func writeQueued() async {
         while true {
             let batch = state.withLock { state -> [Waiting] in
@@ -67,8 +81,11 @@ public final class GroupCommit<Item: Sendable, Outcome: Sendable>: Sendable {
             if batch.isEmpty { return }
             let started = ContinuousClock.now
             let outcomes = await write(batch.map(\.item))
+            let took = ContinuousClock.now - started
             batchSizes.record(batch.count)
-            durations.record(duration: ContinuousClock.now - started)
+            durations.record(duration: took)
+            let milliseconds = took.components.seconds * 1000 + took.components.attoseconds / 1_000_000_000_000_000
+            state.withLock { $0.lastBatchMilliseconds = milliseconds }
             precondition(outcomes.count == batch.count, "a group commit writer returns one outcome per item")
             for (waiting, outcome) in zip(batch, outcomes) { waiting.continuation.resume(returning: outcome) }
         }

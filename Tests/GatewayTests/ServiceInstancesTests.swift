@@ -49,7 +49,7 @@ struct ServiceInstancesTests {
         .enabled(if: PodiumTestStack.storageKind == "postgresql", "leases live in PostgreSQL"))
     func handOver() async throws {
         let admin = String(repeating: "a", count: 40)
-        try await withPodiumStack(.init(adminKey: admin, instances: 2, leaseMilliseconds: 1000)) { stack in
+        try await withPodiumStack(.init(adminKey: admin, instances: 2, leaseMilliseconds: 3000)) { stack in
             // Each service settles on exactly one owner (a joining instance may take over once).
             _ = try await withDeadline(.seconds(15)) {
                 while ["auth", "leaderboard", "achievement", "challenge"].contains(where: {

@@ -83,17 +83,24 @@ struct PartitionLeasesTests {
     }
 
     @Test(
-        "an instance whose lease expired and that takes it again gets a new epoch: its writes from before are refused")
+        "an instance whose lease expired and that takes it again, nobody else having taken it, keeps its epoch; after another owner, a new one"
+    )
     func retakenAfterExpiry() throws {
         let first = try #require(rules.taken(PartitionLease(partition: 3), by: "a", now: 0))
         let renewed = try #require(rules.taken(first, by: "a", now: 1000))
         #expect(renewed.epoch == first.epoch, "a renewal keeps the epoch")
-        // a paused past its lease; nobody else took the partition; a takes it again.
+        // a paused past its lease (or its clock stepped forward); nobody else took the partition:
+        // nobody else wrote, so a's writes in flight may commit.
         let retaken = try #require(rules.taken(renewed, by: "a", now: 4500))
-        #expect(retaken.epoch == first.epoch + 1)
+        #expect(retaken.epoch == first.epoch)
+        #expect(rules.admits(retaken, instance: "a", epoch: first.epoch, now: 4600))
+        // b took it meanwhile, then let it lapse: a's writes from before are refused.
+        let byB = try #require(rules.taken(renewed, by: "b", now: 4500))
+        let backToA = try #require(rules.taken(byB, by: "a", now: 9000))
+        #expect(backToA.epoch == first.epoch + 2)
         #expect(
-            !rules.admits(retaken, instance: "a", epoch: first.epoch, now: 4600), "a write prepared before the pause")
-        #expect(rules.admits(retaken, instance: "a", epoch: retaken.epoch, now: 4600))
+            !rules.admits(backToA, instance: "a", epoch: first.epoch, now: 9100), "a write prepared before b owned it")
+        #expect(rules.admits(backToA, instance: "a", epoch: backToA.epoch, now: 9100))
         let released = try #require(rules.released(retaken, by: "a"))
         #expect(released.isFree(at: 4600) && released.epoch == retaken.epoch)
         #expect(rules.released(retaken, by: "b") == nil, "only the owner releases")

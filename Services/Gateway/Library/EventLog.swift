@@ -23,12 +23,17 @@ final class EventLog: Sendable {
     private let state: Locked<State>
     /// Most events in one transaction.
     static let maximumBatch = 2000
+    /// How far the log may fall behind its database before new events are refused with
+    /// `overloaded` (well inside the clients' usual timeouts).
+    static let backlog = BacklogLimit(maximumWaiting: 8 * maximumBatch, maximumWaitMilliseconds: 2_000)
 
     private struct State {
         var queue: [Entry] = []
         var writing = false
         var closed = false
         var head: UInt64
+        /// How long the last batch took, for ``backlog``.
+        var lastBatchMilliseconds: Int64 = 0
     }
     /// Wakes the writer (``serve(publish:)``) when events are queued; several wake-ups coalesce.
     private let batchSizes = Recorder(
@@ -54,23 +59,27 @@ final class EventLog: Sendable {
     var isIdle: Bool { state.withLock { $0.queue.isEmpty && !$0.writing } }
 
     /// Queues an event for the writer; `entry.done` is called after its transaction. Once the
-    /// writer was told to stop (``finish()``), the event is refused at once, unlogged.
+    /// writer was told to stop (``finish()``), or while the log is behind its database by more
+    /// than ``backlog`` allows (`overloaded`, with a retry hint), the event is refused at once, unlogged.
     func append(_ entry: Entry) {
-        let accepted = state.withLock { state -> Bool in
-            guard !state.closed else { return false }
-            state.queue.append(entry)
-            return true
-        }
-        if accepted {
-            wake.yield()
-        } else {
-            Task {
-                await entry.done(
-                    .failure(
-                        ErrorReply(
-                            code: .serviceUnavailable, message: "the gateway is shutting down; retry with the same id"))
-                )
+        let refusal = state.withLock { state -> ErrorReply? in
+            guard !state.closed else {
+                return ErrorReply(
+                    code: .serviceUnavailable, message: "the gateway is shutting down; retry with the same id")
             }
+            if let refusal = Self.backlog.refusal(
+                waiting: state.queue.count, batchSize: Self.maximumBatch,
+                lastBatchMilliseconds: state.lastBatchMilliseconds)
+            {
+                return refusal
+            }
+            state.queue.append(entry)
+            return nil
+        }
+        if let refusal {
+            Task { await entry.done(.failure(refusal)) }
+        } else {
+            wake.yield()
         }
     }
 
@@ -104,7 +113,12 @@ final class EventLog: Sendable {
             do {
                 let started = ContinuousClock.now
                 let written = try await store.append(batch.map(\.event))
-                commitDurations.record(duration: ContinuousClock.now - started)
+                let took = ContinuousClock.now - started
+                commitDurations.record(duration: took)
+                state.withLock {
+                    $0.lastBatchMilliseconds =
+                        took.components.seconds * 1000 + took.components.attoseconds / 1_000_000_000_000_000
+                }
                 batchSizes.record(batch.count)
                 var head: UInt64 = 0
                 outcomes = written.map { outcome in

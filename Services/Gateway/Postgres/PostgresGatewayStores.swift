@@ -1,6 +1,7 @@
 import Foundation
 import Gateway
 import Logging
+import NIOCore
 import PodiumMessages
 import PodiumPostgres
 import PodiumRuntime
@@ -8,9 +9,11 @@ import PostgresNIO
 
 /// The event log in PostgreSQL (table `event` in the gateway's schema).
 ///
-/// Gap-free under concurrent writers: a batch's transaction takes the table's lock (readers
-/// still read), reads the head and numbers after it, so sequences follow commit order and a
-/// rolled-back batch leaves no hole.
+/// Gap-free under concurrent writers (several gateways): a batch's transaction takes the table's
+/// lock (readers still read) just before its one insert, which numbers after the committed head,
+/// and holds it through the commit, so sequences follow commit order and a rolled-back batch
+/// leaves no hole. Everything else (the look-up of resent request ids, encoding) happens before
+/// the lock: the lock covers one statement and the commit.
 public final class PostgresEventLogStore: EventLogStore, StorageSize {
     let database: PostgresStorage
     public var location: String { database.settings.location }
@@ -64,30 +67,95 @@ public final class PostgresEventLogStore: EventLogStore, StorageSize {
         return try await database.read { connection in try await Self.head(connection, logger) }
     }
 
+    /// A batch in one insert, numbered under the table's lock for the shortest time: what the
+    /// log holds for the batch's request ids is read (one statement) and the batch decided and
+    /// encoded (``EventBatch``) before the lock; under it, one `INSERT … SELECT` numbers the new
+    /// rows after the committed head, and the commit follows. Another gateway that logged one of
+    /// the same request ids in between makes the insert skip that row (`ON CONFLICT DO NOTHING`);
+    /// the transaction is then rolled back (no number is used) and the batch decided again.
     public func append(_ entries: [EventLogEntry]) async throws -> [EventLogOutcome] {
         let logger = database.logger
-        return try await database.transaction { connection in
-            try await connection.query("LOCK TABLE event IN EXCLUSIVE MODE", logger: logger)
-            var numbering = EventNumbering(head: try await Self.head(connection, logger))
-            var outcomes: [EventLogOutcome] = []
-            outcomes.reserveCapacity(entries.count)
-            for entry in entries {
-                let earlier =
-                    numbering.earlierInBatch(entry) == nil
-                    ? try await Self.find(entry.gameId, entry.playerId, entry.requestId, connection, logger) : nil
-                let (outcome, sequence) = try numbering.admit(entry, earlier: earlier)
-                if let sequence, case .logged(let acknowledgement, let event) = outcome {
-                    try await connection.query(
-                        """
-                        INSERT INTO event (seq, game_id, player_id, request_id, fingerprint, event_id, topic, accepted_at, envelope)
-                        VALUES (\(Int64(sequence)), \(entry.gameId), \(entry.playerId), \(entry.requestId), \(entry.fingerprint),
-                            \(acknowledgement.eventId), \(event.topic), \(acknowledgement.acceptedAt), \(event.body))
-                        """, logger: logger)
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                let (batch, head) = try await database.transaction { connection in
+                    let batch = try EventBatch(entries, earlier: try await Self.earlier(entries, connection, logger))
+                    return (batch, try await Self.insert(batch.rows, connection, logger))
                 }
-                outcomes.append(outcome)
+                return try batch.outcomes(after: head)
+            } catch is LoggedMeanwhile where attempt < 5 {
+                continue
             }
-            return outcomes
         }
+    }
+
+    /// A request id of the batch logged by another gateway between the look-up and the lock.
+    private struct LoggedMeanwhile: Error {}
+
+    /// What the log holds for each entry's request id, by the entry's position, in one statement.
+    private static func earlier(_ entries: [EventLogEntry], _ connection: PostgresConnection, _ logger: Logger)
+        async throws -> [Int: EventNumbering.Earlier]
+    {
+        guard !entries.isEmpty else { return [:] }
+        let games = entries.map(\.gameId)
+        let players = entries.map(\.playerId)
+        let requests = entries.map(\.requestId)
+        let rows = try await connection.query(
+            """
+            SELECT k.ord::bigint, e.seq, e.fingerprint, e.event_id, e.topic, e.accepted_at
+            FROM unnest(\(games)::text[], \(players)::text[], \(requests)::text[]) WITH ORDINALITY AS k(game_id, player_id, request_id, ord)
+            JOIN event e ON e.game_id = k.game_id AND e.player_id = k.player_id AND e.request_id = k.request_id
+            """, logger: logger)
+        var found: [Int: EventNumbering.Earlier] = [:]
+        for try await (ordinal, seq, fingerprint, eventId, topic, acceptedAt) in rows.decode(
+            (Int64, Int64, String, String, String, Int64).self)
+        {
+            found[Int(ordinal) - 1] = (
+                fingerprint,
+                EventAcknowledgement(
+                    eventId: eventId, topic: topic, publisher: StreamName.events, sequence: UInt64(seq),
+                    acceptedAt: acceptedAt)
+            )
+        }
+        return found
+    }
+
+    /// Takes the table's lock and inserts the rows numbered after the committed head, in one
+    /// statement (it reads the head after the lock: a statement sees every commit before it).
+    /// Returns that head; throws ``LoggedMeanwhile`` if a row's request id was logged meanwhile.
+    private static func insert(_ rows: [EventBatch.Row], _ connection: PostgresConnection, _ logger: Logger)
+        async throws -> UInt64
+    {
+        guard !rows.isEmpty else { return 0 }
+        try await connection.query("LOCK TABLE event IN EXCLUSIVE MODE", logger: logger)
+        let games = rows.map(\.entry.gameId)
+        let players = rows.map(\.entry.playerId)
+        let requests = rows.map(\.entry.requestId)
+        let fingerprints = rows.map(\.entry.fingerprint)
+        let eventIds = rows.map(\.entry.envelope.id)
+        let topics = rows.map(\.entry.topic.rawValue)
+        let times = rows.map(\.entry.envelope.timestamp)
+        let bodies = rows.map { ByteBuffer(bytes: $0.body) }
+        var head: Int64 = 0
+        var inserted = 0
+        for try await base in try await connection.query(
+            """
+            WITH head AS (SELECT COALESCE(MAX(seq), 0)::bigint AS seq FROM event)
+            INSERT INTO event (seq, game_id, player_id, request_id, fingerprint, event_id, topic, accepted_at, envelope)
+            SELECT head.seq + u.ord, u.g, u.p, u.r, u.f, u.e, u.t, u.a, u.b
+            FROM head, unnest(\(games)::text[], \(players)::text[], \(requests)::text[], \(fingerprints)::text[],
+                \(eventIds)::text[], \(topics)::text[], \(times)::bigint[], \(bodies)::bytea[])
+                WITH ORDINALITY AS u(g, p, r, f, e, t, a, b, ord)
+            ON CONFLICT (game_id, player_id, request_id) DO NOTHING
+            RETURNING (SELECT seq FROM head)
+            """, logger: logger
+        ).decode(Int64.self) {
+            inserted += 1
+            head = base
+        }
+        guard inserted == rows.count else { throw LoggedMeanwhile() }
+        return UInt64(max(0, head))
     }
 
     public func acknowledgement(gameId: String, playerId: String, requestId: String) async throws
@@ -104,11 +172,14 @@ public final class PostgresEventLogStore: EventLogStore, StorageSize {
         return try await database.read { connection in
             var messages: [StreamMessage] = []
             let rows = try await connection.query(
-                "SELECT topic, envelope FROM event WHERE seq > \(Int64(clamping: after)) ORDER BY seq LIMIT \(limit)",
+                "SELECT seq, topic, envelope FROM event WHERE seq > \(Int64(clamping: after)) ORDER BY seq LIMIT \(limit)",
                 logger: logger)
-            for try await (topic, body) in rows.decode((String, Data).self) {
-                messages.append(
-                    StreamMessage(topic: topic, envelope: try WireCodec.decode(RawEnvelope.self, from: body)))
+            for try await (seq, topic, body) in rows.decode((Int64, String, Data).self) {
+                // Rows are stored without their sequence (``EventBatch``): the row's number is it.
+                var envelope = try WireCodec.decode(RawEnvelope.self, from: body)
+                envelope.publisher = StreamName.events
+                envelope.sequence = UInt64(seq)
+                messages.append(StreamMessage(topic: topic, envelope: envelope))
             }
             let bounds = try await Self.bounds(agedBefore: .min, connection, logger)
             return StreamPage(messages: messages, head: bounds.head, first: bounds.first > 1 ? bounds.first : nil)

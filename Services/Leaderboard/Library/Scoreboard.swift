@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PodiumMessages
 import PodiumRuntime
 
@@ -35,6 +36,10 @@ final class Scoreboard: Sendable {
     private let writing = AsyncLock()
     /// The most submissions one transaction takes.
     static let maximumBatch = 512
+    static let logger = Logger(label: "podium.leaderboard")
+    /// How far the submissions may fall behind the database before new ones are refused with
+    /// `overloaded` (well inside the gateway's 5 s request timeout).
+    static let backlog = BacklogLimit(maximumWaiting: 8 * maximumBatch, maximumWaitMilliseconds: 2_000)
 
     /// Largest metadata object, encoded.
     static let maximumMetadataBytes = 1024
@@ -111,7 +116,7 @@ final class Scoreboard: Sendable {
         let queued = QueuedScore(
             board: board, gameId: gameId, playerId: playerId, submission: submission, metadata: metadataText,
             key: RequestKey(request, playerId: playerId), cause: request.correlationId ?? request.id)
-        let (receipt, _) = try await submissions.submit(queued).get()
+        let (receipt, _) = try await submissions.submit(queued, within: Self.backlog).get()
         // A player this pushed out of the top 10 hears of it from the inbox (the challenge
         // service), which reads the outbox message: durably, once.
         context.outboxChanged()
@@ -188,6 +193,9 @@ final class Scoreboard: Sendable {
                 }
             }
         } catch {
+            Self.logger.error(
+                "a batch of scores could not be stored",
+                metadata: ["batch": "\(batch.count)", "error": "\(String(reflecting: error))"])
             // Nothing of the batch is stored, but the standings took some of it: reload them.
             var touched: [String: (gameId: String, board: LeaderboardDefinition)] = [:]
             for queued in batch { touched["\(queued.gameId)/\(queued.board.id)"] = (queued.gameId, queued.board) }

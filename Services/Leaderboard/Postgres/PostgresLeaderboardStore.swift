@@ -62,81 +62,106 @@ public final class PostgresLeaderboardStore: LeaderboardStore, StorageSize {
     /// The connection pool, watched as one of the service's loops.
     public var runner: (any StorageRunner)? { database }
 
+    /// A batch in a fixed number of statements, whatever its size: the receipts looked up in
+    /// one, the current entries read in one, the batch decided in memory (``SubmissionBatch``),
+    /// then one upsert of the entries, one insert of the history rows, and the receipts and
+    /// outbox messages (``PostgresDurable/commit(_:on:logger:)``), all in one transaction.
     public func submit(_ batch: [PendingSubmission]) async throws -> [Result<SubmissionOutcome, ErrorReply>] {
         let logger = logger
         return try await database.transaction { connection in
-            var results: [Result<SubmissionOutcome, ErrorReply>] = []
-            var writes = DurableWrites()
-            for pending in batch {
-                var wrote = false
-                do {
-                    results.append(
-                        .success(try await Self.apply(pending, wrote: &wrote, writes: &writes, connection, logger)))
-                } catch let refusal as ErrorReply where !wrote {
-                    results.append(.failure(refusal))
-                }
+            let requests = SubmissionBatch.requests(of: batch)
+            let found = try await PostgresDurable.storedReceipts(requests.map(\.key), on: connection, logger: logger)
+            var stored: [Int: (fingerprint: String, reply: JSONValue)] = [:]
+            for (position, request) in requests.enumerated() {
+                if let receipt = found[position] { stored[request.index] = receipt }
             }
-            try await PostgresDurable.commit(writes, on: connection, logger: logger)
-            return results
+            let current = try await Self.entries(SubmissionBatch.keys(of: batch), connection, logger)
+            let plan = try SubmissionBatch(batch, storedReceipts: stored, current: current)
+            try await Self.upsert(plan.entries, connection, logger)
+            let versions = try await Self.insert(plan.scores, connection, logger)
+            try await PostgresDurable.commit(plan.writes, on: connection, logger: logger)
+            return plan.outcomes(versions: versions)
         }
     }
 
-    private static func apply(
-        _ pending: PendingSubmission, wrote: inout Bool, writes: inout DurableWrites, _ connection: PostgresConnection,
+    /// The stored entries of `keys`, in one statement.
+    private static func entries(
+        _ keys: [SubmissionBatch.EntryKey], _ connection: PostgresConnection, _ logger: Logger
+    ) async throws -> [SubmissionBatch.EntryKey: StoredEntry] {
+        guard !keys.isEmpty else { return [:] }
+        let games = keys.map(\.gameId)
+        let boards = keys.map(\.boardId)
+        let players = keys.map(\.playerId)
+        let rows = try await connection.query(
+            """
+            SELECT e.game_id, e.board_id, e.player_id, e.value, e.context, e.metadata, e.submitted_at
+            FROM unnest(\(games)::text[], \(boards)::text[], \(players)::text[]) AS k(game_id, board_id, player_id)
+            JOIN entry e ON e.game_id = k.game_id AND e.board_id = k.board_id AND e.player_id = k.player_id
+            """, logger: logger)
+        var found: [SubmissionBatch.EntryKey: StoredEntry] = [:]
+        for try await (game, board, player, value, context, metadata, submittedAt) in rows.decode(
+            (String, String, String, Int64, Int64?, String?, Int64).self)
+        {
+            found[SubmissionBatch.EntryKey(gameId: game, boardId: board, playerId: player)] = StoredEntry(
+                value: value, context: context, metadata: metadata, submittedAt: submittedAt)
+        }
+        return found
+    }
+
+    /// The entries' new states, in one statement (each key once). Arrays cannot carry NULLs
+    /// here, so the optional columns travel with a flag each.
+    private static func upsert(
+        _ entries: [(key: SubmissionBatch.EntryKey, entry: StoredEntry)], _ connection: PostgresConnection,
         _ logger: Logger
-    ) async throws -> SubmissionOutcome {
-        if let request = pending.request {
-            if let stored = try await PostgresDurable.replay(request, on: connection, logger: logger) {
-                return .replayed(stored)
-            }
-            if let earlier = writes.receipts.first(where: {
-                $0.key.scope == request.scope && $0.key.requestId == request.requestId
-            }) {
-                return .replayed(
-                    try RequestReceipts.replay(
-                        request, storedFingerprint: earlier.key.fingerprint, storedReply: earlier.reply))
-            }
-        }
-        let previous = try await entry(pending.gameId, pending.boardId, pending.playerId, connection, logger)
-        let decided = try pending.decide(previous)
-        wrote = true
-        if let decided {
-            try await connection.query(
-                """
-                INSERT INTO entry (game_id, board_id, player_id, value, context, metadata, submitted_at)
-                VALUES (\(pending.gameId), \(pending.boardId), \(pending.playerId), \(decided.value), \(decided.context),
-                    \(decided.metadata), \(decided.submittedAt))
-                ON CONFLICT (game_id, board_id, player_id) DO UPDATE SET value = excluded.value, context = excluded.context,
-                    metadata = excluded.metadata, submitted_at = excluded.submitted_at
-                """, logger: logger)
-        }
-        var version: Int64 = 0
+    ) async throws {
+        guard !entries.isEmpty else { return }
+        let games = entries.map(\.key.gameId)
+        let boards = entries.map(\.key.boardId)
+        let players = entries.map(\.key.playerId)
+        let values = entries.map(\.entry.value)
+        let contexts = entries.map { $0.entry.context ?? 0 }
+        let hasContext = entries.map { $0.entry.context != nil }
+        let metadata = entries.map { $0.entry.metadata ?? "" }
+        let hasMetadata = entries.map { $0.entry.metadata != nil }
+        let times = entries.map(\.entry.submittedAt)
+        try await connection.query(
+            """
+            INSERT INTO entry (game_id, board_id, player_id, value, context, metadata, submitted_at)
+            SELECT g, b, p, v, CASE WHEN hc THEN c END, CASE WHEN hm THEN m END, t
+            FROM unnest(\(games)::text[], \(boards)::text[], \(players)::text[], \(values)::bigint[], \(contexts)::bigint[],
+                \(hasContext)::boolean[], \(metadata)::text[], \(hasMetadata)::boolean[], \(times)::bigint[])
+                AS u(g, b, p, v, c, hc, m, hm, t)
+            ON CONFLICT (game_id, board_id, player_id) DO UPDATE SET value = excluded.value, context = excluded.context,
+                metadata = excluded.metadata, submitted_at = excluded.submitted_at
+            """, logger: logger)
+    }
+
+    /// The history rows in one statement; their ids, in the rows' order. Ids come from the
+    /// table's sequence as the rows are inserted, in the order of the `SELECT`, so sorted ids
+    /// match the rows in order whatever order `RETURNING` lists them in.
+    private static func insert(_ scores: [SubmissionBatch.ScoreRow], _ connection: PostgresConnection, _ logger: Logger)
+        async throws -> [Int64]
+    {
+        guard !scores.isEmpty else { return [] }
+        let games = scores.map(\.key.gameId)
+        let boards = scores.map(\.key.boardId)
+        let players = scores.map(\.key.playerId)
+        let values = scores.map(\.value)
+        let times = scores.map(\.submittedAt)
+        var ids: [Int64] = []
+        ids.reserveCapacity(scores.count)
         for try await id in try await connection.query(
             """
             INSERT INTO score (game_id, board_id, player_id, value, submitted_at)
-            VALUES (\(pending.gameId), \(pending.boardId), \(pending.playerId), \(pending.value), \(pending.submittedAt)) RETURNING id
+            SELECT g, b, p, v, t FROM unnest(\(games)::text[], \(boards)::text[], \(players)::text[], \(values)::bigint[],
+                \(times)::bigint[]) WITH ORDINALITY AS u(g, b, p, v, t, ord)
+            ORDER BY ord
+            RETURNING id
             """, logger: logger
         ).decode(Int64.self) {
-            version = id
+            ids.append(id)
         }
-        let journal = try pending.journal(previous, decided ?? previous)
-        writes.recordReceipt(pending.request, reply: journal.reply, at: pending.submittedAt)
-        try writes.appendToOutbox(journal.accepted.envelope, on: journal.accepted.topic)
-        return .applied(previous: previous, current: decided ?? previous, version: version, journal: journal)
-    }
-
-    private static func entry(
-        _ gameId: String, _ boardId: String, _ playerId: String, _ connection: PostgresConnection, _ logger: Logger
-    ) async throws -> StoredEntry? {
-        let rows = try await connection.query(
-            """
-            SELECT value, context, metadata, submitted_at FROM entry
-            WHERE game_id = \(gameId) AND board_id = \(boardId) AND player_id = \(playerId)
-            """, logger: logger)
-        for try await (value, context, metadata, submittedAt) in rows.decode((Int64, Int64?, String?, Int64).self) {
-            return StoredEntry(value: value, context: context, metadata: metadata, submittedAt: submittedAt)
-        }
-        return nil
+        return ids.sorted()
     }
 
     public func entryKeys(gameId: String, boardId: String) async throws -> [StoredScore] {

@@ -99,11 +99,14 @@ public struct PartitionLeases: Sendable {
     }
 
     /// The lease after `instance` claims or renews it at `now`; nil when it is not free and not
-    /// `instance`'s. A change of owner starts a new epoch.
+    /// `instance`'s. A change of owner starts a new epoch. An owner that takes its own expired
+    /// lease again (nobody took it meanwhile: a pause, a late round, a clock stepped forward)
+    /// keeps the epoch: nobody else wrote in between, so its writes in flight may still commit.
+    /// Had another instance owned it in between, the owner changed twice and the epoch with it.
     public func taken(_ lease: PartitionLease, by instance: String, now: Int64) -> PartitionLease? {
         guard lease.isFree(at: now) || lease.isHeld(by: instance, at: now) else { return nil }
         var next = lease
-        if lease.owner != instance || !lease.isHeld(by: instance, at: now) { next.epoch = lease.epoch + 1 }
+        if lease.owner != instance { next.epoch = lease.epoch + 1 }
         next.owner = instance
         next.expiresAt = now + duration
         return next
