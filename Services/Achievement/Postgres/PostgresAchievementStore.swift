@@ -96,49 +96,122 @@ public final class PostgresAchievementStore: AchievementStore, StorageSize {
         }
     }
 
+    /// A batch of changes in a fixed number of statements, whatever its size: one upsert of the
+    /// progress rows (each row's last state), one insert of the report receipts, one upsert of
+    /// the events' effects, then the receipts, outbox and positions
+    /// (``PostgresDurable/commit(_:on:logger:)``), in one transaction.
     public func save(_ changes: [AchievementChange]) async throws {
         guard !changes.isEmpty else { return }
         let logger = logger
         try await database.transaction { connection in
+            var progress = ProgressRows()
+            var receipts:
+                [(gameId: String, playerId: String, achievementId: String, reportId: String, outcome: String)] =
+                    []
+            var effects: [Int64: (gameId: String, playerId: String, outcomes: String)] = [:]
             var writes = DurableWrites()
             for change in changes {
-                try await Self.write(
-                    change.records, gameId: change.gameId, playerId: change.playerId, connection, logger)
+                try progress.add(change.records, gameId: change.gameId, playerId: change.playerId)
                 for receipt in change.journal.reportReceipts {
-                    try await connection.query(
-                        """
-                        INSERT INTO report_receipt (game_id, player_id, achievement_id, report_id, outcome)
-                        VALUES (\(change.gameId), \(change.playerId), \(receipt.achievementId), \(receipt.reportId), \(receipt.outcome))
-                        ON CONFLICT DO NOTHING
-                        """, logger: logger)
+                    receipts.append(
+                        (change.gameId, change.playerId, receipt.achievementId, receipt.reportId, receipt.outcome))
                 }
                 if let event = change.journal.eventEffects, !event.outcomes.isEmpty {
-                    let outcomes = String(decoding: try WireCodec.encode(event.outcomes), as: UTF8.self)
-                    try await connection.query(
-                        """
-                        INSERT INTO event_effect (sequence, game_id, player_id, outcomes)
-                        VALUES (\(Int64(event.sequence)), \(change.gameId), \(change.playerId), \(outcomes))
-                        ON CONFLICT (sequence) DO UPDATE SET game_id = excluded.game_id, player_id = excluded.player_id,
-                            outcomes = excluded.outcomes
-                        """, logger: logger)
+                    effects[Int64(event.sequence)] = (
+                        change.gameId, change.playerId,
+                        String(decoding: try WireCodec.encode(event.outcomes), as: UTF8.self)
+                    )
                 }
                 writes.append(change.journal.durable)
+            }
+            try await progress.write(connection, logger)
+            if !receipts.isEmpty {
+                let games = receipts.map(\.gameId)
+                let players = receipts.map(\.playerId)
+                let achievements = receipts.map(\.achievementId)
+                let reports = receipts.map(\.reportId)
+                let outcomes = receipts.map(\.outcome)
+                try await connection.query(
+                    """
+                    INSERT INTO report_receipt (game_id, player_id, achievement_id, report_id, outcome)
+                    SELECT * FROM unnest(\(games)::text[], \(players)::text[], \(achievements)::text[], \(reports)::text[],
+                        \(outcomes)::text[])
+                    ON CONFLICT DO NOTHING
+                    """, logger: logger)
+            }
+            if !effects.isEmpty {
+                let sequences = effects.keys.sorted()
+                let games = sequences.map { effects[$0]!.gameId }
+                let players = sequences.map { effects[$0]!.playerId }
+                let outcomes = sequences.map { effects[$0]!.outcomes }
+                try await connection.query(
+                    """
+                    INSERT INTO event_effect (sequence, game_id, player_id, outcomes)
+                    SELECT * FROM unnest(\(sequences)::bigint[], \(games)::text[], \(players)::text[], \(outcomes)::text[])
+                    ON CONFLICT (sequence) DO UPDATE SET game_id = excluded.game_id, player_id = excluded.player_id,
+                        outcomes = excluded.outcomes
+                    """, logger: logger)
             }
             try await PostgresDurable.commit(writes, on: connection, logger: logger)
         }
     }
 
-    private static func write(
-        _ records: [String: ProgressRecord], gameId: String, playerId: String, _ connection: PostgresConnection,
-        _ logger: Logger
-    ) async throws {
-        for (achievementId, record) in records {
-            let state = try record.ruleState.map { String(decoding: try WireCodec.encode($0), as: UTF8.self) }
+    /// Progress rows to upsert in one statement: each (game, player, achievement) once, with its
+    /// last state (PostgreSQL updates a row once per statement). Arrays carry no NULLs here, so
+    /// the optional columns travel with a flag each.
+    private struct ProgressRows {
+        private var index: [String: Int] = [:]
+        private var games: [String] = []
+        private var players: [String] = []
+        private var achievements: [String] = []
+        private var steps: [Int64] = []
+        private var percents: [Double] = []
+        private var timesEarned: [Int64] = []
+        private var earnedAt: [Int64] = []
+        private var hasEarnedAt: [Bool] = []
+        private var states: [String] = []
+        private var hasState: [Bool] = []
+
+        mutating func add(_ records: [String: ProgressRecord], gameId: String, playerId: String) throws {
+            for (achievementId, record) in records {
+                let state = try record.ruleState.map { String(decoding: try WireCodec.encode($0), as: UTF8.self) }
+                let key = "\(gameId)\u{0}\(playerId)\u{0}\(achievementId)"
+                let at: Int
+                if let existing = index[key] {
+                    at = existing
+                } else {
+                    at = games.count
+                    index[key] = at
+                    games.append(gameId)
+                    players.append(playerId)
+                    achievements.append(achievementId)
+                    steps.append(0)
+                    percents.append(0)
+                    timesEarned.append(0)
+                    earnedAt.append(0)
+                    hasEarnedAt.append(false)
+                    states.append("")
+                    hasState.append(false)
+                }
+                steps[at] = record.steps
+                percents[at] = record.percent
+                timesEarned[at] = Int64(record.timesEarned)
+                earnedAt[at] = record.earnedAt ?? 0
+                hasEarnedAt[at] = record.earnedAt != nil
+                states[at] = state ?? ""
+                hasState[at] = state != nil
+            }
+        }
+
+        func write(_ connection: PostgresConnection, _ logger: Logger) async throws {
+            guard !games.isEmpty else { return }
             try await connection.query(
                 """
                 INSERT INTO progress (game_id, player_id, achievement_id, steps, percent, times_earned, earned_at, rule_state)
-                VALUES (\(gameId), \(playerId), \(achievementId), \(record.steps), \(record.percent), \(Int64(record.timesEarned)),
-                    \(record.earnedAt), \(state))
+                SELECT g, p, a, s, pc, t, CASE WHEN he THEN e END, CASE WHEN hr THEN r END
+                FROM unnest(\(games)::text[], \(players)::text[], \(achievements)::text[], \(steps)::bigint[],
+                    \(percents)::float8[], \(timesEarned)::bigint[], \(earnedAt)::bigint[], \(hasEarnedAt)::boolean[],
+                    \(states)::text[], \(hasState)::boolean[]) AS u(g, p, a, s, pc, t, e, he, r, hr)
                 ON CONFLICT (game_id, player_id, achievement_id) DO UPDATE SET steps = excluded.steps, percent = excluded.percent,
                     times_earned = excluded.times_earned, earned_at = excluded.earned_at, rule_state = excluded.rule_state
                 """, logger: logger)
@@ -148,11 +221,13 @@ public final class PostgresAchievementStore: AchievementStore, StorageSize {
     public func replace(_ records: ProgressByGame, durable: DurableWrites) async throws {
         let logger = logger
         try await database.transaction { connection in
+            var progress = ProgressRows()
             for (gameId, players) in records {
                 for (playerId, changed) in players {
-                    try await Self.write(changed, gameId: gameId, playerId: playerId, connection, logger)
+                    try progress.add(changed, gameId: gameId, playerId: playerId)
                 }
             }
+            try await progress.write(connection, logger)
             try await PostgresDurable.commit(durable, on: connection, logger: logger)
         }
     }

@@ -112,16 +112,9 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
                         """, connection, logger)
                     guard changed == 1, let challenge = try await Self.load(completion.challengeId, connection, logger)
                     else { continue }
-                    for note in notes(challenge, completion.receiver, completion.value, plan.cause) {
-                        try await Self.insert(
-                            note.item, gameId: note.gameId, playerId: note.playerId, connection, logger)
-                        written.append(note)
-                    }
+                    written += notes(challenge, completion.receiver, completion.value, plan.cause)
                 }
-                for note in plan.notices {
-                    try await Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, connection, logger)
-                    written.append(note)
-                }
+                written += plan.notices
                 for score in plan.timedScores where score.attempt {
                     // One more run, if the player has runs left; the best of them counts.
                     var query: PostgresQuery = """
@@ -155,6 +148,8 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
                     try await connection.query(query, logger: logger)
                 }
             }
+            // Nothing above reads the inbox: the batch's notes go in one statement, in order.
+            try await Self.insert(written, connection, logger)
             try await PostgresDurable.advance(stream, to: sequence, on: connection, logger: logger)
             return written
         }
@@ -188,17 +183,21 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
                     \(challenge.rematchOf), \(challenge.definitionId), \(challenge.attemptsAllowed.map(Int64.init)),
                     \(challenge.durationMilliseconds))
                 """, logger: logger)
-            for receiver in challenge.receivers {
+            if !challenge.receivers.isEmpty {
+                let players = challenge.receivers.map(\.playerId)
+                let states = challenge.receivers.map(\.state.rawValue)
+                let baselineValues = challenge.receivers.map { baselines[$0.playerId] ?? 0 }
+                let hasBaseline = challenge.receivers.map { baselines[$0.playerId] != nil }
+                let counted = challenge.definitionId != nil
                 try await connection.query(
                     """
                     INSERT INTO receiver (challenge_id, player_id, state, baseline, attempts)
-                    VALUES (\(challenge.challengeId), \(receiver.playerId), \(receiver.state.rawValue), \(baselines[receiver.playerId]),
-                        \(challenge.definitionId == nil ? nil : Int64(0)))
+                    SELECT \(challenge.challengeId), p, s, CASE WHEN hb THEN b END, CASE WHEN \(counted) THEN 0 END
+                    FROM unnest(\(players)::text[], \(states)::text[], \(baselineValues)::bigint[], \(hasBaseline)::boolean[])
+                        AS u(p, s, b, hb)
                     """, logger: logger)
             }
-            for note in inbox {
-                try await Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, connection, logger)
-            }
+            try await Self.insert(inbox, connection, logger)
         }
     }
 
@@ -291,9 +290,7 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
                 ON CONFLICT DO NOTHING RETURNING 1
                 """, connection, logger)
             guard added == 1 else { return false }
-            for note in inbox {
-                try await Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, connection, logger)
-            }
+            try await Self.insert(inbox, connection, logger)
             return true
         }
     }
@@ -544,11 +541,7 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
         return try await database.read { connection in
             var ids: [String] = []
             for try await id in try await connection.query(query, logger: logger).decode(String.self) { ids.append(id) }
-            var result: [ChallengeDetail] = []
-            for id in ids {
-                if let challenge = try await Self.load(id, connection, logger) { result.append(challenge) }
-            }
-            return result
+            return try await Self.load(ids, connection, logger)
         }
     }
 
@@ -558,6 +551,74 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
         var count = 0
         for try await _ in try await connection.query(query, logger: logger).decode(Int32.self) { count += 1 }
         return count
+    }
+
+    /// Inbox items in one statement, positioned in the order given.
+    private static func insert(_ notes: [AddressedInboxItem], _ connection: PostgresConnection, _ logger: Logger)
+        async throws
+    {
+        guard !notes.isEmpty else { return }
+        let ids = notes.map(\.item.id)
+        let games = notes.map(\.gameId)
+        let players = notes.map(\.playerId)
+        let kinds = notes.map(\.item.kind)
+        let messages = notes.map(\.item.message)
+        let details = try notes.map { String(decoding: try WireCodec.encode($0.item.details), as: UTF8.self) }
+        let times = notes.map(\.item.createdAt)
+        let correlations = notes.map { $0.item.correlationId ?? "" }
+        let hasCorrelation = notes.map { $0.item.correlationId != nil }
+        try await connection.query(
+            """
+            INSERT INTO inbox (id, game_id, player_id, kind, message, details, created_at, read, correlation_id)
+            SELECT i, g, p, k, m, d, t, false, CASE WHEN hc THEN c END
+            FROM unnest(\(ids)::text[], \(games)::text[], \(players)::text[], \(kinds)::text[], \(messages)::text[],
+                \(details)::text[], \(times)::bigint[], \(correlations)::text[], \(hasCorrelation)::boolean[])
+                WITH ORDINALITY AS u(i, g, p, k, m, d, t, c, hc, ord)
+            ORDER BY ord
+            """, logger: logger)
+    }
+
+    /// Challenges by id, in the order given (ids not found are left out), in two statements.
+    private static func load(_ ids: [String], _ connection: PostgresConnection, _ logger: Logger) async throws
+        -> [ChallengeDetail]
+    {
+        guard !ids.isEmpty else { return [] }
+        var receivers: [String: [ChallengeReceiver]] = [:]
+        for try await (challengeId, playerId, state, completedAt, value, attempts) in try await connection.query(
+            """
+            SELECT challenge_id, player_id, state, completed_at, value, attempts FROM receiver
+            WHERE challenge_id = ANY(\(ids)) ORDER BY challenge_id, player_id
+            """, logger: logger
+        ).decode((String, String, String, Int64?, Int64?, Int64?).self) {
+            receivers[challengeId, default: []].append(
+                ChallengeReceiver(
+                    playerId: playerId, state: ChallengeState(rawValue: state) ?? .pending, completedAt: completedAt,
+                    value: value, attempts: attempts.map(Int.init)))
+        }
+        var found: [String: ChallengeDetail] = [:]
+        for try await row in try await connection.query(
+            """
+            SELECT id, game_id, kind, issuer_id, board_id, achievement_id, issuer_value, message, created_at, expires_at, ends_at,
+                state, rematch_of, definition_id, attempts_allowed, duration FROM challenge WHERE id = ANY(\(ids))
+            """, logger: logger
+        ).decode(ChallengeRow.self) {
+            found[row.0] = detail(row, receivers: receivers[row.0] ?? [])
+        }
+        return ids.compactMap { found[$0] }
+    }
+
+    private typealias ChallengeRow = (
+        String, String, String, String, String?, String?, Int64?, String?, Int64, Int64?, Int64?, String?, String?,
+        String?, Int64?, Int64?
+    )
+
+    private static func detail(_ row: ChallengeRow, receivers: [ChallengeReceiver]) -> ChallengeDetail {
+        ChallengeDetail(
+            challengeId: row.0, gameId: row.1, kind: ChallengeKind(rawValue: row.2) ?? .score, issuerId: row.3,
+            boardId: row.4, achievementId: row.5, issuerValue: row.6, message: row.7, createdAt: row.8,
+            expiresAt: row.9, endsAt: row.10, state: row.11.flatMap(ChallengeState.init(rawValue:)),
+            receivers: receivers, rematchOf: row.12, definitionId: row.13, attemptsAllowed: row.14.map(Int.init),
+            durationMilliseconds: row.15)
     }
 
     private static func insert(
@@ -575,38 +636,6 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
     private static func load(_ id: String, _ connection: PostgresConnection, _ logger: Logger) async throws
         -> ChallengeDetail?
     {
-        var receivers: [ChallengeReceiver] = []
-        for try await (playerId, state, completedAt, value, attempts) in try await connection.query(
-            "SELECT player_id, state, completed_at, value, attempts FROM receiver WHERE challenge_id = \(id) ORDER BY player_id",
-            logger: logger
-        ).decode((String, String, Int64?, Int64?, Int64?).self) {
-            receivers.append(
-                ChallengeReceiver(
-                    playerId: playerId, state: ChallengeState(rawValue: state) ?? .pending, completedAt: completedAt,
-                    value: value,
-                    attempts: attempts.map(Int.init)))
-        }
-        for try await row in try await connection.query(
-            """
-            SELECT id, game_id, kind, issuer_id, board_id, achievement_id, issuer_value, message, created_at, expires_at, ends_at,
-                state, rematch_of, definition_id, attempts_allowed, duration FROM challenge WHERE id = \(id)
-            """, logger: logger
-        ).decode(
-            (
-                String, String, String, String, String?, String?, Int64?, String?, Int64, Int64?, Int64?, String?,
-                String?, String?,
-                Int64?, Int64?
-            ).self)
-        {
-            return ChallengeDetail(
-                challengeId: row.0, gameId: row.1, kind: ChallengeKind(rawValue: row.2) ?? .score, issuerId: row.3,
-                boardId: row.4,
-                achievementId: row.5, issuerValue: row.6, message: row.7, createdAt: row.8, expiresAt: row.9,
-                endsAt: row.10,
-                state: row.11.flatMap(ChallengeState.init(rawValue:)), receivers: receivers, rematchOf: row.12,
-                definitionId: row.13,
-                attemptsAllowed: row.14.map(Int.init), durationMilliseconds: row.15)
-        }
-        return nil
+        try await load([id], connection, logger).first
     }
 }
