@@ -1,3 +1,4 @@
+import PodiumMessages
 import PodiumRuntime
 import Testing
 
@@ -38,5 +39,42 @@ struct GroupCommitTests {
         #expect(batches.map(\.count) == [1, 64, 36])
         #expect(batches.flatMap { $0 }.sorted() == Array(0...100))
         #expect(commit.waiting == 0)
+    }
+
+    @Test(
+        "behind its limit the queue refuses at once with overloaded and queues nothing; what was queued still completes"
+    )
+    func refusesPastTheBacklogLimit() async throws {
+        let (gate, opener) = AsyncStream<Void>.makeStream()
+        let (started, starter) = AsyncStream<Void>.makeStream()
+        let log = Log()
+        let commit = GroupCommit<Int, String>(maximumBatch: 4, service: "test", queue: "numbers") { batch in
+            log.batches.withLock { $0.append(batch) }
+            if batch == [0] {
+                starter.yield()
+                for await _ in gate { break }  // the database is stuck on the first batch
+            }
+            return batch.map { "done \($0)" }
+        }
+        let limit = BacklogLimit(maximumWaiting: 8, maximumWaitMilliseconds: 60_000)
+        try await withThrowingTaskGroup(of: String.self) { group in
+            group.addTask { try await commit.submit(0, within: limit) }
+            for await _ in started { break }
+            for item in 1...8 { group.addTask { try await commit.submit(item, within: limit) } }
+            while commit.waiting < 8 { await Task.yield() }
+            do {
+                _ = try await commit.submit(99, within: limit)
+                Issue.record("a ninth waiting item was queued")
+            } catch let error as ErrorReply {
+                #expect(error.code == .overloaded)
+                #expect(error.retryAfterMilliseconds == 50)
+            }
+            #expect(commit.waiting == 8, "the refused item was not queued")
+            opener.yield()
+            var outcomes: [String] = []
+            for try await outcome in group { outcomes.append(outcome) }
+            #expect(outcomes.count == 9)
+        }
+        #expect(!log.batches.value.flatMap { $0 }.contains(99))
     }
 }
