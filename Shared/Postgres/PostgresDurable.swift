@@ -63,7 +63,8 @@ public enum PostgresDurable {
     }
 
     /// The receipts of a batch, looked up in one statement: the stored fingerprint and reply of
-    /// each key that has one, by the key's index in `keys`.
+    /// each key that has one, by the key's index in `keys`. `LATERAL` makes it a primary-key
+    /// look-up per key (a join on the unnested arrays may be planned as a scan of the table).
     public static func storedReceipts(_ keys: [RequestKey], on connection: PostgresConnection, logger: Logger)
         async throws -> [Int: (fingerprint: String, reply: JSONValue)]
     {
@@ -74,7 +75,8 @@ public enum PostgresDurable {
             """
             SELECT k.ord::bigint, r.fingerprint, r.reply
             FROM unnest(\(scopes)::text[], \(ids)::text[]) WITH ORDINALITY AS k(scope, request_id, ord)
-            JOIN podium_receipt r ON r.scope = k.scope AND r.request_id = k.request_id
+            CROSS JOIN LATERAL (SELECT fingerprint, reply FROM podium_receipt
+                WHERE scope = k.scope AND request_id = k.request_id) r
             """, logger: logger)
         var found: [Int: (fingerprint: String, reply: JSONValue)] = [:]
         for try await (ordinal, fingerprint, reply) in rows.decode((Int64, String, String).self) {
@@ -179,6 +181,23 @@ public enum PostgresDurable {
         return StreamBounds(first: 0, head: 0, agedThrough: 0)
     }
 
+    /// A stream table's first and last sequences (0 when empty): two ends of its primary key.
+    /// `table` is the caller's constant, never input.
+    public static func ends(of table: StaticString, on connection: PostgresConnection, logger: Logger) async throws
+        -> (first: UInt64, head: UInt64)
+    {
+        let rows = try await connection.query(
+            PostgresQuery(
+                unsafeSQL: """
+                    SELECT COALESCE((SELECT seq FROM \(table) ORDER BY seq LIMIT 1), 0)::bigint,
+                        COALESCE((SELECT seq FROM \(table) ORDER BY seq DESC LIMIT 1), 0)::bigint
+                    """), logger: logger)
+        for try await (first, head) in rows.decode((Int64, Int64).self) {
+            return (UInt64(max(0, first)), UInt64(max(0, head)))
+        }
+        return (0, 0)
+    }
+
     /// Runs a `DELETE … RETURNING 1` and counts the rows it deleted.
     public static func deletedCount(_ query: PostgresQuery, on connection: PostgresConnection, logger: Logger)
         async throws -> Int
@@ -232,8 +251,8 @@ public struct PostgresDurableReader: DurableTablesAccess {
                 envelope.sequence = UInt64(seq)
                 messages.append(StreamMessage(topic: topic, envelope: envelope))
             }
-            let bounds = try await PostgresDurable.outboxBounds(agedBefore: .min, on: connection, logger: logger)
-            return StreamPage(messages: messages, head: bounds.head, first: bounds.first > 1 ? bounds.first : nil)
+            let (first, head) = try await PostgresDurable.ends(of: "podium_outbox", on: connection, logger: logger)
+            return StreamPage(messages: messages, head: head, first: first > 1 ? first : nil)
         }
     }
 

@@ -448,6 +448,57 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
         }
     }
 
+    /// The candidates of a batch of triggers in two statements (one for the pending receivers,
+    /// one for the time-boxed windows), each trigger looked up by the receiver index (`LATERAL`:
+    /// a nested loop per trigger, never a scan of the tables).
+    public func candidates(for triggers: Set<ChallengeTrigger>) async throws -> [ChallengeTrigger: TriggerCandidates] {
+        guard !triggers.isEmpty else { return [:] }
+        let list = Array(triggers)
+        let games = list.map(\.gameId)
+        let players = list.map(\.playerId)
+        let kinds = list.map(\.kind.rawValue)
+        let targets = list.map(\.target)
+        let scores = list.enumerated().filter { $0.element.kind == .score }
+        let scoreOrdinals = scores.map { Int64($0.offset + 1) }
+        let logger = logger
+        return try await database.read { connection in
+            var found: [ChallengeTrigger: TriggerCandidates] = [:]
+            for trigger in list { found[trigger] = TriggerCandidates() }
+            for try await (ordinal, id, issuerValue, higherIsBetter, baseline, expiresAt, createdAt) in try await connection
+                .query(
+                    """
+                    SELECT u.ord::bigint, x.id, x.issuer_value, x.higher_is_better, x.baseline, x.expires_at, x.created_at
+                    FROM unnest(\(games)::text[], \(players)::text[], \(kinds)::text[], \(targets)::text[])
+                        WITH ORDINALITY AS u(g, p, k, t, ord)
+                    CROSS JOIN LATERAL (
+                        SELECT c.id, c.issuer_value, c.higher_is_better, r.baseline, c.expires_at, c.created_at
+                        FROM receiver r JOIN challenge c ON c.id = r.challenge_id
+                        WHERE r.player_id = u.p AND r.state = 'pending' AND c.game_id = u.g AND c.kind = u.k
+                            AND CASE WHEN u.k = 'score' THEN c.board_id ELSE c.achievement_id END = u.t) x
+                    """, logger: logger
+                ).decode((Int64, String, Int64?, Bool?, Int64?, Int64?, Int64).self)
+            {
+                found[list[Int(ordinal) - 1]]?.pending.append(
+                    (id, issuerValue, higherIsBetter, baseline, expiresAt, createdAt))
+            }
+            guard !scores.isEmpty else { return found }
+            for try await (ordinal, id, startsAt, endsAt, definition) in try await connection.query(
+                """
+                SELECT u.ord, x.id, x.created_at, x.ends_at, x.definition_id
+                FROM unnest(\(scoreOrdinals)::bigint[]) AS u(ord)
+                CROSS JOIN LATERAL (
+                    SELECT c.id, c.created_at, c.ends_at, c.definition_id FROM receiver r JOIN challenge c ON c.id = r.challenge_id
+                    WHERE r.player_id = (\(players)::text[])[u.ord] AND c.game_id = (\(games)::text[])[u.ord]
+                        AND c.kind = 'timed' AND c.board_id = (\(targets)::text[])[u.ord] AND c.state = 'running') x
+                """, logger: logger
+            ).decode((Int64, String, Int64, Int64?, String?).self) {
+                found[list[Int(ordinal) - 1]]?.timed.append(
+                    TimedWindow(challengeId: id, startsAt: startsAt, endsAt: endsAt, definitionId: definition))
+            }
+            return found
+        }
+    }
+
     public func runningTimed(gameId: String, boardId: String, playerId: String) async throws -> [TimedWindow] {
         let logger = logger
         return try await database.read { connection in

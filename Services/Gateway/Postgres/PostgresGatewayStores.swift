@@ -105,7 +105,8 @@ public final class PostgresEventLogStore: EventLogStore, StorageSize {
             """
             SELECT k.ord::bigint, e.seq, e.fingerprint, e.event_id, e.topic, e.accepted_at
             FROM unnest(\(games)::text[], \(players)::text[], \(requests)::text[]) WITH ORDINALITY AS k(game_id, player_id, request_id, ord)
-            JOIN event e ON e.game_id = k.game_id AND e.player_id = k.player_id AND e.request_id = k.request_id
+            CROSS JOIN LATERAL (SELECT seq, fingerprint, event_id, topic, accepted_at FROM event
+                WHERE game_id = k.game_id AND player_id = k.player_id AND request_id = k.request_id) e
             """, logger: logger)
         var found: [Int: EventNumbering.Earlier] = [:]
         for try await (ordinal, seq, fingerprint, eventId, topic, acceptedAt) in rows.decode(
@@ -181,8 +182,8 @@ public final class PostgresEventLogStore: EventLogStore, StorageSize {
                 envelope.sequence = UInt64(seq)
                 messages.append(StreamMessage(topic: topic, envelope: envelope))
             }
-            let bounds = try await Self.bounds(agedBefore: .min, connection, logger)
-            return StreamPage(messages: messages, head: bounds.head, first: bounds.first > 1 ? bounds.first : nil)
+            let (first, head) = try await PostgresDurable.ends(of: "event", on: connection, logger: logger)
+            return StreamPage(messages: messages, head: head, first: first > 1 ? first : nil)
         }
     }
 

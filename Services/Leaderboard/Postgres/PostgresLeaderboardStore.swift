@@ -84,7 +84,7 @@ public final class PostgresLeaderboardStore: LeaderboardStore, StorageSize {
         }
     }
 
-    /// The stored entries of `keys`, in one statement.
+    /// The stored entries of `keys`, in one statement: a primary-key look-up per key (`LATERAL`).
     private static func entries(
         _ keys: [SubmissionBatch.EntryKey], _ connection: PostgresConnection, _ logger: Logger
     ) async throws -> [SubmissionBatch.EntryKey: StoredEntry] {
@@ -94,9 +94,10 @@ public final class PostgresLeaderboardStore: LeaderboardStore, StorageSize {
         let players = keys.map(\.playerId)
         let rows = try await connection.query(
             """
-            SELECT e.game_id, e.board_id, e.player_id, e.value, e.context, e.metadata, e.submitted_at
+            SELECT k.game_id, k.board_id, k.player_id, e.value, e.context, e.metadata, e.submitted_at
             FROM unnest(\(games)::text[], \(boards)::text[], \(players)::text[]) AS k(game_id, board_id, player_id)
-            JOIN entry e ON e.game_id = k.game_id AND e.board_id = k.board_id AND e.player_id = k.player_id
+            CROSS JOIN LATERAL (SELECT value, context, metadata, submitted_at FROM entry
+                WHERE game_id = k.game_id AND board_id = k.board_id AND player_id = k.player_id) e
             """, logger: logger)
         var found: [SubmissionBatch.EntryKey: StoredEntry] = [:]
         for try await (game, board, player, value, context, metadata, submittedAt) in rows.decode(
