@@ -464,7 +464,8 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
         return try await database.read { connection in
             var found: [ChallengeTrigger: TriggerCandidates] = [:]
             for trigger in list { found[trigger] = TriggerCandidates() }
-            for try await (ordinal, id, issuerValue, higherIsBetter, baseline, expiresAt, createdAt) in try await connection
+            for try await (ordinal, id, issuerValue, higherIsBetter, baseline, expiresAt, createdAt)
+                in try await connection
                 .query(
                     """
                     SELECT u.ord::bigint, x.id, x.issuer_value, x.higher_is_better, x.baseline, x.expires_at, x.created_at

@@ -517,8 +517,10 @@ def main():
         results["postgresql_settings"] = reference.settings
 
         def settled():
+            """Waits until both stacks' services have caught up (time counted in settle_seconds)."""
             for stack in stacks.values():
-                bench_stack.settle(stack.requests, ADMIN_KEY)
+                results["settle_seconds"] = round(results.get("settle_seconds", 0)
+                                                  + bench_stack.settle(stack.requests, ADMIN_KEY), 1)
 
         def measure(label, backend, type_, loads, gateways, latency=False):
             """One run of podium-load(s) against a settled stack; rate, latency, errors, commits."""
