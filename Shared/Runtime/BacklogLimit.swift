@@ -5,9 +5,10 @@ import PodiumMessages
 /// is then neither an outage (writes that fit go on) nor a pile-up (the queue, its memory and
 /// its wait stay bounded).
 ///
-/// The wait a new write would have is estimated from the queue: the batches ahead of it times
-/// the last batch's duration. A write is refused when that estimate is over ``maximumWait`` or
-/// when ``maximumWaiting`` writes are already queued.
+/// The wait a new write would have is estimated from the queue: the full batches ahead of it
+/// times the last batch's duration. A write is refused when that estimate is over
+/// ``maximumWaitMilliseconds`` or when ``maximumWaiting`` writes are already queued; with less
+/// than one batch queued it is never refused.
 public struct BacklogLimit: Sendable, Equatable {
     /// The most writes queued.
     public var maximumWaiting: Int
@@ -22,7 +23,10 @@ public struct BacklogLimit: Sendable, Equatable {
     /// The refusal for a new write, or nil when it may queue: `waiting` writes are queued,
     /// batches take up to `batchSize`, and the last one took `lastBatchMilliseconds`.
     public func refusal(waiting: Int, batchSize: Int, lastBatchMilliseconds: Int64) -> ErrorReply? {
-        let batchesAhead = Int64(waiting / max(1, batchSize) + 1)
+        // Only full batches count as "ahead": with less than a batch queued (an idle queue
+        // included) a write always queues, so a long last batch (an outage) cannot refuse every
+        // write for good: nothing would be written, and the last duration never renewed.
+        let batchesAhead = Int64(waiting / max(1, batchSize))
         let estimate = batchesAhead * max(0, lastBatchMilliseconds)
         guard waiting >= maximumWaiting || estimate > maximumWaitMilliseconds else { return nil }
         let retryAfter = min(5_000, max(50, estimate))

@@ -76,17 +76,23 @@ struct EventBatchTests {
 struct BacklogLimitTests {
     let limit = BacklogLimit(maximumWaiting: 100, maximumWaitMilliseconds: 1_000)
 
-    @Test("a queue within its limits admits; too many waiting or too long a wait refuses with overloaded and a hint")
+    @Test(
+        "a queue within its limits admits; too many waiting or too long a wait refuses with overloaded and a hint; less than a batch queued never refuses"
+    )
     func refusals() throws {
         #expect(limit.refusal(waiting: 0, batchSize: 10, lastBatchMilliseconds: 0) == nil)
         #expect(limit.refusal(waiting: 99, batchSize: 10, lastBatchMilliseconds: 100) == nil)  // 10 batches x 100 ms
         let full = try #require(limit.refusal(waiting: 100, batchSize: 1000, lastBatchMilliseconds: 1))
         #expect(full.code == .overloaded)
         #expect(full.retryAfterMilliseconds == 50)
-        let slow = try #require(limit.refusal(waiting: 20, batchSize: 10, lastBatchMilliseconds: 400))
+        let slow = try #require(limit.refusal(waiting: 30, batchSize: 10, lastBatchMilliseconds: 400))
         #expect(slow.code == .overloaded)
-        #expect(slow.retryAfterMilliseconds == 1_200)  // 3 batches ahead x 400 ms
-        let stuck = try #require(limit.refusal(waiting: 0, batchSize: 10, lastBatchMilliseconds: 60_000))
+        #expect(slow.retryAfterMilliseconds == 1_200)  // 3 full batches ahead x 400 ms
+        let stuck = try #require(limit.refusal(waiting: 10, batchSize: 10, lastBatchMilliseconds: 60_000))
         #expect(stuck.retryAfterMilliseconds == 5_000)
+        // After an outage the last batch took a minute; with less than a batch queued writes
+        // still queue (refusing them all would never write a batch and never renew that figure).
+        #expect(limit.refusal(waiting: 0, batchSize: 10, lastBatchMilliseconds: 60_000) == nil)
+        #expect(limit.refusal(waiting: 9, batchSize: 10, lastBatchMilliseconds: 60_000) == nil)
     }
 }
