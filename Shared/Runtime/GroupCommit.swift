@@ -84,8 +84,7 @@ public final class GroupCommit<Item: Sendable, Outcome: Sendable>: Sendable {
             let took = ContinuousClock.now - started
             batchSizes.record(batch.count)
             durations.record(duration: took)
-            let milliseconds = took.components.seconds * 1000 + took.components.attoseconds / 1_000_000_000_000_000
-            state.withLock { $0.lastBatchMilliseconds = milliseconds }
+            state.withLock { $0.lastBatchMilliseconds = took.milliseconds }
             precondition(outcomes.count == batch.count, "a group commit writer returns one outcome per item")
             for (waiting, outcome) in zip(batch, outcomes) { waiting.continuation.resume(returning: outcome) }
         }

@@ -35,7 +35,7 @@ public struct EventBatch: Sendable {
         var inBatch: [String: (fingerprint: String, ordinal: Int)] = [:]
         planned.reserveCapacity(entries.count)
         for (index, entry) in entries.enumerated() {
-            let key = "\(entry.gameId)\u{0}\(entry.playerId)\u{0}\(entry.requestId)"
+            let key = EventNumbering.key(entry)
             if let stored = earlier[index] {
                 guard stored.fingerprint == entry.fingerprint else {
                     planned.append(.refused(RequestReceipts.reused(entry.requestId)))

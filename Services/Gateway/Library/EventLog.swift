@@ -115,10 +115,7 @@ final class EventLog: Sendable {
                 let written = try await store.append(batch.map(\.event))
                 let took = ContinuousClock.now - started
                 commitDurations.record(duration: took)
-                state.withLock {
-                    $0.lastBatchMilliseconds =
-                        took.components.seconds * 1000 + took.components.attoseconds / 1_000_000_000_000_000
-                }
+                state.withLock { $0.lastBatchMilliseconds = took.milliseconds }
                 batchSizes.record(batch.count)
                 var head: UInt64 = 0
                 outcomes = written.map { outcome in

@@ -81,7 +81,8 @@ public struct EventNumbering: Sendable {
         return (.logged(acknowledgement, event: event), head)
     }
 
-    private static func key(_ entry: EventLogEntry) -> String {
+    /// An entry's request id in its game and player: what a resend is recognised by.
+    static func key(_ entry: EventLogEntry) -> String {
         "\(entry.gameId)\u{0}\(entry.playerId)\u{0}\(entry.requestId)"
     }
 }
