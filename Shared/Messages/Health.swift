@@ -23,13 +23,16 @@ public struct ServiceHealth: Codable, Sendable, Equatable {
     /// With several instances (leases in PostgreSQL): the partitions this instance owns; empty
     /// while it stands by. Absent for a single instance, which owns everything.
     public var partitions: [Int]?
+    /// With leases: how many partitions the service's data is split into.
+    public var partitionCount: Int?
 
     public init(
         service: String, instance: String, ready: Bool, startedAt: Int64, subscriptions: [String],
         eventsReceived: UInt64, recentEventIds: [String], gapsDetected: UInt64, storage: String,
-        streams: [String: StreamStatus]? = nil, partitions: [Int]? = nil
+        streams: [String: StreamStatus]? = nil, partitions: [Int]? = nil, partitionCount: Int? = nil
     ) {
         self.partitions = partitions
+        self.partitionCount = partitionCount
         self.streams = streams
         self.service = service
         self.instance = instance

@@ -12,6 +12,10 @@ public struct ServiceAnnouncement: Codable, Sendable, Equatable {
     /// stands by, and the gateway routes nothing to it but the types any instance answers). Absent: it owns
     /// everything.
     public var partitions: [Int]?
+    /// How many partitions the service's data is split into (`PODIUM_PARTITIONS`; the same in
+    /// every instance). Absent or 1: one owner serves everything. With more, the gateway sends a
+    /// request with a partition key (``PartitionKey``) to the instance owning its partition.
+    public var partitionCount: Int?
 
     public init(
         service: String, instance: String, requestTypes: [String], heartbeatIntervalMilliseconds: Int,

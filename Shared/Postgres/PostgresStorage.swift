@@ -37,7 +37,15 @@ public final class PostgresStorage: StorageRunner, Sendable {
         public var instance: String
         public var leases: [(partition: Int, epoch: UInt64)]
 
-        func check(on connection: PostgresConnection, logger: Logger) async throws {
+        /// Checks the leases of `touching` (the partitions the write changes), or every lease
+        /// held when nil. A touched partition this instance does not hold fails at once: it was
+        /// let go (or never held) after the request was admitted.
+        func check(on connection: PostgresConnection, touching: Set<Int>?, logger: Logger) async throws {
+            var leases = self.leases
+            if let touching {
+                guard touching.isSubset(of: leases.map(\.partition)) else { throw LeaseLost(service: service) }
+                leases = leases.filter { touching.contains($0.partition) }
+            }
             guard !leases.isEmpty else { throw LeaseLost(service: service) }
             // Partitions and epochs are integers from the lease table, never input.
             let pairs = leases.map { "(\($0.partition), \($0.epoch))" }.joined(separator: ", ")
@@ -121,10 +129,12 @@ public final class PostgresStorage: StorageRunner, Sendable {
     }
 
     /// Runs `body` in one transaction: committed if it returns, rolled back if it throws.
-    /// A fenced process's transaction first checks its leases (``Fence``); `fenced: false` is
-    /// for the lease rounds themselves.
+    /// A fenced process's transaction first checks its leases (``Fence``): those of `partitions`
+    /// when the write is known to touch only them (a partitioned service), else all it holds;
+    /// `fenced: false` is for the lease rounds themselves.
     public func transaction<Result: Sendable>(
-        fenced: Bool = true, _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+        fenced: Bool = true, partitions: Set<Int>? = nil,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         let logger = logger
         let fence = fenced ? self.fence.value : nil
@@ -133,7 +143,7 @@ public final class PostgresStorage: StorageRunner, Sendable {
                 return try await client.withTransaction(logger: logger) { connection in
                     try race.enter(connection)
                     self.madeProgress()
-                    try await fence?.check(on: connection, logger: logger)
+                    try await fence?.check(on: connection, touching: partitions, logger: logger)
                     return try await body(connection)
                 }
             } catch let error as PostgresTransactionError {

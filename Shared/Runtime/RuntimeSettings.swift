@@ -41,6 +41,11 @@ public struct RuntimeSettings: Sendable {
     /// How long a lease holds (several instances of a service on PostgreSQL): a dead owner's
     /// data is taken over this long after its last renewal at most. `PODIUM_LEASE_MS`.
     public var leaseMilliseconds: Int64 = 5000
+    /// How many partitions a partitioned service's data is split into (the leaderboard, by
+    /// board; ``PartitionKey``), the same in every process of a deployment. Each partition has its
+    /// own lease, so the live instances share the partitions and each serves its own. Changed only
+    /// with every instance of the service stopped. `PODIUM_PARTITIONS`.
+    public var partitions = 16
 
     public init(
         service: String,
@@ -146,6 +151,8 @@ public struct RuntimeSettings: Sendable {
         let lease = podium.int(forKey: ["lease", "ms"], default: 5000)
         guard (500...60_000).contains(lease) else { throw ConfigurationProblem("PODIUM_LEASE_MS must be 500-60000") }
         leaseMilliseconds = Int64(lease)
+        partitions = podium.int(forKey: ["partitions"], default: 16)
+        guard (1...1024).contains(partitions) else { throw ConfigurationProblem("PODIUM_PARTITIONS must be 1-1024") }
         retention = try RetentionSettings.checked(
             eventSeconds: podium.int(forKey: ["event", "retention", "seconds"], default: 30 * 86_400),
             outboxSeconds: podium.int(forKey: ["outbox", "retention", "seconds"], default: 7 * 86_400),

@@ -39,9 +39,17 @@ public struct ServiceDefinition: Sendable {
     /// Where the service's instances lease its data (PostgreSQL): with several instances, one
     /// owns it at a time and the others stand by (``Ownership``); nil: a single instance.
     public var leases: (any LeaseStore)?
-    /// Runs when this instance becomes the owner after standing by: reload what it keeps in
-    /// memory (the previous owner changed the store meanwhile).
-    public var onOwnershipGained: (@Sendable (ServiceContext) async throws -> Void)?
+    /// Runs when this instance gains partitions (at start, or taking over): load what it keeps in
+    /// memory for them (the previous owner changed the store meanwhile). They are served once it
+    /// returns; a throw lets the leases go.
+    public var onOwnershipGained: (@Sendable (ServiceContext, _ partitions: [Int]) async throws -> Void)?
+    /// Runs when this instance lost partitions (another took them, or its leases lapsed): drop
+    /// what it keeps in memory for them. They are no longer served when it runs.
+    public var onOwnershipLost: (@Sendable (_ partitions: [Int]) async -> Void)?
+    /// How the service's requests map to partitions (``PartitionKey``), when its data is split
+    /// over its live instances: set by the runtime for a partitioned service with leases; nil:
+    /// one partition, one owner.
+    public var partitionMap: PartitionMap?
     /// Runs once the service has stopped (lets go of its database).
     public var shutdown: (@Sendable () async -> Void)?
     /// What the store runs while open (a connection pool): one of the service's loops.

@@ -70,9 +70,10 @@ public final class ServiceRuntime: Service, Sendable {
         self.startedAt = clock.nowMilliseconds
         let ownership = Ownership(isLeased: definition.leases != nil)
         self.ownership = ownership
+        let partitions = definition.partitionMap?.partitions ?? 1
         keeper = definition.leases.map {
             LeaseKeeper(
-                store: $0, rules: PartitionLeases(partitions: 1, duration: settings.leaseMilliseconds),
+                store: $0, rules: PartitionLeases(partitions: partitions, duration: settings.leaseMilliseconds),
                 instance: settings.instanceID,
                 ownership: ownership, clock: clock, logger: logger)
         }
@@ -204,7 +205,8 @@ public final class ServiceRuntime: Service, Sendable {
             loops.append(
                 LoopService(
                     "retention", states: states, cancelsServe: true,
-                    serve: { [clock, logger] in await self.whileOwner { await pruner.run(clock: clock, logger: logger) }
+                    serve: { [clock, logger] in
+                        await self.whileOwner { await pruner.run(clock: clock, logger: logger) }
                     }))
         }
         if let background = definition.background {
@@ -281,8 +283,9 @@ public final class ServiceRuntime: Service, Sendable {
 
     // MARK: - Ownership
 
-    /// Runs `work` while this instance owns the service's data (periodic work runs on one
-    /// instance only); cancels it when ownership goes, and starts it again when it comes back.
+    /// Runs `work` while this instance owns the service's data (partition 0 of a partitioned
+    /// service: periodic work runs on one instance only); cancels it when ownership goes, and
+    /// starts it again when it comes back.
     private func whileOwner(_ work: @escaping @Sendable () async -> Void) async {
         while !Task.isCancelled {
             guard ownership.isOwner else {
@@ -300,28 +303,31 @@ public final class ServiceRuntime: Service, Sendable {
         }
     }
 
-    /// A lease round changed what this instance owns: on a gain it reloads what it keeps in
-    /// memory before it serves (``Ownership/isOwner`` stays false until then); either way the
-    /// followers read their positions from the store again.
+    /// A lease round changed what this instance owns: on a gain it loads what it keeps in memory
+    /// for the gained partitions before it serves them (``Ownership/serves(_:)`` stays false for
+    /// them until then; the others go on serving); on a loss it drops what it kept for the lost
+    /// ones. Either way the followers read their positions from the store again.
     private func ownershipChanged(gained: [Int], lost: [Int], context: ServiceContext) async {
         for follower in followers.value.values { follower.forgetPosition() }
-        // Serving starts (again) once this ends, loaded or with no lease left.
-        defer { ownership.finishLoading() }
+        if !lost.isEmpty { await definition.onOwnershipLost?(lost) }
+        // Serving the gained partitions starts once this ends, loaded or with no lease left.
+        defer { ownership.finishLoading(gained) }
         if !gained.isEmpty, ownership.holdsLeases {
             do {
-                try await definition.onOwnershipGained?(context)
+                try await definition.onOwnershipGained?(context, gained)
             } catch {
-                // Serving without the state would answer wrong: let the lease go; the next
-                // round takes it again (if nobody else does) and tries once more.
+                // Serving without the state would answer wrong: let the leases go; the next
+                // round takes them again (if nobody else does) and tries once more.
                 logger.error(
-                    "state not loaded after taking over; letting the lease go", metadata: ["error": "\(error)"])
+                    "state not loaded after taking over; letting the leases go", metadata: ["error": "\(error)"])
                 await keeper?.leave()
                 return
             }
         }
         logger.notice(
-            ownership.isOwner
-                ? "instance took over the service's data" : "instance lost the service's data; standing by",
+            ownership.holdsLeases
+                ? "instance took over partitions of the service's data"
+                : "instance lost the service's data; standing by",
             metadata: ["gained": "\(gained)", "lost": "\(lost)", "partitions": "\(ownership.partitions ?? [])"])
     }
 
@@ -344,6 +350,7 @@ public final class ServiceRuntime: Service, Sendable {
         var announcement = ServiceAnnouncement(
             service: definition.name, instance: settings.instanceID,
             requestTypes: handles.map(\.rawValue).sorted(), heartbeatIntervalMilliseconds: Int(interval))
+        announcement.partitionCount = definition.partitionMap?.partitions
         while !Task.isCancelled {
             do {
                 announcement.partitions = ownership.partitions
@@ -430,10 +437,34 @@ public final class ServiceRuntime: Service, Sendable {
                     code: .unknownType, message: "\(definition.name) does not handle '\(request.type)'", field: "type"),
                 for: request, at: now)
         }
-        // A standby answers only what any instance may: health, receipts, outbox pages.
-        guard ownership.isOwner || definition.requestHandlers[request.type] == nil else {
-            logger.info("request refused: this instance stands by", metadata: ["request.type": "\(request.type)"])
-            return Self.errorEnvelope(LeaseLost(service: definition.name).reply, for: request, at: now)
+        // A standby answers only what any instance may: health, receipts, outbox pages. With
+        // partitions, a request with a key is served by the owner of the key's partition only
+        // (the gateway routes it there; one that arrives as the partition moves is refused and
+        // resent), and one without by any instance that owns a partition.
+        if definition.requestHandlers[request.type] != nil {
+            let partition = definition.partitionMap.flatMap { map in
+                PartitionKey.of(request.type, gameId: request.gameId, payload: request.payload).map {
+                    map.partition(of: $0)
+                }
+            }
+            let serves =
+                partition.map { ownership.serves($0) }
+                ?? (definition.partitionMap == nil ? ownership.isOwner : ownership.holdsLeases)
+            if let partition {
+                Counter(
+                    label: MetricNames.partitionRequests,
+                    dimensions: [
+                        ("service", definition.name), ("partition", "\(partition)"),
+                        ("outcome", serves ? "served" : "refused"),
+                    ]
+                ).increment()
+            }
+            guard serves else {
+                logger.info(
+                    "request refused: this instance does not own its partition",
+                    metadata: ["request.type": "\(request.type)", "partition": "\(partition.map(String.init) ?? "-")"])
+                return Self.errorEnvelope(LeaseLost(service: definition.name).reply, for: request, at: now)
+            }
         }
         do {
             let result = try await handler(request, context)
@@ -536,7 +567,7 @@ public final class ServiceRuntime: Service, Sendable {
             eventsReceived: snapshot.eventsReceived, recentEventIds: Array(snapshot.recentEventIds),
             gapsDetected: snapshot.gapsDetected, storage: definition.storage ?? "none",
             streams: followers.value.isEmpty ? nil : followers.value.mapValues(\.status),
-            partitions: ownership.partitions)
+            partitions: ownership.partitions, partitionCount: definition.partitionMap?.partitions)
     }
 
     private func publishTestNotification(_ request: RawEnvelope, publisher: BusPublisher) async throws

@@ -7,7 +7,8 @@ import Testing
 
 /// Several instances of every service sharing a PostgreSQL database: one owns the data (its
 /// lease), the others stand by; the owner's loss hands over to a standby, which reloads what it
-/// keeps in memory, and nothing acknowledged is lost or applied twice.
+/// keeps in memory, and nothing acknowledged is lost or applied twice. The leaderboard's boards
+/// are split into partitions: both of its instances serve at once, each its own boards.
 @Suite("Several instances of each service")
 struct ServiceInstancesTests {
     static let hit = GameEvent(name: "cactus.hit", attributes: ["matchId": "m1"])
@@ -45,7 +46,7 @@ struct ServiceInstancesTests {
     }
 
     @Test(
-        "two instances of every service: one owner each, standbys refuse and apply nothing; the owner stops and the standby takes over with the data",
+        "two instances of every service: the leaderboard's split between them, one owner of the others; the owner stops and the other instance takes over with the data",
         .enabled(if: PodiumTestStack.storageKind == "postgresql", "leases live in PostgreSQL"))
     func handOver() async throws {
         let admin = String(repeating: "a", count: 40)
@@ -80,13 +81,45 @@ struct ServiceInstancesTests {
             }
             #expect(try await Self.steps(amy, reaching: 3) == 3)
 
-            // A standby refuses what only the owner may do; its health says it owns nothing.
-            let leaderboardOwner = try #require(Self.owners(stack, "leaderboard").first)
-            let standby = try #require(
-                stack.services.first { $0.definition.name == "leaderboard" && !$0.ownership.isOwner })
-            #expect(standby.ownership.partitions == [] && leaderboardOwner.ownership.partitions == [0])
+            // The leaderboard's 16 partitions are split 8 and 8 (the joining instance took the
+            // higher half within a round); every board's requests reach the instance that owns it:
+            // sent once, no retries, each is answered (a misrouted one would be refused).
+            let leaderboards = stack.services.filter { $0.definition.name == "leaderboard" }
+            _ = try await withDeadline(.seconds(15)) {
+                while leaderboards.map({ $0.ownership.served.count }) != [8, 8] {
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                return true
+            }
+            let halves = leaderboards.map { Set($0.ownership.partitions ?? []) }
+            #expect(halves[0].isDisjoint(with: halves[1]) && halves[0].union(halves[1]) == Set(0..<16))
+            let operatorClient = try TestClient(endpoint: stack.endpoints.requests)
+            operatorClient.use(.adminKey(admin))
+            defer { Task { await operatorClient.close() } }
+            // An operator's new board (dash.stars: partition 1) goes to its owner; a list of the
+            // game's boards, answered by either instance, shows it.
+            let stars = LeaderboardDefinition(id: "dash.stars", title: "Stars")
+            #expect(
+                try await operatorClient.exchange(
+                    LeaderboardRequests.define, LeaderboardDefinitionChange(definition: stars), gameId: "dash"
+                ).type == .reply)
+            for _ in 1...2 {
+                let boards = try await amy.exchange(LeaderboardRequests.boards, EmptyPayload(), gameId: "dash").value()
+                #expect(boards.leaderboards.map(\.id).contains("dash.stars"))
+            }
+            for (index, board) in ["dash.highscore", "dash.fastest", "dash.coins", "dash.ranked", "dash.stars"]
+                .enumerated() where board != "dash.ranked"
+            {
+                let reply = try await amy.exchange(
+                    LeaderboardRequests.submit, ScoreSubmission(boardId: board, value: 10 + Int64(index)),
+                    gameId: "dash")
+                #expect(reply.type == .reply, "\(board): \(String(describing: reply.errorCode))")
+            }
 
-            // The owners of the leaderboard and achievement services stop; their standbys take over.
+            // The owner of partition 0 (and of dash.coins and dash.stars) and the achievement
+            // service's owner stop; the other instances take over what they owned.
+            let leaderboardOwner = try #require(Self.owners(stack, "leaderboard").first)
+            let standby = try #require(leaderboards.first { $0 !== leaderboardOwner })
             let achievementOwner = try #require(Self.owners(stack, "achievement").first)
             await stack.stopService(instance: leaderboardOwner.settings.instanceID)
             await stack.stopService(instance: achievementOwner.settings.instanceID)
@@ -94,8 +127,15 @@ struct ServiceInstancesTests {
                 bea, LeaderboardRequests.submit, ScoreSubmission(boardId: "dash.highscore", value: 250), gameId: "dash",
                 id: "bea-1")
             #expect(second.type == .reply)
-            #expect(standby.ownership.isOwner, "the standby owns the leaderboard now")
-            // Its standings came from the store: the score the old owner stored is there.
+            // Its standings came from the store: the scores the old owner stored are there.
+            for board in ["dash.coins", "dash.stars"] {
+                let entry = try await Self.served(
+                    amy, LeaderboardRequests.entry, BoardQuery(boardId: board), gameId: "dash"
+                ).value()
+                #expect(entry.entry?.value != nil, "\(board) was loaded by the instance that took it over")
+            }
+            #expect(standby.ownership.isOwner, "the other instance owns every partition now")
+            #expect(standby.ownership.partitions == Array(0..<16))
             let top = try await Self.served(
                 amy, LeaderboardRequests.top, BoardQuery(boardId: "dash.highscore"), gameId: "dash"
             ).value()
@@ -116,9 +156,6 @@ struct ServiceInstancesTests {
             #expect(Self.owners(stack, "achievement").count == 1)
 
             // An operator's challenge definitions, changed at the owner, are the standby's when it takes over.
-            let operatorClient = try TestClient(endpoint: stack.endpoints.requests)
-            operatorClient.use(.adminKey(admin))
-            defer { Task { await operatorClient.close() } }
             let lap = ChallengeDefinition(
                 id: "dash.lap", title: "Lap", details: "Best lap.", leaderboardId: "dash.fastest", durations: [600_000])
             #expect(

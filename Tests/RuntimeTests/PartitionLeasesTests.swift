@@ -1,3 +1,4 @@
+import PodiumMessages
 import PodiumRuntime
 import Testing
 

@@ -26,7 +26,8 @@ public enum AchievementService {
             var service = definition(achievements)
             service.use(store, outboxStream: name)
             // Another instance may have changed operator definitions while this one stood by.
-            service.onOwnershipGained = { context in try await achievements.loadOperatorChanges(logger: context.logger)
+            service.onOwnershipGained = { context, _ in
+                try await achievements.loadOperatorChanges(logger: context.logger)
             }
             return service
         }

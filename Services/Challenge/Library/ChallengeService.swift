@@ -46,7 +46,7 @@ public enum ChallengeService {
             var service = definition(challenges)
             service.use(store, outboxStream: nil)
             // A standby that takes over reads the operators' definition changes the last owner made.
-            service.onOwnershipGained = { _ in try await challenges.definitions.reload(over: files) }
+            service.onOwnershipGained = { _, _ in try await challenges.definitions.reload(over: files) }
             return service
         }
     }

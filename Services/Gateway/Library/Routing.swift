@@ -88,7 +88,7 @@ struct Routing: Sendable {
     ) throws(ErrorReply) -> Action {
         let requestID = envelope.correlationId ?? ""
         let (instance, service): (Data, String)
-        switch directory.route(envelope.type, knownServices: limits.knownServices) {
+        switch directory.route(envelope.type, key: Self.partitionKey(envelope), knownServices: limits.knownServices) {
         case .unknown:
             throw ErrorReply(code: .unknownType, message: "no service handles '\(envelope.type)'", field: "type")
         case .unavailable(let name):
@@ -122,7 +122,7 @@ struct Routing: Sendable {
     ) throws(ErrorReply) -> Action {
         guard
             case .instance(let instance, let service) = directory.route(
-                envelope.type, knownServices: limits.knownServices)
+                envelope.type, key: Self.partitionKey(envelope), knownServices: limits.knownServices)
         else {
             throw ErrorReply(
                 code: .serviceUnavailable, message: "the \(envelope.type.serviceName) service is not connected")
@@ -172,7 +172,7 @@ struct Routing: Sendable {
                 ErrorReply(code: .forbidden, message: "announce the service before sending requests"))
         }
         if request.type == .eventsRead { return .readEventLog(request, instance: instance, asker: asker) }
-        let route = directory.route(request.type, knownServices: limits.knownServices)
+        let route = directory.route(request.type, key: Self.partitionKey(request), knownServices: limits.knownServices)
         guard case .instance(let target, let service) = route else {
             let refusal =
                 route == .unknown
@@ -194,6 +194,12 @@ struct Routing: Sendable {
         forwarded.correlationId = request.id
         forwarded.actor = Actor(kind: .service, service: asker)
         return .send(forwarded, instance: target, internalID: internalID)
+    }
+
+    /// The partition key of a request to a partitioned service (``PartitionKey``), nil for others.
+    static func partitionKey(_ envelope: RawEnvelope) -> String? {
+        guard PartitionKey.partitionedServices.contains(envelope.type.serviceName) else { return nil }
+        return PartitionKey.of(envelope.type, gameId: envelope.gameId, payload: envelope.payload)
     }
 
     // MARK: Failures and time

@@ -57,17 +57,30 @@ struct ServiceDirectory: Sendable {
     }
 
     /// Picks an instance for a request type, rotating between instances of the same service.
-    mutating func route(_ type: MessageType, knownServices: [String]) -> Route {
+    /// `key` is the request's partition key (``PartitionKey``): with the service's data split into
+    /// partitions, only the instance that announced the key's partition serves it.
+    mutating func route(_ type: MessageType, key: String? = nil, knownServices: [String]) -> Route {
         let announced = instances.values
             .filter { $0.announcement.requestTypes.contains(type.rawValue) }
             .sorted { $0.routingID.lexicographicallyPrecedes($1.routingID) }
-        // With several instances sharing a database, only the one that owns the data (its
+        // With several instances sharing a database, only an instance that owns data (its
         // announced partitions not empty) serves; a standby answers only the built-in types.
+        // A request with a partition key goes to the owner of its partition (each instance maps
+        // the key with the partition count it announced: the same in every instance).
         // (Checked only when an instance leases: most deployments never pay for it per request.)
         let leased = announced.contains { $0.announcement.partitions != nil }
-        let candidates =
-            !leased || ServiceRequests.answeredByAnyInstance(type)
-            ? announced : announced.filter { $0.announcement.partitions.map { !$0.isEmpty } ?? true }
+        let candidates: [Instance]
+        if !leased || ServiceRequests.answeredByAnyInstance(type) {
+            candidates = announced
+        } else if let key {
+            candidates = announced.filter { instance in
+                let count = max(1, instance.announcement.partitionCount ?? 1)
+                let partition = PartitionMap(partitions: count).partition(of: key)
+                return instance.announcement.partitions.map { $0.contains(partition) } ?? true
+            }
+        } else {
+            candidates = announced.filter { $0.announcement.partitions.map { !$0.isEmpty } ?? true }
+        }
         if !announced.isEmpty && candidates.isEmpty { return .unavailable(service: type.serviceName) }
         if candidates.isEmpty {
             // A connected service that did not announce the type does not have it; a known

@@ -22,29 +22,44 @@ public enum LeaderboardService {
         ServiceBlueprint(name: name) { settings, clock in
             let catalog = try catalog ?? GameCatalog(directory: GameFiles.configuredDirectory())
             let store = try await openStore(settings)
-            let scoreboard = Scoreboard(catalog: catalog, store: store, clock: clock)
-            // With leases (several instances on PostgreSQL) the standings are loaded when this
-            // instance owns the data (onOwnershipGained), from what the last owner left.
+            // With leases (several instances on PostgreSQL) the boards are split into partitions
+            // (by board: PartitionKey), each served by the instance holding its lease.
+            let partitioning =
+                store.leases != nil && settings.partitions > 1 ? PartitionMap(partitions: settings.partitions) : nil
+            if let partitioning { store.partition(by: partitioning) }
+            let scoreboard = Scoreboard(catalog: catalog, store: store, clock: clock, partitioning: partitioning)
+            // With leases the standings are loaded when this instance gains partitions
+            // (onOwnershipGained), from what the last owner left.
             if store.leases == nil { try await scoreboard.load() }
-            var service = definition(scoreboard)
+            var service = definition(scoreboard, refreshesDefinitions: store.leases != nil)
             service.use(store, outboxStream: name)
-            // The standings in memory are this instance's view: read them again from the store,
-            // where the previous owner left them.
-            service.onOwnershipGained = { _ in try await scoreboard.load() }
+            service.partitionMap = partitioning
+            // The standings in memory are this instance's view: read those of the gained
+            // partitions again from the store, where the previous owner left them.
+            service.onOwnershipGained = { _, partitions in
+                try await scoreboard.load(partitions: partitioning == nil ? nil : partitions)
+            }
+            service.onOwnershipLost = { partitions in
+                if partitioning != nil { scoreboard.unload(partitions: partitions) }
+            }
             return service
         }
     }
 
-    static func definition(_ scoreboard: Scoreboard) -> ServiceDefinition {
+    /// The service's requests; `refreshesDefinitions`: other instances share the boards (leases),
+    /// so the lists of boards read operators' definitions from the store first.
+    static func definition(_ scoreboard: Scoreboard, refreshesDefinitions: Bool = false) -> ServiceDefinition {
         typealias Requests = LeaderboardRequests
         return ServiceDefinition(
             name: name, subscriptions: subscriptions,
             handlers: [
                 Requests.boards.handler { request, _ in
-                    BoardList(leaderboards: try game(request, scoreboard).leaderboards)
+                    if refreshesDefinitions { try await scoreboard.refreshDefinitions() }
+                    return BoardList(leaderboards: try game(request, scoreboard).leaderboards)
                 },
                 Requests.sets.handler { request, _ in
-                    BoardSetList(leaderboardSets: try game(request, scoreboard).leaderboardSets ?? [])
+                    if refreshesDefinitions { try await scoreboard.refreshDefinitions() }
+                    return BoardSetList(leaderboardSets: try game(request, scoreboard).leaderboardSets ?? [])
                 },
                 Requests.define.handler { request, _ in
                     LeaderboardDefinitionChange(

@@ -124,6 +124,8 @@ public protocol LeaderboardStore: ServiceStore {
     func archives(gameId: String, boardId: String) async throws -> [(archive: LeaderboardArchive, storageID: String)]
     /// When the standings stored under `storageID` were last reset, if ever.
     func lastReset(gameId: String, storageID: String) async throws -> Int64?
+    /// Fence each write by the partitions of the boards it touches (``PartitionMap``).
+    func partition(by map: PartitionMap)
 }
 
 /// Opens a service's leaderboard store once its settings are known.
@@ -144,4 +146,7 @@ extension LeaderboardStore {
 extension LeaderboardStore {
     /// Where this service's instances lease their data (PostgreSQL); nil: one instance owns it all.
     public var leases: (any LeaseStore)? { nil }
+    /// The boards are split into partitions by `map` (several instances serving at once): fence
+    /// each write with the leases of the boards it touches. Nothing to do without leases.
+    public func partition(by map: PartitionMap) {}
 }

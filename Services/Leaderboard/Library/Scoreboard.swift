@@ -24,6 +24,11 @@ typealias SubmitResult = Result<(receipt: ScoreReceipt, leftTop: String?), Error
 /// order and many submissions share one commit.
 final class Scoreboard: Sendable {
     let catalog: Locked<GameCatalog>
+    /// The game files' boards, before operators' changes.
+    private let files: GameCatalog
+    /// How boards map to partitions when several instances share them; nil: this instance
+    /// holds every board.
+    let partitioning: PartitionMap?
     let store: any LeaderboardStore
     let clock: any PodiumClock
     let standings = Standings()
@@ -48,8 +53,10 @@ final class Scoreboard: Sendable {
     /// Most entries on each side of a player in `leaderboard.around`.
     static let maximumRadius = 50
 
-    init(catalog: GameCatalog, store: any LeaderboardStore, clock: any PodiumClock) {
+    init(catalog: GameCatalog, store: any LeaderboardStore, clock: any PodiumClock, partitioning: PartitionMap? = nil) {
         self.catalog = Locked(catalog)
+        files = catalog
+        self.partitioning = partitioning
         self.store = store
         self.clock = clock
         details = EntryDetails(store: store)
@@ -60,22 +67,51 @@ final class Scoreboard: Sendable {
         }
     }
 
-    /// Loads every board's standings from the store.
-    func load() async throws {
+    /// Loads the standings of the boards in `partitions` (every board when nil or not
+    /// partitioned) from the store, after reading operators' definitions again.
+    func load(partitions: [Int]? = nil) async throws {
         let now = clock.nowMilliseconds
-        var merged = catalog.value
-        for (gameId, boardId) in try await store.removedDefinitions() {
-            merged.remove(boardId: boardId, gameId: gameId)
-        }
-        for (gameId, definition) in try await store.savedDefinitions() {
-            // A stored change that no longer fits the game files is skipped rather than stopping the service.
-            try? merged.define(definition, gameId: gameId)
-        }
-        catalog.withLock { $0 = merged }
+        let merged = try await refreshDefinitions()
+        let wanted = partitions.map(Set.init)
         for game in merged.games.values {
-            for board in game.leaderboards {
+            for board in game.leaderboards where holds(gameId: game.gameId, boardId: board.id, in: wanted) {
                 try await standings.load(board, gameId: game.gameId, store: store, now: now)
             }
+        }
+    }
+
+    /// Drops the standings of the boards in `partitions` (another instance owns them now).
+    func unload(partitions: [Int]) {
+        let lost = Set(partitions)
+        for game in catalog.value.games.values {
+            for board in game.leaderboards where holds(gameId: game.gameId, boardId: board.id, in: lost) {
+                standings.unload(gameId: game.gameId, boardId: board.id)
+            }
+        }
+    }
+
+    /// Whether a board belongs to `partitions` (every board does when either is nil).
+    private func holds(gameId: String, boardId: String, in partitions: Set<Int>?) -> Bool {
+        guard let partitions, let partitioning else { return true }
+        return partitions.contains(partitioning.partition(of: PartitionKey.board(gameId: gameId, boardId: boardId)))
+    }
+
+    /// Reads operators' definitions from the store again, over the game files' boards (another
+    /// instance may have changed the boards of its partitions), between batches and definition
+    /// changes, so a change this instance makes is never overwritten by an older read.
+    @discardableResult
+    func refreshDefinitions() async throws -> GameCatalog {
+        try await writing.withLock {
+            var merged = files
+            for (gameId, boardId) in try await store.removedDefinitions() {
+                merged.remove(boardId: boardId, gameId: gameId)
+            }
+            for (gameId, definition) in try await store.savedDefinitions() {
+                // A stored change that no longer fits the game files is skipped rather than stopping the service.
+                try? merged.define(definition, gameId: gameId)
+            }
+            catalog.withLock { $0 = merged }
+            return merged
         }
     }
 

@@ -42,7 +42,24 @@ public final class PostgresLeaderboardStore: LeaderboardStore, StorageSize {
             ])
     ]
 
+    /// With the data split into partitions (several instances serving at once): how boards map
+    /// to them, so that each write is fenced by the leases of the boards it touches only.
+    private let partitioning = Locked<PartitionMap?>(nil)
+
     public init(database: PostgresStorage) { self.database = database }
+
+    public func partition(by map: PartitionMap) { partitioning.withLock { $0 = map } }
+
+    /// The partitions of the boards a write touches (a storage id `<board>#<period>` or
+    /// `…@archive-n` belongs to its board); nil: fence with every lease held.
+    private func partitions(_ boards: [(gameId: String, boardId: String)]) -> Set<Int>? {
+        guard let map = partitioning.value else { return nil }
+        return Set(
+            boards.map { board in
+                let base = board.boardId.prefix { $0 != "#" && $0 != "@" }
+                return map.partition(of: PartitionKey.board(gameId: board.gameId, boardId: String(base)))
+            })
+    }
 
     public func close() async { database.close() }
     public var storageName: String { database.settings.schema }
@@ -68,7 +85,8 @@ public final class PostgresLeaderboardStore: LeaderboardStore, StorageSize {
     /// outbox messages (``PostgresDurable/commit(_:on:logger:)``), all in one transaction.
     public func submit(_ batch: [PendingSubmission]) async throws -> [Result<SubmissionOutcome, ErrorReply>] {
         let logger = logger
-        return try await database.transaction { connection in
+        let touched = partitions(batch.map { ($0.gameId, $0.boardId) })
+        return try await database.transaction(partitions: touched) { connection in
             let requests = SubmissionBatch.requests(of: batch)
             let found = try await PostgresDurable.storedReceipts(requests.map(\.key), on: connection, logger: logger)
             var stored: [Int: (fingerprint: String, reply: JSONValue)] = [:]
@@ -299,7 +317,7 @@ public final class PostgresLeaderboardStore: LeaderboardStore, StorageSize {
     public func saveDefinition(_ definition: LeaderboardDefinition, gameId: String) async throws {
         let json = String(decoding: try WireCodec.encode(definition), as: UTF8.self)
         let logger = logger
-        try await database.transaction { connection in
+        try await database.transaction(partitions: partitions([(gameId, definition.id)])) { connection in
             try await connection.query(
                 """
                 INSERT INTO definition (game_id, board_id, json, removed) VALUES (\(gameId), \(definition.id), \(json), false)
@@ -310,7 +328,7 @@ public final class PostgresLeaderboardStore: LeaderboardStore, StorageSize {
 
     public func deleteDefinition(boardId: String, gameId: String) async throws {
         let logger = logger
-        try await database.transaction { connection in
+        try await database.transaction(partitions: partitions([(gameId, boardId)])) { connection in
             try await connection.query(
                 """
                 INSERT INTO definition (game_id, board_id, json, removed) VALUES (\(gameId), \(boardId), '{}', true)
@@ -321,7 +339,7 @@ public final class PostgresLeaderboardStore: LeaderboardStore, StorageSize {
 
     public func removeEntry(gameId: String, boardId: String, playerId: String) async throws -> Bool {
         let logger = logger
-        return try await database.transaction { connection in
+        return try await database.transaction(partitions: partitions([(gameId, boardId)])) { connection in
             var removed = false
             for try await _ in try await connection.query(
                 "DELETE FROM entry WHERE game_id = \(gameId) AND board_id = \(boardId) AND player_id = \(playerId) RETURNING 1",
@@ -340,7 +358,7 @@ public final class PostgresLeaderboardStore: LeaderboardStore, StorageSize {
         -> LeaderboardArchive
     {
         let logger = logger
-        return try await database.transaction { connection in
+        return try await database.transaction(partitions: partitions([(gameId, boardId)])) { connection in
             try await connection.query("LOCK TABLE archive IN EXCLUSIVE MODE", logger: logger)
             var number: Int64 = 1
             for try await last in try await connection.query(

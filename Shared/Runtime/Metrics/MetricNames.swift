@@ -40,6 +40,9 @@ public enum MetricNames {
     public static let streamLag = "podium_stream_lag"
     /// Partitions of its service's data this instance owns (0: it stands by).
     public static let partitionsOwned = "podium_partitions_owned"
+    /// Requests of a partitioned service that carried a partition key, by service, partition and
+    /// outcome (`served` by this instance, `refused`: it does not own the partition).
+    public static let partitionRequests = "podium_partition_requests_total"
     /// Rows deleted by retention, by table (`event`, `outbox`, `receipt`).
     public static let retentionPruned = "podium_retention_pruned_total"
     /// The oldest sequence a stream still holds (its producer's view).

@@ -33,35 +33,51 @@ public struct LeaseLost: Error, CustomStringConvertible {
 /// What this instance owns right now: partition → fencing epoch, as its last lease round left it.
 /// A service without leases (``isLeased`` false) owns everything, always.
 ///
-/// Holding a lease and serving are two steps: a round that gains a partition marks the state in
-/// memory stale (``update(_:)``), and the instance serves only once it has loaded what the last
-/// owner left (``finishLoading()``). Serving in between would answer from the old state, and the
-/// load would then overwrite what was written meanwhile (an acknowledged score missing from the
-/// standings until the next restart).
+/// Holding a lease and serving are two steps: a round that gains a partition marks that
+/// partition's state in memory stale (``update(_:)``), and the instance serves it only once it
+/// has loaded what the last owner left (``finishLoading(_:)``). Serving in between would answer
+/// from the old state, and the load would then overwrite what was written meanwhile (an
+/// acknowledged score missing from the standings until the next restart). The partitions it
+/// already had go on serving while a gained one loads.
 public final class Ownership: Sendable {
     public let isLeased: Bool
     private struct State {
         /// Partition → fencing epoch.
         var owned: [Int: UInt64] = [:]
-        /// A partition was gained and the state in memory is not loaded for it yet.
-        var loading = false
+        /// Gained partitions whose state in memory is not loaded yet.
+        var loading: Set<Int> = []
     }
     private let state = Locked(State())
 
     public init(isLeased: Bool) { self.isLeased = isLeased }
 
-    /// Whether this instance serves requests and applies streams: it holds a lease (or needs none)
-    /// and has loaded the state that came with it. Read on every request: no lock when not leased.
-    public var isOwner: Bool { !isLeased || state.withLock { !$0.owned.isEmpty && !$0.loading } }
+    /// Whether this instance serves `partition`: it holds its lease (or needs none) and has loaded
+    /// its state. Read on every request: no lock when not leased.
+    public func serves(_ partition: Int) -> Bool {
+        !isLeased || state.withLock { $0.owned[partition] != nil && !$0.loading.contains(partition) }
+    }
+
+    /// Whether this instance does the service's work that is not split by partition: it serves
+    /// partition 0. Following the streams, relaying the outbox, retention and the periodic work of
+    /// an unpartitioned service run there, once per deployment. With one partition (every service
+    /// but the partitioned ones) this is "it owns the data".
+    public var isOwner: Bool { serves(0) }
 
     /// Whether this instance holds a lease (or needs none), loaded or not.
     public var holdsLeases: Bool { !isLeased || !state.value.owned.isEmpty }
 
-    /// The state in memory is loaded for what this instance holds: it serves from now on.
-    public func finishLoading() { state.withLock { $0.loading = false } }
+    /// The state in memory is loaded for `partitions`: it serves them from now on.
+    public func finishLoading(_ partitions: [Int]) {
+        state.withLock { $0.loading.subtract(partitions) }
+    }
 
     /// The partitions held, for announcements and health (nil when not leased).
     public var partitions: [Int]? { isLeased ? state.value.owned.keys.sorted() : nil }
+
+    /// The partitions held and served (loaded), each with the epoch its writes are fenced with.
+    public var served: [Int: UInt64] {
+        state.withLock { state in state.owned.filter { !state.loading.contains($0.key) } }
+    }
 
     /// Takes the leases a round returned; says which partitions came and went. A partition held
     /// at epoch e and now at e + 1 is neither: this instance took it again after its own lease
@@ -75,7 +91,8 @@ public final class Ownership: Sendable {
             let gained = next.filter { owned[$0.key] != $0.value && !continued.contains($0.key) }.keys.sorted()
             let lost = owned.keys.filter { next[$0] != owned[$0] && !continued.contains($0) }.sorted()
             state.owned = next
-            if !gained.isEmpty { state.loading = true }
+            state.loading.subtract(lost)
+            state.loading.formUnion(gained)
             return (gained, lost)
         }
     }

@@ -128,23 +128,3 @@ public struct PartitionLeases: Sendable {
         lease.isHeld(by: instance, at: now) && lease.epoch == epoch
     }
 }
-
-/// Which partition a key (a board, a player) belongs to: FNV-1a over its UTF-8 bytes, modulo
-/// the partition count. Stable across processes and releases (never Swift's seeded `hashValue`).
-public struct PartitionMap: Sendable, Equatable {
-    public let partitions: Int
-
-    public init(partitions: Int) {
-        precondition(partitions > 0)
-        self.partitions = partitions
-    }
-
-    public func partition(of key: String) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
-        return Int(hash % UInt64(partitions))
-    }
-}
