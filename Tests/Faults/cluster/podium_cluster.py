@@ -12,10 +12,16 @@ faults that only a cluster has:
   * run B: the same stream on another fresh database while, each under load, a gateway host is
     killed (every process in it, SIGKILL) and later restarted, the other gateway's link is cut
     (`ip link set ... down`) and restored, and a services host is killed and restarted;
-  * two instances of every service, one on each services host: one owns the service's data
-    (its lease in PostgreSQL), the other stands by; when the owner's host dies the standby takes
-    over once the lease has expired. For each service whose owner was lost, the verdict prints
-    how long it had no owner (the time requests for it failed before another instance took over);
+  * two instances of every service, one on each services host, sharing each service's partitions
+    (leases in PostgreSQL, PODIUM_PARTITIONS of them for the leaderboard, split by board, so both
+    of its instances serve at once; one partition for the others: one owner, one standby); when a
+    host dies the other instance takes its partitions once their leases have expired, and a third
+    instance of every service joins mid-run on host svc3 and takes its share. For each service
+    that lost partitions, the verdict prints how long until every partition had an owner again
+    (the time requests for them failed);
+  * from the lease history (`podium_lease_history` in each service's schema): every partition
+    had at most one owner at every moment; from each instance's metrics (scraped every second):
+    the partitions it served requests for, each one it held, and the requests it carried;
   * verdict as in scripts/chaos: every request acknowledged, receipt.get finds each one, and
     the state after run B equals run A's. Printed beside it: for each fault, how long the
     requests first sent while it lasted took to be acknowledged, retries included (how long
@@ -32,15 +38,19 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "chaos"))
 import podium_chaos as chaos  # noqa: E402
 
 GATEWAYS = ("gw1", "gw2")
-# Two instances of every service, one on each services host.
+# Two instances of every service, one on each services host, and a third that joins mid-run.
 INSTANCES = (1, 2)
+JOINING = 3
 LEASE_MS = 3000
+# Each service's operations listener (metrics) on its host.
+METRICS_PORT = {"auth": 9552, "leaderboard": 9553, "achievement": 9554, "challenge": 9555}
 
 
 def service_of(name):
@@ -100,8 +110,9 @@ class ClusterStack:
             })
         hubs = {port: ",".join(f"tcp://{gateway_address[g]}:{port}" for g in GATEWAYS) for port in (5560, 5561, 5562)}
         for service in chaos.SERVICES:
-            for instance in INSTANCES:
+            for instance in INSTANCES + (JOINING,):
                 name = f"{service}-{instance}"
+                address = hosts[self.host_of(name)]
                 self.env[name] = dict(base, **{
                     "PODIUM_INSTANCE_ID": name,
                     "PODIUM_DATA": os.path.join(self.root, "data", name),
@@ -111,6 +122,7 @@ class ClusterStack:
                     "PODIUM_BUS_SECRET_KEY_FILE": os.path.join(keys, f"{service}.key"),
                     "PODIUM_BUS_SERVER_KEY": hub_key,
                     "PODIUM_LEASE_MS": str(LEASE_MS),
+                    "PODIUM_METRICS": f"{address}:{METRICS_PORT[service]}",
                 })
                 if service == "auth":
                     self.env[name]["PODIUM_AUTH_TOKEN_KEY"] = token_key
@@ -134,31 +146,55 @@ class ClusterStack:
     def names(self):
         return list(GATEWAYS) + [f"{s}-{i}" for i in INSTANCES for s in chaos.SERVICES]
 
-    def owners(self):
-        """Which instance owns each service's data, as their health says (None: no owner now).
-        `<service>.health` goes to any instance, so every gateway is asked a few times."""
-        owners = {}
+    def holdings(self):
+        """Which partitions each live instance of each service holds, as their health says
+        (`<service>.health` goes to any instance, so every gateway is asked a few times)."""
+        held = {}
         for service in chaos.SERVICES:
             seen = {}
-            for _ in range(4):
+            for _ in range(6):
                 reply = self.call({"type": f"{service}.health"}, 1.0)
                 if reply and reply["type"] == "reply":
                     health = reply["payload"]
-                    seen[health.get("instance")] = health.get("partitions")
-            holders = [i for i, p in seen.items() if p]
-            owners[service] = holders[0] if len(holders) == 1 else (None if not holders else holders)
-        return owners
+                    seen[health.get("instance")] = health.get("partitions") or []
+            held[service] = seen
+        return held
 
-    def wait_owned(self, service, lost, seconds):
-        """Seconds until an instance other than `lost` owns `service` (None: not within `seconds`)."""
+    def partition_count(self, service):
+        reply = self.call({"type": f"{service}.health"}, 1.0)
+        if reply and reply["type"] == "reply":
+            return reply["payload"].get("partitionCount") or 1
+        return 1
+
+    def wait_covered(self, service, lost, seconds):
+        """Seconds until instances other than `lost` hold every partition of `service` (None:
+        not within `seconds`): how long requests for the lost partitions failed."""
+        count = self.partition_count(service)
         started = time.monotonic()
         while time.monotonic() - started < seconds:
-            for _ in range(4):
+            covered = set()
+            for _ in range(6):
                 reply = self.call({"type": f"{service}.health"}, 0.5)
-                if reply and reply["type"] == "reply" and reply["payload"].get("partitions") \
-                        and reply["payload"].get("instance") != lost:
-                    return time.monotonic() - started
+                if reply and reply["type"] == "reply" and reply["payload"].get("instance") not in lost:
+                    covered.update(reply["payload"].get("partitions") or [])
+            if covered >= set(range(count)):
+                return time.monotonic() - started
             time.sleep(0.05)
+        return None
+
+    def wait_share(self, name, seconds):
+        """Seconds until a joining instance holds its share of its service's partitions (its
+        health, asked directly is not possible over the gateway, so the share is read from
+        every instance's health)."""
+        service = service_of(name)
+        count = self.partition_count(service)
+        started = time.monotonic()
+        while time.monotonic() - started < seconds:
+            held = self.holdings()[service]
+            live = max(1, len(held))
+            if len(held.get(name, [])) >= count // live:
+                return time.monotonic() - started
+            time.sleep(0.1)
         return None
 
     def start_all(self):
@@ -186,12 +222,13 @@ class ClusterStack:
             self.start(name)
 
     def stop_all(self):
-        for name in reversed(self.names()):
+        order = self.names() + [n for n in self.procs if n not in self.names()]
+        for name in reversed(order):
             proc = self.procs.get(name)
             if proc and proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
         deadline = time.monotonic() + 15
-        for name in reversed(self.names()):
+        for name in reversed(order):
             proc = self.procs.get(name)
             if proc is None:
                 continue
@@ -236,6 +273,88 @@ class ClusterStack:
         return self.call({"type": type_, "adminKey": self.admin_key, "payload": payload}, timeout)
 
 
+class MetricsScraper(threading.Thread):
+    """Reads every service instance's metrics once a second and keeps, for each incarnation of
+    each instance, its last answer: what it served, by partition, until it stopped or was killed."""
+
+    def __init__(self, stack):
+        super().__init__(daemon=True, name="metrics")
+        self.stack = stack
+        self.last = {}  # (name, incarnation) -> metrics text
+        self.stopped = threading.Event()
+
+    def run(self):
+        while not self.stopped.wait(1.0):
+            self.scrape()
+
+    def scrape(self):
+        for name, proc in list(self.stack.procs.items()):
+            if name in GATEWAYS or proc.poll() is not None:
+                continue
+            address = self.stack.hosts[self.stack.host_of(name)]
+            url = f"http://{address}:{METRICS_PORT[service_of(name)]}/metrics"
+            try:
+                with urllib.request.urlopen(url, timeout=0.5) as response:
+                    self.last[(name, self.stack.starts[name])] = response.read().decode()
+            except OSError:
+                pass
+
+    def served(self):
+        """instance -> {"served": {partition: requests}, "refused": requests}, summed over its incarnations."""
+        result = collections.defaultdict(lambda: {"served": collections.Counter(), "refused": 0})
+        for (name, _), text in self.last.items():
+            for line in text.splitlines():
+                if not line.startswith("podium_partition_requests_total{"):
+                    continue
+                labels, _, value = line.rpartition(" ")
+                fields = dict(part.split("=", 1) for part in labels[labels.index("{") + 1:-1].split(","))
+                fields = {k: v.strip('"') for k, v in fields.items()}
+                count = int(float(value))
+                if fields.get("outcome") == "served":
+                    result[name]["served"][int(fields["partition"])] += count
+                else:
+                    result[name]["refused"] += count
+        return result
+
+
+def lease_history(url):
+    """Every service schema's `podium_lease_history`: schema -> rows (partition, epoch, owner,
+    taken_at, held_until), read with psql."""
+    query = ("SELECT table_schema FROM information_schema.tables WHERE table_name = 'podium_lease_history' "
+             "ORDER BY 1")
+    schemas = subprocess.run(["psql", "-X", "-A", "-t", "-d", url, "-c", query], capture_output=True, text=True,
+                             check=True).stdout.split()
+    history = {}
+    for schema in schemas:
+        out = subprocess.run(
+            ["psql", "-X", "-A", "-t", "-F", "\t", "-d", url, "-c",
+             f"SELECT partition, epoch, owner, taken_at, held_until FROM {schema}.podium_lease_history "
+             "ORDER BY partition, epoch"], capture_output=True, text=True, check=True).stdout
+        rows = []
+        for line in out.splitlines():
+            if line.strip():
+                partition, epoch, owner, taken, until = line.split("\t")
+                rows.append((int(partition), int(epoch), owner, int(taken), int(until)))
+        history[schema] = rows
+    return history
+
+
+def overlapping_holdings(rows):
+    """Pairs of holdings of one partition that overlap in time (each holding: taken_at until
+    held_until), and the owner changes counted: an empty list means one owner at every moment."""
+    problems = []
+    by_partition = collections.defaultdict(list)
+    for row in rows:
+        by_partition[row[0]].append(row)
+    for partition, held in by_partition.items():
+        held.sort(key=lambda r: r[1])
+        for before, after in zip(held, held[1:]):
+            if after[3] < before[4]:
+                problems.append(f"partition {partition}: epoch {after[1]} ({after[2]}) taken at {after[3]}, "
+                                f"while epoch {before[1]} ({before[2]}) held until {before[4]}")
+    return problems
+
+
 class Network:
     """Cuts and restores a host's link (its veth on the bridge side)."""
 
@@ -259,7 +378,8 @@ class Faults(threading.Thread):
         self.failure = None
         self.windows = {}  # action -> (start, end) of the fault, monotonic
         self.waits = {}  # action -> what the requests sent around it waited (see longest_wait)
-        self.takeovers = {}  # action -> {service: seconds without an owner} for the owners it killed
+        self.takeovers = {}  # action -> {service: seconds until its lost partitions had owners again}
+        self.joins = {}  # host -> {service: seconds until the joining instance held its share}
 
     def note(self, text):
         self.notes.append(text)
@@ -312,21 +432,23 @@ class Faults(threading.Thread):
         kind, _, host = action.partition(":")
         at = self.run_.ledger.progress()
         if kind == "host":
-            owners = self.stack.owners() if host.startswith("svc") else {}
+            holdings = self.stack.holdings() if host.startswith("svc") else {}
             killed_at = time.monotonic()
             names = self.stack.kill_host(host)
             for name in names:
                 self.kills[name] += 1
             self.note(f"host {host} killed at {at} acknowledged ({', '.join(names)})")
-            lost = {s: o for s, o in owners.items() if o in names}
+            lost = {s: sorted(p for i, parts in held.items() if i in names for p in parts)
+                    for s, held in holdings.items()}
+            lost = {s: p for s, p in lost.items() if p}
             if lost:
-                # The standbys on the other host take over once the dead owners' leases expire.
+                # The instances on the other hosts take the lost partitions once their leases expire.
                 waits = {}
-                for service, owner in sorted(lost.items()):
-                    took = self.stack.wait_owned(service, owner, 30)
+                for service in sorted(lost):
+                    took = self.stack.wait_covered(service, names, 30)
                     waits[service] = None if took is None else round(time.monotonic() - killed_at, 2)
                 self.takeovers[f"host:{host}"] = waits
-                self.note(f"owners lost with {host}: {lost}; seconds until a standby owned each: {waits}")
+                self.note(f"partitions lost with {host}: {lost}; seconds until every partition had an owner again: {waits}")
             time.sleep(self.args_down())
             self.stack.start_host(host)
             for name in names:
@@ -335,6 +457,18 @@ class Faults(threading.Thread):
             self.note(f"host {host} restarted, cluster ready again: {ready}")
             if not ready:
                 raise RuntimeError(f"the cluster did not become ready after {host} restarted")
+        elif kind == "join":
+            joined_at = time.monotonic()
+            names = [f"{s}-{JOINING}" for s in chaos.SERVICES]
+            for name in names:
+                self.stack.start(name)
+            self.note(f"instances {', '.join(names)} joined on {host} at {at} acknowledged")
+            waits = {}
+            for name in names:
+                took = self.stack.wait_share(name, 30)
+                waits[service_of(name)] = None if took is None else round(time.monotonic() - joined_at, 2)
+            self.joins[host] = waits
+            self.note(f"seconds until each joining instance held its share: {waits}")
         elif kind == "link":
             self.network.link(host, False)
             self.note(f"link of {host} cut at {at} acknowledged")
@@ -378,9 +512,9 @@ def main():
     # Which processes run on which host: a gateway on each of two hosts, the services split over
     # two more, PostgreSQL on its own (started by scripts/cluster).
     placement = {"gw1": ["gw1"], "gw2": ["gw2"], "svc1": [f"{s}-1" for s in chaos.SERVICES],
-                 "svc2": [f"{s}-2" for s in chaos.SERVICES]}
-    actions = ["host:gw1", "link:gw2", "host:svc1"] if args.short else \
-        ["host:gw1", "link:gw2", "host:svc1", "host:gw2", "link:svc2", "host:svc2", "link:gw1"]
+                 "svc2": [f"{s}-2" for s in chaos.SERVICES], "svc3": [f"{s}-{JOINING}" for s in chaos.SERVICES]}
+    actions = ["host:gw1", "link:gw2", "join:svc3", "host:svc1"] if args.short else \
+        ["host:gw1", "link:gw2", "join:svc3", "host:svc1", "host:gw2", "link:svc2", "host:svc2", "link:gw1"]
 
     rounds, friends, total, expected_boards = chaos.build_stream(seed, args.ops, args.players)
     log(f"seed {seed}: {total} operations for {args.players} players on {args.clients} clients; faults: {', '.join(actions)}")
@@ -413,9 +547,12 @@ def main():
             if state_a[f"board {board}"] != want:
                 problems.append(f"run A: board {board} differs from the stream's model")
 
-        stack_b = ClusterStack("B", args, hosts, placement, database("b"))
+        url_b = database("b")
+        stack_b = ClusterStack("B", args, hosts, placement, url_b)
         stacks.append(stack_b)
         stack_b.start_all()
+        scraper = MetricsScraper(stack_b)
+        scraper.start()
         run_b = chaos.Run("B", stack_b, chaos_args)
         run_b.setup(args.players, friends)
         faults = Faults(run_b, stack_b, Network(args.netns_prefix), total, actions)
@@ -426,7 +563,12 @@ def main():
         state_b = run_b.snapshot(args.players)
         receipts_b = run_b.check_receipts()
         exits = stack_b.exited()
+        scraper.stopped.set()
+        scraper.join(5)
+        scraper.scrape()
+        served = scraper.served()
         stack_b.stop_all()
+        history = lease_history(url_b)
     finally:
         for stack in stacks:
             stack.stop_all()
@@ -455,6 +597,25 @@ def main():
         for service, seconds in waits.items():
             if seconds is None:
                 problems.append(f"{action}: no other {service} instance took over within 30 s")
+    for host, waits in faults.joins.items():
+        for service, seconds in waits.items():
+            if seconds is None:
+                problems.append(f"join:{host}: the joining {service} instance did not get its share within 30 s")
+    # One owner of each partition at every moment, and each instance served only partitions it held.
+    held_by = collections.defaultdict(set)
+    for schema, rows in history.items():
+        problems += [f"{schema}: {p}" for p in overlapping_holdings(rows)]
+        for partition, _, owner, _, _ in rows:
+            held_by[owner].add(partition)
+    for name, counts in sorted(served.items()):
+        never_held = sorted(set(counts["served"]) - held_by[name])
+        if never_held:
+            problems.append(f"{name} served requests of partitions it never held: {never_held}")
+    partitioned = sorted({service_of(n) for n, c in served.items() if c["served"]})
+    for service in partitioned:
+        carried = [n for n, c in served.items() if service_of(n) == service and sum(c["served"].values()) > 0]
+        if len(carried) < 2:
+            problems.append(f"{service}: only {carried} served requests; its instances were to share them")
 
     print()
     print("==== cluster verdict")
@@ -470,9 +631,22 @@ def main():
     print(f"run B faults: kills {dict(faults.kills)}, restarts {dict(faults.restarts)}")
     for note in faults.notes:
         print(f"    {note}")
-    print(f"takeover (seconds from the owner's host kill until another instance owned the service; lease {LEASE_MS} ms):")
+    print(f"takeover (seconds from a host kill until every partition it held had another owner; lease {LEASE_MS} ms):")
     for action, waits in faults.takeovers.items():
         print(f"    {action}: {json.dumps(waits)}")
+    print("joining instances (seconds from their start until they held their share):")
+    for host, waits in faults.joins.items():
+        print(f"    join:{host}: {json.dumps(waits)}")
+    print("lease history (run B): holdings of partitions, owner changes, overlaps:")
+    for schema, rows in sorted(history.items()):
+        owners = collections.Counter(r[2] for r in rows)
+        print(f"    {schema}: {len(rows)} holdings of {len({r[0] for r in rows})} partitions, "
+              f"{len(overlapping_holdings(rows))} overlapping; by owner {dict(sorted(owners.items()))}")
+    print(f"requests served by partition key, per instance (run B, stream {duration_b:.1f} s):")
+    for name, counts in sorted(served.items()):
+        total_served = sum(counts["served"].values())
+        print(f"    {name}: {total_served} served ({total_served / duration_b:.0f}/s) in partitions "
+              f"{sorted(counts['served'])}, {counts['refused']} refused (partition not held)")
     print("requests first sent during each fault, first send to acknowledgement (retries included):")
     for action, wait in faults.waits.items():
         print(f"    {action}: {json.dumps(wait)}")
@@ -484,7 +658,8 @@ def main():
     if args.report:
         with open(args.report, "w") as f:
             json.dump({"seed": seed, "problems": problems, "waits": faults.waits, "takeovers": faults.takeovers,
-                       "notes": faults.notes,
+                       "joins": faults.joins, "notes": faults.notes,
+                       "served": {n: {"served": dict(c["served"]), "refused": c["refused"]} for n, c in served.items()},
                        "diff": diff}, f, indent=1)
     if problems:
         for problem in problems:
