@@ -34,6 +34,9 @@ public enum RefreshOutcome: Sendable, Equatable {
 ///
 /// Every method is one atomic transaction.
 public protocol AccountStore: ServiceStore {
+    /// Where the login and invite-code throttles count when several instances share the store
+    /// (PostgreSQL); nil: each instance counts in memory (``ThrottleLedger``).
+    var throttles: (any ThrottleLedger)? { get }
     /// Creates a username/password account; throws `username_taken` if the key is in use.
     func createAccount(
         playerId: String, username: String, usernameKey: String, passwordHash: String, displayName: String, now: Int64
@@ -180,6 +183,8 @@ public enum AccountErrors {
 extension AccountStore {
     /// Nothing to let go of (SQLite files close with their last reference).
     public func close() async {}
+    /// One instance counts in its memory.
+    public var throttles: (any ThrottleLedger)? { nil }
 }
 
 extension AccountStore {

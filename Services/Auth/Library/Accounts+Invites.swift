@@ -58,8 +58,7 @@ extension Accounts {
     ) {
         let now = clock.nowMilliseconds
         let address = Self.loginAddress(resolution.address)
-        if let wait = inviteGuessing.withLock({ $0.retryAfter(player: resolution.playerId, address: address, now: now) }
-        ) {
+        if let wait = try await inviteGuessingWait(player: resolution.playerId, address: address, now: now) {
             context.logger.warning(
                 "invite code guessing throttled",
                 metadata: ["player.id": "\(resolution.playerId)", "peer": "\(address)"])
@@ -70,7 +69,7 @@ extension Accounts {
         guard let code = InviteCode(entered: resolution.code),
             let found = try await store.invite(code: code.description)
         else {
-            inviteGuessing.withLock { $0.recordWrong(player: resolution.playerId, address: address, now: now) }
+            try await recordWrongCode(player: resolution.playerId, address: address, now: now)
             context.logger.info(
                 "unknown invite code entered", metadata: ["player.id": "\(resolution.playerId)", "peer": "\(address)"])
             throw Self.noSuchInvite
@@ -104,5 +103,31 @@ extension Accounts {
         let state = try await friends.request(
             from: playerId, to: found.ownerId, now: clock.nowMilliseconds, request: request, context: context)
         return FriendRelation(playerId: found.ownerId, state: state)
+    }
+}
+
+extension Accounts {
+    /// How long a player (or their address) must wait before entering another invite code: as
+    /// this instance counts, or as every instance does (the shared marks).
+    func inviteGuessingWait(player: String, address: String, now: Int64) async throws -> Int64? {
+        guard let throttles else {
+            return inviteGuessing.withLock { $0.retryAfter(player: player, address: address, now: now) }
+        }
+        let window = InviteGuessing().windowMilliseconds
+        var counts = InviteGuessing(
+            marks: try await throttles.marks(
+                [.invitePlayer, .inviteAddress], account: player, address: address, since: now - window))
+        return counts.retryAfter(player: player, address: address, now: now)
+    }
+
+    func recordWrongCode(player: String, address: String, now: Int64) async throws {
+        guard let throttles else {
+            inviteGuessing.withLock { $0.recordWrong(player: player, address: address, now: now) }
+            return
+        }
+        try await throttles.add(
+            InviteGuessing.wrongMarks(player: player, address: address, now: now),
+            forgetBefore: now - InviteGuessing().windowMilliseconds,
+            forgetKnownBefore: now - configuration.loginLimits.knownMilliseconds)
     }
 }

@@ -10,9 +10,13 @@ final class Accounts: Sendable {
     let hasher: PasswordHasher
     let configuration: AuthConfiguration
     let clock: any PodiumClock
+    /// The login limits' counts in this instance's memory (one instance, on SQLite files).
     private let loginGuard: Locked<LoginGuard>
-    /// Wrong invite codes per player and address (``InviteGuessing``).
+    /// Wrong invite codes per player and address (``InviteGuessing``), in memory likewise.
     let inviteGuessing = Locked(InviteGuessing())
+    /// The counts shared by every auth instance (PostgreSQL): used instead of the two above, so
+    /// that the limits hold for the deployment (docs/SECURITY.md 3.4).
+    let throttles: (any ThrottleLedger)?
     /// A hash checked when the username does not exist, so that unknown and known usernames
     /// take the same time to fail.
     private let decoyHash: Locked<String?> = Locked(nil)
@@ -27,6 +31,7 @@ final class Accounts: Sendable {
         self.configuration = configuration
         self.clock = clock
         loginGuard = Locked(LoginGuard(limits: configuration.loginLimits))
+        throttles = store.throttles
     }
 
     var friends: Friends { Friends(store: store) }
@@ -45,9 +50,7 @@ final class Accounts: Sendable {
             now: clock.nowMilliseconds)
         context.logger.info("player registered", metadata: ["player.id": "\(account.playerId)"])
         // The address a player signed up from is theirs as much as one they logged in from.
-        loginGuard.withLock {
-            $0.recordSuccess(account: key, address: Self.loginAddress(peer), now: clock.nowMilliseconds)
-        }
+        try await recordLoginSuccess(account: key, address: Self.loginAddress(peer), now: clock.nowMilliseconds)
         return try await startSession(for: account, created: true)
     }
 
@@ -55,7 +58,7 @@ final class Accounts: Sendable {
         let account = Self.loginAccount(login.username)
         let address = Self.loginAddress(peer)
         let now = clock.nowMilliseconds
-        if let refusal = loginGuard.withLock({ $0.check(account: account, address: address, now: now) }) {
+        if let refusal = try await loginRefusal(account: account, address: address, now: now) {
             let wait = refusal.retryAfterMilliseconds
             context.logger.warning(
                 "login throttled", metadata: ["peer": "\(address)", "login.limit": "\(refusal.scope.rawValue)"])
@@ -78,18 +81,61 @@ final class Accounts: Sendable {
             matches = false
         }
         guard matches, let stored else {
-            loginGuard.withLock { $0.recordFailure(account: account, address: address, now: now) }
+            try await recordLoginFailure(account: account, address: address, now: now)
             context.logger.info("login failed", metadata: ["peer": "\(address)"])
             throw ErrorReply(code: .invalidCredentials, message: "wrong username or password")
         }
-        loginGuard.withLock { $0.recordSuccess(account: account, address: address, now: now) }
+        try await recordLoginSuccess(account: account, address: address, now: now)
         return try await startSession(for: stored, created: false)
+    }
+
+    // MARK: - Login limits, in memory or shared
+
+    private var loginLimits: LoginGuard.Limits { configuration.loginLimits }
+
+    /// Whether a password login must wait: the limits as this instance counts them, or as every
+    /// instance does (the shared marks of this account and address).
+    private func loginRefusal(account: String, address: String, now: Int64) async throws -> LoginGuard.Refusal? {
+        guard let throttles else {
+            return loginGuard.withLock { $0.check(account: account, address: address, now: now) }
+        }
+        let marks = try await throttles.marks(
+            [.loginPair, .loginAccount, .loginAddress, .loginKnown], account: account, address: address,
+            since: now - max(loginLimits.windowMilliseconds, loginLimits.knownMilliseconds))
+        var shared = LoginGuard(limits: loginLimits, marks: marks)
+        return shared.check(account: account, address: address, now: now)
+    }
+
+    private func recordLoginFailure(account: String, address: String, now: Int64) async throws {
+        guard let throttles else {
+            loginGuard.withLock { $0.recordFailure(account: account, address: address, now: now) }
+            return
+        }
+        try await throttles.add(
+            LoginGuard.failureMarks(account: account, address: address, now: now),
+            forgetBefore: now - loginLimits.windowMilliseconds, forgetKnownBefore: now - loginLimits.knownMilliseconds)
+    }
+
+    /// The right password: the pair's failures are forgotten and the address becomes known.
+    private func recordLoginSuccess(account: String, address: String, now: Int64) async throws {
+        guard let throttles else {
+            loginGuard.withLock { $0.recordSuccess(account: account, address: address, now: now) }
+            return
+        }
+        try await throttles.remove([.loginPair], account: account, address: address)
+        guard loginLimits.knownMilliseconds > 0 else { return }
+        try await throttles.add(
+            [ThrottleMark(.loginKnown, account: account, address: address, at: now)],
+            forgetBefore: now - loginLimits.windowMilliseconds, forgetKnownBefore: now - loginLimits.knownMilliseconds)
     }
 
     /// The key failed logins are counted under: the username as stored (any text, for unknown
     /// and malformed names alike, so that neither stands out).
+    /// An empty name and NULs (which the shared counts cannot store) count as U+FFFD.
     static func loginAccount(_ username: String) -> String {
-        (try? AccountRules.validUsername(username).key) ?? username.lowercased()
+        if let key = try? AccountRules.validUsername(username).key { return key }
+        let text = username.lowercased().replacingOccurrences(of: "\u{0}", with: "\u{FFFD}")
+        return text.isEmpty ? "\u{FFFD}" : text
     }
 
     /// The client's address without a port (the gateway sends the address alone; older peers
@@ -100,10 +146,19 @@ final class Accounts: Sendable {
     }
 
     /// What `auth.admin.lockouts` answers: the limits reached now, for an account and/or address.
-    func lockouts(_ query: LockoutQuery) -> LockoutList {
+    func lockouts(_ query: LockoutQuery) async throws -> LockoutList {
         let now = clock.nowMilliseconds
         let account = query.username.map(Self.loginAccount)
-        let found = loginGuard.withLock { $0.lockouts(account: account, address: query.address, now: now) }
+        let found: [LoginGuard.LimitReached]
+        if let throttles {
+            let marks = try await throttles.marks(
+                [.loginPair, .loginAccount, .loginAddress], account: account, address: query.address,
+                since: now - loginLimits.windowMilliseconds)
+            found = LoginGuard(limits: loginLimits, marks: marks).lockouts(
+                account: account, address: query.address, now: now)
+        } else {
+            found = loginGuard.withLock { $0.lockouts(account: account, address: query.address, now: now) }
+        }
         return LockoutList(
             lockouts: found.prefix(200).map {
                 Lockout(
@@ -113,13 +168,27 @@ final class Accounts: Sendable {
     }
 
     /// `auth.admin.unlock`: forgets the failed logins counted against an account and/or address.
-    func unlock(_ query: LockoutQuery, context: ServiceContext) throws -> UnlockReceipt {
+    func unlock(_ query: LockoutQuery, context: ServiceContext) async throws -> UnlockReceipt {
         guard query.username != nil || query.address != nil else {
             throw ErrorReply(
                 code: .missingField, message: "give a username, an address or both", field: "payload.username")
         }
         let account = query.username.map(Self.loginAccount)
-        let cleared = loginGuard.withLock { $0.clear(account: account, address: query.address) }
+        let cleared: Int
+        if let throttles {
+            var removed = 0
+            if let account {
+                removed += try await throttles.remove([.loginAccount], account: account, address: nil)
+                removed += try await throttles.remove([.loginPair], account: account, address: nil)
+            }
+            if let address = query.address {
+                removed += try await throttles.remove([.loginAddress], account: nil, address: address)
+                removed += try await throttles.remove([.loginPair], account: nil, address: address)
+            }
+            cleared = removed
+        } else {
+            cleared = loginGuard.withLock { $0.clear(account: account, address: query.address) }
+        }
         context.logger.notice(
             "login lockout cleared",
             metadata: [

@@ -37,6 +37,13 @@ public enum AuthService {
             // Auth keeps no request receipts (`receipt.get` does not reach it): its durable tables
             // are the outbox and the stream positions.
             service.use(store, outboxStream: StreamName.auth, answersReceipts: false)
+            // With several instances (leases in PostgreSQL) the data is split into partitions
+            // that no request is keyed by: every instance that holds one serves every request
+            // (auth keeps nothing in memory that another instance could change: the throttles'
+            // counts are shared), and the outbox relay and retention run on partition 0's holder.
+            if store.leases != nil, settings.partitions > 1 {
+                service.partitionMap = PartitionMap(partitions: settings.partitions)
+            }
             return service
         }
     }
@@ -77,8 +84,10 @@ public enum AuthService {
                 try await accounts.revokeSession(request.payload, context: context)
             },
             Requests.lookup.handler { request, _ in try await accounts.lookup(request.payload) },
-            Requests.lockouts.handler { request, _ in accounts.lockouts(request.payload) },
-            Requests.unlock.handler { request, context in try accounts.unlock(request.payload, context: context) },
+            Requests.lockouts.handler { request, _ in try await accounts.lockouts(request.payload) },
+            Requests.unlock.handler { request, context in
+                try await accounts.unlock(request.payload, context: context)
+            },
             Requests.profile.handler { request, _ in try await accounts.profile(try request.player()) },
             Requests.displayName.handler { request, _ in
                 try await accounts.rename(try request.player(), request.payload)

@@ -59,4 +59,28 @@ struct InviteGuessing: Sendable {
         players.recordFailure(player, now: now)
         addresses.recordFailure(address, now: now)
     }
+
+    /// The counts as the shared marks (``ThrottleLedger``) make them.
+    init(marks: [ThrottleMark]) {
+        for mark in marks.sorted(by: { $0.at < $1.at }) {
+            switch mark.kind {
+            case .invitePlayer: players.recordFailure(mark.account, now: mark.at)
+            case .inviteAddress: addresses.recordFailure(mark.address, now: mark.at)
+            default: continue
+            }
+        }
+    }
+
+    init() {}
+
+    /// The marks one wrong code adds to the shared table.
+    static func wrongMarks(player: String, address: String, now: Int64) -> [ThrottleMark] {
+        [
+            ThrottleMark(.invitePlayer, account: player, at: now),
+            ThrottleMark(.inviteAddress, address: address, at: now),
+        ]
+    }
+
+    /// How far back the counts look.
+    var windowMilliseconds: Int64 { max(players.windowMilliseconds, addresses.windowMilliseconds) }
 }

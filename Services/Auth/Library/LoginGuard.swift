@@ -72,6 +72,30 @@ public struct LoginGuard: Sendable {
         addresses = LoginThrottle(limit: limits.address, windowMilliseconds: limits.windowMilliseconds)
     }
 
+    /// The guard as the shared marks (``ThrottleLedger``) make it: each failure replayed into its
+    /// limit in time order, each known pair remembered.
+    public init(limits: Limits, marks: [ThrottleMark]) {
+        self.init(limits: limits)
+        for mark in marks.sorted(by: { $0.at < $1.at }) {
+            switch mark.kind {
+            case .loginPair: pairs.recordFailure(Self.pair(mark.account, mark.address), now: mark.at)
+            case .loginAccount: accounts.recordFailure(mark.account, now: mark.at)
+            case .loginAddress: addresses.recordFailure(mark.address, now: mark.at)
+            case .loginKnown: known[Self.pair(mark.account, mark.address)] = mark.at
+            case .invitePlayer, .inviteAddress: continue
+            }
+        }
+    }
+
+    /// The marks one failed login adds to the shared table.
+    public static func failureMarks(account: String, address: String, now: Int64) -> [ThrottleMark] {
+        [
+            ThrottleMark(.loginPair, account: account, address: address, at: now),
+            ThrottleMark(.loginAccount, account: account, at: now),
+            ThrottleMark(.loginAddress, address: address, at: now),
+        ]
+    }
+
     /// Whether `account` (the normalized username) may try a password from `address` now.
     public mutating func check(account: String, address: String, now: Int64) -> Refusal? {
         if let wait = pairs.retryAfter(Self.pair(account, address), now: now) {

@@ -15,6 +15,8 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
     public var durable: any DurableTablesAccess { PostgresDurableReader(database) }
     /// Instances of the service share this database and take turns owning it (``PostgresLeases``).
     public var leases: (any LeaseStore)? { PostgresLeases(database: database, service: "auth") }
+    /// The throttles' counts, shared by the instances (``PostgresThrottleLedger``).
+    public var throttles: (any ThrottleLedger)? { PostgresThrottleLedger(database: database) }
     private var logger: Logger { database.logger }
 
     static let migrations = [
@@ -59,6 +61,16 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
                 CREATE TABLE invite_entry (code text NOT NULL REFERENCES invite (code), player_id text NOT NULL,
                     entry_id text NOT NULL, PRIMARY KEY (code, player_id))
                 """
+            ]),
+        PostgresMigration(
+            "v5-throttle-marks",
+            [
+                // The login and invite-code throttles' counts, shared by every auth instance
+                // (ThrottleLedger): one row per counted failure, and per known account-and-address.
+                "CREATE TABLE throttle_mark (kind text NOT NULL, account text NOT NULL, address text NOT NULL, at bigint NOT NULL)",
+                "CREATE INDEX throttle_mark_account ON throttle_mark (account, kind, at)",
+                "CREATE INDEX throttle_mark_address ON throttle_mark (address, kind, at)",
+                "CREATE INDEX throttle_mark_at ON throttle_mark (at)",
             ]),
     ]
 
