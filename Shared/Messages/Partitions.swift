@@ -22,25 +22,37 @@ public struct PartitionMap: Sendable, Equatable {
 /// The key a request of a partitioned service is routed by (docs/PROTOCOL.md 15.5): the gateway
 /// sends it to the instance that owns the key's partition, and that instance serves only the keys
 /// of its partitions. Nil: any instance that owns a partition of the service answers it (lists
-/// read from the shared store, the built-in types).
+/// read from the shared store, operators' definitions, the built-in types).
 ///
-/// The leaderboard is split by board (`<gameId>/<boardId>`): every view of a board (its top, a
-/// player's rank, the friends-only view, its history and archives) and every write to it lives
-/// in one partition, and the boards of one popular game still spread over the instances.
+/// * The leaderboard is split by board (`<gameId>/<boardId>`): every view of a board (its top, a
+///   player's rank, the friends-only view, its history and archives) and every write to it lives
+///   in one partition, and the boards of one popular game still spread over the instances.
+/// * Achievements are split by player (`<gameId>/<playerId>`): a player's progress, reports,
+///   resets and the events they cause (a consumer group on the event log: each instance applies
+///   the events of its players). Rarity percentages are read from the shared store.
+/// * Auth is split too, but no request is keyed: every instance serves every request.
 public enum PartitionKey {
-    /// The services whose data is split into partitions by this key.
-    public static let partitionedServices: Set<String> = [LeaderboardRequests.submit.type.serviceName]
+    /// The services whose requests carry partition keys.
+    public static let partitionedServices: Set<String> = ["leaderboard", "achievement"]
 
     /// The routing key of a request, or nil when any owning instance answers it.
-    public static func of(_ type: MessageType, gameId: String?, payload: JSONValue) -> String? {
-        guard let gameId else { return nil }
-        switch type {
+    public static func of(_ envelope: RawEnvelope) -> String? {
+        guard let gameId = envelope.gameId else { return nil }
+        let payload = envelope.payload
+        switch envelope.type {
         case LeaderboardRequests.define.type:
             return payload["definition"]?["id"]?.stringValue.map { board(gameId: gameId, boardId: $0) }
         case LeaderboardRequests.submit.type, LeaderboardRequests.entry.type, LeaderboardRequests.top.type,
             LeaderboardRequests.around.type, LeaderboardRequests.history.type, LeaderboardRequests.archives.type,
             LeaderboardRequests.remove.type, LeaderboardRequests.removeScore.type, LeaderboardRequests.reset.type:
             return payload["boardId"]?.stringValue.map { board(gameId: gameId, boardId: $0) }
+        case AchievementRequests.report.type, AchievementRequests.list.type, AchievementRequests.reset.type:
+            let subject = envelope.actor?.kind == .player ? envelope.actor?.playerId : envelope.playerId
+            return subject.map { player(gameId: gameId, playerId: $0) }
+        case AchievementRequests.eventEffects.type:
+            guard let lookupGame = payload["gameId"]?.stringValue, let playerId = payload["playerId"]?.stringValue
+            else { return nil }
+            return player(gameId: lookupGame, playerId: playerId)
         default:
             return nil
         }
@@ -48,4 +60,7 @@ public enum PartitionKey {
 
     /// The key of a leaderboard board.
     public static func board(gameId: String, boardId: String) -> String { "\(gameId)/\(boardId)" }
+
+    /// The key of a player's data in a game (achievements).
+    public static func player(gameId: String, playerId: String) -> String { "\(gameId)/\(playerId)" }
 }

@@ -138,6 +138,7 @@ public final class PostgresStorage: StorageRunner, Sendable {
     ) async throws -> Result {
         let logger = logger
         let fence = fenced ? self.fence.value : nil
+        let partitions = partitions ?? FencedPartitions.current
         return try await leased { client, race in
             do {
                 return try await client.withTransaction(logger: logger) { connection in

@@ -50,6 +50,14 @@ public struct ServiceDefinition: Sendable {
     /// over its live instances: set by the runtime for a partitioned service with leases; nil:
     /// one partition, one owner.
     public var partitionMap: PartitionMap?
+    /// With ``partitionMap``: the partition key of a followed stream's message (its player, for
+    /// example). Set, the instances form a consumer group: each applies the messages of the
+    /// partitions it serves, with a position per partition (``PartitionedConsumer``). Nil: the
+    /// streams are followed by partition 0's holder alone.
+    public var streamKey: (@Sendable (_ stream: String, StreamMessage) -> String?)?
+    /// Runs on every instance while the service runs (not only on partition 0's holder), for
+    /// work each instance does for itself, such as reading operators' definitions again.
+    public var onEveryInstance: (@Sendable (ServiceContext) async -> Void)?
     /// Runs once the service has stopped (lets go of its database).
     public var shutdown: (@Sendable () async -> Void)?
     /// What the store runs while open (a connection pool): one of the service's loops.
@@ -107,6 +115,12 @@ public struct ServiceContext: Sendable {
     let asker: ServiceAsker
     let outbox: OutboxRelay?
     let streams: StreamControl
+    /// What this instance owns.
+    let ownership: Ownership?
+
+    /// The partitions this instance serves now, with their fencing epochs (every partition, as
+    /// the single partition 0, for a service without leases).
+    public var servedPartitions: [Int: UInt64] { ownership?.served ?? [0: 0] }
 
     /// Runs `body` while the followed `stream` is paused, with the position applied so far
     /// (for a rebuild: replay up to that position; live messages wait and follow afterwards).

@@ -102,7 +102,7 @@ public final class ServiceRuntime: Service, Sendable {
         let serviceContext = ServiceContext(
             settings: settings, publisher: publisher, clock: clock, logger: logger, asker: asker,
             outbox: definition.outbox,
-            streams: streams)
+            streams: streams, ownership: ownership)
         running.withLock { $0 = Running(publisher: publisher, subscriber: subscriber, links: links) }
         logger.info(
             "service starting",
@@ -209,6 +209,11 @@ public final class ServiceRuntime: Service, Sendable {
                         await self.whileOwner { await pruner.run(clock: clock, logger: logger) }
                     }))
         }
+        if let everyInstance = definition.onEveryInstance {
+            loops.append(
+                LoopService(
+                    "instance work", states: states, cancelsServe: true, serve: { await everyInstance(context) }))
+        }
         if let background = definition.background {
             loops.append(
                 LoopService(
@@ -248,7 +253,7 @@ public final class ServiceRuntime: Service, Sendable {
             handle: { delivery in
                 await self.record(delivery)
                 if let publisher = delivery.envelope.publisher, let follower = self.followers.value[publisher] {
-                    guard self.ownership.isOwner else { return }
+                    guard self.followsStreams else { return }
                     await follower.deliver(StreamMessage(topic: delivery.topic.rawValue, envelope: delivery.envelope))
                 } else {
                     await self.definition.onBusMessage?(delivery, context)
@@ -258,8 +263,17 @@ public final class ServiceRuntime: Service, Sendable {
 
     // MARK: - Durable streams
 
+    /// Whether this instance follows its streams now: a consumer group member while it serves a
+    /// partition, otherwise the holder of partition 0 (the owner of an unpartitioned service).
+    private var followsStreams: Bool {
+        definition.partitionMap != nil && definition.streamKey != nil ? !ownership.served.isEmpty : ownership.isOwner
+    }
+
     private func makeFollowers(context: ServiceContext) {
-        guard let consumer = definition.consumer else { return }
+        guard var consumer = definition.consumer else { return }
+        if let map = definition.partitionMap, let key = definition.streamKey {
+            consumer = PartitionedConsumer(consumer, map: map, ownership: ownership, key: key)
+        }
         var made: [String: StreamFollower] = [:]
         for stream in definition.follows {
             let read = StreamName.read(of: stream)
@@ -276,10 +290,13 @@ public final class ServiceRuntime: Service, Sendable {
         let all = Array(followers.value.values)
         guard !all.isEmpty else { return }
         while !Task.isCancelled {
-            if ownership.isOwner { for follower in all { await follower.catchUp() } }
+            if followsStreams { for follower in all { await follower.catchUp() } }
             try? await clock.sleep(for: .seconds(1))
         }
     }
+
+    /// Where this instance stands in a followed stream (nil if it does not follow it).
+    public func streamStatus(_ stream: String) -> StreamStatus? { followers.value[stream]?.status }
 
     // MARK: - Ownership
 
@@ -441,11 +458,10 @@ public final class ServiceRuntime: Service, Sendable {
         // partitions, a request with a key is served by the owner of the key's partition only
         // (the gateway routes it there; one that arrives as the partition moves is refused and
         // resent), and one without by any instance that owns a partition.
+        var fencedPartition: Int?
         if definition.requestHandlers[request.type] != nil {
             let partition = definition.partitionMap.flatMap { map in
-                PartitionKey.of(request.type, gameId: request.gameId, payload: request.payload).map {
-                    map.partition(of: $0)
-                }
+                PartitionKey.of(request).map { map.partition(of: $0) }
             }
             let serves =
                 partition.map { ownership.serves($0) }
@@ -465,9 +481,13 @@ public final class ServiceRuntime: Service, Sendable {
                     metadata: ["request.type": "\(request.type)", "partition": "\(partition.map(String.init) ?? "-")"])
                 return Self.errorEnvelope(LeaseLost(service: definition.name).reply, for: request, at: now)
             }
+            fencedPartition = partition
         }
         do {
-            let result = try await handler(request, context)
+            // A keyed request's writes are fenced by its partition's lease alone (FencedPartitions).
+            let result = try await FencedPartitions.$current.withValue(fencedPartition.map { [$0] }) {
+                try await handler(request, context)
+            }
             return RawEnvelope(
                 type: .reply, correlationId: request.id, gameId: request.gameId, playerId: request.playerId,
                 timestamp: clock.nowMilliseconds, payload: result)

@@ -177,4 +177,67 @@ struct ServiceInstancesTests {
             #expect(Self.owners(stack, "challenge").count == 1)
         }
     }
+
+    @Test(
+        "achievements are split by player over two instances: each applies its players' events once, and the survivor goes on from each partition's position",
+        .enabled(if: PodiumTestStack.storageKind == "postgresql", "leases live in PostgreSQL"))
+    func achievementConsumerGroup() async throws {
+        try await withPodiumStack(.init(instances: 2, leaseMilliseconds: 3000)) { stack in
+            let instances = stack.services.filter { $0.definition.name == "achievement" }
+            _ = try await withDeadline(.seconds(15)) {
+                while instances.map({ $0.ownership.served.count }) != [8, 8] {
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                return true
+            }
+            try await stack.waitUntilReady()
+            let map = PartitionMap(partitions: 16)
+            // Players until each instance has some (their partitions come from their ids).
+            var players: [(TestClient, String)] = []
+            var covered: Set<Int> = []
+            while covered.count < 2 || players.count < 4 {
+                let (client, grant) = try await stack.player("player\(players.count)")
+                let partition = map.partition(of: PartitionKey.player(gameId: "whackacac", playerId: grant.playerId))
+                covered.insert(instances.firstIndex { $0.ownership.serves(partition) } ?? -1)
+                players.append((client, grant.playerId))
+                #expect(players.count < 40, "players spread over both instances")
+            }
+            let everyone = players
+            defer { Task { for (client, _) in everyone { await client.close() } } }
+            for (index, (client, _)) in players.enumerated() {
+                for hit in 1...3 {
+                    #expect(
+                        try await Self.served(
+                            client, GatewayRequests.publish, Self.hit, gameId: "whackacac", id: "h\(index)-\(hit)"
+                        ).type == .reply)
+                }
+            }
+            for (client, _) in players { #expect(try await Self.steps(client, reaching: 3) == 3) }
+            // Each instance applied the events of its own players: each partition's position
+            // moved on the instance that serves it, on both.
+            let mine = instances.map { instance in
+                (instance.streamStatus(StreamName.events)?.partitions ?? [:]).filter { $0.value > 0 }.keys.compactMap {
+                    Int($0)
+                }
+            }
+            for (index, partitions) in mine.enumerated() {
+                #expect(!partitions.isEmpty, "instance \(index) applied events for its players")
+                #expect(partitions.allSatisfy { instances[index].ownership.serves($0) })
+            }
+
+            // One instance stops: the other takes its partitions and goes on from their positions
+            // (applying the earlier events again would count them twice).
+            await stack.stopService(instance: instances[0].settings.instanceID)
+            for (index, (client, _)) in players.enumerated() {
+                for hit in 4...5 {
+                    #expect(
+                        try await Self.served(
+                            client, GatewayRequests.publish, Self.hit, gameId: "whackacac", id: "h\(index)-\(hit)"
+                        ).type == .reply)
+                }
+            }
+            for (client, _) in players { #expect(try await Self.steps(client, reaching: 5) == 5) }
+            #expect(instances[1].ownership.served.count == 16)
+        }
+    }
 }

@@ -29,6 +29,27 @@ public enum AchievementService {
             service.onOwnershipGained = { context, _ in
                 try await achievements.loadOperatorChanges(logger: context.logger)
             }
+            // With several instances (leases in PostgreSQL) the players are split into
+            // partitions: each instance serves its players' requests and applies their events
+            // (a consumer group on the event log), and reads operators' definitions again every
+            // second (another instance may have changed them).
+            if store.leases != nil, settings.partitions > 1 {
+                let map = PartitionMap(partitions: settings.partitions)
+                achievements.partitionMap.withLock { $0 = map }
+                service.partitionMap = map
+                service.streamKey = { _, message in
+                    guard let gameId = message.envelope.gameId, let playerId = message.envelope.playerId else {
+                        return nil
+                    }
+                    return PartitionKey.player(gameId: gameId, playerId: playerId)
+                }
+                service.onEveryInstance = { context in
+                    while !Task.isCancelled {
+                        try? await context.clock.sleep(for: .seconds(1))
+                        try? await achievements.loadOperatorChanges(logger: context.logger)
+                    }
+                }
+            }
             return service
         }
     }
@@ -52,7 +73,7 @@ public enum AchievementService {
                     guard let sequence = request.payload.sequence else {
                         throw ErrorReply(code: .missingField, message: "give the sequence", field: "payload.sequence")
                     }
-                    return try await achievements.effects(of: sequence, context: context)
+                    return try await achievements.effects(of: sequence, lookup: request.payload, context: context)
                 },
                 Requests.list.handler { request, _ in try await achievements.list(request.envelope) },
                 Requests.definitions.handler { request, _ in

@@ -73,8 +73,9 @@ public protocol AchievementStore: ServiceStore {
     /// Replaces records (a rebuild) with `durable` (the unlocks' messages, the event log
     /// position), in one transaction.
     func replace(_ records: ProgressByGame, durable: DurableWrites) async throws
-    /// The event log position applied.
-    func eventPosition() async throws -> UInt64
+    /// The position applied in `stream` (the event log, or one partition's share of it:
+    /// ``StreamName/partition(_:_:)``).
+    func eventPosition(of stream: String) async throws -> UInt64
     /// What a logged event did (nil: nothing, or not applied yet).
     func effects(sequence: UInt64) async throws -> [ReportOutcome]?
     /// The stored reply of a request id, checked against its payload (throws `id_reused`).

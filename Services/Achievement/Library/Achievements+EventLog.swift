@@ -4,7 +4,7 @@ import PodiumRuntime
 /// Rules follow the gateway's event log: every event once, in log order, across restarts.
 extension Achievements: DurableConsumer {
     func position(of stream: String) async throws -> UInt64 {
-        try await store.eventPosition()
+        try await store.eventPosition(of: stream)
     }
 
     func apply(_ message: StreamMessage, stream: String, sequence: UInt64, context: ServiceContext) async throws {
@@ -14,7 +14,7 @@ extension Achievements: DurableConsumer {
     func apply(batch: [(message: StreamMessage, sequence: UInt64)], stream: String, context: ServiceContext)
         async throws
     {
-        try await apply(events: batch.map { ($0.message.envelope, $0.sequence) }, context: context)
+        try await apply(events: batch.map { ($0.message.envelope, $0.sequence) }, stream: stream, context: context)
     }
 
     /// Events were pruned before this service applied them (its database restored from a backup
@@ -24,7 +24,7 @@ extension Achievements: DurableConsumer {
     /// they have. Unlocks reported directly (`achievement.report`) are unaffected.
     func recover(stream: String, lost: ClosedRange<UInt64>, context: ServiceContext) async throws {
         var durable = DurableWrites()
-        durable.advance(StreamName.events, to: lost.upperBound)
+        durable.advance(stream, to: lost.upperBound)
         try await store.replace([:], durable: durable)
     }
 }

@@ -15,6 +15,15 @@ extension Achievements {
     func rebuild(_ request: RebuildRequest, context: ServiceContext) async throws -> RebuildReport {
         let started = clock.monotonicMilliseconds
         let games = try targetGames(request.gameId)
+        // The replay rewrites every player's progress: with the players split over several
+        // instances, only an instance that serves every partition may do it.
+        if let partitioning, context.servedPartitions.count < partitioning.partitions {
+            throw ErrorReply(
+                code: .conflict,
+                message:
+                    "the players' achievements are split over several instances (this one serves \(context.servedPartitions.count) of \(partitioning.partitions) partitions); run the rebuild with one achievement instance running",
+                field: "type")
+        }
         guard
             rebuilding.withLock({ busy in
                 defer { busy = true }
@@ -73,6 +82,10 @@ extension Achievements {
                         try durable.appendToOutbox(message.envelope, on: message.topic)
                     }
                     durable.advance(StreamName.events, to: position)
+                    // Split into partitions, each one's position moves to the replayed position too.
+                    for partition in 0..<(partitioning?.partitions ?? 0) {
+                        durable.advance(StreamName.partition(StreamName.events, partition), to: position)
+                    }
                     try await store.replace(writes, durable: durable)
                 }
                 let report = RebuildReport(

@@ -7,6 +7,10 @@ import PodiumRuntime
 /// Every change to a player's progress runs under one lock, so reports and events apply in order.
 final class Achievements: Sendable {
     let catalog: Locked<AchievementCatalog>
+    /// How players map to partitions when several instances share them (each applies its
+    /// players' events); nil: this instance has every player.
+    var partitioning: PartitionMap? { partitionMap.value }
+    let partitionMap = Locked<PartitionMap?>(nil)
     let store: any AchievementStore
     let clock: any PodiumClock
     let changes = AsyncLock()
@@ -167,13 +171,15 @@ final class Achievements: Sendable {
     /// `receipt.get`) and its `achievement.earned` messages, in one transaction; an event that
     /// changes nothing stores nothing (replaying it later changes nothing either).
     func apply(_ envelope: RawEnvelope, sequence: UInt64, context: ServiceContext) async throws {
-        try await apply(events: [(envelope, sequence)], context: context)
+        try await apply(events: [(envelope, sequence)], stream: StreamName.events, context: context)
     }
 
     /// Applies consecutive logged events in log order with one transaction for all their
     /// changes (each still stores its own position, effects and messages); events of the same
     /// player see each other's progress.
-    func apply(events: [(envelope: RawEnvelope, sequence: UInt64)], context: ServiceContext) async throws {
+    func apply(events: [(envelope: RawEnvelope, sequence: UInt64)], stream: String, context: ServiceContext)
+        async throws
+    {
         struct Earned {
             let definition: AchievementDefinition
             let record: ProgressRecord
@@ -205,7 +211,7 @@ final class Achievements: Sendable {
                 guard !step.changed.isEmpty else { continue }
                 var journal = AchievementJournal()
                 journal.eventEffects = (sequence, step.outcomes)
-                journal.durable.advance(StreamName.events, to: sequence)
+                journal.durable.advance(stream, to: sequence)
                 for (definition, record) in step.earned {
                     let message = Self.earnedMessage(
                         definition, record, gameId: gameId, playerId: playerId, cause: envelope.id,
@@ -287,9 +293,18 @@ final class Achievements: Sendable {
     }
 
     /// `achievement.event-effects`: whether a logged event was applied and what it did.
-    func effects(of sequence: UInt64, context: ServiceContext) async throws -> EventEffects {
+    func effects(of sequence: UInt64, lookup: ReceiptLookup, context: ServiceContext) async throws -> EventEffects {
         // Events that change nothing are not recorded, so the follower's position counts too.
-        let position = max(try await store.eventPosition(), context.streamStatus(StreamName.events)?.position ?? 0)
+        // With the players split into partitions, the event's player's partition has its own.
+        var stream = StreamName.events
+        if let partitioning {
+            let (gameId, playerId) = (lookup.gameId, lookup.playerId)
+            stream = StreamName.partition(
+                stream, partitioning.partition(of: PartitionKey.player(gameId: gameId, playerId: playerId)))
+        }
+        let stored = max(
+            try await store.eventPosition(of: stream), try await store.eventPosition(of: StreamName.events))
+        let position = max(stored, context.streamStatus(StreamName.events)?.position ?? 0)
         return EventEffects(
             applied: position >= sequence, achievements: try await store.effects(sequence: sequence) ?? [])
     }

@@ -232,10 +232,10 @@ public final class PostgresAchievementStore: AchievementStore, StorageSize {
         }
     }
 
-    public func eventPosition() async throws -> UInt64 {
+    public func eventPosition(of stream: String) async throws -> UInt64 {
         let logger = logger
         return try await database.read { connection in
-            try await PostgresDurable.position(StreamName.events, on: connection, logger: logger)
+            try await PostgresDurable.position(stream, on: connection, logger: logger)
         }
     }
 

@@ -179,8 +179,8 @@ public final class SQLiteAchievementStore: AchievementStore {
     }
 
     /// The event log position applied.
-    public func eventPosition() async throws -> UInt64 {
-        try await database.read { db in try SQLiteDurable.position(db, stream: StreamName.events) }
+    public func eventPosition(of stream: String) async throws -> UInt64 {
+        try await database.read { db in try SQLiteDurable.position(db, stream: stream) }
     }
 
     /// What a logged event did (nil: nothing, or not applied yet).

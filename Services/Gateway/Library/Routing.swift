@@ -199,7 +199,7 @@ struct Routing: Sendable {
     /// The partition key of a request to a partitioned service (``PartitionKey``), nil for others.
     static func partitionKey(_ envelope: RawEnvelope) -> String? {
         guard PartitionKey.partitionedServices.contains(envelope.type.serviceName) else { return nil }
-        return PartitionKey.of(envelope.type, gameId: envelope.gameId, payload: envelope.payload)
+        return PartitionKey.of(envelope)
     }
 
     // MARK: Failures and time

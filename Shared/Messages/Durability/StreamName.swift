@@ -19,6 +19,11 @@ public enum StreamName {
     /// The auth service's outbox (friend requests).
     public static let auth = "auth"
 
+    /// Where a consumer group member records its position in `stream` for one partition of its
+    /// data (`events@3`): each partition's position moves with the messages applied for it, so
+    /// the instance that takes the partition over goes on exactly from there.
+    public static func partition(_ stream: String, _ partition: Int) -> String { "\(stream)@\(partition)" }
+
     /// The services that follow a stream (their `follows`): retention never prunes a message
     /// before each of them has read past it.
     public static func readers(of stream: String) -> [String] {

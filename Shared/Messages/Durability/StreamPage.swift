@@ -67,6 +67,9 @@ public struct StreamStatus: Codable, Sendable, Equatable {
     public var refetched: UInt64
     /// Messages pruned from the stream before this service read them (recovered from the state); absent when none.
     public var lost: UInt64?
+    /// In a consumer group (a partitioned service): the last sequence applied for each partition
+    /// this instance serves (keys are partition numbers); absent otherwise.
+    public var partitions: [String: UInt64]?
 
     public init(
         position: UInt64, head: UInt64, applied: UInt64, duplicatesSkipped: UInt64, refetched: UInt64,

@@ -51,9 +51,14 @@ final class StreamFollower: Sendable {
     /// Where the follower stands: position, known head, counters.
     var status: StreamStatus {
         let state = state.value
-        return StreamStatus(
+        var status = StreamStatus(
             position: state.position ?? 0, head: max(state.head, state.position ?? 0), applied: state.applied,
             duplicatesSkipped: state.duplicates, refetched: state.refetched, lost: state.lost == 0 ? nil : state.lost)
+        if let group = consumer as? PartitionedConsumer {
+            status.partitions = Dictionary(
+                uniqueKeysWithValues: group.positions(of: stream).map { (String($0.key), $0.value) })
+        }
+        return status
     }
 
     /// A live message from the bus: queued, applied soon by the drain task.

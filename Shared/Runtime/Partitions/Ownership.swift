@@ -75,8 +75,10 @@ public final class Ownership: Sendable {
     public var partitions: [Int]? { isLeased ? state.value.owned.keys.sorted() : nil }
 
     /// The partitions held and served (loaded), each with the epoch its writes are fenced with.
+    /// A service without leases serves its one partition, 0.
     public var served: [Int: UInt64] {
-        state.withLock { state in state.owned.filter { !state.loading.contains($0.key) } }
+        guard isLeased else { return [0: 0] }
+        return state.withLock { state in state.owned.filter { !state.loading.contains($0.key) } }
     }
 
     /// Takes the leases a round returned; says which partitions came and went. A partition held

@@ -1,0 +1,97 @@
+import PodiumMessages
+
+/// A member of a consumer group: the instance applies a stream's messages only for the
+/// partitions it serves, each partition with its own position (``StreamName/partition(_:_:)``),
+/// so every message is applied once, by the owner of its key, and an instance that gains a
+/// partition goes on from where the previous owner stopped.
+///
+/// Every instance reads the whole stream (the bus delivers every message to each of them) and
+/// skips the messages of the partitions it does not serve. The position it reports to its
+/// follower is the lowest of its partitions' (never below the position the service had before
+/// it was partitioned), so after a restart or a change of partitions it reads again from the
+/// partition furthest behind and skips what each partition already applied.
+///
+/// Each partition's messages are applied with the writes fenced by that partition's lease
+/// (``FencedPartitions``): an instance that has just lost the partition cannot commit them
+/// after its new owner read the position.
+final class PartitionedConsumer: DurableConsumer {
+    let inner: any DurableConsumer
+    let map: PartitionMap
+    let ownership: Ownership
+    /// The partition key of a message of a stream; nil: partition 0's.
+    let key: @Sendable (String, StreamMessage) -> String?
+    /// Stream → partition → position, as last read or applied.
+    private let positions = Locked<[String: [Int: UInt64]]>([:])
+
+    init(
+        _ inner: any DurableConsumer, map: PartitionMap, ownership: Ownership,
+        key: @escaping @Sendable (String, StreamMessage) -> String?
+    ) {
+        self.inner = inner
+        self.map = map
+        self.ownership = ownership
+        self.key = key
+    }
+
+    /// Where each served partition stands in `stream`, as last read or applied.
+    func positions(of stream: String) -> [Int: UInt64] {
+        let served = ownership.served
+        return (positions.value[stream] ?? [:]).filter { served[$0.key] != nil }
+    }
+
+    func partition(of message: StreamMessage, in stream: String) -> Int {
+        key(stream, message).map { map.partition(of: $0) } ?? 0
+    }
+
+    func position(of stream: String) async throws -> UInt64 {
+        let served = ownership.served.keys.sorted()
+        // Before partitions, the service kept one position: every partition applied that far.
+        let whole = try await inner.position(of: stream)
+        var loaded: [Int: UInt64] = [:]
+        for partition in served {
+            loaded[partition] = max(whole, try await inner.position(of: StreamName.partition(stream, partition)))
+        }
+        positions.withLock { $0[stream] = loaded }
+        return loaded.values.min() ?? whole
+    }
+
+    func apply(_ message: StreamMessage, stream: String, sequence: UInt64, context: ServiceContext) async throws {
+        try await apply(batch: [(message, sequence)], stream: stream, context: context)
+    }
+
+    func apply(batch: [(message: StreamMessage, sequence: UInt64)], stream: String, context: ServiceContext)
+        async throws
+    {
+        let served = ownership.served
+        let known = positions.value[stream] ?? [:]
+        var groups: [Int: [(message: StreamMessage, sequence: UInt64)]] = [:]
+        for item in batch {
+            let partition = partition(of: item.message, in: stream)
+            guard served[partition] != nil, item.sequence > (known[partition] ?? 0) else { continue }
+            groups[partition, default: []].append(item)
+        }
+        for (partition, items) in groups.sorted(by: { $0.key < $1.key }) {
+            try await FencedPartitions.$current.withValue([partition]) {
+                try await inner.apply(batch: items, stream: StreamName.partition(stream, partition), context: context)
+            }
+            if let last = items.last?.sequence {
+                positions.withLock { $0[stream, default: [:]][partition] = max($0[stream]?[partition] ?? 0, last) }
+            }
+        }
+    }
+
+    func recover(stream: String, lost: ClosedRange<UInt64>, context: ServiceContext) async throws {
+        for partition in ownership.served.keys.sorted() {
+            try await FencedPartitions.$current.withValue([partition]) {
+                try await inner.recover(stream: StreamName.partition(stream, partition), lost: lost, context: context)
+            }
+        }
+        positions.withLock { $0[stream] = nil }
+    }
+}
+
+/// The partitions the writes of the current task touch, for a store's fencing: set around the
+/// application of one partition's messages (``PartitionedConsumer``); nil: every lease held.
+public enum FencedPartitions {
+    @TaskLocal public static var current: Set<Int>?
+}
