@@ -82,8 +82,14 @@ struct InviteFlowTests {
                 }
             }
             let invite = try await owner.call(
-                AuthRequests.createInvite, InviteRequest(expiresInMilliseconds: 3_600_000))
+                AuthRequests.createInvite, InviteRequest(expiresInMilliseconds: 3_600_000), id: "code-1")
             #expect(invite.purpose == .friend && invite.expiresAt - invite.createdAt == 3_600_000)
+            // A resend of the request (the same id: a timeout, a lost instance) gets the same code,
+            // not a second one.
+            #expect(
+                try await owner.call(
+                    AuthRequests.createInvite, InviteRequest(expiresInMilliseconds: 3_600_000), id: "code-1") == invite)
+            #expect(try await owner.call(AuthRequests.listInvites).invites.map(\.code) == [invite.code])
             #expect(InviteCode(entered: invite.code)?.description == invite.code)
 
             let typed = invite.code.lowercased().replacingOccurrences(of: "-", with: "")

@@ -22,6 +22,12 @@ extension Achievements: DurableConsumer {
     /// there is no state to rebuild their rule progress from: the position moves past them (one
     /// transaction), the loss is logged and counted, and players keep the progress and unlocks
     /// they have. Unlocks reported directly (`achievement.report`) are unaffected.
+    func record(positions: [String: UInt64], context: ServiceContext) async throws {
+        var durable = DurableWrites()
+        for (stream, sequence) in positions { durable.advance(stream, to: sequence) }
+        try await store.replace([:], durable: durable)
+    }
+
     func recover(stream: String, lost: ClosedRange<UInt64>, context: ServiceContext) async throws {
         var durable = DurableWrites()
         durable.advance(stream, to: lost.upperBound)

@@ -102,8 +102,12 @@ public protocol AccountStore: ServiceStore {
     func isBlocked(_ playerId: String, _ otherPlayerId: String) async throws -> Bool
 
     // Invite codes (their rules are ``InviteRules``).
-    /// Stores a new code; false when the code is taken already (the caller draws another).
-    func createInvite(_ invite: Invite, ownerId: String) async throws -> Bool
+    /// Stores a new code, made for request `requestId` of its owner when given; false when the
+    /// code is taken already (the caller draws another) or the owner's request already made one
+    /// (``invite(ownerId:requestId:)`` finds it).
+    func createInvite(_ invite: Invite, ownerId: String, requestId: String?) async throws -> Bool
+    /// The code an owner's request made, if any.
+    func invite(ownerId: String, requestId: String) async throws -> Invite?
     /// A code and its owner, whatever its state.
     func invite(code: String) async throws -> (invite: Invite, ownerId: String)?
     /// The owner's codes that still work at `now`, newest first.

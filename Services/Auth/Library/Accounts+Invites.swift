@@ -10,17 +10,25 @@ extension Accounts {
         code: .unknownInvite, message: "no invite code like that works", field: "payload.code")
 
     /// `auth.invites.create`: a friend code of the player's own.
-    func createInvite(_ request: InviteRequest, playerId: String) async throws -> Invite {
+    func createInvite(_ request: InviteRequest, playerId: String, requestId: String) async throws -> Invite {
         try await issue(
             InviteIssue(
                 ownerId: playerId, purpose: .friend, challengeId: nil, gameId: nil,
-                expiresInMilliseconds: request.expiresInMilliseconds))
+                expiresInMilliseconds: request.expiresInMilliseconds, requestId: requestId))
     }
 
     /// A new code for its owner (drawn again in the unlikely case the code is taken).
     func issue(_ issue: InviteIssue) async throws -> Invite {
         let lifetime = try InviteRules.lifetime(issue.expiresInMilliseconds)
         let now = clock.nowMilliseconds
+        if let requestId = issue.requestId {
+            guard Identifiers.isValidRequestID(requestId) else {
+                throw ErrorReply(
+                    code: .invalidField, message: "requestId is a request id", field: "payload.requestId")
+            }
+            // A resend of the request that made a code: that code again, as it was made.
+            if let made = try await store.invite(ownerId: issue.ownerId, requestId: requestId) { return made }
+        }
         guard try await store.account(playerId: issue.ownerId) != nil else {
             throw ErrorReply(code: .unknownPlayer, message: "no player \(issue.ownerId)", field: "payload.ownerId")
         }
@@ -34,7 +42,15 @@ extension Accounts {
                 code: InviteCode.random().description, purpose: issue.purpose, challengeId: issue.challengeId,
                 gameId: issue.gameId,
                 createdAt: now, expiresAt: now + lifetime)
-            if try await store.createInvite(invite, ownerId: issue.ownerId) { return invite }
+            if try await store.createInvite(invite, ownerId: issue.ownerId, requestId: issue.requestId) {
+                return invite
+            }
+            // Another instance stored a code for the same request meanwhile.
+            if let requestId = issue.requestId,
+                let made = try await store.invite(ownerId: issue.ownerId, requestId: requestId)
+            {
+                return made
+            }
         }
         throw ErrorReply(code: .internalError, message: "no free invite code was found")
     }

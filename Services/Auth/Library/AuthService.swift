@@ -116,7 +116,9 @@ public enum AuthService {
             },
             Requests.friendList.handler { request, _ in try await accounts.friendList(try request.player()) },
             Requests.createInvite.handler { request, _ in
-                try await accounts.createInvite(request.payload, playerId: try request.player())
+                try await accounts.createInvite(
+                    request.payload, playerId: try request.player(),
+                    requestId: request.envelope.correlationId ?? request.envelope.id)
             },
             Requests.listInvites.handler { request, context in
                 InviteList(

@@ -63,7 +63,14 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
                 """
             ]),
         PostgresMigration(
-            "v5-throttle-marks",
+            "v5-invite-requests",
+            [
+                // The request each code was made for, so that a resent request gets the same code.
+                "ALTER TABLE invite ADD COLUMN request_id text",
+                "CREATE UNIQUE INDEX invite_request ON invite (owner_id, request_id) WHERE request_id IS NOT NULL",
+            ]),
+        PostgresMigration(
+            "v6-throttle-marks",
             [
                 // The login and invite-code throttles' counts, shared by every auth instance
                 // (ThrottleLedger): one row per counted failure, and per known account-and-address.
@@ -388,16 +395,26 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
 
     // MARK: Invites
 
-    public func createInvite(_ invite: Invite, ownerId: String) async throws -> Bool {
+    public func createInvite(_ invite: Invite, ownerId: String, requestId: String?) async throws -> Bool {
         try await write { connection, logger in
             try await !Self.strings(
                 """
-                INSERT INTO invite (code, owner_id, purpose, challenge_id, game_id, created_at, expires_at, uses)
+                INSERT INTO invite (code, owner_id, purpose, challenge_id, game_id, created_at, expires_at, uses, request_id)
                 VALUES (\(invite.code), \(ownerId), \(invite.purpose.rawValue), \(invite.challengeId), \(invite.gameId),
-                    \(invite.createdAt), \(invite.expiresAt), 0)
-                ON CONFLICT (code) DO NOTHING RETURNING code
+                    \(invite.createdAt), \(invite.expiresAt), 0, \(requestId))
+                ON CONFLICT DO NOTHING RETURNING code
                 """, connection, logger
             ).isEmpty
+        }
+    }
+
+    public func invite(ownerId: String, requestId: String) async throws -> Invite? {
+        try await read { connection, logger in
+            try await Self.invites(
+                """
+                SELECT \(unescaped: Self.inviteColumns) FROM invite WHERE owner_id = \(ownerId) AND request_id = \(requestId)
+                """, connection, logger
+            ).first?.invite
         }
     }
 

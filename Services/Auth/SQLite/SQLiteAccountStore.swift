@@ -86,6 +86,13 @@ public final class SQLiteAccountStore: AccountStore {
                         entry_id TEXT NOT NULL, PRIMARY KEY (code, player_id)) WITHOUT ROWID
                     """)
         }
+        migrator.registerMigration("v5-invite-requests") { db in
+            // The request each code was made for, so that a resent request gets the same code.
+            try db.execute(sql: "ALTER TABLE invite ADD COLUMN request_id TEXT")
+            try db.execute(
+                sql:
+                    "CREATE UNIQUE INDEX invite_request ON invite (owner_id, request_id) WHERE request_id IS NOT NULL")
+        }
         // The outbox (stream `auth`: friend requests), with the receipts and positions every
         // service database has.
         DurableTables.register(in: &migrator)
@@ -367,18 +374,27 @@ public final class SQLiteAccountStore: AccountStore {
 
     // MARK: Invites
 
-    public func createInvite(_ invite: Invite, ownerId: String) async throws -> Bool {
+    public func createInvite(_ invite: Invite, ownerId: String, requestId: String?) async throws -> Bool {
         try await database.write { db in
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO invite (code, owner_id, purpose, challenge_id, game_id, created_at, expires_at, uses)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, 0) ON CONFLICT(code) DO NOTHING
+                    INSERT INTO invite (code, owner_id, purpose, challenge_id, game_id, created_at, expires_at, uses, request_id)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?) ON CONFLICT DO NOTHING
                     """
             ).execute(arguments: [
                 invite.code, ownerId, invite.purpose.rawValue, invite.challengeId, invite.gameId, invite.createdAt,
-                invite.expiresAt,
+                invite.expiresAt, requestId,
             ])
             return db.changesCount == 1
+        }
+    }
+
+    public func invite(ownerId: String, requestId: String) async throws -> Invite? {
+        try await database.read { db in
+            try Row.fetchOne(
+                try db.cachedStatement(sql: "SELECT * FROM invite WHERE owner_id = ? AND request_id = ?"),
+                arguments: [ownerId, requestId]
+            ).map(Self.invite)
         }
     }
 

@@ -27,7 +27,7 @@ extension Challenges {
             AuthRequests.issueInvite,
             InviteIssue(
                 ownerId: playerId, purpose: .challenge, challengeId: challenge.challengeId, gameId: gameId,
-                expiresInMilliseconds: invite.expiresInMilliseconds))
+                expiresInMilliseconds: invite.expiresInMilliseconds, requestId: request.correlationId ?? request.id))
     }
 
     /// `challenge.join`: enters a code; the player joins its running time-boxed challenge, and

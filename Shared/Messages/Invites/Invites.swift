@@ -74,10 +74,17 @@ public struct InviteIssue: Codable, Sendable, Equatable {
     public var challengeId: String?
     public var gameId: String?
     public var expiresInMilliseconds: Int64?
+    /// The id of the request the code is made for (the client's `auth.invites.create` or
+    /// `challenge.invite`): a resend of that request (the same id, after a timeout, a reconnect
+    /// or an instance's loss) gets the code made the first time instead of a second one.
+    /// Absent: every issue makes a code.
+    public var requestId: String?
 
     public init(
-        ownerId: String, purpose: InvitePurpose, challengeId: String?, gameId: String?, expiresInMilliseconds: Int64?
+        ownerId: String, purpose: InvitePurpose, challengeId: String?, gameId: String?, expiresInMilliseconds: Int64?,
+        requestId: String? = nil
     ) {
+        self.requestId = requestId
         self.ownerId = ownerId
         self.purpose = purpose
         self.challengeId = challengeId

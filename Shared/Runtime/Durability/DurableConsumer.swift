@@ -28,9 +28,18 @@ public protocol DurableConsumer: Sendable {
     /// can, and record `lost.upperBound` as the stream's position. Throwing leaves the position
     /// where it was; the runtime tries again at the next catch-up.
     func recover(stream: String, lost: ClosedRange<UInt64>, context: ServiceContext) async throws
+
+    /// Records positions reached without a change to store (the messages up to them changed
+    /// nothing for these streams), in one transaction. A consumer group member does this for
+    /// its partitions after each batch, so that each partition's position says how far its
+    /// messages were considered, not only where the last one that changed something was.
+    func record(positions: [String: UInt64], context: ServiceContext) async throws
 }
 
 extension DurableConsumer {
+    /// Nothing recorded: the positions move with the next change.
+    public func record(positions: [String: UInt64], context: ServiceContext) async throws {}
+
     public func apply(batch: [(message: StreamMessage, sequence: UInt64)], stream: String, context: ServiceContext)
         async throws
     {

@@ -78,6 +78,21 @@ final class PartitionedConsumer: DurableConsumer {
                 positions.withLock { $0[stream, default: [:]][partition] = max($0[stream]?[partition] ?? 0, last) }
             }
         }
+        // Every served partition considered the whole batch: its position moves to the batch's
+        // end (one transaction for those behind), so that the lowest of them is how far this
+        // instance has applied, for a restart, a rebuild and `receipt.get` alike.
+        guard let last = batch.last?.sequence else { return }
+        let current = positions.value[stream] ?? [:]
+        let behind = served.keys.filter { (current[$0] ?? 0) < last }
+        guard !behind.isEmpty else { return }
+        try await FencedPartitions.$current.withValue(Set(behind)) {
+            try await inner.record(
+                positions: Dictionary(uniqueKeysWithValues: behind.map { (StreamName.partition(stream, $0), last) }),
+                context: context)
+        }
+        positions.withLock { all in
+            for partition in behind { all[stream, default: [:]][partition] = max(all[stream]?[partition] ?? 0, last) }
+        }
     }
 
     func recover(stream: String, lost: ClosedRange<UInt64>, context: ServiceContext) async throws {

@@ -38,6 +38,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -49,6 +50,11 @@ GATEWAYS = ("gw1", "gw2")
 INSTANCES = (1, 2)
 JOINING = 3
 LEASE_MS = 3000
+# The gateways' HTTP front, and HAProxy's in front of both (on the bridge, where the clients run).
+HTTP_PORT = 8080
+BALANCER = ("10.78.0.1", 18080)
+# HTTP players (their own accounts) and the board they submit to, apart from the stream's.
+HTTP_GAME, HTTP_BOARD = "whackacac", "com.dragonforged.whackacac.leaderboard"
 # Each service's operations listener (metrics) on its host.
 METRICS_PORT = {"auth": 9552, "leaderboard": 9553, "achievement": 9554, "challenge": 9555}
 
@@ -107,6 +113,7 @@ class ClusterStack:
                 "PODIUM_BUS_SERVICES": f"tcp://{address}:5562",
                 "PODIUM_BUS_SECRET_KEY_FILE": os.path.join(keys, "gateway.key"),
                 "PODIUM_BUS_ALLOWED_KEYS_FILE": os.path.join(keys, "allowed"),
+                "PODIUM_HTTP": f"{address}:{HTTP_PORT}",
             })
         hubs = {port: ",".join(f"tcp://{gateway_address[g]}:{port}" for g in GATEWAYS) for port in (5560, 5561, 5562)}
         for service in chaos.SERVICES:
@@ -355,6 +362,127 @@ def overlapping_holdings(rows):
     return problems
 
 
+class Balancer:
+    """HAProxy in front of the two gateways' HTTP fronts: round robin, health checks every
+    500 ms on `/v1/gateway/health`, a gateway taken out after two failed checks."""
+
+    def __init__(self, root, hosts):
+        self.config = os.path.join(root, "haproxy.cfg")
+        servers = "\n".join(f"    server {g} {hosts[g]}:{HTTP_PORT} check" for g in GATEWAYS)
+        with open(self.config, "w") as f:
+            f.write(f"""global
+    maxconn 512
+defaults
+    mode http
+    timeout connect 1s
+    timeout client 30s
+    timeout server 10s
+    retries 2
+    option redispatch
+frontend podium
+    bind {BALANCER[0]}:{BALANCER[1]}
+    default_backend gateways
+backend gateways
+    balance roundrobin
+    option httpchk GET /v1/gateway/health
+    default-server inter 500ms fall 2 rise 2
+{servers}
+""")
+        self.log = open(os.path.join(root, "haproxy.log"), "ab")
+        self.proc = subprocess.Popen(["haproxy", "-db", "-f", self.config], stdout=self.log, stderr=subprocess.STDOUT)
+        self.url = f"http://{BALANCER[0]}:{BALANCER[1]}"
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        self.log.close()
+
+
+class HTTPLoad(threading.Thread):
+    """Players over HTTP through the balancer, beside the stream: each submits scores 1..N to a
+    board of their own game with an Idempotency-Key, resending the same key on any failure
+    (a connection cut, 502/503/504, 429) until answered. Afterwards each player's entry must be
+    N: every acknowledged score there, none lost."""
+
+    def __init__(self, url, tag, players, per_player):
+        super().__init__(daemon=True, name="http")
+        self.url, self.tag, self.per_player = url, tag, per_player
+        self.players = [f"h{tag}x{i}" for i in range(players)]
+        self.tokens = {}
+        self.statuses = collections.Counter()
+        self.acked = 0
+        self.resends = 0
+        self.longest = 0.0
+        self.failure = None
+        self.duration = 0.0
+
+    def request(self, method, path, body=None, token=None, key=None, timeout=7.0):
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.url + path, data=data, method=method)
+        request.add_header("Content-Type", "application/json")
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        if key:
+            request.add_header("Idempotency-Key", key)
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                return response.status, json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"null")
+        except (OSError, ValueError):
+            return None, None
+
+    def until_answered(self, method, path, body=None, token=None, key=None):
+        started = time.monotonic()
+        while time.monotonic() - started < 90:
+            status, reply = self.request(method, path, body, token, key)
+            self.statuses[status or "no answer"] += 1
+            if status is not None and status < 500 and status != 429:
+                self.longest = max(self.longest, time.monotonic() - started)
+                return status, reply
+            self.resends += 1
+            time.sleep(0.2)
+        raise RuntimeError(f"{method} {path}: no answer within 90 s")
+
+    def setup(self):
+        for name in self.players:
+            status, grant = self.until_answered(
+                "POST", "/v1/accounts", {"username": name, "password": "correct horse battery"}, key=f"reg-{name}")
+            if status not in (200, 201):
+                raise RuntimeError(f"HTTP registration of {name}: {status} {grant}")
+            self.tokens[name] = grant["sessionToken"]
+
+    def run(self):
+        started = time.monotonic()
+        try:
+            path = f"/v1/games/{HTTP_GAME}/leaderboards/{HTTP_BOARD}/scores"
+            for value in range(1, self.per_player + 1):
+                for name in self.players:
+                    status, reply = self.until_answered(
+                        "POST", path, {"value": value}, self.tokens[name], key=f"{name}-{value}")
+                    if status != 200:
+                        raise RuntimeError(f"HTTP submission {name} {value}: {status} {reply}")
+                    self.acked += 1
+        except Exception as error:
+            self.failure = repr(error)
+        self.duration = time.monotonic() - started
+
+    def check(self):
+        """Players whose entry is not the last (best) score they submitted."""
+        wrong = {}
+        for name in self.players:
+            status, reply = self.until_answered(
+                "GET", f"/v1/games/{HTTP_GAME}/leaderboards/{HTTP_BOARD}/entry", token=self.tokens[name])
+            value = ((reply or {}).get("entry") or {}).get("value")
+            if value != self.per_player:
+                wrong[name] = value
+        return wrong
+
+
 class Network:
     """Cuts and restores a host's link (its veth on the bridge side)."""
 
@@ -553,12 +681,19 @@ def main():
         stack_b.start_all()
         scraper = MetricsScraper(stack_b)
         scraper.start()
+        balancer = Balancer(stack_b.root, hosts)
+        http = HTTPLoad(balancer.url, seed % 100000, 4, 60 if args.short else 400)
+        http.setup()
+        http.start()
         run_b = chaos.Run("B", stack_b, chaos_args)
         run_b.setup(args.players, friends)
         faults = Faults(run_b, stack_b, Network(args.netns_prefix), total, actions)
         faults.start()
         duration_b = chaos.run_stream(run_b, rounds, args.players, total, faults)
         log(f"B: stream done in {duration_b:.1f} s; waiting for convergence")
+        http.join(120)
+        http_wrong = http.check()
+        balancer.stop()
         run_b.wait_converged()
         state_b = run_b.snapshot(args.players)
         receipts_b = run_b.check_receipts()
@@ -597,6 +732,10 @@ def main():
         for service, seconds in waits.items():
             if seconds is None:
                 problems.append(f"{action}: no other {service} instance took over within 30 s")
+    if http.failure:
+        problems.append(f"HTTP through HAProxy: {http.failure}")
+    if http_wrong:
+        problems.append(f"HTTP through HAProxy: entries not at the last acknowledged score: {http_wrong}")
     for host, waits in faults.joins.items():
         for service, seconds in waits.items():
             if seconds is None:
@@ -634,6 +773,10 @@ def main():
     print(f"takeover (seconds from a host kill until every partition it held had another owner; lease {LEASE_MS} ms):")
     for action, waits in faults.takeovers.items():
         print(f"    {action}: {json.dumps(waits)}")
+    print(f"HTTP through HAProxy (run B): {http.acked} scores acknowledged for {len(http.players)} players in "
+          f"{http.duration:.1f} s ({http.acked / max(http.duration, 0.001):.0f}/s), {http.resends} resends, "
+          f"statuses {dict(http.statuses)}, longest until answered {http.longest:.2f} s; "
+          f"entries wrong: {len(http_wrong)}")
     print("joining instances (seconds from their start until they held their share):")
     for host, waits in faults.joins.items():
         print(f"    join:{host}: {json.dumps(waits)}")
