@@ -48,6 +48,8 @@ public final class Gateway: Sendable {
     let storageRunner: (any StorageRunner)?
     /// The states of the parts (``services``); the gateway is ready while all of them run.
     let loops = LoopStates()
+    /// Sharing the players' admitted requests with the other gateways (PostgreSQL only).
+    let rateSharing: RateSharing?
     /// The web console's sessions (`/console`).
     let consoleSessions = Locked(ConsoleSessions())
 
@@ -139,6 +141,10 @@ public final class Gateway: Sendable {
             authorizer: Authorizer(settings: settings, tokens: tokens), router: router, sockets: sockets,
             checkTimeout: min(settings.requestTimeout, .seconds(2)), clock: clock, logger: logger)
         let limits = RequestLimits(settings: settings, router: router, clock: clock)
+        rateSharing = storage.rateUsage.map {
+            limits.shareWithOtherGateways()
+            return RateSharing(usage: $0, limits: limits, gateway: settings.runtime.instanceID, clock: clock)
+        }
         let pipeline = GatewayPipeline(
             settings: settings, sessions: sessions, limits: limits, router: router, eventLog: eventLog, audit: audit,
             topics: topics,
@@ -205,6 +211,14 @@ public final class Gateway: Sendable {
             part(
                 name: "retention", cancelsServe: true,
                 serve: { [pruner, clock, logger] in await pruner.run(clock: clock, logger: logger) }, stop: {}),
+        ]
+        if let rateSharing {
+            parts.append(
+                part(
+                    name: "rate sharing", cancelsServe: true,
+                    serve: { [logger] in await rateSharing.run(logger: logger) }, stop: {}))
+        }
+        parts += [
             part(
                 name: "notifications",
                 serve: { [relay] in await relay.run() },

@@ -123,6 +123,8 @@ public protocol AuditStore: Sendable {
 public struct GatewayStorage: Sendable {
     public var eventLog: any EventLogStore
     public var audit: any AuditStore
+    /// Where the gateways share the players' admitted requests (PostgreSQL); nil: one gateway.
+    public var rateUsage: (any SharedRateUsage)?
     /// What the stores run while open (a connection pool): one of the gateway's parts.
     public var runner: (any StorageRunner)?
 

@@ -67,6 +67,17 @@ struct RateLimiter<Key: Hashable & Sendable>: Sendable {
         return .allowed
     }
 
+    /// Takes `count` tokens for requests admitted elsewhere (another gateway, ``RateSharing``):
+    /// the bucket may go into debt down to minus one burst, so a key that was flooding through
+    /// other gateways waits here too, and never longer than two bursts' worth.
+    mutating func consume(_ key: Key, count: Double, now: Int64) {
+        guard count > 0 else { return }
+        var bucket = buckets[key].map { refilled($0, now: now) } ?? Bucket(tokens: limit.burst, updatedAt: now)
+        bucket.tokens = max(-limit.burst, bucket.tokens - count)
+        if buckets[key] == nil && buckets.count >= capacity { makeRoom(now: now) }
+        buckets[key] = bucket
+    }
+
     private func refilled(_ bucket: Bucket, now: Int64) -> Bucket {
         // A clock that went backwards (it should not: it is monotonic) refills nothing.
         let elapsed = Double(max(0, now - bucket.updatedAt))

@@ -20,6 +20,9 @@ struct ClientRateLimits: Sendable {
 /// `podium_limit_refusals_total`.
 final class RequestLimits: Sendable {
     private let rates: Locked<ClientRateLimits>
+    /// Requests admitted per player since the last exchange with the other gateways
+    /// (``RateSharing``); nil when the gateway shares nothing (one gateway, SQLite files).
+    private let admittedPlayers = Locked<[String: Int]?>(nil)
     private let connectionRate: RateLimit
     private let playerRate: RateLimit
     private let maxInFlightPerConnection: Int
@@ -34,6 +37,34 @@ final class RequestLimits: Sendable {
         maxInFlightPerConnection = settings.maxInFlightPerConnection
         self.router = router
         self.clock = clock
+    }
+
+    /// Starts counting what each player is admitted, for the exchanges with the other gateways.
+    func shareWithOtherGateways() { admittedPlayers.withLock { $0 = $0 ?? [:] } }
+
+    /// What each player was admitted since the last call (and counting starts again).
+    func takeAdmittedPlayers() -> [String: Int] {
+        admittedPlayers.withLock { counts in
+            defer { if counts != nil { counts = [:] } }
+            return counts ?? [:]
+        }
+    }
+
+    /// Counts that an exchange could not share go back, for the next one.
+    func returnAdmittedPlayers(_ returned: [String: Int]) {
+        admittedPlayers.withLock { counts in
+            guard counts != nil else { return }
+            counts!.merge(returned, uniquingKeysWith: +)
+        }
+    }
+
+    /// Takes from the players' buckets what the other gateways admitted.
+    func consumeShared(_ others: [String: Int]) {
+        guard !others.isEmpty else { return }
+        let now = clock.monotonicMilliseconds
+        rates.withLock { rates in
+            for (player, count) in others { rates.players.consume(player, count: Double(count), now: now) }
+        }
     }
 
     /// Refuses a request its connection may not send now: over the connection's rate, or with
@@ -75,6 +106,11 @@ final class RequestLimits: Sendable {
         }
         guard let player else { return }
         let decision = rates.withLock { $0.players.admit(player, now: clock.monotonicMilliseconds) }
+        if decision == .allowed {
+            admittedPlayers.withLock { counts in
+                if counts != nil { counts![player, default: 0] += 1 }
+            }
+        }
         if case .limited(let retryAfter) = decision {
             Self.countRefusal(.playerRate)
             throw ErrorReply(

@@ -291,9 +291,13 @@ extension GatewayStorage {
     /// The gateway's tables in PostgreSQL (`PODIUM_DATABASE_URL`), in its schema.
     public static func postgres(_ database: DatabaseSettings, logger: Logger) async throws -> GatewayStorage {
         let opened = try await PostgresStorage.open(
-            database, migrations: PostgresEventLogStore.migrations + PostgresAuditStore.migrations, logger: logger)
-        return GatewayStorage(
+            database,
+            migrations: PostgresEventLogStore.migrations + PostgresAuditStore.migrations + PostgresRateUsage.migrations,
+            logger: logger)
+        var storage = GatewayStorage(
             eventLog: PostgresEventLogStore(database: opened), audit: PostgresAuditStore(database: opened),
             runner: opened)
+        storage.rateUsage = PostgresRateUsage(database: opened)
+        return storage
     }
 }

@@ -85,6 +85,9 @@ final class StreamFollower: Sendable {
             if batch.isEmpty { return }
             do {
                 try await lock.withLock { try await self.applyLive(batch) }
+            } catch let behind as PartitionBehind {
+                // A partition just gained: the next catch-up reads the stream from its position.
+                context.logger.notice("\(behind)", metadata: ["stream": "\(stream)"])
             } catch {
                 context.logger.error(
                     "stream messages not applied; will retry from the stream",

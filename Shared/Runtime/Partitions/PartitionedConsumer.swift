@@ -63,7 +63,25 @@ final class PartitionedConsumer: DurableConsumer {
         async throws
     {
         let served = ownership.served
-        let known = positions.value[stream] ?? [:]
+        var known = positions.value[stream] ?? [:]
+        // A partition gained since the positions were read: read its own. If it stands before
+        // this batch, the messages in between were never applied for it (the follower's position
+        // was the other partitions'): the follower must read the stream again from the lowest.
+        let gained = served.keys.filter { known[$0] == nil }
+        if !gained.isEmpty {
+            let whole = try await inner.position(of: stream)
+            for partition in gained {
+                known[partition] = max(whole, try await inner.position(of: StreamName.partition(stream, partition)))
+            }
+            let first = batch.first?.sequence ?? 0
+            if let behind = gained.first(where: { known[$0]! + 1 < first }) {
+                positions.withLock { $0[stream] = nil }
+                throw PartitionBehind(stream: stream, partition: behind, position: known[behind]!, next: first)
+            }
+            positions.withLock { all in
+                for partition in gained { all[stream, default: [:]][partition] = known[partition] }
+            }
+        }
         var groups: [Int: [(message: StreamMessage, sequence: UInt64)]] = [:]
         for item in batch {
             let partition = partition(of: item.message, in: stream)
@@ -102,6 +120,18 @@ final class PartitionedConsumer: DurableConsumer {
             }
         }
         positions.withLock { $0[stream] = nil }
+    }
+}
+
+/// A partition gained while the stream was being followed for others stands before the messages
+/// at hand: the follower reads the stream again from its position (nothing is skipped).
+struct PartitionBehind: Error, CustomStringConvertible {
+    let stream: String
+    let partition: Int
+    let position: UInt64
+    let next: UInt64
+    var description: String {
+        "partition \(partition) of \(stream) was gained at position \(position), before \(next): reading again from there"
     }
 }
 

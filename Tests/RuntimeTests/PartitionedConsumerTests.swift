@@ -1,0 +1,99 @@
+import Logging
+import PodiumMessages
+import Testing
+import ZeroMQ
+
+@testable import PodiumRuntime
+
+/// A consumer group member as the runtime drives it, against an inner consumer that keeps its
+/// positions and applications in memory: each partition applied once, from its own position, and
+/// a partition gained mid-stream read again from where it stood (the cluster test found events
+/// skipped when the follower's position had been the other partitions').
+@Suite("Partitioned consumer")
+struct PartitionedConsumerTests {
+    /// Positions by stream name and every message applied, by stream name.
+    final class Inner: DurableConsumer {
+        let positions = Locked([String: UInt64]())
+        let applied = Locked([String: [UInt64]]())
+
+        func position(of stream: String) async throws -> UInt64 { positions.value[stream] ?? 0 }
+
+        func apply(_ message: StreamMessage, stream: String, sequence: UInt64, context: ServiceContext) async throws {
+            applied.withLock { $0[stream, default: []].append(sequence) }
+            positions.withLock { $0[stream] = max($0[stream] ?? 0, sequence) }
+        }
+
+        func record(positions recorded: [String: UInt64], context: ServiceContext) async throws {
+            positions.withLock { all in
+                for (stream, sequence) in recorded { all[stream] = max(all[stream] ?? 0, sequence) }
+            }
+        }
+
+        func recover(stream: String, lost: ClosedRange<UInt64>, context: ServiceContext) async throws {}
+    }
+
+    /// Messages 1…n, message i for player "p<i mod 2>" (two keys, two partitions here).
+    static func messages(_ range: ClosedRange<UInt64>) -> [(message: StreamMessage, sequence: UInt64)] {
+        range.map { sequence in
+            let envelope = RawEnvelope(
+                type: .gameEvent, gameId: "g", playerId: "p\(sequence % 2)", timestamp: 0, publisher: "events",
+                sequence: sequence, payload: .null)
+            return (StreamMessage(topic: "event/g", envelope: envelope), sequence)
+        }
+    }
+
+    static func context() throws -> ServiceContext {
+        // Real sockets, connected to nothing: the consumer under test never sends.
+        let clock = SystemClock()
+        let zmq = try ZMQContext()
+        let publisher = try BusPublisher(context: zmq, endpoints: [], publisherID: "test", clock: clock)
+        let link = try ServiceLink(context: zmq, endpoint: "inproc://partitioned-consumer-tests", instanceID: "test")
+        return ServiceContext(
+            settings: RuntimeSettings(service: "test", dataDirectory: .init(fileURLWithPath: "/tmp")),
+            publisher: publisher, clock: clock, logger: Logger(label: "test"),
+            asker: ServiceAsker(links: [link], clock: clock), outbox: nil, streams: StreamControl(), ownership: nil)
+    }
+
+    @Test("each member applies its partitions' messages once; a partition gained behind the batch makes it read again")
+    func gainedPartitionReadsAgain() async throws {
+        let map = PartitionMap(partitions: 2)
+        let key: @Sendable (String, StreamMessage) -> String? = { _, message in
+            PartitionKey.player(gameId: message.envelope.gameId ?? "", playerId: message.envelope.playerId ?? "")
+        }
+        let part = { (player: String) in map.partition(of: PartitionKey.player(gameId: "g", playerId: player)) }
+        let mine = part("p0")
+        let other = part("p1")
+        try #require(mine != other, "the two players fall into two partitions")
+        let context = try Self.context()
+        let inner = Inner()
+        let ownership = Ownership(isLeased: true)
+        _ = ownership.update([PartitionLease(partition: mine, owner: "a", epoch: 1)])
+        ownership.finishLoading([mine])
+        let group = PartitionedConsumer(inner, map: map, ownership: ownership, key: key)
+
+        #expect(try await group.position(of: "events") == 0)
+        try await group.apply(batch: Self.messages(1...4), stream: "events", context: context)
+        let mineStream = StreamName.partition("events", mine)
+        let otherStream = StreamName.partition("events", other)
+        #expect(inner.applied.value[mineStream] == [2, 4], "only the messages of its own partition")
+        #expect(inner.applied.value[otherStream] == nil)
+        #expect(group.positions(of: "events") == [mine: 4], "the batch's end, though its last message is its own")
+        // Another member applied the other partition up to 1, then let it go: this one takes it.
+        inner.positions.withLock { $0[otherStream] = 1 }
+        _ = ownership.update([
+            PartitionLease(partition: mine, owner: "a", epoch: 1),
+            PartitionLease(partition: other, owner: "a", epoch: 2),
+        ])
+        ownership.finishLoading([other])
+        // The follower still stands at 4 and hands over 5…6: message 3 of the gained partition
+        // would be skipped, so the batch is refused and the stream read again from the lowest.
+        await #expect(throws: PartitionBehind.self) {
+            try await group.apply(batch: Self.messages(5...6), stream: "events", context: context)
+        }
+        #expect(try await group.position(of: "events") == 1)
+        try await group.apply(batch: Self.messages(2...6), stream: "events", context: context)
+        #expect(inner.applied.value[otherStream] == [3, 5], "from its own position, each once")
+        #expect(inner.applied.value[mineStream] == [2, 4, 6], "nothing of its old partition twice")
+        #expect(try await group.position(of: "events") == 6)
+    }
+}
