@@ -16,6 +16,20 @@ struct RateLimiterTests {
         #expect(limiter.admit("ann", now: 1100) == .limited(retryAfterMilliseconds: 100))
     }
 
+    @Test("tokens taken for requests admitted elsewhere: the bucket goes into debt, at most one burst deep")
+    func consumedElsewhere() {
+        var limiter = RateLimiter<String>(limit: RateLimit(perSecond: 10, burst: 3))
+        limiter.consume("ann", count: 2, now: 1000)
+        #expect(limiter.admit("ann", now: 1000) == .allowed, "one of three left")
+        #expect(limiter.admit("ann", now: 1000) == .limited(retryAfterMilliseconds: 100))
+        limiter.consume("ann", count: 50, now: 1000)
+        // Debt of one burst (-3): four tokens to earn back before the next request, 400 ms.
+        #expect(limiter.admit("ann", now: 1000) == .limited(retryAfterMilliseconds: 400))
+        #expect(limiter.admit("ann", now: 1400) == .allowed)
+        limiter.consume("bob", count: 0, now: 1000)
+        #expect(limiter.trackedKeys == 1, "nothing consumed, nothing tracked")
+    }
+
     @Test("a refused request takes no token: retrying when told succeeds")
     func refusalsAreFree() {
         var limiter = RateLimiter<String>(limit: RateLimit(perSecond: 2, burst: 1))

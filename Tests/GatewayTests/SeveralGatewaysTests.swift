@@ -1,4 +1,5 @@
 import Foundation
+import Gateway
 import PodiumClient
 import PodiumMessages
 import PodiumRuntime
@@ -89,6 +90,32 @@ struct SeveralGatewaysTests {
             #expect(score.type == .reply)
             let top = try await bob.call(LeaderboardRequests.top, BoardQuery(boardId: "dash.highscore"), gameId: "dash")
             #expect(top.entries.first?.value == 777)
+        }
+    }
+
+    @Test(
+        "a player's rate holds across gateways: what one admitted is taken from the other's bucket within a fraction of a second",
+        .enabled(if: PodiumTestStack.storageKind == "postgresql", "the gateways share the counts in PostgreSQL"))
+    func sharedPlayerRate() async throws {
+        // Four requests, then one every five seconds, for the player, wherever they arrive.
+        try await withPodiumStack(.init(playerRateLimit: RateLimit(perSecond: 0.2, burst: 4), gateways: 2)) { stack in
+            let (ann, grant) = try await stack.player("ann.rate")
+            defer { Task { await ann.close() } }
+            let other = try stack.client(gateway: 1)
+            defer { Task { await other.close() } }
+            other.use(.token(grant.sessionToken))
+            var admitted = 0
+            while admitted < 8 {
+                let reply = try await ann.exchange(LeaderboardRequests.boards, EmptyPayload(), gameId: "dash")
+                if reply.errorCode == .rateLimited { break }
+                admitted += 1
+            }
+            #expect(admitted <= 4, "the first gateway's own bucket")
+            // Counted per gateway, the second would now allow four more.
+            try await Task.sleep(for: .seconds(1))
+            let refused = try await other.exchange(LeaderboardRequests.boards, EmptyPayload(), gameId: "dash")
+            #expect(
+                refused.errorCode == .rateLimited, "the second gateway took the first one's requests from its bucket")
         }
     }
 }

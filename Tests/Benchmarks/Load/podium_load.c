@@ -4,7 +4,7 @@
  *
  *   podium-load --endpoint tcp://127.0.0.1:5555 --request FILE
  *               [--connections 4] [--window 64] [--seconds 10] [--warmup 1]
- *               [--count N] [--players P] [--latency] [--rate R]
+ *               [--count N] [--players P] [--boards B] [--latency] [--rate R]
  *
  * Each of --connections threads owns one DEALER and keeps --window requests in flight. The
  * request is the text of FILE with these placeholders filled in for every request:
@@ -12,6 +12,8 @@
  *   __VALUE__   a random integer in [0, 1000000)
  *   __PLAYER__  "bench-<k>" for a random k in [0, --players)
  *   __SEQ__     0, 1, 2, ... across all threads (with --count: exactly N requests, for preloading)
+ *   __BOARD__   "board-<k>" for a random k in [0, --boards) (default 1: the requests spread over
+ *               that many boards, so over the leaderboard's partitions)
  *
  * --rate R paces the sends at R requests per second in all (each connection its share; 0, the
  * default, sends as fast as the window allows): a steady background load.
@@ -39,7 +41,7 @@ enum { MAX_CONNECTIONS = 256, MAX_REQUEST = 16384 };
 
 static const char *endpoint;
 static char *template_text;
-static int connections = 4, window_size = 64, players = 1000, latency = 0;
+static int connections = 4, window_size = 64, players = 1000, boards = 1, latency = 0;
 static double rate = 0; /* requests per second in all, 0: unpaced */
 static double seconds = 10, warmup = 1;
 static long long count = 0;
@@ -87,6 +89,9 @@ static int render(struct worker *w, long long counter, char *buf, size_t size) {
         } else if (strncmp(p, "__PLAYER__", 10) == 0) {
             snprintf(piece, sizeof piece, "bench-%llu", (unsigned long long)(next_random(w) % (uint64_t)players));
             insert = piece, skip = 10;
+        } else if (strncmp(p, "__BOARD__", 9) == 0) {
+            snprintf(piece, sizeof piece, "board-%llu", (unsigned long long)(next_random(w) % (uint64_t)boards));
+            insert = piece, skip = 9;
         } else if (strncmp(p, "__SEQ__", 7) == 0) {
             snprintf(piece, sizeof piece, "%lld", atomic_fetch_add(&sequence, 1));
             insert = piece, skip = 7;
@@ -190,7 +195,7 @@ static int compare(const void *a, const void *b) {
 
 static void usage(void) {
     fprintf(stderr, "usage: podium-load --endpoint E --request FILE [--connections N] [--window W] [--seconds S]\n"
-                    "                   [--warmup S] [--count N] [--players P] [--latency] [--rate R]\n");
+                    "                   [--warmup S] [--count N] [--players P] [--boards B] [--latency] [--rate R]\n");
     exit(2);
 }
 
@@ -209,12 +214,13 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--warmup") == 0) warmup = atof(v);
         else if (strcmp(a, "--count") == 0) count = atoll(v);
         else if (strcmp(a, "--players") == 0) players = atoi(v);
+        else if (strcmp(a, "--boards") == 0) boards = atoi(v);
         else if (strcmp(a, "--rate") == 0) rate = atof(v);
         else usage();
         i++;
     }
     if (!endpoint || !request_file || connections < 1 || connections > MAX_CONNECTIONS || window_size < 1 || players < 1
-        || seconds <= 0 || warmup < 0 || count < 0)
+        || boards < 1 || seconds <= 0 || warmup < 0 || count < 0)
         usage();
     FILE *f = fopen(request_file, "r");
     if (!f) { perror(request_file); return 2; }

@@ -82,6 +82,7 @@ class Stack:
             [str(ROOT / "scripts/run"), "--no-build"], env=env, stdout=self.log, stderr=subprocess.STDOUT,
             start_new_session=True)
         self.base = f"http://127.0.0.1:{self.http_port}"
+        self.env = env
         deadline = time.time() + 90
         while time.time() < deadline:
             if self.process.poll() is not None:

@@ -408,9 +408,9 @@ class HTTPLoad(threading.Thread):
     (a connection cut, 502/503/504, 429) until answered. Afterwards each player's entry must be
     N: every acknowledged score there, none lost."""
 
-    def __init__(self, url, tag, players, per_player):
+    def __init__(self, url, tag, players, per_player, pause):
         super().__init__(daemon=True, name="http")
-        self.url, self.tag, self.per_player = url, tag, per_player
+        self.url, self.tag, self.per_player, self.pause = url, tag, per_player, pause
         self.players = [f"h{tag}x{i}" for i in range(players)]
         self.tokens = {}
         self.statuses = collections.Counter()
@@ -467,6 +467,8 @@ class HTTPLoad(threading.Thread):
                     if status != 200:
                         raise RuntimeError(f"HTTP submission {name} {value}: {status} {reply}")
                     self.acked += 1
+                # Paced to last about as long as the stream, so the faults happen under it.
+                time.sleep(self.pause)
         except Exception as error:
             self.failure = repr(error)
         self.duration = time.monotonic() - started
@@ -682,7 +684,7 @@ def main():
         scraper = MetricsScraper(stack_b)
         scraper.start()
         balancer = Balancer(stack_b.root, hosts)
-        http = HTTPLoad(balancer.url, seed % 100000, 4, 60 if args.short else 400)
+        http = HTTPLoad(balancer.url, seed % 100000, 4, 60 if args.short else 300, 0.7 if args.short else 0.4)
         http.setup()
         http.start()
         run_b = chaos.Run("B", stack_b, chaos_args)
@@ -691,7 +693,7 @@ def main():
         faults.start()
         duration_b = chaos.run_stream(run_b, rounds, args.players, total, faults)
         log(f"B: stream done in {duration_b:.1f} s; waiting for convergence")
-        http.join(120)
+        http.join(300)
         http_wrong = http.check()
         balancer.stop()
         run_b.wait_converged()
