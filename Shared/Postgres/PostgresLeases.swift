@@ -60,7 +60,7 @@ public struct PostgresLeases: LeaseStore {
                 live.insert(member)
             }
             try await Self.checkPartitioning(
-                rules.partitions, alone: live == [instance], on: connection, service: service, logger: logger)
+                rules.partitions, on: connection, service: service, logger: logger)
             var table: [Int: PartitionLease] = [:]
             for try await (partition, owner, epoch, expiresAt) in try await connection.query(
                 "SELECT partition, owner, epoch, expires_at FROM podium_lease", logger: logger
@@ -146,13 +146,14 @@ public struct PostgresLeases: LeaseStore {
             "DELETE FROM podium_lease_history WHERE held_until < \(now - historyKept)", logger: logger)
     }
 
-    /// Keeps the leases for `partitions` partitions: the first instance records the count; a
-    /// different count is taken only by an instance that is alone (the operator stopped every
-    /// instance to change `PODIUM_PARTITIONS`): the leases of partitions beyond it go. With other
-    /// instances live on another count, the round fails (``PartitionCountMismatch``) and this
-    /// instance serves nothing.
+    /// Keeps the leases for `partitions` partitions: the first instance records the count. Another
+    /// count fails the round (``PartitionCountMismatch``) and the instance serves nothing: the
+    /// data already split by the recorded count (a consumer group's positions per partition)
+    /// would be read under other partition numbers. (A database from before partitions has no
+    /// count recorded: its one lease is partition 0's and its single positions cover every
+    /// partition.)
     private static func checkPartitioning(
-        _ partitions: Int, alone: Bool, on connection: PostgresConnection, service: String, logger: Logger
+        _ partitions: Int, on connection: PostgresConnection, service: String, logger: Logger
     ) async throws {
         var stored: Int?
         for try await count in try await connection.query(
@@ -161,7 +162,7 @@ public struct PostgresLeases: LeaseStore {
             stored = Int(count)
         }
         if stored == partitions { return }
-        if let stored, !alone {
+        if let stored {
             throw PartitionCountMismatch(service: service, stored: stored, configured: partitions)
         }
         try await connection.query(
@@ -171,10 +172,6 @@ public struct PostgresLeases: LeaseStore {
             """, logger: logger)
         try await connection.query(
             "DELETE FROM podium_lease WHERE partition >= \(Int32(partitions))", logger: logger)
-        if stored != nil {
-            // A different split: every partition's data moves, so no holding continues.
-            try await connection.query("UPDATE podium_lease SET owner = NULL, expires_at = 0", logger: logger)
-        }
     }
 
     private static func write(_ lease: PartitionLease, on connection: PostgresConnection, logger: Logger) async throws {
@@ -188,14 +185,14 @@ public struct PostgresLeases: LeaseStore {
 }
 
 /// The lease table was made for another partition count than this instance's
-/// `PODIUM_PARTITIONS`, and other instances are live on it: the count is changed only with every
-/// instance of the service stopped.
+/// `PODIUM_PARTITIONS`: the count is fixed once a service's data is split (docs/SCALING.md,
+/// "The partition count").
 public struct PartitionCountMismatch: Error, CustomStringConvertible {
     public let service: String
     public let stored: Int
     public let configured: Int
     public var description: String {
-        "the live \(service) instances split its data into \(stored) partitions, this one into \(configured) "
-            + "(PODIUM_PARTITIONS must be the same in every process; change it with every instance stopped)"
+        "the \(service) data is split into \(stored) partitions, this instance into \(configured): "
+            + "PODIUM_PARTITIONS must be \(stored) in every process (the count cannot change once the data is split)"
     }
 }

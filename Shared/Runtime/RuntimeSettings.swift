@@ -43,8 +43,8 @@ public struct RuntimeSettings: Sendable {
     public var leaseMilliseconds: Int64 = 5000
     /// How many partitions a partitioned service's data is split into (the leaderboard, by
     /// board; ``PartitionKey``), the same in every process of a deployment. Each partition has its
-    /// own lease, so the live instances share the partitions and each serves its own. Changed only
-    /// with every instance of the service stopped. `PODIUM_PARTITIONS`.
+    /// own lease, so the live instances share the partitions and each serves its own. Fixed once
+    /// a service's data is split (docs/SCALING.md). `PODIUM_PARTITIONS`.
     public var partitions = 16
 
     public init(

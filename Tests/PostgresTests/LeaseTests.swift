@@ -80,4 +80,53 @@ extension PostgresServerTests {
         }
         #expect(rows == ["1:a", "4:b", "6:b", "8:a"], "only the owner's writes committed")
     }
+
+    @Test(
+        "sixteen partitions: a joining instance gets half within a round, each write fenced by the partitions it touches, every holding in the history with none overlapping, and another count refused"
+    )
+    func partitionedLeases() async throws {
+        let settings = try await PostgresCluster.settings(schema: "partitions_\(UInt32.random(in: 0 ... .max))")
+        let migration = PostgresMigration(
+            "test-fenced-v1", ["CREATE TABLE fenced_write (id text PRIMARY KEY, writer text NOT NULL)"])
+        let a = try await PostgresStorage.open(settings, migrations: [migration], logger: Logger(label: "a"))
+        let b = try await PostgresStorage.open(settings, migrations: [migration], logger: Logger(label: "b"))
+        defer {
+            a.close()
+            b.close()
+        }
+        let rules = PartitionLeases(partitions: 16, duration: 1000)
+        let leasesA = PostgresLeases(database: a, service: "test")
+        let leasesB = PostgresLeases(database: b, service: "test")
+        let start: Int64 = 1_000_000
+        #expect(try await leasesA.round(instance: "a", rules: rules, now: start).count == 16)
+        #expect(try await leasesB.round(instance: "b", rules: rules, now: start + 10).isEmpty, "nothing free yet")
+        #expect(try await leasesA.round(instance: "a", rules: rules, now: start + 300).map(\.partition) == Array(0..<8))
+        #expect(
+            try await leasesB.round(instance: "b", rules: rules, now: start + 310).map(\.partition) == Array(8..<16))
+
+        // A write names the partitions it touches: b may write partition 9's, not partition 3's.
+        try await FencedPartitions.$current.withValue([9]) { try await Self.write(b, "9", by: "b") }
+        await #expect(throws: LeaseLost.self, "partition 3 is a's") {
+            try await FencedPartitions.$current.withValue([3]) { try await Self.write(b, "3", by: "b") }
+        }
+        try await a.transaction(partitions: [3]) { connection in
+            try await connection.query("INSERT INTO fenced_write (id, writer) VALUES ('3', 'a')", logger: a.logger)
+        }
+
+        // One owner at every moment: no two holdings of a partition overlap.
+        let history = try await leasesA.history()
+        #expect(Set(history.map(\.partition)) == Set(0..<16))
+        for partition in 8..<16 {
+            let holdings = history.filter { $0.partition == partition }.sorted { $0.epoch < $1.epoch }
+            #expect(holdings.map(\.owner) == ["a", "b"])
+            #expect(holdings[1].takenAt >= holdings[0].heldUntil, "b took it after a let it go")
+        }
+
+        // Another partition count is refused while this one is recorded.
+        let other = PartitionLeases(partitions: 4, duration: 1000)
+        await #expect(throws: PartitionCountMismatch.self) {
+            _ = try await PostgresLeases(database: b, service: "test").round(
+                instance: "c", rules: other, now: start + 400)
+        }
+    }
 }

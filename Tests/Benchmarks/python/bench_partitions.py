@@ -179,7 +179,12 @@ def main():
             owned = wait_shares(instances)
             time.sleep(2)
             print(f"partitions bench: {count} instance(s), partitions owned {owned}")
-            results[count] = {"owned": owned,
+            # What each instance costs without requests (lease rounds, announcements, the outbox
+            # relay's ticks, metrics): the fixed cost an added instance brings.
+            idle0 = [cpu_seconds(i.pid) for i in instances]
+            time.sleep(args.seconds)
+            idle = [round((cpu_seconds(i.pid) - c) / args.seconds * 100, 1) for i, c in zip(instances, idle0)]
+            results[count] = {"owned": owned, "idle_cpu_percent": idle,
                               "top": measure(load, instances, top, args.seconds, args.connections, args.window),
                               "submit": measure(load, instances, submit, args.seconds, args.connections, args.window)}
             print(json.dumps(results[count]))
@@ -190,8 +195,8 @@ def main():
             stack.stop()
         cluster.stop()
     (Path(args.out) / "partitions.json").write_text(json.dumps(results, indent=1))
-    lines = ["| instances | request | stack rate /s | per instance: share of requests | per instance: CPU s (of the run) | leaderboard CPU ms per 1,000 requests |",
-             "|---|---|---|---|---|---|"]
+    lines = ["| instances | request | stack rate /s | per instance: share of requests | per instance: CPU s (of the run) | leaderboard CPU ms per 1,000 requests | idle CPU per instance |",
+             "|---|---|---|---|---|---|---|"]
     for count, result in results.items():
         for kind in ("top", "submit"):
             run = result[kind]
@@ -200,7 +205,7 @@ def main():
             cpu = [row["cpu_s"] for row in run["instances"]]
             shares = " / ".join(f"{s / total * 100:.0f} %" for s in served)
             lines.append(f"| {count} | {kind} | {run['rate']:,} | {shares} | {' / '.join(f'{c:.2f}' for c in cpu)} | "
-                         f"{sum(cpu) * 1000 / total * 1000:.0f} |")
+                         f"{sum(cpu) * 1000 / total * 1000:.0f} | {' / '.join(f'{c} %' for c in result['idle_cpu_percent'])} |")
     table = "\n".join(lines)
     (Path(args.out) / "partitions.md").write_text(table + "\n")
     print(table)
