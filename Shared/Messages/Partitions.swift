@@ -30,10 +30,15 @@ public struct PartitionMap: Sendable, Equatable {
 /// * Achievements are split by player (`<gameId>/<playerId>`): a player's progress, reports,
 ///   resets and the events they cause (a consumer group on the event log: each instance applies
 ///   the events of its players). Rarity percentages are read from the shared store.
+/// * Challenges are split by challenge (its id): a challenge's detail, standings,
+///   decline, rematch, invite codes and the joining of it; every instance applies the streams'
+///   facts to the challenges of its partitions. A new challenge's id is drawn in a partition of
+///   the instance that creates it; lists of a player's challenges and the inbox are read from the
+///   shared database.
 /// * Auth is split too, but no request is keyed: every instance serves every request.
 public enum PartitionKey {
     /// The services whose requests carry partition keys.
-    public static let partitionedServices: Set<String> = ["leaderboard", "achievement"]
+    public static let partitionedServices: Set<String> = ["leaderboard", "achievement", "challenge"]
 
     /// The routing key of a request, or nil when any owning instance answers it.
     public static func of(_ envelope: RawEnvelope) -> String? {
@@ -49,6 +54,10 @@ public enum PartitionKey {
         case AchievementRequests.report.type, AchievementRequests.list.type, AchievementRequests.reset.type:
             let subject = envelope.actor?.kind == .player ? envelope.actor?.playerId : envelope.playerId
             return subject.map { player(gameId: gameId, playerId: $0) }
+        case ChallengeRequests.detail.type, ChallengeRequests.decline.type, ChallengeRequests.rematch.type,
+            ChallengeRequests.standings.type, ChallengeRequests.end.type, ChallengeRequests.invite.type,
+            ChallengeRequests.joinChallenge.type:
+            return payload["challengeId"]?.stringValue.map { challenge($0) }
         case AchievementRequests.eventEffects.type:
             guard let lookupGame = payload["gameId"]?.stringValue, let playerId = payload["playerId"]?.stringValue
             else { return nil }
@@ -60,6 +69,9 @@ public enum PartitionKey {
 
     /// The key of a leaderboard board.
     public static func board(gameId: String, boardId: String) -> String { "\(gameId)/\(boardId)" }
+
+    /// The key of a challenge: its id (unique across games).
+    public static func challenge(_ challengeId: String) -> String { challengeId }
 
     /// The key of a player's data in a game (achievements).
     public static func player(gameId: String, playerId: String) -> String { "\(gameId)/\(playerId)" }

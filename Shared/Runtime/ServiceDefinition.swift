@@ -55,6 +55,10 @@ public struct ServiceDefinition: Sendable {
     /// partitions it serves, with a position per partition (``PartitionedConsumer``). Nil: the
     /// streams are followed by partition 0's holder alone.
     public var streamKey: (@Sendable (_ stream: String, StreamMessage) -> String?)?
+    /// With ``partitionMap``: the instances form a consumer group in which every message is
+    /// applied in every partition (each partition restricted to its own data), the partitions at
+    /// one position together (``PartitionedConsumer``).
+    public var broadcastsStreams = false
     /// Runs on every instance while the service runs (not only on partition 0's holder), for
     /// work each instance does for itself, such as reading operators' definitions again.
     public var onEveryInstance: (@Sendable (ServiceContext) async -> Void)?

@@ -266,13 +266,16 @@ public final class ServiceRuntime: Service, Sendable {
     /// Whether this instance follows its streams now: a consumer group member while it serves a
     /// partition, otherwise the holder of partition 0 (the owner of an unpartitioned service).
     private var followsStreams: Bool {
-        definition.partitionMap != nil && definition.streamKey != nil ? !ownership.served.isEmpty : ownership.isOwner
+        definition.partitionMap != nil && (definition.streamKey != nil || definition.broadcastsStreams)
+            ? !ownership.served.isEmpty : ownership.isOwner
     }
 
     private func makeFollowers(context: ServiceContext) {
         guard var consumer = definition.consumer else { return }
         if let map = definition.partitionMap, let key = definition.streamKey {
             consumer = PartitionedConsumer(consumer, map: map, ownership: ownership, key: key)
+        } else if let map = definition.partitionMap, definition.broadcastsStreams {
+            consumer = PartitionedConsumer(consumer, map: map, ownership: ownership, broadcast: true)
         }
         var made: [String: StreamFollower] = [:]
         for stream in definition.follows {

@@ -184,7 +184,7 @@ struct ServiceInstancesTests {
                 operatorClient, ChallengeRequests.definitions, EmptyPayload(), gameId: "dash"
             ).value()
             #expect(listed.definitions.map(\.id) == ["dash.sprint", "dash.secret", "dash.lap"])
-            #expect(Self.owners(stack, "challenge").count == 1)
+            #expect(try await Self.settles(stack, "challenge"))
         }
     }
 

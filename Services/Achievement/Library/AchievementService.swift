@@ -44,9 +44,12 @@ public enum AchievementService {
                     return PartitionKey.player(gameId: gameId, playerId: playerId)
                 }
                 service.onEveryInstance = { context in
+                    // Quiet: a stored definition that no longer fits was logged when it was loaded.
+                    var quiet = context.logger
+                    quiet.logLevel = .critical
                     while !Task.isCancelled {
                         try? await context.clock.sleep(for: .seconds(1))
-                        try? await achievements.loadOperatorChanges(logger: context.logger)
+                        try? await achievements.loadOperatorChanges(logger: quiet)
                     }
                 }
             }

@@ -29,18 +29,22 @@ final class Achievements: Sendable {
 
     /// Applies the operators' stored changes; one that no longer fits the game files is skipped
     /// and logged rather than stopping the service.
+    /// Under the lock definitions change under, so a change this instance makes is never
+    /// overwritten by an older read.
     func loadOperatorChanges(logger: Logger) async throws {
-        var merged = catalog.value
-        for (gameId, definition) in try await store.savedDefinitions() {
-            do {
-                try merged.define(definition, gameId: gameId)
-            } catch {
-                logger.error(
-                    "stored achievement definition skipped",
-                    metadata: ["achievement.id": "\(definition.id)", "error": "\(error)"])
+        try await changes.withLock {
+            var merged = catalog.value
+            for (gameId, definition) in try await store.savedDefinitions() {
+                do {
+                    try merged.define(definition, gameId: gameId)
+                } catch {
+                    logger.error(
+                        "stored achievement definition skipped",
+                        metadata: ["achievement.id": "\(definition.id)", "error": "\(error)"])
+                }
             }
+            catalog.withLock { $0 = merged }
         }
-        catalog.withLock { $0 = merged }
     }
 
     // MARK: - Direct reporting

@@ -43,10 +43,28 @@ public enum ChallengeService {
                 store: store, clock: clock, openGames: open,
                 inbox: ChallengeInbox(store: store, clock: clock, retentionDays: retention),
                 definitions: ChallengeDefinitions(store: store, catalog: catalog))
-            var service = definition(challenges)
+            var service = definition(challenges, files: store.leases != nil ? files : nil)
             service.use(store, outboxStream: nil)
             // A standby that takes over reads the operators' definition changes the last owner made.
             service.onOwnershipGained = { _, _ in try await challenges.definitions.reload(over: files) }
+            // With several instances (leases in PostgreSQL) the challenges are split into
+            // partitions by id: each instance serves its challenges' requests, creates new ones in
+            // its partitions, and applies the streams' facts to its challenges (every fact in every
+            // partition: a score is a fact for every challenge it touches); the inbox items that
+            // are not about a challenge come with partition 0, and so does the sweep. Operators'
+            // definitions are read again every second on every instance.
+            if store.leases != nil, settings.partitions > 1 {
+                let map = PartitionMap(partitions: settings.partitions)
+                challenges.partitionMap.withLock { $0 = map }
+                service.partitionMap = map
+                service.broadcastsStreams = true
+                service.onEveryInstance = { context in
+                    while !Task.isCancelled {
+                        try? await context.clock.sleep(for: .seconds(1))
+                        try? await challenges.definitions.reload(over: files)
+                    }
+                }
+            }
             return service
         }
     }
@@ -65,8 +83,14 @@ public enum ChallengeService {
         ServiceDefinition(name: name, subscriptions: subscriptions)
     }
 
-    static func definition(_ challenges: Challenges) -> ServiceDefinition {
+    /// `files`: with other instances sharing the challenges (leases), the game files' catalog, over
+    /// which the definitions are read again before they are listed or a defined challenge starts
+    /// (an operator may have changed them at another instance a moment ago).
+    static func definition(_ challenges: Challenges, files: ChallengeCatalog? = nil) -> ServiceDefinition {
         typealias Requests = ChallengeRequests
+        let fresh: @Sendable () async throws -> Void = {
+            if let files { try await challenges.definitions.reload(over: files) }
+        }
         return ServiceDefinition(
             name: name, subscriptions: subscriptions,
             handlers: [
@@ -74,7 +98,8 @@ public enum ChallengeService {
                     try await challenges.issue(request.envelope, request.payload, context: context)
                 },
                 Requests.start.handler { request, context in
-                    try await challenges.start(request.envelope, request.payload, context: context)
+                    if request.payload.definitionId != nil { try await fresh() }
+                    return try await challenges.start(request.envelope, request.payload, context: context)
                 },
                 Requests.list.handler { request, _ in
                     let limit = request.payload.limit ?? 50
@@ -132,12 +157,17 @@ public enum ChallengeService {
                 Requests.join.handler { request, context in
                     try await challenges.join(request.envelope, request.payload, context: context)
                 },
+                Requests.joinChallenge.handler { request, context in
+                    try request.envelope.requireService("challenge.join-challenge is the challenge instances' own")
+                    return try await challenges.admit(request.payload, gameId: try request.game(), context: context)
+                },
                 Requests.standings.handler { request, context in
                     try await challenges.standings(
                         request.envelope, challengeId: request.payload.challengeId, context: context)
                 },
                 Requests.definitions.handler { request, _ in
-                    ChallengeDefinitionList(definitions: try challenges.definitions.list(request.envelope))
+                    try await fresh()
+                    return ChallengeDefinitionList(definitions: try challenges.definitions.list(request.envelope))
                 },
                 Requests.inboxList.handler { request, _ in
                     try await challenges.inbox.list(request.envelope, request.payload)

@@ -39,12 +39,13 @@ public typealias PendingReceiver = (
 /// triggers it arrives twice.
 public protocol ChallengeStore: ServiceStore {
 
-    /// Writes the effects of consecutive stream messages, in order, and the stream position
-    /// (`sequence`, the last of them) in one transaction: completions (each once), time-boxed
-    /// scores, and the inbox items `notes` makes for each completion. Returns the inbox items
-    /// written, to be sent as notifications.
+    /// Writes the effects of consecutive stream messages, in order, and the position (`sequence`,
+    /// the last of them) in each of `streams` (one stream, or the partitions a consumer group
+    /// member applied them for) in one transaction: completions (each once), time-boxed scores,
+    /// and the inbox items `notes` makes for each completion. Returns the inbox items written, to
+    /// be sent as notifications.
     func apply(
-        _ plans: [ChallengeTriggerPlan], stream: String, through sequence: UInt64,
+        _ plans: [ChallengeTriggerPlan], streams: [String], through sequence: UInt64,
         notes:
             @escaping @Sendable (_ challenge: ChallengeDetail, _ receiver: String, _ value: Int64?, _ cause: String?) ->
             [AddressedInboxItem]

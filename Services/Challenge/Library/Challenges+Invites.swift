@@ -43,9 +43,28 @@ extension Challenges {
         // exist: saying more would tell the player about someone who did not share it with them.
         let noSuchInvite = ErrorReply(
             code: .unknownInvite, message: "no invite code like that works", field: "payload.code")
-        guard resolved.purpose == .challenge, resolved.gameId == gameId, let challengeId = resolved.challengeId,
-            let challenge = try await store.challenge(challengeId)
+        guard resolved.purpose == .challenge, resolved.gameId == gameId, let challengeId = resolved.challengeId
         else { throw noSuchInvite }
+        let join = ChallengeJoin(
+            challengeId: challengeId, playerId: playerId, ownerId: resolved.ownerId,
+            cause: request.correlationId ?? request.id)
+        // Another instance owns the challenge: it adds the player (its writes, its partition).
+        if let partitioning, context.servedPartitions[partition(of: challengeId, partitioning)] == nil {
+            return try await context.call(ChallengeRequests.joinChallenge, join, gameId: gameId, playerId: playerId)
+        }
+        return try await admit(join, gameId: gameId, context: context)
+    }
+
+    /// `challenge.join-challenge`, and the end of `challenge.join` at the challenge's owner: the
+    /// player joins the running time-boxed challenge, and whoever shared the code is told.
+    func admit(_ join: ChallengeJoin, gameId: String, context: ServiceContext) async throws -> ChallengeDetail {
+        let (challengeId, playerId) = (join.challengeId, join.playerId)
+        let noSuchInvite = ErrorReply(
+            code: .unknownInvite, message: "no invite code like that works", field: "payload.code")
+        guard let challenge = try await store.challenge(challengeId), challenge.gameId == gameId else {
+            throw noSuchInvite
+        }
+        let resolved = (ownerId: join.ownerId, gameId: gameId)
         let relation = try await context.call(
             AuthRequests.friendCheck, FriendshipQuery(playerId: resolved.ownerId, otherPlayerId: playerId))
         guard !relation.blocked else { throw noSuchInvite }
@@ -61,7 +80,7 @@ extension Challenges {
         let now = clock.nowMilliseconds
         let note = InboxItems.challenge(
             kind: "challenge.joined", message: "\(playerId) joined your challenge with your code", challenge: challenge,
-            at: now, extra: ["playerId": .string(playerId)], cause: request.correlationId ?? request.id)
+            at: now, extra: ["playerId": .string(playerId)], cause: join.cause)
         // Only the scores the player submits from now on count in the window.
         if try await store.join(
             challengeId: challengeId, playerId: playerId, at: now, inbox: [(gameId, resolved.ownerId, note)])

@@ -29,7 +29,10 @@ extension Challenges: DurableConsumer {
     /// Friend requests of the auth stream that were lost make no items: the relations are the
     /// auth service's (`auth.friends.list` shows them); the position moves past them, logged.
     func recover(stream: String, lost: ClosedRange<UInt64>, context: ServiceContext) async throws {
-        guard stream != StreamName.events else {
+        // A consumer group member recovers for the partitions the name lists, the stream's kind
+        // from its base name.
+        let base = StreamName.partitions(of: stream).stream
+        guard base != StreamName.events else {
             // Runs by event that were pruned before they were read cannot be told again.
             try await complete([], stream: stream, through: lost.upperBound, context: context)
             context.logger.warning(
@@ -37,13 +40,13 @@ extension Challenges: DurableConsumer {
                 metadata: ["stream": "\(stream)", "lost": "\(lost.lowerBound)-\(lost.upperBound)"])
             return
         }
-        guard stream != StreamName.auth else {
+        guard base != StreamName.auth else {
             try await complete([], stream: stream, through: lost.upperBound, context: context)
             context.logger.warning(
                 "friend request news lost: no inbox items for them", metadata: ["stream": "\(stream)"])
             return
         }
-        let kind: ChallengeKind = stream == StreamName.leaderboard ? .score : .achievement
+        let kind: ChallengeKind = base == StreamName.leaderboard ? .score : .achievement
         var plans: [ChallengeTriggerPlan] = []
         let targets = try await store.pendingTargets().filter { $0.kind == kind }
         for gameId in Set(targets.map(\.gameId)).sorted() {
@@ -92,7 +95,7 @@ extension Challenges: DurableConsumer {
                 }
             }
         }
-        try await complete(plans, stream: stream, through: lost.upperBound, context: context)
+        try await complete(restricted(plans, to: stream), stream: stream, through: lost.upperBound, context: context)
         context.logger.warning(
             "challenges rechecked after lost stream messages",
             metadata: ["stream": "\(stream)", "completed": "\(plans.reduce(0) { $0 + $1.completions.count })"])

@@ -22,6 +22,11 @@ final class Challenges: Sendable {
     private let lastTargetCheck = Locked<Int64>(0)
     static let targetCheckMilliseconds: Int64 = 5000
 
+    /// How challenges map to partitions when several instances share them; nil: this instance
+    /// has every challenge.
+    var partitioning: PartitionMap? { partitionMap.value }
+    let partitionMap = Locked<PartitionMap?>(nil)
+
     static let maximumReceivers = 20
     static let maximumMessageLength = 280
     static let maximumDuration: Int64 = 30 * 86_400_000
@@ -35,6 +40,27 @@ final class Challenges: Sendable {
         self.openGames = openGames
         self.inbox = inbox
         self.definitions = definitions
+    }
+
+    // MARK: - Partitions
+
+    /// The partition of a challenge.
+    func partition(of challengeId: String, _ map: PartitionMap) -> Int {
+        map.partition(of: PartitionKey.challenge(challengeId))
+    }
+
+    /// A new challenge's id, in a partition this instance serves (the gateway will route its
+    /// requests here), and that partition (nil: not partitioned). Its writes are then fenced by
+    /// that partition (``FencedPartitions``).
+    func newChallengeId(gameId: String, context: ServiceContext) throws -> (id: String, partition: Int?) {
+        guard let partitioning else { return (UUID().uuidString.lowercased(), nil) }
+        let served = context.servedPartitions
+        for _ in 0..<10_000 {
+            let id = UUID().uuidString.lowercased()
+            let partition = partition(of: id, partitioning)
+            if served[partition] != nil { return (id, partition) }
+        }
+        throw LeaseLost(service: "challenge")
     }
 
     // MARK: - Issuing
@@ -95,8 +121,9 @@ final class Challenges: Sendable {
             throw ErrorReply(
                 code: .invalidField, message: "start time-boxed challenges with challenge.start", field: "payload.kind")
         }
+        let (challengeId, partition) = try newChallengeId(gameId: gameId, context: context)
         let challenge = ChallengeDetail(
-            challengeId: UUID().uuidString.lowercased(), gameId: gameId, kind: issue.kind, issuerId: issuer,
+            challengeId: challengeId, gameId: gameId, kind: issue.kind, issuerId: issuer,
             boardId: issue.boardId,
             achievementId: issue.achievementId, issuerValue: issuerValue, message: message, createdAt: now,
             expiresAt: issue.expiresInMilliseconds.map { now + $0 }, endsAt: nil, state: nil,
@@ -110,8 +137,11 @@ final class Challenges: Sendable {
                     at: now, cause: request.correlationId ?? request.id)
             )
         }
-        return try await store(
-            challenge, higherIsBetter: higherIsBetter, baselines: baselines, notes: notes, key: key, context: context)
+        return try await FencedPartitions.$current.withValue(partition.map { [$0] }) {
+            try await store(
+                challenge, higherIsBetter: higherIsBetter, baselines: baselines, notes: notes, key: key,
+                context: context)
+        }
     }
 
     /// A time-boxed challenge: the best score in the window wins; everyone hears the standings at the end.
@@ -148,8 +178,9 @@ final class Challenges: Sendable {
         }
         let board = try await ServiceQuestions.board(boardId, gameId: gameId, context: context)
         let now = clock.nowMilliseconds
+        let (challengeId, partition) = try newChallengeId(gameId: gameId, context: context)
         let challenge = ChallengeDetail(
-            challengeId: UUID().uuidString.lowercased(), gameId: gameId, kind: .timed, issuerId: issuer,
+            challengeId: challengeId, gameId: gameId, kind: .timed, issuerId: issuer,
             boardId: boardId,
             achievementId: nil, issuerValue: nil, message: message, createdAt: now, expiresAt: nil,
             endsAt: now + start.durationMilliseconds, state: .running,
@@ -166,9 +197,11 @@ final class Challenges: Sendable {
                     challenge: challenge, at: now, cause: request.correlationId ?? request.id)
             )
         }
-        return try await store(
-            challenge, higherIsBetter: board.sortOrder == .higherIsBetter, baselines: [:], notes: notes, key: key,
-            context: context)
+        return try await FencedPartitions.$current.withValue(partition.map { [$0] }) {
+            try await store(
+                challenge, higherIsBetter: board.sortOrder == .higherIsBetter, baselines: [:], notes: notes, key: key,
+                context: context)
+        }
     }
 
     /// Stores a new challenge with its inbox items and receipt, then tells the receivers. A
@@ -242,7 +275,27 @@ final class Challenges: Sendable {
             plan.notices = await inbox.notices(for: item.envelope, fact: fact, context: context)
             plans.append(plan)
         }
-        try await complete(plans, stream: stream, through: last, context: context)
+        try await complete(restricted(plans, to: stream), stream: stream, through: last, context: context)
+    }
+
+    /// With challenges split into partitions, a batch applied for some of them (`stream` names
+    /// them: ``StreamName/group(_:_:)``) changes only their challenges; the inbox items that are
+    /// not about a challenge (an achievement earned, a friend request, a top spot lost) are made
+    /// once, with partition 0.
+    func restricted(_ plans: [ChallengeTriggerPlan], to stream: String) -> [ChallengeTriggerPlan] {
+        guard let partitioning, let group = StreamName.partitions(of: stream).partitions else { return plans }
+        let mine = Set(group)
+        return plans.map { plan in
+            var plan = plan
+            plan.completions = plan.completions.filter {
+                mine.contains(self.partition(of: $0.challengeId, partitioning))
+            }
+            plan.timedScores = plan.timedScores.filter {
+                mine.contains(self.partition(of: $0.challengeId, partitioning))
+            }
+            if !mine.contains(0) { plan.notices = [] }
+            return plan
+        }
     }
 
     /// Writes the plans' completions with the stream position, then sends their notifications.
@@ -268,7 +321,11 @@ final class Challenges: Sendable {
                     .map(\.playerId)
             }
         }
-        let written = try await store.apply(plans, stream: stream, through: last) { challenge, receiver, value, cause in
+        // A batch applied for several partitions at once records each one's position.
+        let (base, group) = StreamName.partitions(of: stream)
+        let streams = group.map { $0.map { StreamName.partition(base, $0) } } ?? [stream]
+        let written = try await store.apply(plans, streams: streams, through: last) {
+            challenge, receiver, value, cause in
             let scores: String = challenge.issuerValue.map { " (\(value.map(String.init) ?? "?") against \($0))" } ?? ""
             return [
                 (

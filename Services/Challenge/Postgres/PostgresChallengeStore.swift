@@ -94,7 +94,7 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
     // MARK: Writing
 
     public func apply(
-        _ plans: [ChallengeTriggerPlan], stream: String, through sequence: UInt64,
+        _ plans: [ChallengeTriggerPlan], streams: [String], through sequence: UInt64,
         notes:
             @escaping @Sendable (_ challenge: ChallengeDetail, _ receiver: String, _ value: Int64?, _ cause: String?) ->
             [AddressedInboxItem]
@@ -150,7 +150,9 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
             }
             // Nothing above reads the inbox: the batch's notes go in one statement, in order.
             try await Self.insert(written, connection, logger)
-            try await PostgresDurable.advance(stream, to: sequence, on: connection, logger: logger)
+            for stream in streams {
+                try await PostgresDurable.advance(stream, to: sequence, on: connection, logger: logger)
+            }
             return written
         }
     }

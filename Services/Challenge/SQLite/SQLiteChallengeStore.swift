@@ -104,7 +104,7 @@ public final class SQLiteChallengeStore: ChallengeStore {
     /// updates), time-boxed scores, and the inbox items `notes` makes for each completion.
     /// Returns the inbox items written, to be sent as notifications.
     public func apply(
-        _ plans: [ChallengeTriggerPlan], stream: String, through sequence: UInt64,
+        _ plans: [ChallengeTriggerPlan], streams: [String], through sequence: UInt64,
         notes:
             @escaping @Sendable (_ challenge: ChallengeDetail, _ receiver: String, _ value: Int64?, _ cause: String?) ->
             [(gameId: String, playerId: String, item: InboxItem)]
@@ -155,7 +155,7 @@ public final class SQLiteChallengeStore: ChallengeStore {
                     ])
                 }
             }
-            try SQLiteDurable.advance(db, stream: stream, to: sequence)
+            for stream in streams { try SQLiteDurable.advance(db, stream: stream, to: sequence) }
             return written
         }
     }

@@ -199,3 +199,21 @@ public struct ChallengeListing: Codable, Sendable, Equatable {
         self.limit = limit
     }
 }
+
+/// `challenge.join-challenge` (services only): a player who entered a working invite code joins
+/// its challenge, at the instance that owns the challenge.
+public struct ChallengeJoin: Codable, Sendable, Equatable {
+    public var challengeId: String
+    public var playerId: String
+    /// Who shared the code (told of the join).
+    public var ownerId: String
+    /// The client's request id, named as the cause of the notification.
+    public var cause: String?
+
+    public init(challengeId: String, playerId: String, ownerId: String, cause: String? = nil) {
+        self.challengeId = challengeId
+        self.playerId = playerId
+        self.ownerId = ownerId
+        self.cause = cause
+    }
+}

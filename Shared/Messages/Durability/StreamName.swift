@@ -24,6 +24,19 @@ public enum StreamName {
     /// the instance that takes the partition over goes on exactly from there.
     public static func partition(_ stream: String, _ partition: Int) -> String { "\(stream)@\(partition)" }
 
+    /// Several partitions of a stream applied together in one transaction (a consumer group that
+    /// applies every message in each partition, ``partition(_:_:)`` of each): `leaderboard@0,3,5`.
+    public static func group(_ stream: String, _ partitions: [Int]) -> String {
+        "\(stream)@" + partitions.sorted().map(String.init).joined(separator: ",")
+    }
+
+    /// A stream name's base stream and the partitions it names (nil: the whole stream).
+    public static func partitions(of name: String) -> (stream: String, partitions: [Int]?) {
+        guard let at = name.lastIndex(of: "@") else { return (name, nil) }
+        let numbers = name[name.index(after: at)...].split(separator: ",").compactMap { Int($0) }
+        return numbers.isEmpty ? (name, nil) : (String(name[..<at]), numbers)
+    }
+
     /// The services that follow a stream (their `follows`): retention never prunes a message
     /// before each of them has read past it.
     public static func readers(of stream: String) -> [String] {

@@ -33,6 +33,10 @@ public enum ChallengeRequests {
     /// Joins the time-boxed challenge of an invite code.
     public static let join = RequestDefinition<InviteEntry, ChallengeDetail>(
         "challenge.join", access: .signedIn, changesState: true)
+    /// A `challenge.join` whose code was resolved by an instance that does not own the challenge,
+    /// handed to the one that does (services only; routed by the challenge's partition).
+    public static let joinChallenge = RequestDefinition<ChallengeJoin, ChallengeDetail>(
+        "challenge.join-challenge", access: .service, changesState: true)
 
     // The notification inbox of every kind (docs/PROTOCOL.md 14.5); the challenge service keeps it.
     public static let inboxList = RequestDefinition<InboxListQuery, InboxList>(
@@ -61,7 +65,7 @@ public enum ChallengeRequests {
     /// Every challenge request type.
     public static let all: [RequestInfo] = [
         issue.info, start.info, rematch.info, decline.info, received.info, issued.info, detail.info,
-        candidates.info, definitions.info, standings.info, invite.info, join.info,
+        candidates.info, definitions.info, standings.info, invite.info, join.info, joinChallenge.info,
         inbox.info, inboxRead.info, inboxList.info, inboxUnread.info, inboxMarkRead.info, inboxDelete.info,
         inboxNotify.info,
         list.info, end.info, define.info, remove.info,

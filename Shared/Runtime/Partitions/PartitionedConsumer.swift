@@ -20,16 +20,21 @@ final class PartitionedConsumer: DurableConsumer {
     let ownership: Ownership
     /// The partition key of a message of a stream; nil: partition 0's.
     let key: @Sendable (String, StreamMessage) -> String?
+    /// Every message is applied in every partition (each restricted to its own data: a score is a
+    /// fact for the challenges of every partition), the partitions at the same position together
+    /// in one call (``StreamName/group(_:_:)``), instead of each message in its key's partition.
+    let broadcast: Bool
     /// Stream → partition → position, as last read or applied.
     private let positions = Locked<[String: [Int: UInt64]]>([:])
 
     init(
-        _ inner: any DurableConsumer, map: PartitionMap, ownership: Ownership,
-        key: @escaping @Sendable (String, StreamMessage) -> String?
+        _ inner: any DurableConsumer, map: PartitionMap, ownership: Ownership, broadcast: Bool = false,
+        key: @escaping @Sendable (String, StreamMessage) -> String? = { _, _ in nil }
     ) {
         self.inner = inner
         self.map = map
         self.ownership = ownership
+        self.broadcast = broadcast
         self.key = key
     }
 
@@ -82,6 +87,11 @@ final class PartitionedConsumer: DurableConsumer {
                 for partition in gained { all[stream, default: [:]][partition] = known[partition] }
             }
         }
+        if broadcast {
+            try await applyEverywhere(
+                batch, stream: stream, served: served.keys.sorted(), known: known, context: context)
+            return
+        }
         var groups: [Int: [(message: StreamMessage, sequence: UInt64)]] = [:]
         for item in batch {
             let partition = partition(of: item.message, in: stream)
@@ -113,7 +123,37 @@ final class PartitionedConsumer: DurableConsumer {
         }
     }
 
+    /// Broadcast: the partitions that stand at the same position apply the batch's messages beyond
+    /// it together, fenced by all of them, their positions recorded by the consumer in the same
+    /// transaction.
+    private func applyEverywhere(
+        _ batch: [(message: StreamMessage, sequence: UInt64)], stream: String, served: [Int], known: [Int: UInt64],
+        context: ServiceContext
+    ) async throws {
+        let byPosition = Dictionary(grouping: served) { known[$0] ?? 0 }
+        for (position, partitions) in byPosition.sorted(by: { $0.key < $1.key }) {
+            let items = batch.filter { $0.sequence > position }
+            guard let last = items.last?.sequence else { continue }
+            try await FencedPartitions.$current.withValue(Set(partitions)) {
+                try await inner.apply(batch: items, stream: StreamName.group(stream, partitions), context: context)
+            }
+            positions.withLock { all in
+                for partition in partitions {
+                    all[stream, default: [:]][partition] = max(all[stream]?[partition] ?? 0, last)
+                }
+            }
+        }
+    }
+
     func recover(stream: String, lost: ClosedRange<UInt64>, context: ServiceContext) async throws {
+        if broadcast {
+            let served = ownership.served.keys.sorted()
+            try await FencedPartitions.$current.withValue(Set(served)) {
+                try await inner.recover(stream: StreamName.group(stream, served), lost: lost, context: context)
+            }
+            positions.withLock { $0[stream] = nil }
+            return
+        }
         for partition in ownership.served.keys.sorted() {
             try await FencedPartitions.$current.withValue([partition]) {
                 try await inner.recover(stream: StreamName.partition(stream, partition), lost: lost, context: context)
