@@ -118,7 +118,6 @@ for service in auth leaderboard achievement challenge; do
         serving="$(awk '$2 != "-"' <<<"$lines" | wc -l)"
         total="$(awk '$2 != "-" { n += split($2, a, ",") } END { print n + 0 }' <<<"$lines")"
         want_serving=2 want_total=16
-        [[ $service == challenge ]] && want_serving=1 want_total=1
         if ((serving == want_serving && total == want_total && $(wc -l <<<"$lines") == 2)); then break; fi
         ((SECONDS < deadline)) || fail "$service: not $want_serving instances serving $want_total partitions: $lines"
         sleep 2

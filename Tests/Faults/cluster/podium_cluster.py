@@ -13,8 +13,8 @@ faults that only a cluster has:
     killed (every process in it, SIGKILL) and later restarted, the other gateway's link is cut
     (`ip link set ... down`) and restored, and a services host is killed and restarted;
   * two instances of every service, one on each services host, sharing each service's partitions
-    (leases in PostgreSQL, PODIUM_PARTITIONS of them for the leaderboard, split by board, so both
-    of its instances serve at once; one partition for the others: one owner, one standby); when a
+    (leases in PostgreSQL, PODIUM_PARTITIONS of them: the leaderboard by board, achievements by
+    player, challenges by id, auth unkeyed, so both instances of every service serve at once); when a
     host dies the other instance takes its partitions once their leases have expired, and a third
     instance of every service joins mid-run on host svc3 and takes its share. For each service
     that lost partitions, the verdict prints how long until every partition had an owner again
