@@ -42,10 +42,16 @@ public struct PostgresLeases: LeaseStore {
     /// Kept holdings in `podium_lease_history`, milliseconds after they ended.
     static let historyKept: Int64 = 7 * 86_400_000
 
-    public func round(instance: String, rules: PartitionLeases, now: Int64) async throws -> [PartitionLease] {
+    public func round(instance: String, rules: PartitionLeases, now called: Int64) async throws -> [PartitionLease] {
         let logger = database.logger
+        let started = ContinuousClock.now
         let held = try await database.transaction(fenced: false) { connection in
             try await connection.query("LOCK TABLE podium_lease IN EXCLUSIVE MODE", logger: logger)
+            // The round happens when it has the table, not when it was asked for: another
+            // instance's round may have held the lock meanwhile (and released what this one now
+            // claims). Deciding with the earlier time would record a holding as starting before
+            // the one it follows ended.
+            let now = called + (ContinuousClock.now - started).milliseconds
             try await connection.query(
                 """
                 INSERT INTO podium_member (instance, expires_at) VALUES (\(instance), \(now + rules.duration))
