@@ -163,9 +163,11 @@ struct MalformedInputTests {
             #expect(after.sequence == before.sequence + 1)
             // The achievement service follows the event log; the others do not subscribe to events.
             for service in ["achievement"] {
+                // Received live, then applied by the follower (a moment later: its own task).
                 let settled = await eventually {
                     let health = try? await client.call(ServiceRequests.health(of: service))
                     return health?.recentEventIds.last == after.eventId
+                        && health?.streams?[StreamName.events]?.head == after.sequence
                 }
                 #expect(settled)
                 let health = try await client.call(ServiceRequests.health(of: service))

@@ -26,6 +26,14 @@ final class PartitionedConsumer: DurableConsumer {
     let broadcast: Bool
     /// Stream → partition → position, as last read or applied.
     private let positions = Locked<[String: [Int: UInt64]]>([:])
+    /// Stream → how far this instance considered every message for the partitions it served
+    /// then: the follower's position, as long as it serves the same partitions.
+    private let considered = Locked<[String: (through: UInt64, partitions: Set<Int>)]>([:])
+    /// Stream → when the served partitions' positions were last recorded (monotonic ms).
+    private let recorded = Locked<[String: ContinuousClock.Instant]>([:])
+    /// How often the positions of partitions a batch changed nothing in are recorded: they only
+    /// spare a restart the reading again of messages that change nothing.
+    static let recordInterval = Duration.seconds(1)
 
     init(
         _ inner: any DurableConsumer, map: PartitionMap, ownership: Ownership, broadcast: Bool = false,
@@ -57,7 +65,13 @@ final class PartitionedConsumer: DurableConsumer {
             loaded[partition] = max(whole, try await inner.position(of: StreamName.partition(stream, partition)))
         }
         positions.withLock { $0[stream] = loaded }
-        return loaded.values.min() ?? whole
+        let lowest = loaded.values.min() ?? whole
+        // While it serves the same partitions, what this instance has considered is its position
+        // (a partition's stored one may lag: see recordInterval).
+        if let seen = considered.value[stream], seen.partitions == Set(served), seen.through > lowest {
+            return seen.through
+        }
+        return lowest
     }
 
     func apply(_ message: StreamMessage, stream: String, sequence: UInt64, context: ServiceContext) async throws {
@@ -106,13 +120,22 @@ final class PartitionedConsumer: DurableConsumer {
                 positions.withLock { $0[stream, default: [:]][partition] = max($0[stream]?[partition] ?? 0, last) }
             }
         }
-        // Every served partition considered the whole batch: its position moves to the batch's
-        // end (one transaction for those behind), so that the lowest of them is how far this
-        // instance has applied, for a restart, a rebuild and `receipt.get` alike.
+        // Every served partition considered the whole batch. Its stored position moves to the
+        // batch's end at most once a second (one transaction for those behind), so that a
+        // restart does not read far again; until then what this instance considered is kept in
+        // memory (``position(of:)``).
         guard let last = batch.last?.sequence else { return }
+        considered.withLock { $0[stream] = (last, Set(served.keys)) }
         let current = positions.value[stream] ?? [:]
         let behind = served.keys.filter { (current[$0] ?? 0) < last }
         guard !behind.isEmpty else { return }
+        let now = ContinuousClock.now
+        let due = recorded.withLock { recorded -> Bool in
+            if let last = recorded[stream], now - last < Self.recordInterval { return false }
+            recorded[stream] = now
+            return true
+        }
+        guard due else { return }
         try await FencedPartitions.$current.withValue(Set(behind)) {
             try await inner.record(
                 positions: Dictionary(uniqueKeysWithValues: behind.map { (StreamName.partition(stream, $0), last) }),
