@@ -74,10 +74,10 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
             [
                 // The login and invite-code throttles' counts, shared by every auth instance
                 // (ThrottleLedger): one row per counted failure, and per known account-and-address.
-                "CREATE TABLE throttle_mark (kind text NOT NULL, account text NOT NULL, address text NOT NULL, at bigint NOT NULL)",
-                "CREATE INDEX throttle_mark_account ON throttle_mark (account, kind, at)",
-                "CREATE INDEX throttle_mark_address ON throttle_mark (address, kind, at)",
-                "CREATE INDEX throttle_mark_at ON throttle_mark (at)",
+                "CREATE TABLE podium_throttle_mark (kind text NOT NULL, account text NOT NULL, address text NOT NULL, at bigint NOT NULL)",
+                "CREATE INDEX throttle_mark_account ON podium_throttle_mark (account, kind, at)",
+                "CREATE INDEX throttle_mark_address ON podium_throttle_mark (address, kind, at)",
+                "CREATE INDEX throttle_mark_at ON podium_throttle_mark (at)",
             ]),
     ]
 

@@ -3,7 +3,7 @@ import Logging
 import PodiumPostgres
 import PostgresNIO
 
-/// The throttles' marks in table `throttle_mark` (``ThrottleLedger``), shared by every auth
+/// The throttles' marks in table `podium_throttle_mark` (``ThrottleLedger``), shared by every auth
 /// instance of the deployment. A check is one indexed read of the marks of one account and one
 /// address; a failure is one insert (and the forgetting of expired marks) in one transaction.
 struct PostgresThrottleLedger: ThrottleLedger {
@@ -37,7 +37,7 @@ struct PostgresThrottleLedger: ThrottleLedger {
             var found: [ThrottleMark] = []
             for try await (kind, markAccount, markAddress, at) in try await connection.query(
                 """
-                SELECT kind, account, address, at FROM throttle_mark
+                SELECT kind, account, address, at FROM podium_throttle_mark
                 WHERE kind = ANY(\(kinds)) AND at >= \(since)
                   AND (account = '' OR \(account)::text IS NULL OR account = \(account))
                   AND (address = '' OR \(address)::text IS NULL OR address = \(address))
@@ -63,17 +63,17 @@ struct PostgresThrottleLedger: ThrottleLedger {
             // A known pair keeps one mark: its last login.
             try await connection.query(
                 """
-                DELETE FROM throttle_mark m USING unnest(\(kinds)::text[], \(accounts)::text[], \(addresses)::text[]) AS t(k, a, d)
+                DELETE FROM podium_throttle_mark m USING unnest(\(kinds)::text[], \(accounts)::text[], \(addresses)::text[]) AS t(k, a, d)
                 WHERE t.k = \(known) AND m.kind = t.k AND m.account = t.a AND m.address = t.d
                 """, logger: logger)
             try await connection.query(
                 """
-                INSERT INTO throttle_mark (kind, account, address, at)
+                INSERT INTO podium_throttle_mark (kind, account, address, at)
                 SELECT * FROM unnest(\(kinds)::text[], \(accounts)::text[], \(addresses)::text[], \(times)::bigint[])
                 """, logger: logger)
             try await connection.query(
                 """
-                DELETE FROM throttle_mark
+                DELETE FROM podium_throttle_mark
                 WHERE (kind <> \(known) AND at < \(forgetBefore)) OR (kind = \(known) AND at < \(forgetKnownBefore))
                 """, logger: logger)
         }
@@ -89,7 +89,7 @@ struct PostgresThrottleLedger: ThrottleLedger {
             for try await count in try await connection.query(
                 """
                 WITH gone AS (
-                    DELETE FROM throttle_mark WHERE kind = ANY(\(kinds))
+                    DELETE FROM podium_throttle_mark WHERE kind = ANY(\(kinds))
                       AND (account = '' OR \(account)::text IS NULL OR account = \(account))
                       AND (address = '' OR \(address)::text IS NULL OR address = \(address))
                     RETURNING kind, account, address)

@@ -4,7 +4,7 @@ import PodiumPostgres
 import PostgresNIO
 
 /// The players' admitted requests shared by the gateways (``SharedRateUsage``): table
-/// `rate_usage` in the gateway's schema, one row per player and exchange. One transaction per
+/// `podium_rate_usage` in the gateway's schema, one row per player and exchange. One transaction per
 /// exchange: the inserts, the other gateways' rows since the last one, and the forgetting of old
 /// rows.
 ///
@@ -18,8 +18,8 @@ struct PostgresRateUsage: SharedRateUsage {
         PostgresMigration(
             "v3-rate-usage",
             [
-                "CREATE TABLE rate_usage (id bigserial PRIMARY KEY, gateway text NOT NULL, player text NOT NULL, count integer NOT NULL, at bigint NOT NULL)",
-                "CREATE INDEX rate_usage_at ON rate_usage (at)",
+                "CREATE TABLE podium_rate_usage (id bigserial PRIMARY KEY, gateway text NOT NULL, player text NOT NULL, count integer NOT NULL, at bigint NOT NULL)",
+                "CREATE INDEX rate_usage_at ON podium_rate_usage (at)",
             ])
     ]
 
@@ -33,7 +33,7 @@ struct PostgresRateUsage: SharedRateUsage {
             if !players.isEmpty {
                 try await connection.query(
                     """
-                    INSERT INTO rate_usage (gateway, player, count, at)
+                    INSERT INTO podium_rate_usage (gateway, player, count, at)
                     SELECT \(gateway), p, c, \(now) FROM unnest(\(players)::text[], \(counts)::integer[]) AS t(p, c)
                     """, logger: logger)
             }
@@ -41,7 +41,7 @@ struct PostgresRateUsage: SharedRateUsage {
             var last = after ?? 0
             if let after {
                 for try await (id, player, count) in try await connection.query(
-                    "SELECT id, player, count FROM rate_usage WHERE id > \(after) AND gateway <> \(gateway) ORDER BY id",
+                    "SELECT id, player, count FROM podium_rate_usage WHERE id > \(after) AND gateway <> \(gateway) ORDER BY id",
                     logger: logger
                 ).decode((Int64, String, Int32).self) {
                     others[player, default: 0] += Int(count)
@@ -49,12 +49,12 @@ struct PostgresRateUsage: SharedRateUsage {
                 }
             } else {
                 for try await id in try await connection.query(
-                    "SELECT COALESCE(MAX(id), 0) FROM rate_usage", logger: logger
+                    "SELECT COALESCE(MAX(id), 0) FROM podium_rate_usage", logger: logger
                 ).decode(Int64.self) {
                     last = id
                 }
             }
-            try await connection.query("DELETE FROM rate_usage WHERE at < \(forgetBefore)", logger: logger)
+            try await connection.query("DELETE FROM podium_rate_usage WHERE at < \(forgetBefore)", logger: logger)
             return (others, last)
         }
     }
