@@ -320,6 +320,24 @@ public final class PodiumTestStack: Sendable {
     }
 
     /// Polls `health` until every expected service is ready (at most `limit`).
+    /// With several instances of each service (leases): waits until every service's partitions
+    /// are spread evenly over its running instances and served, so that no request of the test
+    /// meets a partition that is still moving (it would be refused with `service_unavailable`).
+    public func waitUntilSettled(limit: Duration = .seconds(30)) async throws {
+        let deadline = ContinuousClock.now + limit
+        while true {
+            let unsettled = Dictionary(grouping: services.filter(\.ownership.isLeased)) { $0.definition.name }
+                .filter { _, instances in
+                    let counts = instances.map { $0.ownership.served.count }
+                    let total = instances.first?.definition.partitionMap?.partitions ?? 1
+                    return counts.reduce(0, +) != total || (counts.max() ?? 0) - (counts.min() ?? 0) > 1
+                }
+            if unsettled.isEmpty { return }
+            guard ContinuousClock.now < deadline else { throw Unsettled(services: unsettled.keys.sorted()) }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
     public func waitUntilReady(limit: Duration = .seconds(20)) async throws {
         var client = try self.client()
         defer { Task { [client] in await client.close() } }
@@ -411,4 +429,10 @@ public func withPodiumStack<Result: Sendable>(
 public struct TestStackError: Error, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
+}
+
+/// Partitions still moving when a test's limit passed (``PodiumTestStack/waitUntilSettled(limit:)``).
+struct Unsettled: Error, CustomStringConvertible {
+    let services: [String]
+    var description: String { "partitions of \(services.joined(separator: ", ")) not settled" }
 }

@@ -24,6 +24,7 @@ struct AuthInstancesTests {
                 return true
             }
             try await stack.waitUntilReady()
+            try await stack.waitUntilSettled()
             let client = try TestClient(endpoint: stack.endpoints.requests)
             defer { Task { await client.close() } }
             let username = "target\(UInt32.random(in: 0...UInt32.max))"

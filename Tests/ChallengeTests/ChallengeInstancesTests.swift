@@ -49,6 +49,7 @@ struct ChallengeInstancesTests {
                 return true
             }
             try await stack.waitUntilReady()
+            try await stack.waitUntilSettled()
             let host = try await ChallengeFlowTests.player(stack, "host")
             let guest = try await ChallengeFlowTests.player(stack, "guest")
             let pal = try await ChallengeFlowTests.player(stack, "pal")

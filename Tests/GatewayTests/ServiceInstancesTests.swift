@@ -69,6 +69,7 @@ struct ServiceInstancesTests {
                 return true
             }
             try await stack.waitUntilReady()
+            try await stack.waitUntilSettled()
             let (amy, _) = try await stack.player("amy")
             let (bea, _) = try await stack.player("bea")
             defer {
@@ -201,6 +202,7 @@ struct ServiceInstancesTests {
                 return true
             }
             try await stack.waitUntilReady()
+            try await stack.waitUntilSettled()
             let map = PartitionMap(partitions: 16)
             // Players until each instance has some (their partitions come from their ids).
             var players: [(TestClient, String)] = []

@@ -432,7 +432,11 @@ class HTTPLoad(threading.Thread):
             with urllib.request.urlopen(request, timeout=timeout) as response:
                 return response.status, json.loads(response.read() or b"null")
         except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read() or b"null")
+            # HAProxy answers for the gateways with a page of its own (503 while none is up).
+            try:
+                return error.code, json.loads(error.read() or b"null")
+            except ValueError:
+                return error.code, None
         except (OSError, ValueError):
             return None, None
 
