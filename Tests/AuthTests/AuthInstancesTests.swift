@@ -16,13 +16,6 @@ struct AuthInstancesTests {
         .enabled(if: PodiumTestStack.storageKind == "postgresql", "leases and shared counts live in PostgreSQL"))
     func sharedLoginLimits() async throws {
         try await withPodiumStack(.init(instances: 2, leaseMilliseconds: 3000)) { stack in
-            let auths = stack.services.filter { $0.definition.name == "auth" }
-            _ = try await withDeadline(.seconds(15)) {
-                while auths.map({ $0.ownership.served.count }) != [8, 8] {
-                    try await Task.sleep(for: .milliseconds(100))
-                }
-                return true
-            }
             try await stack.waitUntilReady()
             try await stack.waitUntilSettled()
             let client = try TestClient(endpoint: stack.endpoints.requests)

@@ -38,16 +38,6 @@ struct ChallengeInstancesTests {
     func splitById() async throws {
         try await withPodiumStack(.init(instances: 2, leaseMilliseconds: 3000)) { stack in
             let instances = stack.services.filter { $0.definition.name == "challenge" }
-            // Every service settled (8 and 8): scores, codes and friends are other services'
-            // requests, refused while their partitions move.
-            _ = try await withDeadline(.seconds(20)) {
-                while ["auth", "leaderboard", "achievement", "challenge"].contains(where: { service in
-                    stack.services.filter { $0.definition.name == service }.map(\.ownership.served.count) != [8, 8]
-                }) {
-                    try await Task.sleep(for: .milliseconds(100))
-                }
-                return true
-            }
             try await stack.waitUntilReady()
             try await stack.waitUntilSettled()
             let host = try await ChallengeFlowTests.player(stack, "host")

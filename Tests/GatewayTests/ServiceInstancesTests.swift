@@ -195,12 +195,6 @@ struct ServiceInstancesTests {
     func achievementConsumerGroup() async throws {
         try await withPodiumStack(.init(instances: 2, leaseMilliseconds: 3000)) { stack in
             let instances = stack.services.filter { $0.definition.name == "achievement" }
-            _ = try await withDeadline(.seconds(15)) {
-                while instances.map({ $0.ownership.served.count }) != [8, 8] {
-                    try await Task.sleep(for: .milliseconds(100))
-                }
-                return true
-            }
             try await stack.waitUntilReady()
             try await stack.waitUntilSettled()
             let map = PartitionMap(partitions: 16)
