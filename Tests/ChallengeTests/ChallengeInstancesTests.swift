@@ -12,24 +12,43 @@ import Testing
 /// the two goes on from each partition's position.
 @Suite("Challenge instances")
 struct ChallengeInstancesTests {
-    /// Each challenge's standings as value per player, asked until `done` holds (20 s at most).
+    /// Each challenge's standings as value per player, asked until `done` holds (20 s at most);
+    /// past that, the failure names what was last seen.
     static func standings(
         _ player: ChallengeFlowTests.Player, _ ids: [String],
         until done: @escaping @Sendable ([String: [String: Int64]]) -> Bool
     ) async throws -> [String: [String: Int64]] {
-        try await withDeadline(.seconds(20)) {
-            while true {
-                var all: [String: [String: Int64]] = [:]
-                for id in ids {
-                    let reply = try await player.client.exchange(
-                        ChallengeRequests.standings, ChallengeTarget(challengeId: id), gameId: "dash")
-                    guard let value = try? reply.value() else { continue }
-                    all[id] = Dictionary(uniqueKeysWithValues: value.standings.map { ($0.playerId, $0.value) })
+        let seen = LastSeen()
+        do {
+            return try await withDeadline(.seconds(20)) {
+                while true {
+                    var all: [String: [String: Int64]] = [:]
+                    var refused: [String: String] = [:]
+                    for id in ids {
+                        let reply = try await player.client.exchange(
+                            ChallengeRequests.standings, ChallengeTarget(challengeId: id), gameId: "dash")
+                        guard let value = try? reply.value() else {
+                            refused[id] = reply.error?.code?.rawValue ?? "undecodable"
+                            continue
+                        }
+                        all[id] = Dictionary(uniqueKeysWithValues: value.standings.map { ($0.playerId, $0.value) })
+                    }
+                    seen.set("standings \(all), refused \(refused)")
+                    if done(all) { return all }
+                    try await Task.sleep(for: .milliseconds(100))
                 }
-                if done(all) { return all }
-                try await Task.sleep(for: .milliseconds(100))
             }
+        } catch let error as TestStackError {
+            throw TestStackError("\(error.description); last seen: \(seen.value)")
         }
+    }
+
+    /// The last state a polling loop saw, for its failure message.
+    final class LastSeen: @unchecked Sendable {
+        private let lock = NSLock()
+        private var text = "nothing"
+        func set(_ value: String) { lock.withLock { text = value } }
+        var value: String { lock.withLock { text } }
     }
 
     @Test(

@@ -96,4 +96,43 @@ struct PartitionedConsumerTests {
         #expect(inner.applied.value[mineStream] == [2, 4, 6], "nothing of its old partition twice")
         #expect(try await group.position(of: "events") == 6)
     }
+
+    @Test("a partition gained while nothing new arrives is caught up by the follower's next catch-up")
+    func gainedPartitionCaughtUpWithoutNewMessages() async throws {
+        // CI found a survivor's gained partitions never applying the last score: the follower kept
+        // the position it had read before they were served, and no later message came to show it.
+        let map = PartitionMap(partitions: 2)
+        let key: @Sendable (String, StreamMessage) -> String? = { _, message in
+            PartitionKey.player(gameId: message.envelope.gameId ?? "", playerId: message.envelope.playerId ?? "")
+        }
+        let mine = map.partition(of: PartitionKey.player(gameId: "g", playerId: "p0"))
+        let other = map.partition(of: PartitionKey.player(gameId: "g", playerId: "p1"))
+        try #require(mine != other, "the two players fall into two partitions")
+        let context = try Self.context()
+        let inner = Inner()
+        let ownership = Ownership(isLeased: true)
+        _ = ownership.update([PartitionLease(partition: mine, owner: "a", epoch: 1)])
+        ownership.finishLoading([mine])
+        let group = PartitionedConsumer(inner, map: map, ownership: ownership, key: key)
+        let stream = Self.messages(1...4).map(\.message)
+        let follower = StreamFollower(stream: "events", consumer: group, context: context) { after in
+            StreamPage(messages: stream.filter { ($0.envelope.sequence ?? 0) > after }, head: 4)
+        }
+        await follower.catchUp()
+        let otherStream = StreamName.partition("events", other)
+        #expect(inner.applied.value[StreamName.partition("events", mine)] == [2, 4])
+        #expect(follower.status.position == 4)
+
+        // The other member applied its partition up to 1 and stopped; this one gains it.
+        inner.positions.withLock { $0[otherStream] = 1 }
+        _ = ownership.update([
+            PartitionLease(partition: mine, owner: "a", epoch: 1),
+            PartitionLease(partition: other, owner: "a", epoch: 2),
+        ])
+        ownership.finishLoading([other])
+        await follower.catchUp()
+        #expect(inner.applied.value[otherStream] == [3], "message 3 applied for the gained partition, once")
+        #expect(inner.applied.value[StreamName.partition("events", mine)] == [2, 4], "nothing of its own twice")
+        #expect(follower.status.position == 4)
+    }
 }

@@ -34,6 +34,15 @@ public protocol DurableConsumer: Sendable {
     /// its partitions after each batch, so that each partition's position says how far its
     /// messages were considered, not only where the last one that changed something was.
     func record(positions: [String: UInt64], context: ServiceContext) async throws
+
+    /// What the position depends on besides the store: a consumer group member's served
+    /// partitions. When it changes, the follower reads the position again (a partition gained
+    /// after the position was read may stand behind it, with nothing new arriving to show it).
+    var positionBasis: [Int]? { get }
+}
+
+extension DurableConsumer {
+    public var positionBasis: [Int]? { nil }
 }
 
 extension DurableConsumer {

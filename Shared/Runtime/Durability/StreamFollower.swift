@@ -23,6 +23,8 @@ final class StreamFollower: Sendable {
 
     struct State {
         var position: UInt64?
+        /// The consumer's ``DurableConsumer/positionBasis`` when the position was read.
+        var basis: [Int]?
         var head: UInt64 = 0
         var applied: UInt64 = 0
         var duplicates: UInt64 = 0
@@ -157,10 +159,17 @@ final class StreamFollower: Sendable {
         }
     }
 
+    /// The position, read from the consumer when not known or when what it depends on changed
+    /// (the partitions served: the follower must go back for a gained one that stands behind).
     private func loadedPosition() async throws -> UInt64 {
-        if let position = state.value.position { return position }
+        let basis = consumer.positionBasis
+        let known = state.value
+        if let position = known.position, known.basis == basis { return position }
         let stored = try await consumer.position(of: stream)
-        state.withLock { $0.position = stored }
+        state.withLock {
+            $0.position = stored
+            $0.basis = basis
+        }
         return stored
     }
 

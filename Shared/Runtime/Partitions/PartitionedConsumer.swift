@@ -46,6 +46,9 @@ final class PartitionedConsumer: DurableConsumer {
         self.key = key
     }
 
+    /// The served partitions: a gained one may stand behind the follower's position.
+    var positionBasis: [Int]? { ownership.served.keys.sorted() }
+
     /// Where each served partition stands in `stream`, as last read or applied.
     func positions(of stream: String) -> [Int: UInt64] {
         let served = ownership.served
