@@ -53,8 +53,16 @@ section "5s. docker compose --profile postgres --profile scaled up, as DEPLOYMEN
 mkdir -p "$tmp/project"
 cp compose.yaml "$tmp/project/compose.yaml"
 cd "$tmp/project"
+# The operator's admin key, added as compose.yaml's comment says (to .env and to the gateways'
+# environment): the partitions each instance holds are in `<service>.health`'s details, which
+# only the admin key gets.
+admin_key="$(openssl rand -hex 32)"
+# (the first PODIUM_AUTH_TOKEN_KEY line is in the gateways' shared environment, &gateway-environment)
+sed -i '0,/^      PODIUM_AUTH_TOKEN_KEY: /s|^\(      PODIUM_AUTH_TOKEN_KEY: .*\)$|\1\n      PODIUM_ADMIN_KEY: "${PODIUM_ADMIN_KEY:?}"|' compose.yaml
+grep -q 'PODIUM_ADMIN_KEY: "${PODIUM_ADMIN_KEY:?}"' compose.yaml || fail "could not add PODIUM_ADMIN_KEY to the gateways' environment"
 pg_password="$(openssl rand -hex 24)"
 {
+    echo "PODIUM_ADMIN_KEY=$admin_key"
     echo "PODIUM_NOTIFICATION_SECRET=$(openssl rand -hex 32)"
     echo "PODIUM_AUTH_TOKEN_KEY=$(openssl rand -hex 32)"
     echo "POSTGRES_PASSWORD=$pg_password"
@@ -98,7 +106,8 @@ section "6s. every instance serves its share"
 holdings() { # service -> "instance partitions" lines
     local service="$1" endpoint
     for endpoint in "${endpoints[@]}" "${endpoints[@]}" "${endpoints[@]}" "${endpoints[@]}"; do
-        "$podium" request --endpoint "$endpoint" --type "$service.health" --timeout 3 2>/dev/null || true
+        "$podium" request --endpoint "$endpoint" --type "$service.health" --admin-key "$admin_key" --timeout 3 \
+            2>/dev/null || true
     done | python3 -c '
 import json, sys
 held = {}

@@ -20,6 +20,10 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, CustomSt
     public static let unsupportedVersion = ErrorCode(rawValue: "unsupported_version")
     /// The message is larger than the configured maximum.
     public static let messageTooLarge = ErrorCode(rawValue: "message_too_large")
+    /// HTTP only: the request head is too large or has too many fields (431; the connection closes).
+    public static let headerTooLarge = ErrorCode(rawValue: "header_too_large")
+    /// HTTP only: the request head did not complete in time (408; the connection closes).
+    public static let requestTimeout = ErrorCode(rawValue: "request_timeout")
     /// The ZeroMQ message has a number of frames the endpoint does not accept.
     public static let wrongFrameCount = ErrorCode(rawValue: "wrong_frame_count")
     /// A request with the same id from the same connection is still in flight.

@@ -1,4 +1,12 @@
-/// A service's answer to `<service>.health`.
+/// The public answer to `health`, `gateway.health` and `<service>.health`: whether it is ready,
+/// nothing more. The details (instances, storage, streams, partitions) go only to the admin key
+/// (``SystemHealth``, ``GatewayHealth``, ``ServiceHealth``) and the operations listener.
+public struct Readiness: Codable, Sendable, Equatable {
+    public var ready: Bool
+    public init(ready: Bool) { self.ready = ready }
+}
+
+/// A service's answer to `<service>.health` with the admin key.
 public struct ServiceHealth: Codable, Sendable, Equatable {
     /// The service name (`auth`, `leaderboard`, …).
     public var service: String

@@ -43,13 +43,14 @@ public struct OperationsServer: Service {
         self.onListening = onListening
     }
 
-    /// Makes swift-metrics report into a new Prometheus registry (Podium's buckets) and returns it.
+    /// Makes swift-metrics report into a new Prometheus registry (Podium's buckets, every metric's help
+    /// text) and returns it.
     public static func bootstrapMetrics() -> PrometheusCollectorRegistry {
         let registry = PrometheusCollectorRegistry()
-        var factory = PrometheusMetricsFactory(registry: registry)
-        factory.defaultDurationHistogramBuckets = MetricNames.durationBuckets
-        factory.defaultValueHistogramBuckets = MetricNames.batchBuckets
-        MetricsSystem.bootstrap(factory)
+        MetricsSystem.bootstrap(
+            HelpedMetricsFactory(
+                registry: registry, durationBuckets: MetricNames.durationBuckets, valueBuckets: MetricNames.batchBuckets
+            ))
         return registry
     }
 

@@ -539,7 +539,9 @@ public final class ServiceRuntime: Service, Sendable {
     private func builtInHandlers(publisher: BusPublisher) -> [MessageType: RequestHandler] {
         let name = definition.name
         var handlers: [TypedRequestHandler] = [
-            ServiceRequests.health(of: name).handler { [self] _, _ in await self.health(publisher) },
+            // The service answers in detail; the gateway tells clients without the admin key only
+            // whether it is ready (PROTOCOL.md 7.5).
+            ServiceRequests.healthDetails(of: name).handler { [self] _, _ in await self.health(publisher) },
             ServiceRequests.testNotification(of: name).handler { [self] request, _ in
                 try await self.publishTestNotification(request.envelope, publisher: publisher)
             },

@@ -37,6 +37,8 @@ public final class PodiumTestStack: Sendable {
         public var leaseMilliseconds: Int64
         /// Game server keys by game id.
         public var serverKeys: [String: String]
+        /// The operator's key; every stack has ``PodiumTestStack/testAdminKey`` unless a test names
+        /// another (health details need one).
         public var adminKey: String?
         /// The auth service's settings (the gateway gets the same token key).
         public var auth: AuthConfiguration
@@ -68,7 +70,7 @@ public final class PodiumTestStack: Sendable {
             heartbeatInterval: Duration = .milliseconds(250),
             clock: any PodiumClock = SystemClock(),
             serverKeys: [String: String] = [:],
-            adminKey: String? = nil,
+            adminKey: String? = PodiumTestStack.testAdminKey,
             auth: AuthConfiguration = PodiumTestStack.testAuthConfiguration,
             dataDirectory: URL? = nil,
             notificationSecret: [UInt8]? = nil,
@@ -168,6 +170,9 @@ public final class PodiumTestStack: Sendable {
     }
 
     /// The auth settings tests use: a random token key, cheap password hashing.
+    /// The admin key of a test stack that names none.
+    public static let testAdminKey = String(repeating: "t", count: 40)
+
     public static var testAuthConfiguration: AuthConfiguration {
         AuthConfiguration(
             tokenKey: (0..<32).map { _ in UInt8.random(in: .min ... .max) }, passwordCost: .testing)

@@ -11,7 +11,7 @@ import Testing
 /// rebuilds from the owners' state.
 @Suite("Retention")
 struct RetentionTests {
-    static let adminKey = String(repeating: "r", count: 40)
+    static let adminKey = PodiumTestStack.testAdminKey
     static let hour: Int64 = 3_600_000
     static let retention = RetentionSettings(
         eventMilliseconds: hour, outboxMilliseconds: hour, receiptMilliseconds: hour, interval: .milliseconds(200))
@@ -45,7 +45,7 @@ struct RetentionTests {
     {
         try await withDeadline(.seconds(20)) {
             while true {
-                let health = try await client.call(ServiceRequests.health(of: service))
+                let health = try await client.serviceHealth(service)
                 if let status = health.streams?[stream], status.position >= position { return status }
                 try await Task.sleep(for: .milliseconds(50))
             }

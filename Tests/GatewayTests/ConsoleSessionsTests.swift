@@ -51,4 +51,20 @@ struct ConsoleSessionsTests {
         #expect(!ConsoleSessions.csrfMatches("", session))
         #expect(!ConsoleSessions.csrfMatches(String(session.csrf.dropLast()), session))
     }
+
+    @Test("a notice is left for its own session only, shown once, and goes with the session")
+    func notices() {
+        var sessions = ConsoleSessions()
+        let session = sessions.create(now: 0, peer: nil)
+        let other = sessions.create(now: 0, peer: nil)
+        sessions.leave(notice: "score removed", for: session.id)
+        sessions.leave(notice: "nobody's", for: "no-such-session")
+        #expect(sessions.takeNotice(for: other.id) == nil, "another session sees nothing")
+        #expect(sessions.takeNotice(for: "no-such-session") == nil)
+        #expect(sessions.takeNotice(for: session.id) == "score removed")
+        #expect(sessions.takeNotice(for: session.id) == nil, "shown once")
+        sessions.leave(notice: String(repeating: "x", count: 2000), for: other.id)
+        _ = sessions.revoke(other.label)
+        #expect(sessions.takeNotice(for: other.id) == nil, "a revoked session's notice goes with it")
+    }
 }

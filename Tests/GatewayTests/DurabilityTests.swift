@@ -86,7 +86,7 @@ struct DurabilityTests {
             let list = try await client.waitForAchievements("whackacac") { $0.status("100whacks")?.steps == 12 }
             #expect(list.status("100whacks")?.steps == 12)
             #expect(list.status("killone")?.earned == true)
-            let health = try await client.call(ServiceRequests.health(of: "achievement"))
+            let health = try await client.serviceHealth("achievement")
             #expect(health.streams?[StreamName.events]?.position == 12)
         }
     }

@@ -165,12 +165,12 @@ struct MalformedInputTests {
             for service in ["achievement"] {
                 // Received live, then applied by the follower (a moment later: its own task).
                 let settled = await eventually {
-                    let health = try? await client.call(ServiceRequests.health(of: service))
+                    let health = try? await client.serviceHealth(service)
                     return health?.recentEventIds.last == after.eventId
                         && health?.streams?[StreamName.events]?.head == after.sequence
                 }
                 #expect(settled)
-                let health = try await client.call(ServiceRequests.health(of: service))
+                let health = try await client.serviceHealth(service)
                 #expect(health.eventsReceived == 2, "\(service) received something from bad input")
                 #expect(health.streams?[StreamName.events]?.head == after.sequence, "nothing else was logged")
             }

@@ -89,7 +89,7 @@ struct RequestLimitTests {
             client.use(.adminKey(adminKey))
             defer { Task { await client.close() } }
             let connected = await eventually {
-                let health = try? await client.call(GatewayRequests.gatewayHealth)
+                let health = try? await client.call(GatewayRequests.gatewayHealthDetails)
                 return health?.connectedServices.contains("slow") == true
             }
             try #require(connected)

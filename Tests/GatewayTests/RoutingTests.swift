@@ -44,7 +44,7 @@ struct RoutingTests {
         defer { Task { await client.close() } }
         let reply = try await client.exchange(ServiceRequests.health(of: "leaderboard"))
         #expect(reply.errorCode == .serviceUnavailable)
-        let health = try await client.call(GatewayRequests.health)
+        let health = try await client.systemHealth()
         #expect(!health.ready)
         #expect(health.services["leaderboard"]?.error?.code == .serviceUnavailable)
     }
@@ -63,7 +63,7 @@ struct RoutingTests {
             defer { Task { await client.close() } }
             // The announcement travels asynchronously; wait until the gateway lists the service.
             let connected = await eventually {
-                let health = try? await client.call(GatewayRequests.gatewayHealth)
+                let health = try? await client.call(GatewayRequests.gatewayHealthDetails)
                 return health?.connectedServices.contains("slow") == true
             }
             try #require(connected)

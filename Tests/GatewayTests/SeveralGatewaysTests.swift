@@ -48,7 +48,7 @@ struct SeveralGatewaysTests {
             // The achievement service (following the log through either gateway) applied all of it.
             let head = sequences.max()!
             let appliedAll = await eventually(within: .seconds(15)) {
-                let health = try? await ann.call(ServiceRequests.health(of: "achievement"))
+                let health = try? await ann.serviceHealth("achievement")
                 return (health?.streams?[StreamName.events]?.position ?? 0) >= head
             }
             #expect(appliedAll, "the achievement service applied events from both gateways")
@@ -81,7 +81,7 @@ struct SeveralGatewaysTests {
             let lastSequence = last.sequence
             #expect(lastSequence == head + 1)
             let applied = await eventually(within: .seconds(15)) {
-                let health = try? await bob.call(ServiceRequests.health(of: "achievement"))
+                let health = try? await bob.serviceHealth("achievement")
                 return (health?.streams?[StreamName.events]?.position ?? 0) >= lastSequence
             }
             #expect(applied, "the event through the remaining gateway was applied")

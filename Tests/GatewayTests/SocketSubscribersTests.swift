@@ -76,6 +76,7 @@ struct SocketSubscribersTests {
     func closeCodes() {
         #expect(SocketEnd.sessionExpired.code == 4001)
         #expect(SocketEnd.sessionRevoked.code == 4003)
+        #expect(SocketEnd.playerBanned.code == 4004)
         #expect(SocketEnd.sessionExpired.reason != SocketEnd.sessionRevoked.reason)
     }
 }

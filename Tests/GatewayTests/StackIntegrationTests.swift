@@ -7,14 +7,17 @@ import Testing
 /// The whole stack in-process on ephemeral ports: request/reply, fan-out, notifications.
 @Suite("Stack integration")
 struct StackIntegrationTests {
-    @Test("health reports the gateway and all four services ready")
+    @Test("health tells anyone only that all is ready; with the admin key, the gateway and all four services in detail")
     func healthReportsEveryService() async throws {
         try await withPodiumStack { stack in
             let client = try TestClient(endpoint: stack.endpoints.requests)
             defer { Task { await client.close() } }
             let reply = try await client.exchange(GatewayRequests.health)
             #expect(reply.type == .reply)
-            let health = try reply.value()
+            #expect(reply.envelope.payload == .object(["ready": .bool(true)]), "no details without the admin key")
+            let gateway = try await client.exchange(GatewayRequests.gatewayHealth)
+            #expect(gateway.envelope.payload == .object(["ready": .bool(true)]))
+            let health = try await client.systemHealth()
             #expect(health.ready)
             #expect(Set(health.services.keys) == ["auth", "leaderboard", "achievement", "challenge"])
             #expect(health.services.values.allSatisfy { $0.ready && $0.health != nil })
@@ -29,7 +32,12 @@ struct StackIntegrationTests {
         try await withPodiumStack { stack in
             let client = try TestClient(endpoint: stack.endpoints.requests)
             defer { Task { await client.close() } }
-            let reply = try await client.exchange(ServiceRequests.health(of: service), id: "h-\(service)")
+            let readiness = try await client.exchange(ServiceRequests.health(of: service), id: "r-\(service)")
+            #expect(readiness.envelope.correlationId == "r-\(service)")
+            #expect(readiness.envelope.payload == .object(["ready": .bool(true)]), "no details without the admin key")
+            let reply = try await client.exchange(
+                ServiceRequests.healthDetails(of: service), id: "h-\(service)",
+                credential: .adminKey(PodiumTestStack.testAdminKey))
             #expect(reply.type == .reply)
             #expect(reply.envelope.correlationId == "h-\(service)")
             let health = try reply.value()
@@ -73,11 +81,11 @@ struct StackIntegrationTests {
             #expect(resent.duplicate == true)
             for service in ["achievement"] {
                 let received = await eventually {
-                    let ids = (try? await client.call(ServiceRequests.health(of: service)))?.recentEventIds ?? []
+                    let ids = (try? await client.serviceHealth(service))?.recentEventIds ?? []
                     return ids.contains(firstAck.eventId) && ids.contains(secondAck.eventId)
                 }
                 #expect(received, "\(service) did not receive both events")
-                let health = try await client.call(ServiceRequests.health(of: service))
+                let health = try await client.serviceHealth(service)
                 #expect(health.gapsDetected == 0)
                 #expect((health.streams?[StreamName.events]?.head ?? 0) >= secondAck.sequence)
             }

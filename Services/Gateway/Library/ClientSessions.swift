@@ -125,7 +125,7 @@ final class ClientSessions: Sendable {
             guard answer.type == .reply, let ban = try? answer.decodePayload(as: PlayerBan.self) else { return }
             let record = PlayerRecord.Ban(reason: ban.reason, bannedAt: ban.bannedAt, until: ban.until)
             cache.withLock { $0.revoke(sessionIds: ban.sessionIds, until: until, ban: record, playerId: ban.playerId) }
-            sockets.end(sessionIds: ban.sessionIds, .sessionRevoked)
+            sockets.end(sessionIds: ban.sessionIds, .playerBanned)
         case AuthRequests.unban.type:
             guard answer.type == .reply, let receipt = try? answer.decodePayload(as: UnbanReceipt.self),
                 receipt.unbanned
@@ -161,7 +161,7 @@ final class ClientSessions: Sendable {
         cache.withLock {
             $0.revoke(sessionIds: payload.sessionIds, until: until, ban: payload.ban, playerId: payload.playerId)
         }
-        sockets.end(sessionIds: payload.sessionIds, .sessionRevoked)
+        sockets.end(sessionIds: payload.sessionIds, payload.ban == nil ? .sessionRevoked : .playerBanned)
         logger.info(
             "sessions revoked",
             metadata: ["player.id": "\(payload.playerId)", "sessions": "\(payload.sessionIds.count)"])

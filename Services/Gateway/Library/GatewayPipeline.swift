@@ -182,7 +182,12 @@ final class GatewayPipeline: RequestPipeline {
             await reply(
                 to: client, requestID: request.id, payload: try WireCodec.jsonValue(try await audit.page(query)))
         case .gatewayHealth:
-            await reply(to: client, requestID: request.id, payload: try WireCodec.jsonValue(gatewayHealth()))
+            // Details (instance ids, connected services) only for the admin key.
+            let health = gatewayHealth()
+            let payload =
+                actor.kind == .admin
+                ? try WireCodec.jsonValue(health) : try WireCodec.jsonValue(Readiness(ready: health.ready))
+            await reply(to: client, requestID: request.id, payload: payload)
         case .health:
             guard router.inFlight + settings.expectedServices.count <= settings.maxInFlight else {
                 throw ErrorReply(code: .overloaded, message: "too many requests in flight; retry shortly")
@@ -190,10 +195,20 @@ final class GatewayPipeline: RequestPipeline {
             // Asks every service; runs beside the request loop so other requests keep flowing.
             Task {
                 let health = await self.systemHealth()
-                await self.reply(
-                    to: client, requestID: request.id, payload: (try? WireCodec.jsonValue(health)) ?? .null)
+                let payload =
+                    actor.kind == .admin
+                    ? try? WireCodec.jsonValue(health) : try? WireCodec.jsonValue(Readiness(ready: health.ready))
+                await self.reply(to: client, requestID: request.id, payload: payload ?? .null)
             }
         default:
+            if actor.kind != .admin, let service = Self.healthService(request.type),
+                settings.expectedServices.contains(service) || router.isAnnounced(request.type)
+            {
+                // `<service>.health` without the admin key: the service is asked, the client told
+                // only whether it is ready.
+                Task { await self.serviceReadiness(service, request: request, from: client) }
+                return
+            }
             try await forward(request, actor: actor, playerId: playerId, from: client)
         }
     }
@@ -285,6 +300,27 @@ final class GatewayPipeline: RequestPipeline {
             correlationId: request.id, gameId: request.gameId, playerId: playerId,
             timestamp: clock.nowMilliseconds, actor: actor, payload: request.payload ?? .object([:]))
         try await router.forward(envelope, from: sessions.applyingChanges(of: request, to: client))
+    }
+
+    /// The service a `<service>.health` type names, if it is one.
+    static func healthService(_ type: MessageType) -> String? {
+        let service = type.serviceName
+        return type == .health(of: service) ? service : nil
+    }
+
+    /// A service's readiness for a client without the admin key: its health asked, its details
+    /// left out; an error (no instance connected, no answer) passed on as it came.
+    private func serviceReadiness(_ service: String, request: ClientRequest, from client: ClientConnection) async {
+        let answer = await router.ask(.health(of: service), timeout: settings.requestTimeout)
+        if answer.type == .reply, let health = try? answer.decodePayload(as: ServiceHealth.self) {
+            let payload = (try? WireCodec.jsonValue(Readiness(ready: health.ready))) ?? .null
+            await reply(to: client, requestID: request.id, payload: payload)
+            return
+        }
+        let error =
+            (try? answer.decodePayload(as: ErrorReply.self))
+            ?? ErrorReply(code: .internalError, message: "unreadable health answer")
+        await reject(client, requestID: request.id, error, type: request.type)
     }
 
     func gatewayHealth() -> GatewayHealth {

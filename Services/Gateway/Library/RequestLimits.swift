@@ -141,4 +141,8 @@ enum RefusingLimit: String, Sendable {
     case inFlight = "in_flight"
     case messageTooLarge = "message_too_large"
     case websocketBacklog = "websocket_backlog"
+    /// An HTTP request head too large or with too many fields (431).
+    case requestHead = "request_head"
+    /// An HTTP request head that did not complete in time (408).
+    case requestHeadTimeout = "request_head_timeout"
 }

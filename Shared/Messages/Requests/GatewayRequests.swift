@@ -15,11 +15,17 @@ public enum GatewayRequests {
     /// The operators' audit log.
     public static let audit = RequestDefinition<AuditQuery, AuditPage>(
         .adminAudit, access: .operator, owner: gateway)
-    /// Readiness of the whole system.
-    public static let health = RequestDefinition<EmptyPayload, SystemHealth>(
+    /// Readiness of the whole system: all anyone is told.
+    public static let health = RequestDefinition<EmptyPayload, Readiness>(
+        .health, access: .anyone, owner: gateway)
+    /// `health` with the admin key: the gateway and every service in detail.
+    public static let healthDetails = RequestDefinition<EmptyPayload, SystemHealth>(
         .health, access: .anyone, owner: gateway)
     /// Readiness of the gateway alone.
-    public static let gatewayHealth = RequestDefinition<EmptyPayload, GatewayHealth>(
+    public static let gatewayHealth = RequestDefinition<EmptyPayload, Readiness>(
+        .gatewayHealth, access: .anyone, owner: gateway)
+    /// `gateway.health` with the admin key: the instance and its connected services.
+    public static let gatewayHealthDetails = RequestDefinition<EmptyPayload, GatewayHealth>(
         .gatewayHealth, access: .anyone, owner: gateway)
 
     /// The owner name of the types above.
@@ -35,8 +41,13 @@ public enum GatewayRequests {
 /// The requests every service's runtime answers for it, named after the service
 /// (`leaderboard.health`, `leaderboard.outbox.read`, …).
 public enum ServiceRequests {
-    /// The service's readiness.
-    public static func health(of service: String) -> RequestDefinition<EmptyPayload, ServiceHealth> {
+    /// The service's readiness: all anyone is told.
+    public static func health(of service: String) -> RequestDefinition<EmptyPayload, Readiness> {
+        RequestDefinition(.health(of: service), access: .anyone)
+    }
+
+    /// `<service>.health` with the admin key: the answering instance in detail.
+    public static func healthDetails(of service: String) -> RequestDefinition<EmptyPayload, ServiceHealth> {
         RequestDefinition(.health(of: service), access: .anyone)
     }
 

@@ -142,9 +142,10 @@ func pipelinedLoad(
         firstError: outcomes.compactMap(\.firstError).first)
 }
 
-/// The system's health, as the gateway answers `health`.
+/// The system's health in detail, as the gateway answers `health` to the admin key.
 func systemHealth(_ client: TestClient) async throws -> SystemHealth {
-    try await client.call(GatewayRequests.health, timeout: .seconds(30))
+    try await client.call(
+        GatewayRequests.healthDetails, credential: .adminKey(PodiumTestStack.testAdminKey), timeout: .seconds(30))
 }
 
 /// Waits until the achievement service has applied the event log up to `sequence` and every

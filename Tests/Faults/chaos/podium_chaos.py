@@ -757,7 +757,7 @@ class Run:
         health, and with several (scripts/cluster) a standby's stream positions stand still."""
         reply = None
         for _ in range(8):
-            reply = self.stack.call({"type": f"{service}.health"}, 3)
+            reply = self.stack.call({"type": f"{service}.health", "adminKey": self.stack.admin_key}, 3)
             if reply and reply["type"] == "reply" and reply["payload"].get("partitions", [0]):
                 return reply
         return reply

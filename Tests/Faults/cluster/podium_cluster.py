@@ -160,7 +160,7 @@ class ClusterStack:
         for service in chaos.SERVICES:
             seen = {}
             for _ in range(6):
-                reply = self.call({"type": f"{service}.health"}, 1.0)
+                reply = self.call({"type": f"{service}.health", "adminKey": self.admin_key}, 1.0)
                 if reply and reply["type"] == "reply":
                     health = reply["payload"]
                     seen[health.get("instance")] = health.get("partitions") or []
@@ -168,7 +168,7 @@ class ClusterStack:
         return held
 
     def partition_count(self, service):
-        reply = self.call({"type": f"{service}.health"}, 1.0)
+        reply = self.call({"type": f"{service}.health", "adminKey": self.admin_key}, 1.0)
         if reply and reply["type"] == "reply":
             return reply["payload"].get("partitionCount") or 1
         return 1
@@ -181,7 +181,7 @@ class ClusterStack:
         while time.monotonic() - started < seconds:
             covered = set()
             for _ in range(6):
-                reply = self.call({"type": f"{service}.health"}, 0.5)
+                reply = self.call({"type": f"{service}.health", "adminKey": self.admin_key}, 0.5)
                 if reply and reply["type"] == "reply" and reply["payload"].get("instance") not in lost:
                     covered.update(reply["payload"].get("partitions") or [])
             if covered >= set(range(count)):

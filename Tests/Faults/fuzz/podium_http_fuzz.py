@@ -12,10 +12,16 @@ Run by scripts/fuzz after the ZeroMQ fuzzer, on the same stack. Phases:
 3. slow clients: connections that send their head a byte at a time and never finish, while other
    clients are served;
 4. WebSocket: garbage text, binary frames, oversized and fragmented messages, floods, a client
-   that never reads, sockets dropped mid-message.
+   that never reads, sockets dropped mid-message;
+5. the head limits (PROTOCOL.md 20.2) with raw sockets: a head over 16 KiB and one with more than
+   100 fields are answered 431 and closed, a head sent halfway is answered 408 and closed within
+   its 10 s (timed beside phase 2), a path with a trailing slash is a 404;
+6. last, with --shutdown: hostile connections open (a head sent halfway, a body sent halfway, a
+   connection that sends nothing, a WebSocket), the gateway gets SIGTERM and must exit within
+   DEPLOYMENT.md's 10 s.
 
 Usage: podium_http_fuzz.py --http URL --data DIR --pid gateway=PID [--pid …] [--requests N]
-       [--seed S] [--rss-limit-mb MB]
+       [--seed S] [--rss-limit-mb MB] [--shutdown]
 """
 
 import argparse
@@ -23,8 +29,10 @@ import asyncio
 import json
 import os
 import random
+import signal
 import socket
 import sys
+import threading
 import time
 from urllib.parse import urlparse
 
@@ -166,6 +174,120 @@ def send_raw(host, port, payload):
             pass
 
 
+# ---- phase 5: head limits --------------------------------------------------------------------
+
+HEAD_TIMEOUT_S = 10
+SHUTDOWN_BOUND_S = 10
+
+
+def read_until_closed(conn, limit_s):
+    """Everything the server sends until it closes the connection; None if it stays open."""
+    conn.settimeout(limit_s)
+    received = b""
+    deadline = time.monotonic() + limit_s
+    try:
+        while time.monotonic() < deadline:
+            chunk = conn.recv(65536)
+            if not chunk:
+                return received
+            received += chunk
+    except ConnectionResetError:
+        return received
+    except socket.timeout:
+        pass
+    return None
+
+
+def expect_refusal(host, port, payload, status, code, verdict, name, limit_s=5):
+    with socket.create_connection((host, port), timeout=5) as conn:
+        try:
+            conn.sendall(payload)
+        except OSError:
+            pass  # closed while sending: the answer may still be there
+        received = read_until_closed(conn, limit_s)
+    if received is None:
+        verdict.fail(f"{name}: the connection is still open after {limit_s} s")
+        return
+    head, _, body = received.partition(b"\r\n\r\n")
+    if not head.startswith(f"HTTP/1.1 {status} ".encode()):
+        verdict.fail(f"{name}: answered {head[:60]!r}, not {status}")
+        return
+    try:
+        problem = json.loads(body)
+    except ValueError:
+        verdict.fail(f"{name}: the {status} body is not a problem: {body[:80]!r}")
+        return
+    if problem.get("code") != code or problem.get("status") != status:
+        verdict.fail(f"{name}: problem {problem}, wanted code {code}")
+    verdict.count(f"head limit {status}")
+
+
+def head_limits(host, port, verdict):
+    expect_refusal(host, port, b"GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"z" * 17000 + b"\r\n\r\n",
+                   431, "header_too_large", verdict, "a head over 16 KiB")
+    expect_refusal(host, port, b"GET /v1/health HTTP/1.1\r\n" + b"X-Flood: y\r\n" * 150 + b"\r\n",
+                   431, "header_too_large", verdict, "a head with 150 fields")
+    # The same on a kept-alive connection, after a first request was answered.
+    with socket.create_connection((host, port), timeout=5) as conn:
+        conn.sendall(b"GET /v1/gateway/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        first = b""
+        while b"\r\n\r\n" not in first:
+            first += conn.recv(65536)
+        conn.sendall(b"GET /v1/health HTTP/1.1\r\n" + b"X-Flood: y\r\n" * 150 + b"\r\n")
+        rest = read_until_closed(conn, 5)
+        if rest is None or b" 431 " not in (first + rest):
+            verdict.fail(f"a second head with 150 fields on a kept-alive connection: {(rest or b'still open')[:80]!r}")
+    slash = httpx.get(f"http://{host}:{port}/v1/health/", timeout=10)
+    if slash.status_code != 404 or slash.headers.get("content-type") != "application/problem+json":
+        verdict.fail(f"GET /v1/health/ answered {slash.status_code}, not a 404 problem")
+
+
+def half_head(host, port, verdict, outcome):
+    """A head sent halfway: 408 and closed within the head timeout (plus slack for a busy box)."""
+    started = time.monotonic()
+    try:
+        with socket.create_connection((host, port), timeout=5) as conn:
+            conn.sendall(b"GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Half: ")
+            received = read_until_closed(conn, HEAD_TIMEOUT_S + 15)
+    except OSError as error:
+        outcome["error"] = f"half head: {error}"
+        return
+    outcome["seconds"] = time.monotonic() - started
+    outcome["received"] = received
+
+
+# ---- phase 6: shutdown ------------------------------------------------------------------------
+
+def shutdown(host, port, ws_url, pid, verdict):
+    """Hostile connections open, then SIGTERM: the gateway exits within its bound."""
+    conns = []
+    for payload in [b"GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Half: ",
+                    b"POST /v1/sessions HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{\"a\":",
+                    b""]:
+        conn = socket.create_connection((host, port), timeout=5)
+        if payload:
+            conn.sendall(payload)
+        conns.append(conn)
+    parsed = urlparse(ws_url)
+    upgrade = socket.create_connection((parsed.hostname, parsed.port), timeout=5)
+    upgrade.sendall(b"GET /v1/socket HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    conns.append(upgrade)
+    time.sleep(0.5)
+    started = time.monotonic()
+    os.kill(pid, signal.SIGTERM)
+    while proc_status(pid)[0] and time.monotonic() - started < SHUTDOWN_BOUND_S + 20:
+        time.sleep(0.05)
+    seconds = time.monotonic() - started
+    for conn in conns:
+        conn.close()
+    if proc_status(pid)[0]:
+        verdict.fail(f"the gateway did not exit within {seconds:.0f} s of SIGTERM with hostile connections open")
+    elif seconds > SHUTDOWN_BOUND_S:
+        verdict.fail(f"the gateway took {seconds:.1f} s to exit on SIGTERM, over DEPLOYMENT.md's {SHUTDOWN_BOUND_S} s")
+    log(f"shutdown with a half head, a half body, a silent connection and a WebSocket open: {seconds:.2f} s")
+
+
 # ---- phase 3: slow clients -------------------------------------------------------------------
 
 async def slow_clients(host, port, count, seconds, probe, verdict):
@@ -254,6 +376,8 @@ def main():
     parser.add_argument("--seed", type=int)
     parser.add_argument("--rss-limit-mb", type=int, default=256)
     parser.add_argument("--max-bytes", type=int, default=65536)
+    parser.add_argument("--shutdown", action="store_true",
+                        help="end by stopping the gateway with SIGTERM, hostile connections open (phase 6)")
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else random.randrange(2**31)
     rng = random.Random(seed)
@@ -288,6 +412,12 @@ def main():
         except OSError as error:
             verdict.fail(f"raw payload {payload[:40]!r}: {error}")
     probe_sync("after raw bytes")
+
+    # 5. the head limits; the half head's 10 s run beside phase 2.
+    head_limits(host, port, verdict)
+    half = {}
+    half_thread = threading.Thread(target=half_head, args=(host, port, verdict, half), daemon=True)
+    half_thread.start()
 
     # 2. well-formed HTTP, hostile content.
     for index in range(args.requests):
@@ -353,6 +483,17 @@ def main():
             verdict.fail(f"console {method} {path} answered 200 without a session")
     client.close()
 
+    half_thread.join(HEAD_TIMEOUT_S + 20)
+    if "error" in half:
+        verdict.fail(half["error"])
+    elif half.get("received") is None:
+        verdict.fail(f"a head sent halfway is still open after {HEAD_TIMEOUT_S + 15} s")
+    elif not half["received"].startswith(b"HTTP/1.1 408 ") or b'"code":"request_timeout"' not in half["received"]:
+        verdict.fail(f"a head sent halfway was answered {half['received'][:80]!r}, not 408 request_timeout")
+    else:
+        log(f"a head sent halfway: 408 and closed after {half['seconds']:.1f} s")
+        verdict.count("head limit 408")
+
     # 3 and 4.
     asyncio.run(slow_clients(host, port, 40, 3, probe, verdict))
     asyncio.run(websocket_phase(args.http.replace("http", "ws", 1) + "/v1/socket", rng, probe, verdict))
@@ -369,6 +510,8 @@ def main():
     changes = diff_databases(before, database_snapshot(args.data))
     for change in changes[:20]:
         verdict.fail(f"state changed: {change}")
+    if args.shutdown and "gateway" in pids:
+        shutdown(host, port, args.http.replace("http", "ws", 1) + "/v1/socket", int(pids["gateway"]), verdict)
     log("counts: " + ", ".join(f"{key} {value}" for key, value in sorted(verdict.counts.items())))
     log(f"probes answered: {probes['sent'] - sum(1 for f in verdict.failures if f.startswith('probe'))}/{probes['sent']}")
     if verdict.failures:

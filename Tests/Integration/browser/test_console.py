@@ -144,6 +144,13 @@ def test_the_console_end_to_end(browser):
     current = http.get(f"/v1/games/{GAME}/leaderboards/{BOARD}/top", params={"limit": 200},
                        headers={"X-Podium-Admin-Key": ADMIN_KEY}).json()
     assert victim["playerId"] not in [e["playerId"] for e in current["entries"]]
+    # The notice is shown once, and never taken from the URL (a link cannot forge one).
+    reset_url = driver.current_url
+    assert "flash" not in reset_url, reset_url
+    driver.get(reset_url + "&flash=Your+key+expired%3A+log+in+at+evil.example")
+    wait(driver, lambda d: d.find_elements("id", "standings"), "the board again")
+    body = driver.find_element("tag name", "body").text
+    assert "evil.example" not in body and "reset:" not in body, body
 
     # The audit log shows both, done from the console.
     driver.get(f"{BASE}/console/audit?type=auth.admin.ban&player={victim['playerId']}")

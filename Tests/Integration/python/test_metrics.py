@@ -159,6 +159,27 @@ def test_metrics_follow_prometheus_conventions(name):
             assert metric.endswith(("_seconds", "_size")), f"histogram {metric} is not in a base unit"
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_every_metric_has_help_and_promtool_finds_nothing(name):
+    """Each metric family has a `# HELP` line from MetricNames.help, and Debian's `promtool check
+    metrics` (the linter Prometheus's own tooling uses) reports nothing about the exposition."""
+    text = httpx.get(f"http://{PROCESSES[name]}/metrics", timeout=10).text
+    helps = {line.split(" ", 3)[2]: line.split(" ", 3)[3] for line in text.splitlines() if line.startswith("# HELP ")}
+    kinds = {line.split(" ", 3)[2] for line in text.splitlines() if line.startswith("# TYPE ")}
+    assert kinds, "no metric families"
+    assert kinds <= set(helps), f"families without help text: {sorted(kinds - set(helps))}"
+    undescribed = sorted(metric for metric, help in helps.items() if "not described" in help)
+    assert not undescribed, f"metrics missing from MetricNames.help: {undescribed}"
+    promtool = shutil.which("promtool")
+    if not promtool:
+        if os.environ.get("CI") == "true":
+            pytest.fail("Debian's promtool is not installed (scripts/install-deps --test installs prometheus)")
+        pytest.skip("promtool is not installed")
+    checked = subprocess.run([promtool, "check", "metrics"], input=text, capture_output=True, text=True, timeout=30)
+    assert checked.returncode == 0 and not checked.stdout.strip() and not checked.stderr.strip(), \
+        f"promtool check metrics on {name}: exit {checked.returncode}\n{checked.stdout}{checked.stderr}"
+
+
 def test_histograms_are_consistent():
     samples = scrape("gateway")
     counts = {labels: value for (metric, labels), value in samples.items() if metric == "podium_gateway_request_duration_seconds_count"}

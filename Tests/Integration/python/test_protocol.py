@@ -42,9 +42,10 @@ from podium_client import (
 # Health
 
 
-def test_health_reports_every_service_ready(ready_stack):
-    payload = ready_stack["payload"]
+def test_health_reports_every_service_ready(ready_stack, dealer, admin_key):
     assert ready_stack["type"] == "reply"
+    assert ready_stack["payload"] == {"ready": True}, "anyone is told readiness only"
+    payload = ok(dealer, {"type": "health", "id": unique("h"), "adminKey": admin_key})
     assert payload["ready"] is True
     assert payload["gateway"]["ready"] is True
     assert isinstance(payload["gateway"]["instance"], str)
@@ -57,16 +58,28 @@ def test_health_reports_every_service_ready(ready_stack):
         assert "error" not in entry
 
 
-def test_gateway_health(ready_stack, dealer):
-    payload = ok(dealer, {"type": "gateway.health", "id": unique("gw")})
+def test_gateway_health(ready_stack, dealer, admin_key):
+    # Anyone: readiness only. The admin key: the details.
+    assert ready_stack["payload"] == {"ready": True}
+    assert ok(dealer, {"type": "gateway.health", "id": unique("gw")}) == {"ready": True}
+    payload = ok(dealer, {"type": "gateway.health", "id": unique("gw"), "adminKey": admin_key})
     assert payload["ready"] is True
-    assert payload["instance"] == ready_stack["payload"]["gateway"]["instance"]
+    system = ok(dealer, {"type": "health", "id": unique("h"), "adminKey": admin_key})
+    assert payload["instance"] == system["gateway"]["instance"]
     assert set(SERVICES) <= set(payload["connectedServices"])
 
 
 @pytest.mark.parametrize("service", SERVICES)
-def test_service_health_needs_no_credential(ready_stack, dealer, service):
-    request = {"type": f"{service}.health", "id": unique("sh"), "gameId": "dash", "playerId": "p-1"}
+def test_service_health_needs_no_credential_and_tells_only_readiness(ready_stack, dealer, service):
+    envelope = call(dealer, {"type": f"{service}.health", "id": unique("sh")})
+    assert envelope["type"] == "reply", envelope
+    assert envelope["payload"] == {"ready": True}, "no instance ids, storage or stream positions without the admin key"
+
+
+@pytest.mark.parametrize("service", SERVICES)
+def test_service_health_details_with_the_admin_key(ready_stack, dealer, service, admin_key):
+    request = {"type": f"{service}.health", "id": unique("sh"), "gameId": "dash", "playerId": "p-1",
+               "adminKey": admin_key}
     envelope = call(dealer, request)
     assert envelope["type"] == "reply"
     # Replies that come from a service repeat the gameId and playerId the gateway forwarded.
@@ -87,18 +100,19 @@ def test_service_health_needs_no_credential(ready_stack, dealer, service):
         assert health["storage"].startswith("sqlite:")
 
 
-def test_service_health_with_a_token_repeats_the_tokens_player(new_player, dealer):
+def test_service_health_with_a_token_is_readiness_only(new_player, dealer):
     grant = new_player()
     envelope = call(dealer, {"type": "auth.health", "token": grant["sessionToken"]})
     assert envelope["type"] == "reply"
-    assert envelope["playerId"] == grant["playerId"]
+    assert envelope["payload"] == {"ready": True}, "a player is not an operator"
 
 
 # ---------------------------------------------------------------------------------------------
 # Events
 
 
-def test_event_is_logged_acknowledged_and_applied_by_the_achievement_service(ready_stack, new_player, dealer):
+def test_event_is_logged_acknowledged_and_applied_by_the_achievement_service(ready_stack, new_player, dealer,
+                                                                             admin_key):
     grant = new_player()
     game_id = unique("game")
     acks = []
@@ -128,7 +142,7 @@ def test_event_is_logged_acknowledged_and_applied_by_the_achievement_service(rea
     deadline = time.monotonic() + DELIVERY_WAIT_SECONDS
     position = 0
     while time.monotonic() < deadline:
-        health = ok(dealer, {"type": "achievement.health", "id": unique("sh")})
+        health = ok(dealer, {"type": "achievement.health", "id": unique("sh"), "adminKey": admin_key})
         position = health["streams"]["events"]["position"]
         if position >= acks[1]["sequence"]:
             break
@@ -182,7 +196,7 @@ def test_event_for_another_player_is_forbidden(new_player, dealer):
 # Framing and pipelining
 
 
-def test_pipelined_requests_are_matched_by_correlation_id(new_player, dealer):
+def test_pipelined_requests_are_matched_by_correlation_id(new_player, dealer, admin_key):
     grants = [new_player() for _ in range(3)]
     game_id = unique("pipe")
     requests = {}
@@ -191,7 +205,7 @@ def test_pipelined_requests_are_matched_by_correlation_id(new_player, dealer):
         grant = grants[i % len(grants)]
         kind = i % 5
         if kind == 0:
-            request = {"type": "gateway.health", "id": request_id}
+            request = {"type": "gateway.health", "id": request_id, "adminKey": admin_key}
         elif kind == 1:
             request = {
                 "type": "event.publish",
@@ -203,9 +217,11 @@ def test_pipelined_requests_are_matched_by_correlation_id(new_player, dealer):
         elif kind == 2:
             request = {"type": "notifications.subscribe", "id": request_id, "gameId": game_id, "token": grant["sessionToken"]}
         elif kind == 3:
-            request = {"type": f"{SERVICES[(i // 5) % 4]}.health", "id": request_id}
+            # Health details (with the admin key) say which service answered.
+            request = {"type": f"{SERVICES[(i // 5) % 4]}.health", "id": request_id, "adminKey": admin_key}
         else:
-            request = {"type": "health" if i % 50 == 4 else "leaderboard.health", "id": request_id}
+            request = {"type": "health" if i % 50 == 4 else "leaderboard.health", "id": request_id,
+                       "adminKey": admin_key}
         requests[request_id] = (request, grant)
     for request, _ in requests.values():
         dealer.send(encode(request))
@@ -238,7 +254,7 @@ def test_pipelined_requests_are_matched_by_correlation_id(new_player, dealer):
             assert payload["service"] == kind.split(".")[0]
 
 
-def test_req_socket_framing(ready_stack, sockets):
+def test_req_socket_framing(ready_stack, sockets, admin_key):
     req = sockets(zmq.REQ)
     for i in range(3):
         request_id = unique(f"req{i}")
@@ -248,7 +264,7 @@ def test_req_socket_framing(ready_stack, sockets):
         assert envelope["correlationId"] == request_id
 
     request_id = unique("req-forwarded")
-    req.send(encode({"type": "auth.health", "id": request_id}))
+    req.send(encode({"type": "auth.health", "id": request_id, "adminKey": admin_key}))
     envelope = receive_envelope(req)
     assert envelope["correlationId"] == request_id
     assert envelope["payload"]["service"] == "auth"
@@ -488,7 +504,7 @@ def test_malformed_request_gets_documented_error(malformed_token, dealer, frames
 
     # The gateway still answers on the same connection.
     health = ok(dealer, {"type": "health", "id": unique("after")})
-    assert health["gateway"]["ready"] is True
+    assert health["ready"] is True
 
 
 def test_request_at_the_size_limit_is_accepted(ready_stack, dealer):

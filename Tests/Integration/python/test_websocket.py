@@ -66,6 +66,7 @@ MESSAGE_TOO_BIG = 1009
 # Podium's own close codes (docs/PROTOCOL.md section 21)
 SESSION_EXPIRED = 4001
 SESSION_REVOKED = 4003
+PLAYER_BANNED = 4004
 
 
 # ---------------------------------------------------------------------------------------------
@@ -401,6 +402,31 @@ def test_logging_out_closes_that_sessions_socket_with_4003_and_only_it(http, soc
     # A new socket of the logged-out session is refused at hello.
     c = sockets()
     error_of(c.hello(first["sessionToken"], [DASH]), "session_revoked")
+
+
+def test_a_ban_closes_every_socket_of_the_player_with_4004(http, sockets, admin_key):
+    device = f"device-{uuid.uuid4()}"
+    first = http.post("/v1/sessions/device", json={"deviceId": device}).json()
+    second = http.post("/v1/sessions/device", json={"deviceId": device}).json()
+    bystander = device_player(http)
+    a, b, c = sockets(), sockets(), sockets()
+    check_hello(a.hello(first["sessionToken"], [DASH]), first, [DASH])
+    check_hello(b.hello(second["sessionToken"], [DASH]), second, [DASH])
+    check_hello(c.hello(bystander["sessionToken"], [DASH]), bystander, [DASH])
+    response = http.post(f"/v1/admin/players/{first['playerId']}/ban", json={"reason": "cheating"},
+                         headers={"X-Podium-Admin-Key": admin_key})
+    assert response.status_code == 200, response.text
+    try:
+        assert closing_code(a)[0] == PLAYER_BANNED
+        assert closing_code(b)[0] == PLAYER_BANNED
+        # Another player's socket goes on.
+        request_id = send_test_notification(c)
+        c.wait_for(is_notification(request_id), "the bystander's notification", DELIVERY_WAIT_SECONDS)
+        # A new socket of the banned player is refused at hello.
+        d = sockets()
+        error_of(d.hello(second["sessionToken"], [DASH]), "player_banned")
+    finally:
+        http.post(f"/v1/admin/players/{first['playerId']}/unban", json={}, headers={"X-Podium-Admin-Key": admin_key})
 
 
 def test_only_the_hello_games_are_pushed_and_a_new_hello_replaces_them(http, sockets):

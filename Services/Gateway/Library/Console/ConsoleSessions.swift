@@ -22,6 +22,9 @@ struct ConsoleSessions: Sendable {
     static let lifetime: Int64 = 12 * 3_600_000
 
     private var sessions: [String: Session] = [:]
+    /// Session id → the notice its next page shows (what the last action did). Kept here, never
+    /// in the URL, so that nobody can make a genuine-looking notice with a link.
+    private var notices: [String: String] = [:]
 
     /// A new session with a random id and CSRF token.
     mutating func create(now: Int64, peer: String?) -> Session {
@@ -45,10 +48,25 @@ struct ConsoleSessions: Sendable {
 
     /// Ends a session by its id or its label; true when one ended.
     mutating func revoke(_ idOrLabel: String) -> Bool {
-        if sessions.removeValue(forKey: idOrLabel) != nil { return true }
+        if sessions.removeValue(forKey: idOrLabel) != nil {
+            notices.removeValue(forKey: idOrLabel)
+            return true
+        }
         guard let match = sessions.values.first(where: { $0.label == idOrLabel }) else { return false }
         sessions.removeValue(forKey: match.id)
+        notices.removeValue(forKey: match.id)
         return true
+    }
+
+    /// Leaves `notice` for the session's next page (replacing one not shown yet).
+    mutating func leave(notice: String, for id: String) {
+        guard sessions[id] != nil else { return }
+        notices[id] = String(notice.prefix(500))
+    }
+
+    /// The notice left for the session, once: a reload does not show it again.
+    mutating func takeNotice(for id: String) -> String? {
+        notices.removeValue(forKey: id)
     }
 
     /// The live sessions, newest first.

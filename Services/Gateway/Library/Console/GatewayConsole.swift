@@ -78,13 +78,17 @@ struct GatewayConsole: Sendable {
         action("/console/leaderboards/reset", on: router) { pages, fields in await pages.reset(fields) }
         action("/console/challenges/end", on: router) { pages, fields in await pages.endChallenge(fields) }
         router.post("/console/sessions/revoke") { request, context in
-            try await form(request, context: context) { _, fields in
-                let revoked = parts.sessions.withLock { $0.revoke(fields["session"] ?? "") }
-                logger.notice("console session revoked", metadata: ["console.session": "\(fields["session"] ?? "-")"])
-                return ConsoleHTTP.redirect(
-                    "/console/overview"
-                        + ConsoleHTTP.query([("flash", revoked ? "console session revoked" : "no such console session")]
-                        ))
+            try await form(request, context: context) { session, fields in
+                let notice = parts.sessions.withLock {
+                    let revoked = $0.revoke(fields["session"] ?? "")
+                    let notice = revoked ? "console session revoked" : "no such console session"
+                    $0.leave(notice: notice, for: session.id)
+                    return notice
+                }
+                logger.notice(
+                    "console session revoke",
+                    metadata: ["console.session": "\(fields["session"] ?? "-")", "result": "\(notice)"])
+                return ConsoleHTTP.redirect("/console/overview")
             }
         }
     }
@@ -161,7 +165,9 @@ struct GatewayConsole: Sendable {
                     ["href": $0.path, "label": $0.label, "current": $0.path == path] as [String: Any]
                 },
             ]
-            if let flash = query["flash"], !flash.isEmpty { layout["flash"] = flash }
+            // What the last action did: left in the session by the action, shown once. Never
+            // text from the URL (a link could make a genuine-looking notice).
+            if let notice = parts.sessions.withLock({ $0.takeNotice(for: session.id) }) { layout["flash"] = notice }
             return ConsoleHTTP.html(library.render(layout, withTemplate: "layout") ?? "")
         }
     }
@@ -173,10 +179,10 @@ struct GatewayConsole: Sendable {
         run: @escaping @Sendable (ConsolePages, [String: String]) async -> (location: String, flash: String)
     ) {
         router.post(RouterPath(path)) { request, context in
-            try await form(request, context: context) { _, fields in
+            try await form(request, context: context) { session, fields in
                 let (location, flash) = await run(ConsolePages(console: self, context: context), fields)
-                let separator = location.contains("?") ? "&" : "?"
-                return ConsoleHTTP.redirect(location + separator + (ConsoleHTTP.query([("flash", flash)]).dropFirst()))
+                parts.sessions.withLock { $0.leave(notice: flash, for: session.id) }
+                return ConsoleHTTP.redirect(location)
             }
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -40,9 +41,8 @@ public struct GatewayHTTPFront: Service {
     static let pingInterval = Duration.seconds(30)
     /// Idle keep-alive connections are closed after this long.
     static let idleTimeout = TimeAmount.seconds(60)
-    /// Largest request head (request line and headers together), and most header fields.
-    static let maxHeaderBytes = 16 * 1024
-    static let maxHeaderFields = 100
+    /// The limits on request heads: size, fields, time (``RequestHeadGuard``).
+    static let headRules = RequestHeadRules()
 
     /// - Parameter onListening: called with the port once the listener is bound (tests use port 0).
     public init(
@@ -122,17 +122,7 @@ public struct GatewayHTTPFront: Service {
         let host = address.host
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: router,
-                configuration: .init(
-                    http1: .init(
-                        idleTimeout: Self.idleTimeout,
-                        httpDecoderConfiguration: .init(
-                            maxHeaderFieldSize: Self.maxHeaderBytes, maxHeaderListSize: Self.maxHeaderBytes,
-                            maxHeaderFieldCount: Self.maxHeaderFields)),
-                    ws: .init(
-                        maxFrameSize: settings.maxMessageBytes, autoPing: .enabled(timePeriod: Self.pingInterval),
-                        validateUTF8: true))),
+            server: Self.server(webSocketRouter: router, maxFrameSize: settings.maxMessageBytes),
             configuration: .init(address: .hostname(host, port: address.port), serverName: "podium"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
@@ -142,6 +132,24 @@ public struct GatewayHTTPFront: Service {
             eventLoopGroupProvider: .shared(Self.eventLoops),
             logger: logger)
         try await app.run()
+    }
+
+    /// HTTP/1.1 with the WebSocket upgrade, every connection behind a ``RequestHeadGuard``.
+    static func server(webSocketRouter: Router<HTTPFrontContext>, maxFrameSize: Int) -> HTTPServerBuilder {
+        let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(
+                idleTimeout: idleTimeout,
+                httpDecoderConfiguration: .init(
+                    maxHeaderFieldSize: headRules.maxHeadBytes, maxHeaderListSize: headRules.maxHeadBytes,
+                    maxHeaderFieldCount: headRules.maxFields)),
+            ws: .init(maxFrameSize: maxFrameSize, autoPing: .enabled(timePeriod: pingInterval), validateUTF8: true))
+        let webSocketResponder = webSocketRouter.buildResponder()
+        return HTTPServerBuilder { responder in
+            GuardedChannel(
+                inner: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, webSocketResponder: webSocketResponder, configuration: configuration),
+                rules: headRules)
+        }
     }
 
     private func respond(route: HTTPRoute, request: Request, context: HTTPFrontContext) async throws -> Response {

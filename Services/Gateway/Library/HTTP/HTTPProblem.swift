@@ -77,6 +77,10 @@ struct HTTPProblem: Sendable, Equatable {
             return 409
         case .messageTooLarge:
             return 413
+        case .headerTooLarge:
+            return 431
+        case .requestTimeout:
+            return 408
         case .rateLimited:
             return 429
         case .serviceUnavailable, .overloaded, .storageUnavailable, .rebuilding:

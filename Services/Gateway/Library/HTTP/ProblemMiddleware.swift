@@ -3,7 +3,8 @@ import Hummingbird
 import PodiumMessages
 
 /// Answers what no route handles (and any other error the router raises) as a problem, so that
-/// every response of the HTTP front that is not a success is `application/problem+json`.
+/// every response of the HTTP front that is not a success is `application/problem+json`. A path
+/// with a trailing slash names no route (the router would match it without the slash): 404.
 struct ProblemMiddleware: RouterMiddleware {
     typealias Context = HTTPFrontContext
 
@@ -11,6 +12,8 @@ struct ProblemMiddleware: RouterMiddleware {
         -> Response
     {
         do {
+            let path = request.uri.path
+            if path.count > 1, path.hasSuffix("/") { throw HTTPError(.notFound) }
             return try await next(request, context)
         } catch let error as HTTPResponseError {
             let status = error.status.code

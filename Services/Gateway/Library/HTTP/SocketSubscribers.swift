@@ -67,11 +67,14 @@ enum SocketEnd: Sendable, Equatable {
     case sessionExpired
     /// The hello's session was logged out or revoked: log in again.
     case sessionRevoked
+    /// The hello's player was banned: every session of theirs is revoked.
+    case playerBanned
 
     var code: UInt16 {
         switch self {
         case .sessionExpired: 4001
         case .sessionRevoked: 4003
+        case .playerBanned: 4004
         }
     }
 
@@ -79,6 +82,7 @@ enum SocketEnd: Sendable, Equatable {
         switch self {
         case .sessionExpired: "session expired: refresh it and say hello again"
         case .sessionRevoked: "session revoked: log in again"
+        case .playerBanned: "player banned: the account is suspended"
         }
     }
 }
