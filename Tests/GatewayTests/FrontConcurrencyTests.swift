@@ -62,7 +62,8 @@ struct FrontConcurrencyTests {
                 }
             }
             let connected = await eventually {
-                let health = try? await other.gatewayHealthDetails(adminKey: options.adminKey ?? PodiumTestStack.testAdminKey)
+                let health = try? await other.gatewayHealthDetails(
+                    adminKey: options.adminKey ?? PodiumTestStack.testAdminKey)
                 return health?.connectedServices.contains("auth") == true
             }
             try #require(connected)
