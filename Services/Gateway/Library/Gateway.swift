@@ -52,6 +52,8 @@ public final class Gateway: Sendable {
     let rateSharing: RateSharing?
     /// The web console's sessions (`/console`).
     let consoleSessions = Locked(ConsoleSessions())
+    /// Failed console logins (``ConsoleLoginThrottle``), shared by every console request.
+    let consoleLoginThrottle = Locked(ConsoleLoginThrottle())
 
     public init(
         settings: GatewaySettings, clock: any PodiumClock = SystemClock(), logger: Logger? = nil,
@@ -305,6 +307,7 @@ extension Gateway {
     /// What the operators' console is given (``ConsoleParts``): the HTTP front hands it on.
     var consoleParts: ConsoleParts {
         ConsoleParts(
-            pipeline: pipeline, sessions: consoleSessions, eventLog: eventLog, clock: clock, settings: settings)
+            pipeline: pipeline, sessions: consoleSessions, loginThrottle: consoleLoginThrottle, eventLog: eventLog,
+            clock: clock, settings: settings)
     }
 }

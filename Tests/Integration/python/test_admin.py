@@ -492,3 +492,34 @@ def test_each_operator_action_is_in_the_audit_log(http, dealer):
     for type_, request_id in ids.items():
         assert request_id in logged, f"{type_} ({request_id}) is not in the audit log"
         assert logged[request_id]["type"] == type_ and logged[request_id]["outcome"] == "ok", logged[request_id]
+
+
+# ---------------------------------------------------------------------------------------------
+# Console logins: throttled like players' logins, and audited
+
+
+def test_console_logins_are_throttled_and_audited(http, dealer):
+    # A guesser behind its own address (the stack trusts 127.0.0.1 as a proxy: X-Forwarded-For).
+    guesser = {"X-Forwarded-For": f"198.51.100.{uuid.uuid4().int % 250 + 1}"}
+    for _ in range(5):
+        wrong = http.post("/console/login", data={"key": "k" * 40}, headers=guesser, follow_redirects=False)
+        assert wrong.status_code == 401, wrong.text
+    refused = http.post("/console/login", data={"key": "k" * 40}, headers=guesser, follow_redirects=False)
+    assert refused.status_code == 429, refused.text
+    assert 1 <= int(refused.headers["retry-after"]) <= 900
+    # Past the limit even the right key is not checked.
+    right = http.post("/console/login", data={"key": ADMIN_KEY}, headers=guesser, follow_redirects=False)
+    assert right.status_code == 429
+    # Another address logs in.
+    other = {"X-Forwarded-For": "203.0.113.77"}
+    ok_login = http.post("/console/login", data={"key": ADMIN_KEY}, headers=other, follow_redirects=False)
+    assert ok_login.status_code == 303, ok_login.text
+    # Every attempt is in the audit log: who, from where, how it ended.
+    entries = Operator("zeromq", http, dealer).ok("admin.audit", {"type": "console.login", "limit": 50})["entries"]
+    mine = [e for e in entries if e.get("peer") == guesser["X-Forwarded-For"]]
+    assert sorted(e["outcome"] for e in mine) == ["invalid_credentials"] * 5 + ["rate_limited"] * 2, mine
+    assert all(e["actor"] == "console" for e in mine), mine
+    good = [e for e in entries if e.get("peer") == other["X-Forwarded-For"]]
+    assert [e["outcome"] for e in good] == ["ok"] and good[0]["actor"].startswith("admin:"), good
+    assert "session" in good[0]["payload"], good
+

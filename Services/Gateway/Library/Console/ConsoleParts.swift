@@ -9,6 +9,8 @@ struct ConsoleParts: Sendable {
     let pipeline: GatewayPipeline
     /// The console's logged-in sessions, in memory (a restart logs every operator out).
     let sessions: Locked<ConsoleSessions>
+    /// Failed console logins, for slowing a guesser of the admin key.
+    let loginThrottle: Locked<ConsoleLoginThrottle>
     /// Read by the overview (head, size) and the event page.
     let eventLog: EventLog
     let clock: any PodiumClock

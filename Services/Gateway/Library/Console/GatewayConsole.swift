@@ -118,16 +118,47 @@ struct GatewayConsole: Sendable {
             return login(
                 error: "This gateway has no admin key (PODIUM_ADMIN_KEY): the console is off.", status: .forbidden)
         }
+        let address = context.peer ?? "-"
+        let now = parts.clock.nowMilliseconds
+        // Slowed like a player's login (SECURITY.md 3.4): past a limit the key is not even checked.
+        if let wait = parts.loginThrottle.withLock({ $0.retryAfter(address: address, now: now) }) {
+            logger.warning(
+                "console login refused: too many wrong keys",
+                metadata: ["peer": "\(address)", "retry_after_ms": "\(wait)"])
+            await auditLogin(key: nil, peer: context.peer, outcome: ErrorCode.rateLimited.rawValue, at: now)
+            let seconds = (wait + 999) / 1000
+            var response = login(
+                error: "Too many wrong keys from this address: try again in \(seconds) s.", status: .tooManyRequests)
+            response.headers[.retryAfter] = String(seconds)
+            return response
+        }
         guard let key = fields["key"], parts.pipeline.sessions.authorizer.isAdminKey(key) else {
-            logger.warning("console login refused: wrong admin key", metadata: ["peer": "\(context.peer ?? "-")"])
+            parts.loginThrottle.withLock { $0.recordFailure(address: address, now: now) }
+            logger.warning("console login refused: wrong admin key", metadata: ["peer": "\(address)"])
+            await auditLogin(key: nil, peer: context.peer, outcome: ErrorCode.invalidCredentials.rawValue, at: now)
             return login(error: "That is not the admin key.", status: .unauthorized)
         }
-        let now = parts.clock.nowMilliseconds
+        parts.loginThrottle.withLock { $0.recordSuccess(address: address, now: now) }
         let session = parts.sessions.withLock { $0.create(now: now, peer: context.peer) }
-        logger.notice(
-            "console login", metadata: ["console.session": "\(session.label)", "peer": "\(context.peer ?? "-")"])
+        logger.notice("console login", metadata: ["console.session": "\(session.label)", "peer": "\(address)"])
+        await auditLogin(key: key, peer: context.peer, outcome: "ok", at: now, session: session.label)
         return ConsoleHTTP.redirect(
             "/console/overview", cookie: ConsoleHTTP.sessionCookie(session.id, request: request))
+    }
+
+    /// A console login, right or wrong, in the audit log (type `console.login`): who (the key's
+    /// name when it was right, else `console`), from where, how it ended, and the session made.
+    private func auditLogin(key: String?, peer: String?, outcome: String, at: Int64, session: String? = nil) async {
+        let actor = key.map { AuditLog.actor(of: ClientRequest(type: .health, id: "console", adminKey: $0)) }
+        let entry = AuditEntry(
+            seq: 0, at: at, actor: actor ?? "console", transport: "http", peer: peer, type: "console.login",
+            gameId: nil, playerId: nil, payload: session.map { .object(["session": .string($0)]) } ?? .object([:]),
+            requestId: nil, outcome: outcome)
+        do {
+            try await parts.pipeline.audit.append(entry)
+        } catch {
+            logger.error("console login not audited", metadata: ["error": "\(error)"])
+        }
     }
 
     private func refused(_ reason: String, request: Request, peer: String?, status: HTTPResponse.Status = .forbidden)
