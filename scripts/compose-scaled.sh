@@ -4,8 +4,8 @@
 # ------------------------------------------------------------------------------------------------
 section "4s. a PostgreSQL image from Debian's packages (compose.yaml's postgres:15-bookworm)"
 readonly POSTGRES_IMAGE=docker.io/library/postgres:15-bookworm
-if ! podman image exists "$POSTGRES_IMAGE"; then
-    mkdir -p "$tmp/postgres-image"
+mkdir -p "$tmp/postgres-image"
+{
     # What the official image's entrypoint does with POSTGRES_USER, POSTGRES_PASSWORD and
     # POSTGRES_DB on an empty data directory, then the server on every address, password logins.
     cat >"$tmp/postgres-image/entrypoint.sh" <<'SH'
@@ -27,8 +27,11 @@ if [[ ! -s $data/PG_VERSION ]]; then
     rm -f /tmp/pw
     echo "host all all all scram-sha-256" >>"$data/pg_hba.conf"
     "$bin/pg_ctl" -D "$data" -o "-c listen_addresses=''" -w start >/dev/null
-    if [[ -n ${POSTGRES_DB:-} && $POSTGRES_DB != "${POSTGRES_USER:-postgres}" ]]; then
-        PGPASSWORD=$POSTGRES_PASSWORD "$bin/createdb" -h /var/run/postgresql -U "${POSTGRES_USER:-postgres}" "$POSTGRES_DB"
+    # As the official image: the database POSTGRES_DB (default: the user's name) unless it is
+    # the one initdb made.
+    db="${POSTGRES_DB:-${POSTGRES_USER:-postgres}}"
+    if [[ $db != postgres ]]; then
+        PGPASSWORD=$POSTGRES_PASSWORD "$bin/createdb" -h /var/run/postgresql -U "${POSTGRES_USER:-postgres}" "$db"
     fi
     "$bin/pg_ctl" -D "$data" -m fast -w stop >/dev/null
 fi
@@ -43,6 +46,11 @@ COPY --chmod=755 entrypoint.sh /usr/local/bin/docker-entrypoint.sh
 ENV PATH=/usr/lib/postgresql/15/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 ENTRYPOINT ["/usr/local/bin/docker-entrypoint.sh"]
 CONTAINERFILE
+}
+# Made again when what it is made from changed (its label holds their digest).
+recipe="$(cat "$tmp/postgres-image/entrypoint.sh" "$tmp/postgres-image/Containerfile" | sha256sum | cut -c1-16)"
+echo "LABEL podium.recipe=$recipe" >>"$tmp/postgres-image/Containerfile"
+if [[ $(podman image inspect --format '{{index .Labels "podium.recipe"}}' "$POSTGRES_IMAGE" 2>/dev/null) != "$recipe" ]]; then
     podman build --pull=never --layers=false --quiet -t "$POSTGRES_IMAGE" "$tmp/postgres-image" \
         >"$tmp/postgres-image.log" 2>&1 || { tail -n 30 "$tmp/postgres-image.log" >&2; fail "making $POSTGRES_IMAGE failed"; }
 fi
