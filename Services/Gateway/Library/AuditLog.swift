@@ -81,13 +81,16 @@ final class AuditLog: Sendable {
     /// Who sent a request, as the audit log names them: the admin key by the first 8 hex digits
     /// of its SHA-256 (never the key), else the kind of credential.
     static func actor(of request: ClientRequest) -> String {
-        if let key = request.adminKey {
-            let digest = SHA256.hash(data: Data(key.utf8))
-            return "admin:" + digest.prefix(4).map { String(format: "%02x", $0) }.joined()
-        }
+        if let key = request.adminKey { return actor(adminKey: key) }
         if request.serverKey != nil { return "server:\(request.gameId ?? "-")" }
         if request.token != nil { return "player" }
         return "anonymous"
+    }
+
+    /// The admin key's name in the audit log: `admin:` and the first 8 hex digits of its SHA-256.
+    static func actor(adminKey key: String) -> String {
+        let digest = SHA256.hash(data: Data(key.utf8))
+        return "admin:" + digest.prefix(4).map { String(format: "%02x", $0) }.joined()
     }
 
     /// The payload with members named like secrets replaced by "***", at any depth.

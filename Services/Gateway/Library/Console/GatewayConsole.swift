@@ -149,11 +149,10 @@ struct GatewayConsole: Sendable {
     /// A console login, right or wrong, in the audit log (type `console.login`): who (the key's
     /// name when it was right, else `console`), from where, how it ended, and the session made.
     private func auditLogin(key: String?, peer: String?, outcome: String, at: Int64, session: String? = nil) async {
-        let actor = key.map { AuditLog.actor(of: ClientRequest(type: .health, id: "console", adminKey: $0)) }
+        let payload = (try? WireCodec.jsonValue(ConsoleLoginRecord(session: session))) ?? .null
         let entry = AuditEntry(
-            seq: 0, at: at, actor: actor ?? "console", transport: "http", peer: peer, type: "console.login",
-            gameId: nil, playerId: nil, payload: session.map { .object(["session": .string($0)]) } ?? .object([:]),
-            requestId: nil, outcome: outcome)
+            seq: 0, at: at, actor: key.map(AuditLog.actor(adminKey:)) ?? "console", transport: "http", peer: peer,
+            type: "console.login", gameId: nil, playerId: nil, payload: payload, requestId: nil, outcome: outcome)
         do {
             try await parts.pipeline.audit.append(entry)
         } catch {
@@ -237,4 +236,9 @@ struct GatewayConsole: Sendable {
         }
         return try await body(session, fields)
     }
+}
+
+/// The payload of a `console.login` audit entry: the console session the login made, if any.
+private struct ConsoleLoginRecord: Encodable {
+    let session: String?
 }
