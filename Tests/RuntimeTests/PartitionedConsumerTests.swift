@@ -54,22 +54,29 @@ struct PartitionedConsumerTests {
             asker: ServiceAsker(links: [link], clock: clock), outbox: nil, streams: StreamControl(), ownership: nil)
     }
 
-    @Test("each member applies its partitions' messages once; a partition gained behind the batch makes it read again")
-    func gainedPartitionReadsAgain() async throws {
+    /// A member keyed by player over two partitions, holding and serving `mine` (player p0's);
+    /// `other` is player p1's.
+    static func member() throws -> (
+        group: PartitionedConsumer, inner: Inner, ownership: Ownership, mine: Int, other: Int
+    ) {
         let map = PartitionMap(partitions: 2)
         let key: @Sendable (String, StreamMessage) -> String? = { _, message in
             PartitionKey.player(gameId: message.envelope.gameId ?? "", playerId: message.envelope.playerId ?? "")
         }
-        let part = { (player: String) in map.partition(of: PartitionKey.player(gameId: "g", playerId: player)) }
-        let mine = part("p0")
-        let other = part("p1")
+        let mine = map.partition(of: PartitionKey.player(gameId: "g", playerId: "p0"))
+        let other = map.partition(of: PartitionKey.player(gameId: "g", playerId: "p1"))
         try #require(mine != other, "the two players fall into two partitions")
-        let context = try Self.context()
         let inner = Inner()
         let ownership = Ownership(isLeased: true)
         _ = ownership.update([PartitionLease(partition: mine, owner: "a", epoch: 1)])
         ownership.finishLoading([mine])
-        let group = PartitionedConsumer(inner, map: map, ownership: ownership, key: key)
+        return (PartitionedConsumer(inner, map: map, ownership: ownership, key: key), inner, ownership, mine, other)
+    }
+
+    @Test("each member applies its partitions' messages once; a partition gained behind the batch makes it read again")
+    func gainedPartitionReadsAgain() async throws {
+        let (group, inner, ownership, mine, other) = try Self.member()
+        let context = try Self.context()
 
         #expect(try await group.position(of: "events") == 0)
         try await group.apply(batch: Self.messages(1...4), stream: "events", context: context)
@@ -101,19 +108,8 @@ struct PartitionedConsumerTests {
     func gainedPartitionCaughtUpWithoutNewMessages() async throws {
         // CI found a survivor's gained partitions never applying the last score: the follower kept
         // the position it had read before they were served, and no later message came to show it.
-        let map = PartitionMap(partitions: 2)
-        let key: @Sendable (String, StreamMessage) -> String? = { _, message in
-            PartitionKey.player(gameId: message.envelope.gameId ?? "", playerId: message.envelope.playerId ?? "")
-        }
-        let mine = map.partition(of: PartitionKey.player(gameId: "g", playerId: "p0"))
-        let other = map.partition(of: PartitionKey.player(gameId: "g", playerId: "p1"))
-        try #require(mine != other, "the two players fall into two partitions")
+        let (group, inner, ownership, mine, other) = try Self.member()
         let context = try Self.context()
-        let inner = Inner()
-        let ownership = Ownership(isLeased: true)
-        _ = ownership.update([PartitionLease(partition: mine, owner: "a", epoch: 1)])
-        ownership.finishLoading([mine])
-        let group = PartitionedConsumer(inner, map: map, ownership: ownership, key: key)
         let stream = Self.messages(1...4).map(\.message)
         let follower = StreamFollower(stream: "events", consumer: group, context: context) { after in
             StreamPage(messages: stream.filter { ($0.envelope.sequence ?? 0) > after }, head: 4)

@@ -73,21 +73,11 @@ struct RequestHeadScanner: Sendable {
             case .passthrough:
                 return .proceed
             case .body(let remaining):
-                let available = bytes.distance(from: index, to: bytes.endIndex)
-                guard available >= remaining else {
-                    phase = .body(remaining: remaining - available)
-                    return .proceed
-                }
-                index = bytes.index(index, offsetBy: remaining)
-                phase = .head
+                let left = Self.skip(remaining, in: bytes, from: &index)
+                phase = left > 0 ? .body(remaining: left) : .head
             case .chunkData(let remaining):
-                let available = bytes.distance(from: index, to: bytes.endIndex)
-                guard available >= remaining else {
-                    phase = .chunkData(remaining: remaining - available)
-                    return .proceed
-                }
-                index = bytes.index(index, offsetBy: remaining)
-                phase = .chunkSize(line: [])
+                let left = Self.skip(remaining, in: bytes, from: &index)
+                phase = left > 0 ? .chunkData(remaining: left) : .chunkSize(line: [])
             case .chunkSize(var line):
                 let byte = bytes[index]
                 index = bytes.index(after: index)
@@ -134,6 +124,15 @@ struct RequestHeadScanner: Sendable {
         return .proceed
     }
 
+    /// Moves `index` past at most `count` bytes; how many are still to skip in later reads.
+    private static func skip<Bytes: Collection<UInt8>>(_ count: Int, in bytes: Bytes, from index: inout Bytes.Index)
+        -> Int
+    {
+        let taken = min(count, bytes.distance(from: index, to: bytes.endIndex))
+        index = bytes.index(index, offsetBy: taken)
+        return count - taken
+    }
+
     private var endsWithEmptyLine: Bool {
         let count = head.count
         if count >= 2, head[count - 2] == Self.lf { return true }
@@ -145,26 +144,49 @@ struct RequestHeadScanner: Sendable {
     static func phase(after head: [UInt8]) -> Phase {
         var length = 0
         var chunked = false
+        // Read as bytes, without a String per field: this runs for every request.
         for line in head.split(separator: lf).dropFirst() {
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
-            let name = String(decoding: line[line.startIndex..<colon], as: UTF8.self).lowercased()
-            let value = String(decoding: line[(colon + 1)...], as: UTF8.self)
-                .trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-            switch name {
-            case "upgrade":
-                return .passthrough
-            case "transfer-encoding":
-                guard value == "chunked" else { return .passthrough }
+            let name = line[line.startIndex..<colon]
+            let value = trimmed(line[(colon + 1)...])
+            if matches(name, "upgrade") { return .passthrough }
+            if matches(name, "transfer-encoding") {
+                guard matches(value, "chunked") else { return .passthrough }
                 chunked = true
-            case "content-length":
-                guard let parsed = Int(value), parsed >= 0 else { return .passthrough }
+            } else if matches(name, "content-length") {
+                guard let parsed = decimal(value) else { return .passthrough }
                 length = parsed
-            default:
-                continue
             }
         }
         if chunked { return length == 0 ? .chunkSize(line: []) : .passthrough }
         return length == 0 ? .head : .body(remaining: length)
+    }
+
+    /// Whether `bytes` are the ASCII `lowercase` text, compared without case.
+    private static func matches(_ bytes: ArraySlice<UInt8>, _ lowercase: String) -> Bool {
+        bytes.count == lowercase.utf8.count
+            && zip(bytes, lowercase.utf8).allSatisfy { byte, letter in
+                byte == letter || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") && byte | 0x20 == letter)
+            }
+    }
+
+    /// `bytes` without the spaces, tabs and CR around them.
+    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == cr }
+        guard let first = bytes.firstIndex(where: { !blank($0) }), let last = bytes.lastIndex(where: { !blank($0) })
+        else { return bytes[bytes.endIndex...] }
+        return bytes[first...last]
+    }
+
+    /// A length of decimal digits only (at most 18 of them), or nil.
+    private static func decimal(_ bytes: ArraySlice<UInt8>) -> Int? {
+        guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
+        var value = 0
+        for byte in bytes {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
     }
 
     /// After a chunk-size line (hex digits, then optional `;` extensions, then CR): the chunk's
