@@ -59,6 +59,9 @@ public struct MessageType: RawRepresentable, Codable, Sendable, Hashable, Custom
     public static let friendRequested: MessageType = "auth.friend-requested"
     /// A player accepted another's friend request (the auth service's outbox).
     public static let friendAccepted: MessageType = "auth.friend-accepted"
+    /// A player's account was deleted (the auth service's outbox): every service erases the
+    /// player's data (``AccountErasure``).
+    public static let accountDeleted: MessageType = "auth.account-deleted"
 
     // Between the gateway and the services.
     /// A service announces itself and what it handles; repeated as its heartbeat.

@@ -30,7 +30,54 @@ public enum PostgresDurable {
                 "CREATE INDEX podium_outbox_created_at ON podium_outbox (created_at)",
                 "CREATE INDEX podium_receipt_created_at ON podium_receipt (created_at)",
             ]),
+        PostgresMigration(
+            "podium-durable-v3-erased-players",
+            [
+                // Players whose accounts were deleted (docs/PROTOCOL.md 8.14).
+                "CREATE TABLE podium_erased_player (player_id text PRIMARY KEY, erased_at bigint NOT NULL)"
+            ]),
     ]
+
+    /// The durable tables' part of erasing a deleted player (docs/PROTOCOL.md 8.14), inside the
+    /// caller's transaction: the player's request receipts go, the outbox messages that name them
+    /// name the pseudonym instead, and the player is recorded as erased.
+    public static func erase(_ erasure: AccountErasure, on connection: PostgresConnection, logger: Logger) async throws
+    {
+        let playerId = erasure.playerId
+        let suffix = "%/" + playerId
+        try await connection.query(
+            "DELETE FROM podium_receipt WHERE scope = \(playerId) OR scope LIKE \(suffix)", logger: logger)
+        try await pseudonymiseOutbox(erasure, on: connection, logger: logger)
+        try await connection.query(
+            """
+            INSERT INTO podium_erased_player (player_id, erased_at) VALUES (\(playerId), \(erasure.deletedAt))
+            ON CONFLICT DO NOTHING
+            """, logger: logger)
+    }
+
+    /// Rewrites the outbox messages that name a deleted player with the deletion's pseudonym.
+    public static func pseudonymiseOutbox(_ erasure: AccountErasure, on connection: PostgresConnection, logger: Logger)
+        async throws
+    {
+        let pattern = Data(erasure.playerId.utf8)
+        try await connection.query(
+            """
+            UPDATE podium_outbox
+            SET envelope = convert_to(replace(convert_from(envelope, 'UTF8'), \(erasure.playerId), \(erasure.pseudonym)), 'UTF8')
+            WHERE position(\(pattern) IN envelope) > 0
+            """, logger: logger)
+    }
+
+    /// Every erased player.
+    public static func erasedPlayers(on connection: PostgresConnection, logger: Logger) async throws -> [String] {
+        var players: [String] = []
+        for try await player in try await connection.query(
+            "SELECT player_id FROM podium_erased_player", logger: logger
+        ).decode(String.self) {
+            players.append(player)
+        }
+        return players
+    }
 
     /// Writes a unit's receipts, outbox messages and stream positions inside the caller's
     /// transaction: one statement each, whatever the unit's size (arrays bound once and expanded

@@ -59,6 +59,9 @@ public struct ServiceDefinition: Sendable {
     /// applied in every partition (each partition restricted to its own data), the partitions at
     /// one position together (``PartitionedConsumer``).
     public var broadcastsStreams = false
+    /// With ``streamKey``: followed streams whose every message is applied in every partition
+    /// all the same (account deletions, for a service whose keys are players in games).
+    public var broadcastStreams: Set<String> = []
     /// Runs on every instance while the service runs (not only on partition 0's holder), for
     /// work each instance does for itself, such as reading operators' definitions again.
     public var onEveryInstance: (@Sendable (ServiceContext) async -> Void)?

@@ -273,7 +273,8 @@ public final class ServiceRuntime: Service, Sendable {
     private func makeFollowers(context: ServiceContext) {
         guard var consumer = definition.consumer else { return }
         if let map = definition.partitionMap, let key = definition.streamKey {
-            consumer = PartitionedConsumer(consumer, map: map, ownership: ownership, key: key)
+            consumer = PartitionedConsumer(
+                consumer, map: map, ownership: ownership, broadcastStreams: definition.broadcastStreams, key: key)
         } else if let map = definition.partitionMap, definition.broadcastsStreams {
             consumer = PartitionedConsumer(consumer, map: map, ownership: ownership, broadcast: true)
         }

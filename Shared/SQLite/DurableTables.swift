@@ -37,5 +37,11 @@ public enum DurableTables {
             try db.create(index: "podium_outbox_created_at", on: "podium_outbox", columns: ["created_at"])
             try db.create(index: "podium_receipt_created_at", on: "podium_receipt", columns: ["created_at"])
         }
+        migrator.registerMigration("podium-durable-v4-erased-players") { db in
+            // Players whose accounts were deleted (docs/PROTOCOL.md 8.14): their data is erased and
+            // nothing more is stored for them.
+            try db.execute(
+                sql: "CREATE TABLE podium_erased_player (player_id TEXT PRIMARY KEY, erased_at INTEGER NOT NULL)")
+        }
     }
 }

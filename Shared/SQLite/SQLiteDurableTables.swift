@@ -17,6 +17,35 @@ public enum SQLiteDurable {
         for (stream, sequence) in writes.positions { try advance(db, stream: stream, to: sequence) }
     }
 
+    // MARK: Erased players
+
+    /// The durable tables' part of erasing a deleted player (docs/PROTOCOL.md 8.14), inside the
+    /// caller's transaction: the player's request receipts go, the outbox messages that name them
+    /// name the pseudonym instead, and the player is recorded as erased.
+    public static func erase(_ erasure: AccountErasure, in db: Database) throws {
+        try db.execute(
+            sql: "DELETE FROM podium_receipt WHERE scope = ?1 OR scope LIKE '%/' || ?1",
+            arguments: [erasure.playerId])
+        try pseudonymiseOutbox(erasure, in: db)
+        try db.execute(
+            sql: "INSERT INTO podium_erased_player (player_id, erased_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            arguments: [erasure.playerId, erasure.deletedAt])
+    }
+
+    /// Rewrites the outbox messages that name a deleted player with the deletion's pseudonym.
+    public static func pseudonymiseOutbox(_ erasure: AccountErasure, in db: Database) throws {
+        try db.execute(
+            sql: """
+                UPDATE podium_outbox SET envelope = CAST(replace(CAST(envelope AS TEXT), ?1, ?2) AS BLOB)
+                WHERE instr(CAST(envelope AS TEXT), ?1) > 0
+                """, arguments: [erasure.playerId, erasure.pseudonym])
+    }
+
+    /// Every erased player.
+    public static func erasedPlayers(_ db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT player_id FROM podium_erased_player")
+    }
+
     // MARK: Receipts
 
     /// The stored answer for a resend, nil for a new id; throws `id_reused` if the id came with

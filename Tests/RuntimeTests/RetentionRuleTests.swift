@@ -69,7 +69,7 @@ struct RetentionRuleTests {
         #expect(StreamName.readers(of: StreamName.events) == ["achievement", "challenge"])
         #expect(StreamName.readers(of: StreamName.leaderboard) == ["challenge"])
         #expect(StreamName.readers(of: StreamName.achievement) == ["challenge"])
-        #expect(StreamName.readers(of: StreamName.auth) == ["challenge"])
+        #expect(StreamName.readers(of: StreamName.auth) == ["achievement", "challenge", "leaderboard"])
         #expect(StreamName.readers(of: "unknown").isEmpty)
     }
 }

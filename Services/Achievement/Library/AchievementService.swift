@@ -11,7 +11,7 @@ public enum AchievementService {
     public static let name = "achievement"
 
     /// Bus topic prefixes the service subscribes to.
-    public static let subscriptions = [Topic.allGameEvents]
+    public static let subscriptions = [Topic.allGameEvents, AccountErasure.topicPrefix, "friend/"]
 
     /// Builds the service on the store `openStore` opens; `catalog` nil reads the game
     /// configurations from `PODIUM_GAMES_DIR`.
@@ -23,11 +23,13 @@ public enum AchievementService {
             let store = try await openStore(settings)
             let achievements = Achievements(catalog: catalog, store: store, clock: clock)
             try await achievements.loadOperatorChanges(logger: Logger(label: "podium.achievement"))
+            try await achievements.loadErasedPlayers()
             var service = definition(achievements)
             service.use(store, outboxStream: name)
             // Another instance may have changed operator definitions while this one stood by.
             service.onOwnershipGained = { context, _ in
                 try await achievements.loadOperatorChanges(logger: context.logger)
+                try await achievements.loadErasedPlayers()
             }
             // With several instances (leases in PostgreSQL) the players are split into
             // partitions: each instance serves its players' requests and applies their events
@@ -37,6 +39,8 @@ public enum AchievementService {
                 let map = PartitionMap(partitions: settings.partitions)
                 achievements.partitionMap.withLock { $0 = map }
                 service.partitionMap = map
+                // A deleted player's records are in the partitions of each of their games.
+                service.broadcastStreams = [StreamName.auth]
                 service.streamKey = { _, message in
                     guard let gameId = message.envelope.gameId, let playerId = message.envelope.playerId else {
                         return nil
@@ -97,6 +101,6 @@ public enum AchievementService {
                     return request.payload
                 },
             ],
-            follows: [StreamName.events], consumer: achievements)
+            follows: [StreamName.events, StreamName.auth], consumer: achievements)
     }
 }

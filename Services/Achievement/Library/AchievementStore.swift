@@ -89,6 +89,18 @@ public protocol AchievementStore: ServiceStore {
     /// Definitions operators created or changed, in game and id order.
     func savedDefinitions() async throws -> [(gameId: String, definition: AchievementDefinition)]
     func saveDefinition(_ definition: AchievementDefinition, gameId: String) async throws
+
+    // Account deletions: the `auth` stream's `auth.account-deleted` (docs/PROTOCOL.md 8.14).
+    /// The games in which a player has records, report receipts or event effects (a read: the
+    /// tables have no index by player alone).
+    func games(ofPlayer playerId: String) async throws -> [String]
+    /// In one transaction: deletes the erased player's records, report receipts and event
+    /// effects in `games` and their request receipts, rewrites outbox messages naming them with
+    /// the pseudonym, records them as erased, and commits `durable` (the positions). With no
+    /// erasure only `durable` is committed.
+    func erase(_ erasure: AccountErasure?, games: [String], durable: DurableWrites) async throws
+    /// Every player erased so far (their events are passed over, their reports refused).
+    func erasedPlayers() async throws -> [String]
 }
 
 extension AchievementStore {

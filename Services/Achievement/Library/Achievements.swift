@@ -18,6 +18,8 @@ final class Achievements: Sendable {
     let rebuilding = Locked(false)
     /// Events a rule ignored because an attribute it needs was missing, by achievement id.
     let ignoredEvents = Locked([String: Int]())
+    /// Players whose accounts were deleted: their events are passed over, their reports refused.
+    let erased = Locked<Set<String>>([])
 
     static let maximumBatch = 100
 
@@ -56,6 +58,9 @@ final class Achievements: Sendable {
     {
         let gameId = request.gameId
         let playerId = try request.subjectPlayer()
+        if erased.value.contains(playerId) {
+            throw ErrorReply(code: .accountDeleted, message: "this player's account was deleted", field: "playerId")
+        }
         guard !batch.reports.isEmpty, batch.reports.count <= Self.maximumBatch else {
             throw ErrorReply(
                 code: .invalidField, message: "send 1-\(Self.maximumBatch) reports", field: "payload.reports")
@@ -113,6 +118,10 @@ final class Achievements: Sendable {
         let (outcomes, duplicate) = try await changes.withLock { () async throws -> ([ReportOutcome], Bool) in
             if let key, let stored = try await store.replay(key) {
                 return (try WireCodec.convert(stored["outcomes"] ?? .array([]), to: [ReportOutcome].self), true)
+            }
+            // Erased while this report waited for the lock.
+            if erased.value.contains(playerId) {
+                throw ErrorReply(code: .accountDeleted, message: "this player's account was deleted", field: "playerId")
             }
             var records = try await store.progress(gameId: game, playerId: playerId)
             var changed: [String: ProgressRecord] = [:]
@@ -197,6 +206,7 @@ final class Achievements: Sendable {
             var earned: [Earned] = []
             for (envelope, sequence) in events {
                 guard envelope.type == .gameEvent, let gameId = envelope.gameId, let playerId = envelope.playerId,
+                    !erased.value.contains(playerId),
                     let event = try? envelope.decodePayload(as: GameEvent.self),
                     let achievements = try? catalog.value.achievements(of: gameId)
                 else { continue }

@@ -297,6 +297,52 @@ public final class PostgresAchievementStore: AchievementStore, StorageSize {
         }
     }
 
+    public func games(ofPlayer playerId: String) async throws -> [String] {
+        let logger = logger
+        return try await database.read { connection in
+            var games: [String] = []
+            for try await game in try await connection.query(
+                """
+                SELECT game_id FROM progress WHERE player_id = \(playerId)
+                UNION SELECT game_id FROM report_receipt WHERE player_id = \(playerId)
+                UNION SELECT game_id FROM event_effect WHERE player_id = \(playerId)
+                """, logger: logger
+            ).decode(String.self) {
+                games.append(game)
+            }
+            return games
+        }
+    }
+
+    public func erase(_ erasure: AccountErasure?, games: [String], durable: DurableWrites) async throws {
+        let logger = logger
+        // Fenced by the consumer group's partitions (FencedPartitions), whose players these are.
+        try await database.transaction { connection in
+            if let erasure {
+                let playerId = erasure.playerId
+                for gameId in games {
+                    try await connection.query(
+                        "DELETE FROM progress WHERE game_id = \(gameId) AND player_id = \(playerId)", logger: logger)
+                    try await connection.query(
+                        "DELETE FROM report_receipt WHERE game_id = \(gameId) AND player_id = \(playerId)",
+                        logger: logger)
+                    try await connection.query(
+                        "DELETE FROM event_effect WHERE game_id = \(gameId) AND player_id = \(playerId)",
+                        logger: logger)
+                }
+                try await PostgresDurable.erase(erasure, on: connection, logger: logger)
+            }
+            try await PostgresDurable.commit(durable, on: connection, logger: logger)
+        }
+    }
+
+    public func erasedPlayers() async throws -> [String] {
+        let logger = logger
+        return try await database.read { connection in
+            try await PostgresDurable.erasedPlayers(on: connection, logger: logger)
+        }
+    }
+
     public func reset(gameId: String, playerId: String) async throws -> Int {
         let logger = logger
         return try await database.transaction { connection in

@@ -236,6 +236,37 @@ public final class SQLiteAchievementStore: AchievementStore {
     }
 
     /// Deletes one player's achievements in one game; returns how many records went.
+    public func games(ofPlayer playerId: String) async throws -> [String] {
+        try await database.read { db in
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT game_id FROM progress WHERE player_id = ?1 UNION SELECT game_id FROM report_receipt WHERE player_id = ?1
+                    UNION SELECT game_id FROM event_effect WHERE player_id = ?1
+                    """, arguments: [playerId])
+        }
+    }
+
+    public func erase(_ erasure: AccountErasure?, games: [String], durable: DurableWrites) async throws {
+        try await database.write { db in
+            if let erasure {
+                for gameId in games {
+                    for table in ["progress", "report_receipt", "event_effect"] {
+                        try db.execute(
+                            sql: "DELETE FROM \(table) WHERE game_id = ? AND player_id = ?",
+                            arguments: [gameId, erasure.playerId])
+                    }
+                }
+                try SQLiteDurable.erase(erasure, in: db)
+            }
+            try SQLiteDurable.commit(durable, in: db)
+        }
+    }
+
+    public func erasedPlayers() async throws -> [String] {
+        try await database.read { db in try SQLiteDurable.erasedPlayers(db) }
+    }
+
     public func reset(gameId: String, playerId: String) async throws -> Int {
         try await database.write { db in
             try db.cachedStatement(sql: "DELETE FROM progress WHERE game_id = ? AND player_id = ?").execute(arguments: [

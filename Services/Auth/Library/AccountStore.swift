@@ -33,7 +33,7 @@ public enum RefreshOutcome: Sendable, Equatable {
 /// The auth service's storage: accounts, devices, sessions, friends.
 ///
 /// Every method is one atomic transaction.
-public protocol AccountStore: ServiceStore {
+public protocol AccountStore: ServiceStore, DeletedAccountStore {
     /// Where the login and invite-code throttles count when several instances share the store
     /// (PostgreSQL); nil: each instance counts in memory (``ThrottleLedger``).
     var throttles: (any ThrottleLedger)? { get }
@@ -171,6 +171,53 @@ extension AccountStore {
 
     /// A change that is never news: declines, removals, blocks.
     static var nothing: RelationWrites { { _, _ in DurableWrites() } }
+}
+
+/// What deleting an account removed (``AccountStore/deleteAccount(_:)``).
+public struct DeletedAccount: Sendable, Equatable {
+    /// The sessions that were live (their tokens must be forgotten, their sockets closed).
+    public var sessionIds: [String]
+    public var devices: Int
+
+    public init(sessionIds: [String], devices: Int) {
+        self.sessionIds = sessionIds
+        self.devices = devices
+    }
+}
+
+/// A deletion for ``AccountStore/deleteAccount(_:)``.
+public struct AccountDeletion: Sendable {
+    public var erasure: AccountErasure
+    /// The account's username key, kept until `usernameFreeAt` so that nobody takes the name at
+    /// once (nil: the account had none).
+    public var usernameKey: String?
+    public var usernameFreeAt: Int64?
+    /// The `auth.account-deleted` message, committed with the deletion.
+    public var writes: DurableWrites
+
+    public init(erasure: AccountErasure, usernameKey: String?, usernameFreeAt: Int64?, writes: DurableWrites) {
+        self.erasure = erasure
+        self.usernameKey = usernameKey
+        self.usernameFreeAt = usernameFreeAt
+        self.writes = writes
+    }
+}
+
+/// Deleted accounts (docs/PROTOCOL.md 8.14): every method one transaction.
+public protocol DeletedAccountStore: Sendable {
+    /// Deletes the account in one transaction: the player row, its devices, sessions, relations
+    /// (both sides), ban, invite codes and entries; records the deletion (its pseudonym, the
+    /// quarantined username) and commits `deletion.writes`. Throws `unknown_player` when there is
+    /// no such account.
+    func deleteAccount(_ deletion: AccountDeletion) async throws -> DeletedAccount
+    /// Deletions whose logs outside the services are not yet pseudonymised, oldest first.
+    func pendingErasures(limit: Int) async throws -> [AccountErasure]
+    /// Marks a deletion's logs pseudonymised; false when it was already (or is unknown).
+    func markErased(playerId: String, now: Int64) async throws -> Bool
+    /// Whether a username key is held by a recent deletion's quarantine.
+    func isQuarantined(usernameKey: String, now: Int64) async throws -> Bool
+    /// Forgets the usernames whose quarantine is over; how many.
+    func releaseQuarantine(now: Int64) async throws -> Int
 }
 
 /// Opens a service's account store once its settings are known.

@@ -44,6 +44,7 @@ final class Accounts: Sendable {
         let displayName = try AccountRules.validDisplayName(registration.displayName ?? username)
         // Fail fast on an obvious duplicate before paying for the hash; the unique index decides races.
         if try await store.account(usernameKey: key) != nil { throw AccountErrors.usernameTaken }
+        try await refuseQuarantined(key)
         let hash = try await hasher.hash(registration.password)
         let account = try await store.createAccount(
             playerId: Self.newID(), username: username, usernameKey: key, passwordHash: hash, displayName: displayName,
@@ -248,6 +249,7 @@ final class Accounts: Sendable {
         let (username, key) = try AccountRules.validUsername(link.username)
         try AccountRules.checkPassword(link.password)
         if try await store.account(usernameKey: key) != nil { throw AccountErrors.usernameTaken }
+        try await refuseQuarantined(key)
         let hash = try await hasher.hash(link.password)
         _ = try await store.linkCredentials(
             playerId: playerId, username: username, usernameKey: key, passwordHash: hash)
@@ -460,6 +462,18 @@ final class Accounts: Sendable {
             try await context.publisher.publish(
                 type: .sessionsRevoked, topic: AuthService.revocationTopic,
                 payload: SessionsRevoked(playerId: playerId, sessionIds: sessionIds, ban: ban), playerId: playerId)
+        } catch {
+            context.logger.error("revocation not announced", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Announces the sessions a deletion ended (the gateways forget their tokens and close their
+    /// WebSockets with 4005).
+    func announceDeletion(playerId: String, sessionIds: [String], context: ServiceContext) async {
+        do {
+            try await context.publisher.publish(
+                type: .sessionsRevoked, topic: AuthService.revocationTopic,
+                payload: SessionsRevoked(playerId: playerId, sessionIds: sessionIds, deleted: true), playerId: playerId)
         } catch {
             context.logger.error("revocation not announced", metadata: ["error": "\(error)"])
         }

@@ -13,6 +13,7 @@ import PodiumTokens
 /// | `PODIUM_LOGIN_ACCOUNT_ADDRESS_FAILURES` | `5` | failed logins of one account from one address within the window, then that pair waits |
 /// | `PODIUM_LOGIN_ACCOUNT_FAILURES` | `20` | failed logins of one account from all addresses within the window, then it waits (addresses it logged in from lately excepted) |
 /// | `PODIUM_LOGIN_ADDRESS_FAILURES` | `300` | failed logins from one address within the window, then new logins from it wait (its known players excepted) |
+/// | `PODIUM_USERNAME_QUARANTINE_DAYS` | `30` | how long a deleted account's username stays taken (0-365; 0: free at once) |
 /// | `PODIUM_LOGIN_KNOWN_DAYS` | `30` | how long a successful login exempts its account-and-address from the account and address limits (0: never) |
 ///
 /// Without a key the service refuses to start, unless `PODIUM_DEVELOPMENT=true`, where it uses
@@ -24,12 +25,17 @@ public struct AuthConfiguration: Sendable {
     public var passwordCost: PasswordHasher.Cost
     /// How failed password logins are limited (``LoginGuard``).
     public var loginLimits: LoginGuard.Limits
+    /// How long a deleted account's username cannot be registered again (ms), so that nobody
+    /// passes for the player at once.
+    public var usernameQuarantineMilliseconds: Int64
 
     public init(
         tokenKey: [UInt8], sessionLifetimeMilliseconds: Int64 = 900_000,
         refreshLifetimeMilliseconds: Int64 = 2_592_000_000,
-        passwordCost: PasswordHasher.Cost = .standard, loginLimits: LoginGuard.Limits = .init()
+        passwordCost: PasswordHasher.Cost = .standard, loginLimits: LoginGuard.Limits = .init(),
+        usernameQuarantineMilliseconds: Int64 = 30 * 86_400_000
     ) {
+        self.usernameQuarantineMilliseconds = usernameQuarantineMilliseconds
         self.tokenKey = tokenKey
         self.sessionLifetimeMilliseconds = sessionLifetimeMilliseconds
         self.refreshLifetimeMilliseconds = refreshLifetimeMilliseconds
@@ -44,6 +50,10 @@ public struct AuthConfiguration: Sendable {
         guard (30...86_400).contains(session) else {
             throw ConfigurationProblem("PODIUM_SESSION_TTL_S must be 30-86400")
         }
+        let quarantine = podium.int(forKey: ["username", "quarantine", "days"], default: 30)
+        guard (0...365).contains(quarantine) else {
+            throw ConfigurationProblem("PODIUM_USERNAME_QUARANTINE_DAYS must be 0-365")
+        }
         guard (session...31_536_000).contains(refresh) else {
             throw ConfigurationProblem("PODIUM_REFRESH_TTL_S must be at least the session lifetime and at most a year")
         }
@@ -51,7 +61,8 @@ public struct AuthConfiguration: Sendable {
             tokenKey: try Self.tokenKey(
                 podium.string(forKey: ["auth", "token", "key"], isSecret: true), developmentMode: developmentMode),
             sessionLifetimeMilliseconds: Int64(session) * 1000, refreshLifetimeMilliseconds: Int64(refresh) * 1000,
-            loginLimits: try Self.loginLimits(podium.scoped(to: "login")))
+            loginLimits: try Self.loginLimits(podium.scoped(to: "login")),
+            usernameQuarantineMilliseconds: Int64(quarantine) * 86_400_000)
     }
 
     /// The login limits from `PODIUM_LOGIN_*`, each checked against a range that still stops

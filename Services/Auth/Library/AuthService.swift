@@ -79,6 +79,14 @@ public enum AuthService {
                 return try await accounts.revoke(playerId: playerId, sessionId: target, context: context)
             },
             Requests.ban.handler { request, context in try await accounts.ban(request.payload, context: context) },
+            Requests.deleteAccount.handler { request, context in
+                try await accounts.deleteOwnAccount(try request.player(), request.payload, context: context)
+            },
+            Requests.adminDeleteAccount.handler { request, context in
+                try await accounts.deleteAccount(request.payload, context: context)
+            },
+            Requests.pendingErasures.handler { _, _ in try await accounts.pendingErasures() },
+            Requests.erasureDone.handler { request, _ in try await accounts.markErased(request.payload) },
             Requests.unban.handler { request, context in try await accounts.unban(request.payload, context: context) },
             Requests.revokeSession.handler { request, context in
                 try await accounts.revokeSession(request.payload, context: context)
@@ -147,7 +155,14 @@ public enum AuthService {
             background: { context in
                 // A steady heartbeat in the `auth` family, so that a lost revocation shows up at
                 // the gateway as a sequence gap within seconds even when no other one follows.
+                var lastRelease: Int64 = 0
                 while !Task.isCancelled {
+                    // Deleted accounts' usernames whose quarantine ended are forgotten once a minute.
+                    let now = context.clock.nowMilliseconds
+                    if now - lastRelease >= 60_000 {
+                        lastRelease = now
+                        _ = try? await accounts.store.releaseQuarantine(now: now)
+                    }
                     _ = try? await context.publisher.publish(
                         type: .authHeartbeat, topic: heartbeatTopic, payload: EmptyPayload())
                     try? await context.clock.sleep(for: heartbeatInterval)

@@ -79,6 +79,18 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
                 "CREATE INDEX throttle_mark_address ON podium_throttle_mark (address, kind, at)",
                 "CREATE INDEX throttle_mark_at ON podium_throttle_mark (at)",
             ]),
+        PostgresMigration(
+            "v7-deleted-accounts",
+            [
+                // Deleted accounts: the pseudonym their logs are rewritten with, the username held
+                // until its quarantine ends, and when the gateway's logs were pseudonymised.
+                """
+                CREATE TABLE deleted_account (player_id text PRIMARY KEY, pseudonym text NOT NULL, deleted_at bigint NOT NULL,
+                    username_key text, username_free_at bigint, logs_erased_at bigint)
+                """,
+                "CREATE INDEX deleted_account_username ON deleted_account (username_key)",
+                "CREATE INDEX deleted_account_pending ON deleted_account (deleted_at) WHERE logs_erased_at IS NULL",
+            ]),
     ]
 
     public init(database: PostgresStorage) { self.database = database }
@@ -99,6 +111,94 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
 
     /// The connection pool, watched as one of the service's loops.
     public var runner: (any StorageRunner)? { database }
+
+    // MARK: Deleted accounts
+
+    public func deleteAccount(_ deletion: AccountDeletion) async throws -> DeletedAccount {
+        let playerId = deletion.erasure.playerId
+        let erasure = deletion.erasure
+        let usernameKey = deletion.usernameKey
+        let freeAt = deletion.usernameFreeAt
+        let writes = deletion.writes
+        return try await write { connection, logger in
+            guard
+                !(try await Self.strings(
+                    "SELECT id FROM player WHERE id = \(playerId) FOR UPDATE", connection, logger)).isEmpty
+            else { throw AccountErrors.unknownPlayer }
+            let sessions = try await Self.strings(
+                "SELECT id FROM session WHERE player_id = \(playerId) AND revoked_at IS NULL", connection, logger)
+            let devices = try await Self.strings(
+                "DELETE FROM device WHERE player_id = \(playerId) RETURNING device_id", connection, logger)
+            let statements: [PostgresQuery] = [
+                "DELETE FROM invite_entry WHERE player_id = \(playerId)",
+                "DELETE FROM invite_entry WHERE code IN (SELECT code FROM invite WHERE owner_id = \(playerId))",
+                "DELETE FROM invite WHERE owner_id = \(playerId)",
+                "DELETE FROM relation WHERE player_id = \(playerId) OR other_id = \(playerId)",
+                "DELETE FROM ban WHERE player_id = \(playerId)",
+                "DELETE FROM session WHERE player_id = \(playerId)",
+                "DELETE FROM player WHERE id = \(playerId)",
+            ]
+            for statement in statements { try await connection.query(statement, logger: logger) }
+            if let usernameKey {
+                // The throttles' marks name the account by its username key.
+                try await connection.query(
+                    "DELETE FROM podium_throttle_mark WHERE account = \(usernameKey)", logger: logger)
+            }
+            try await connection.query(
+                """
+                INSERT INTO deleted_account (player_id, pseudonym, deleted_at, username_key, username_free_at)
+                VALUES (\(playerId), \(erasure.pseudonym), \(erasure.deletedAt), \(usernameKey), \(freeAt))
+                """, logger: logger)
+            // Friend news naming the player, before the deletion's own message is appended.
+            try await PostgresDurable.pseudonymiseOutbox(erasure, on: connection, logger: logger)
+            try await PostgresDurable.commit(writes, on: connection, logger: logger)
+            return DeletedAccount(sessionIds: sessions, devices: devices.count)
+        }
+    }
+
+    public func pendingErasures(limit: Int) async throws -> [AccountErasure] {
+        try await read { connection, logger in
+            var found: [AccountErasure] = []
+            for try await (playerId, pseudonym, deletedAt) in try await connection.query(
+                """
+                SELECT player_id, pseudonym, deleted_at FROM deleted_account WHERE logs_erased_at IS NULL
+                ORDER BY deleted_at LIMIT \(limit)
+                """, logger: logger
+            ).decode((String, String, Int64).self) {
+                found.append(AccountErasure(playerId: playerId, pseudonym: pseudonym, deletedAt: deletedAt))
+            }
+            return found
+        }
+    }
+
+    public func markErased(playerId: String, now: Int64) async throws -> Bool {
+        try await write { connection, logger in
+            !(try await Self.strings(
+                """
+                UPDATE deleted_account SET logs_erased_at = \(now) WHERE player_id = \(playerId) AND logs_erased_at IS NULL
+                RETURNING player_id
+                """, connection, logger)).isEmpty
+        }
+    }
+
+    public func isQuarantined(usernameKey: String, now: Int64) async throws -> Bool {
+        try await read { connection, logger in
+            !(try await Self.strings(
+                "SELECT player_id FROM deleted_account WHERE username_key = \(usernameKey) AND username_free_at > \(now)",
+                connection, logger)).isEmpty
+        }
+    }
+
+    public func releaseQuarantine(now: Int64) async throws -> Int {
+        try await write { connection, logger in
+            try await Self.strings(
+                """
+                UPDATE deleted_account SET username_key = NULL WHERE username_key IS NOT NULL AND username_free_at <= \(now)
+                RETURNING player_id
+                """, connection, logger
+            ).count
+        }
+    }
 
     // MARK: Accounts
 

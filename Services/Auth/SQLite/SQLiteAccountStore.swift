@@ -93,10 +93,103 @@ public final class SQLiteAccountStore: AccountStore {
                 sql:
                     "CREATE UNIQUE INDEX invite_request ON invite (owner_id, request_id) WHERE request_id IS NOT NULL")
         }
+        migrator.registerMigration("v7-deleted-accounts") { db in
+            // Deleted accounts: the pseudonym their logs are rewritten with, the username held
+            // until its quarantine ends, and when the gateway's logs were pseudonymised.
+            try db.execute(
+                sql: """
+                    CREATE TABLE deleted_account (player_id TEXT PRIMARY KEY, pseudonym TEXT NOT NULL,
+                        deleted_at INTEGER NOT NULL, username_key TEXT, username_free_at INTEGER, logs_erased_at INTEGER)
+                    """)
+            try db.execute(sql: "CREATE INDEX deleted_account_username ON deleted_account (username_key)")
+            try db.execute(
+                sql: "CREATE INDEX deleted_account_pending ON deleted_account (deleted_at) WHERE logs_erased_at IS NULL"
+            )
+        }
         // The outbox (stream `auth`: friend requests), with the receipts and positions every
         // service database has.
         DurableTables.register(in: &migrator)
         return migrator
+    }
+
+    // MARK: Deleted accounts
+
+    public func deleteAccount(_ deletion: AccountDeletion) async throws -> DeletedAccount {
+        let playerId = deletion.erasure.playerId
+        return try await database.write { db in
+            guard
+                try Bool.fetchOne(
+                    try db.cachedStatement(sql: "SELECT 1 FROM player WHERE id = ?"), arguments: [playerId]) != nil
+            else { throw AccountErrors.unknownPlayer }
+            let sessions = try String.fetchAll(
+                db, sql: "SELECT id FROM session WHERE player_id = ? AND revoked_at IS NULL", arguments: [playerId])
+            let devices =
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM device WHERE player_id = ?", arguments: [playerId]) ?? 0
+            for statement in [
+                "DELETE FROM invite_entry WHERE player_id = ?",
+                "DELETE FROM invite_entry WHERE code IN (SELECT code FROM invite WHERE owner_id = ?)",
+                "DELETE FROM invite WHERE owner_id = ?",
+                "DELETE FROM relation WHERE player_id = ?1 OR other_id = ?1",
+                "DELETE FROM ban WHERE player_id = ?",
+                "DELETE FROM session WHERE player_id = ?",
+                "DELETE FROM device WHERE player_id = ?",
+                "DELETE FROM player WHERE id = ?",
+            ] {
+                try db.execute(sql: statement, arguments: [playerId])
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO deleted_account (player_id, pseudonym, deleted_at, username_key, username_free_at)
+                    VALUES (?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    playerId, deletion.erasure.pseudonym, deletion.erasure.deletedAt, deletion.usernameKey,
+                    deletion.usernameFreeAt,
+                ])
+            // Friend news naming the player, before the deletion's own message is appended.
+            try SQLiteDurable.pseudonymiseOutbox(deletion.erasure, in: db)
+            try SQLiteDurable.commit(deletion.writes, in: db)
+            return DeletedAccount(sessionIds: sessions, devices: devices)
+        }
+    }
+
+    public func pendingErasures(limit: Int) async throws -> [AccountErasure] {
+        try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT player_id, pseudonym, deleted_at FROM deleted_account WHERE logs_erased_at IS NULL
+                    ORDER BY deleted_at LIMIT ?
+                    """, arguments: [limit]
+            ).map { AccountErasure(playerId: $0["player_id"], pseudonym: $0["pseudonym"], deletedAt: $0["deleted_at"]) }
+        }
+    }
+
+    public func markErased(playerId: String, now: Int64) async throws -> Bool {
+        try await database.write { db in
+            try db.execute(
+                sql: "UPDATE deleted_account SET logs_erased_at = ? WHERE player_id = ? AND logs_erased_at IS NULL",
+                arguments: [now, playerId])
+            return db.changesCount > 0
+        }
+    }
+
+    public func isQuarantined(usernameKey: String, now: Int64) async throws -> Bool {
+        try await database.read { db in
+            try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM deleted_account WHERE username_key = ? AND username_free_at > ?",
+                arguments: [usernameKey, now]) != nil
+        }
+    }
+
+    public func releaseQuarantine(now: Int64) async throws -> Int {
+        try await database.write { db in
+            try db.execute(
+                sql:
+                    "UPDATE deleted_account SET username_key = NULL WHERE username_key IS NOT NULL AND username_free_at <= ?",
+                arguments: [now])
+            return db.changesCount
+        }
     }
 
     // MARK: Accounts

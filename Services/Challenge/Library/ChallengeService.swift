@@ -17,7 +17,9 @@ public enum ChallengeService {
     /// Accepted scores, earned achievements and friend requests (the leaderboard's, achievement
     /// service's and auth service's outboxes), and game events (the gateway's log: runs of
     /// defined challenges).
-    public static let subscriptions = ["score/", "achievement/", "friend/", Topic.allGameEvents]
+    public static let subscriptions = [
+        "score/", "achievement/", "friend/", AccountErasure.topicPrefix, Topic.allGameEvents,
+    ]
 
     /// How often expiries and the ends of time-boxed challenges are checked.
     static let sweepInterval = Duration.milliseconds(500)

@@ -52,6 +52,21 @@ public protocol ChallengeStore: ServiceStore {
     ) async throws -> [AddressedInboxItem]
     /// The position applied in a followed stream.
     func position(of stream: String) async throws -> UInt64
+
+    // Account deletions: the `auth` stream's `auth.account-deleted` (docs/PROTOCOL.md 8.14).
+    /// The challenges a player issued and those they take part in.
+    func challengeIds(ofPlayer playerId: String) async throws -> (issued: [String], received: [String])
+    /// Erases a deleted player in one transaction with the position (`sequence` in each of
+    /// `streams`): in the challenges `issued` the pending receivers become invalid (with the inbox
+    /// items `notes` makes for each), the issuer is named by the pseudonym and the message goes;
+    /// the player leaves the challenges `received`; with `inbox`, the player's inbox items go and
+    /// other players' items that name the player are deleted; the player's receipts go and the
+    /// player is recorded as erased. Returns the inbox items written.
+    func erase(
+        _ erasure: AccountErasure, issued: [String], received: [String], inbox: Bool, streams: [String],
+        through sequence: UInt64,
+        notes: @escaping @Sendable (_ challenge: ChallengeDetail, _ receiver: String) -> [AddressedInboxItem]
+    ) async throws -> [AddressedInboxItem]
     /// Stores a new challenge with its receivers (and their baselines), the inbox items that
     /// announce it and the request's receipt, in one transaction.
     func insert(

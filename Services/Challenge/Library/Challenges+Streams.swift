@@ -16,7 +16,64 @@ extension Challenges: DurableConsumer {
     func apply(batch: [(message: StreamMessage, sequence: UInt64)], stream: String, context: ServiceContext)
         async throws
     {
-        try await apply(batch: batch.map { ($0.message.envelope, $0.sequence) }, stream: stream, context: context)
+        // Account deletions (the auth stream) are applied on their own, in stream order with
+        // the messages around them.
+        var run: [(envelope: RawEnvelope, sequence: UInt64)] = []
+        for (message, sequence) in batch {
+            guard message.envelope.type == .accountDeleted else {
+                run.append((message.envelope, sequence))
+                continue
+            }
+            if !run.isEmpty { try await apply(batch: run, stream: stream, context: context) }
+            run = []
+            guard let erasure = try? message.envelope.decodePayload(as: AccountErasure.self) else {
+                context.logger.error(
+                    "an account deletion could not be read", metadata: ["stream": "\(stream)", "seq": "\(sequence)"])
+                try await complete([], stream: stream, through: sequence, context: context)
+                continue
+            }
+            try await erase(erasure, stream: stream, through: sequence, context: context)
+        }
+        if !run.isEmpty { try await apply(batch: run, stream: stream, context: context) }
+    }
+
+    /// Erases a deleted player (docs/PROTOCOL.md 8.14) from the challenges of `stream`'s
+    /// partitions (every challenge when not partitioned): the pending receivers of the
+    /// challenges they issued are told the challenge is no longer valid, they leave the ones
+    /// they take part in, and (with partition 0) their inbox goes; with the position, in one
+    /// transaction.
+    func erase(_ erasure: AccountErasure, stream: String, through sequence: UInt64, context: ServiceContext)
+        async throws
+    {
+        let (base, group) = StreamName.partitions(of: stream)
+        let streams = group.map { $0.map { StreamName.partition(base, $0) } } ?? [stream]
+        var (issued, received) = try await store.challengeIds(ofPlayer: erasure.playerId)
+        if let group, let partitioning {
+            let mine = Set(group)
+            issued = issued.filter { mine.contains(partition(of: $0, partitioning)) }
+            received = received.filter { mine.contains(partition(of: $0, partitioning)) }
+        }
+        let now = clock.nowMilliseconds
+        let written = try await store.erase(
+            erasure, issued: issued, received: received, inbox: group?.contains(0) ?? true, streams: streams,
+            through: sequence
+        ) { challenge, receiver in
+            [
+                (
+                    challenge.gameId, receiver,
+                    InboxItems.challenge(
+                        kind: "challenge.invalid",
+                        message: "This challenge is no longer valid: the player who issued it deleted their account",
+                        challenge: challenge, at: now)
+                )
+            ]
+        }
+        for note in written { await inbox.publish(note.item, to: note.playerId, gameId: note.gameId, context: context) }
+        context.logger.notice(
+            "deleted player erased from challenges",
+            metadata: [
+                "player.id": "\(erasure.playerId)", "issued": "\(issued.count)", "received": "\(received.count)",
+            ])
     }
 
     /// Messages of `stream` were pruned before they were read (a restored backup): every pending

@@ -203,6 +203,79 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
         }
     }
 
+    public func challengeIds(ofPlayer playerId: String) async throws -> (issued: [String], received: [String]) {
+        let logger = logger
+        return try await database.read { connection in
+            var issued: [String] = []
+            var received: [String] = []
+            for try await id in try await connection.query(
+                "SELECT id FROM challenge WHERE issuer_id = \(playerId)", logger: logger
+            ).decode(String.self) {
+                issued.append(id)
+            }
+            for try await id in try await connection.query(
+                "SELECT challenge_id FROM receiver WHERE player_id = \(playerId)", logger: logger
+            ).decode(String.self) {
+                received.append(id)
+            }
+            return (issued, received)
+        }
+    }
+
+    public func erase(
+        _ erasure: AccountErasure, issued: [String], received: [String], inbox: Bool, streams: [String],
+        through sequence: UInt64,
+        notes: @escaping @Sendable (_ challenge: ChallengeDetail, _ receiver: String) -> [AddressedInboxItem]
+    ) async throws -> [AddressedInboxItem] {
+        let playerId = erasure.playerId
+        return try await write { connection, logger in
+            var written: [AddressedInboxItem] = []
+            if inbox {
+                // The player's items, and other players' items that name the player (a friend
+                // request from them, a challenge they issued).
+                // Deleted rows are marked, emptied (their positions are never handed out again).
+                try await connection.query(
+                    """
+                    UPDATE inbox SET deleted = true, player_id = \(erasure.pseudonym), message = '', details = '{}'
+                    WHERE player_id = \(playerId)
+                    """, logger: logger)
+                try await connection.query(
+                    "UPDATE inbox SET deleted = true, message = '', details = '{}' WHERE position(\(playerId) IN details) > 0",
+                    logger: logger)
+            }
+            for challengeId in issued {
+                var pending: [String] = []
+                for try await receiver in try await connection.query(
+                    """
+                    UPDATE receiver SET state = 'invalid', completed_at = \(erasure.deletedAt)
+                    WHERE challenge_id = \(challengeId) AND state = 'pending' RETURNING player_id
+                    """, logger: logger
+                ).decode(String.self) {
+                    pending.append(receiver)
+                }
+                try await connection.query(
+                    """
+                    UPDATE challenge SET issuer_id = \(erasure.pseudonym), message = NULL
+                    WHERE id = \(challengeId) AND issuer_id = \(playerId)
+                    """, logger: logger)
+                guard let challenge = try await Self.load(challengeId, connection, logger) else { continue }
+                let made = pending.sorted().flatMap { notes(challenge, $0) }
+                try await Self.insert(made, connection, logger)
+                written += made
+            }
+            for challengeId in received {
+                try await connection.query(
+                    "DELETE FROM receiver WHERE challenge_id = \(challengeId) AND player_id = \(playerId)",
+                    logger: logger)
+            }
+            try await PostgresDurable.erase(erasure, on: connection, logger: logger)
+            for stream in streams {
+                try await PostgresDurable.advance(stream, to: sequence, on: connection, logger: logger)
+            }
+            return written
+        }
+    }
+
     public func transition(
         challengeId: String, playerId: String, from: ChallengeState, to: ChallengeState, at time: Int64, value: Int64?
     ) async throws -> Bool {

@@ -160,6 +160,66 @@ public final class SQLiteChallengeStore: ChallengeStore {
         }
     }
 
+    public func challengeIds(ofPlayer playerId: String) async throws -> (issued: [String], received: [String]) {
+        try await database.read { db in
+            (
+                try String.fetchAll(db, sql: "SELECT id FROM challenge WHERE issuer_id = ?", arguments: [playerId]),
+                try String.fetchAll(
+                    db, sql: "SELECT challenge_id FROM receiver WHERE player_id = ?", arguments: [playerId])
+            )
+        }
+    }
+
+    public func erase(
+        _ erasure: AccountErasure, issued: [String], received: [String], inbox: Bool, streams: [String],
+        through sequence: UInt64,
+        notes: @escaping @Sendable (_ challenge: ChallengeDetail, _ receiver: String) -> [AddressedInboxItem]
+    ) async throws -> [AddressedInboxItem] {
+        let playerId = erasure.playerId
+        return try await database.write { db in
+            var written: [AddressedInboxItem] = []
+            if inbox {
+                // The player's items, and other players' items that name the player (a friend
+                // request from them, a challenge they issued).
+                // Deleted rows are marked, emptied (their positions are never handed out again).
+                try db.execute(
+                    sql:
+                        "UPDATE inbox SET deleted = 1, player_id = ?, message = '', details = '{}' WHERE player_id = ?",
+                    arguments: [erasure.pseudonym, playerId])
+                try db.execute(
+                    sql: "UPDATE inbox SET deleted = 1, message = '', details = '{}' WHERE instr(details, ?) > 0",
+                    arguments: [playerId])
+            }
+            for challengeId in issued {
+                let pending = try String.fetchAll(
+                    db, sql: "SELECT player_id FROM receiver WHERE challenge_id = ? AND state = 'pending'",
+                    arguments: [challengeId])
+                try db.execute(
+                    sql:
+                        "UPDATE receiver SET state = 'invalid', completed_at = ? WHERE challenge_id = ? AND state = 'pending'",
+                    arguments: [erasure.deletedAt, challengeId])
+                try db.execute(
+                    sql: "UPDATE challenge SET issuer_id = ?, message = NULL WHERE id = ? AND issuer_id = ?",
+                    arguments: [erasure.pseudonym, challengeId, playerId])
+                guard let challenge = try Self.load(db, challengeId) else { continue }
+                for receiver in pending {
+                    for note in notes(challenge, receiver) {
+                        try Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, in: db)
+                        written.append(note)
+                    }
+                }
+            }
+            for challengeId in received {
+                try db.execute(
+                    sql: "DELETE FROM receiver WHERE challenge_id = ? AND player_id = ?",
+                    arguments: [challengeId, playerId])
+            }
+            try SQLiteDurable.erase(erasure, in: db)
+            for stream in streams { try SQLiteDurable.advance(db, stream: stream, to: sequence) }
+            return written
+        }
+    }
+
     /// The position applied in a followed stream.
     public func position(of stream: String) async throws -> UInt64 {
         try await database.read { db in try SQLiteDurable.position(db, stream: stream) }

@@ -89,7 +89,7 @@ final class ClientSessions: Sendable {
     static func changesSessions(_ type: MessageType?) -> Bool {
         switch type {
         case AuthRequests.logout.type?, AuthRequests.revoke.type?, AuthRequests.revokeSession.type?,
-            AuthRequests.ban.type?,
+            AuthRequests.ban.type?, AuthRequests.deleteAccount.type?, AuthRequests.adminDeleteAccount.type?,
             AuthRequests.unban.type?, AuthRequests.refresh.type?:
             true
         default:
@@ -126,6 +126,12 @@ final class ClientSessions: Sendable {
             let record = PlayerRecord.Ban(reason: ban.reason, bannedAt: ban.bannedAt, until: ban.until)
             cache.withLock { $0.revoke(sessionIds: ban.sessionIds, until: until, ban: record, playerId: ban.playerId) }
             sockets.end(sessionIds: ban.sessionIds, .playerBanned)
+        case AuthRequests.deleteAccount.type, AuthRequests.adminDeleteAccount.type:
+            guard answer.type == .reply, let receipt = try? answer.decodePayload(as: AccountDeletionReceipt.self) else {
+                return
+            }
+            cache.withLock { $0.revoke(sessionIds: receipt.sessionIds, until: until) }
+            sockets.end(sessionIds: receipt.sessionIds, .accountDeleted)
         case AuthRequests.unban.type:
             guard answer.type == .reply, let receipt = try? answer.decodePayload(as: UnbanReceipt.self),
                 receipt.unbanned
@@ -161,7 +167,9 @@ final class ClientSessions: Sendable {
         cache.withLock {
             $0.revoke(sessionIds: payload.sessionIds, until: until, ban: payload.ban, playerId: payload.playerId)
         }
-        sockets.end(sessionIds: payload.sessionIds, payload.ban == nil ? .sessionRevoked : .playerBanned)
+        sockets.end(
+            sessionIds: payload.sessionIds,
+            payload.deleted == true ? .accountDeleted : payload.ban == nil ? .sessionRevoked : .playerBanned)
         logger.info(
             "sessions revoked",
             metadata: ["player.id": "\(payload.playerId)", "sessions": "\(payload.sessionIds.count)"])

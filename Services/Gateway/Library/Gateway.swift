@@ -211,6 +211,14 @@ public final class Gateway: Sendable {
                 name: "housekeeping", cancelsServe: true, serve: { [housekeeping] in await housekeeping.run() },
                 stop: {}),
             part(
+                name: "log erasure", cancelsServe: true,
+                serve: { [self] in
+                    await LogErasure(
+                        router: router, eventLog: eventLog.store, audit: pipeline.audit.store, clock: clock,
+                        logger: logger
+                    ).run()
+                }, stop: {}),
+            part(
                 name: "retention", cancelsServe: true,
                 serve: { [pruner, clock, logger] in await pruner.run(clock: clock, logger: logger) }, stop: {}),
         ]

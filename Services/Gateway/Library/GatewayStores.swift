@@ -105,6 +105,9 @@ public protocol EventLogStore: StreamRetention {
     func acknowledgement(gameId: String, playerId: String, requestId: String) async throws -> EventAcknowledgement?
     /// Events after a sequence, as published, and the head.
     func page(after: UInt64, limit: Int) async throws -> StreamPage
+    /// Rewrites every logged event of a deleted player with the deletion's pseudonym in the
+    /// player's place (``Pseudonyms``), in its row and its envelope; how many events.
+    func pseudonymise(playerId: String, as pseudonym: String) async throws -> Int
 }
 
 /// Where the gateway's audit log is kept: append-only, numbered.
@@ -117,6 +120,9 @@ public protocol AuditStore: Sendable {
     func append(_ entry: AuditEntry) async throws -> Int64
     /// Up to `limit` entries before `before` (newest first), filtered by type and player.
     func entries(before: Int64, type: String?, playerId: String?, limit: Int) async throws -> [AuditEntry]
+    /// Rewrites every entry that names a deleted player (as its player, its actor or in its
+    /// payload) with the deletion's pseudonym in the player's place; how many entries.
+    func pseudonymise(playerId: String, as pseudonym: String) async throws -> Int
 }
 
 /// The gateway's stores.

@@ -168,6 +168,33 @@ public final class PostgresEventLogStore: EventLogStore, StorageSize {
         }
     }
 
+    public func pseudonymise(playerId: String, as pseudonym: String) async throws -> Int {
+        let logger = database.logger
+        // Found with a read (the log has no index by player: a scan, which does not hold up
+        // appends), rewritten in batches by sequence.
+        let rows = try await database.read { connection in
+            var found: [(Int64, Data)] = []
+            for try await row in try await connection.query(
+                "SELECT seq, envelope FROM event WHERE player_id = \(playerId)", logger: logger
+            ).decode((Int64, Data).self) {
+                found.append(row)
+            }
+            return found
+        }
+        for start in stride(from: 0, to: rows.count, by: 500) {
+            let batch = Array(rows[start..<min(start + 500, rows.count)])
+            try await database.transaction { connection in
+                for (seq, envelope) in batch {
+                    let rewritten = Pseudonyms.replacing(playerId, with: pseudonym, in: envelope)
+                    try await connection.query(
+                        "UPDATE event SET player_id = \(pseudonym), envelope = \(rewritten) WHERE seq = \(seq)",
+                        logger: logger)
+                }
+            }
+        }
+        return rows.count
+    }
+
     public func page(after: UInt64, limit: Int) async throws -> StreamPage {
         let logger = database.logger
         return try await database.read { connection in
@@ -283,6 +310,35 @@ public final class PostgresAuditStore: AuditStore, StorageSize {
                         outcome: outcome))
             }
             return entries
+        }
+    }
+}
+
+extension PostgresAuditStore {
+    public func pseudonymise(playerId: String, as pseudonym: String) async throws -> Int {
+        let logger = database.logger
+        let pattern = Data(playerId.utf8)
+        return try await database.transaction { connection in
+            var rows: [(Int64, String, String?, Data)] = []
+            for try await row in try await connection.query(
+                """
+                SELECT seq, actor, player_id, payload FROM audit
+                WHERE player_id = \(playerId) OR position(\(playerId) IN actor) > 0 OR position(\(pattern) IN payload) > 0
+                FOR UPDATE
+                """, logger: logger
+            ).decode((Int64, String, String?, Data).self) {
+                rows.append(row)
+            }
+            for (seq, actor, player, payload) in rows {
+                let newActor = Pseudonyms.replacing(playerId, with: pseudonym, in: actor)
+                let newPlayer = player.map { Pseudonyms.replacing(playerId, with: pseudonym, in: $0) }
+                let newPayload = Pseudonyms.replacing(playerId, with: pseudonym, in: payload)
+                try await connection.query(
+                    """
+                    UPDATE audit SET actor = \(newActor), player_id = \(newPlayer), payload = \(newPayload) WHERE seq = \(seq)
+                    """, logger: logger)
+            }
+            return rows.count
         }
     }
 }

@@ -72,6 +72,30 @@ public final class SQLiteAuditStore: AuditStore {
     }
 }
 
+extension SQLiteAuditStore {
+    public func pseudonymise(playerId: String, as pseudonym: String) async throws -> Int {
+        try await database.write { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT seq, actor, player_id, payload FROM audit
+                    WHERE player_id = ?1 OR instr(actor, ?1) > 0 OR instr(CAST(payload AS TEXT), ?1) > 0
+                    """, arguments: [playerId])
+            let update = try db.cachedStatement(
+                sql: "UPDATE audit SET actor = ?, player_id = ?, payload = ? WHERE seq = ?")
+            for row in rows {
+                let player: String? = row["player_id"]
+                try update.execute(arguments: [
+                    Pseudonyms.replacing(playerId, with: pseudonym, in: row["actor"] as String),
+                    player.map { Pseudonyms.replacing(playerId, with: pseudonym, in: $0) },
+                    Pseudonyms.replacing(playerId, with: pseudonym, in: row["payload"] as Data), row["seq"] as Int64,
+                ])
+            }
+            return rows.count
+        }
+    }
+}
+
 extension GatewayStorage {
     /// The gateway's SQLite files under the data directory: `gateway-events.sqlite`, `gateway-audit.sqlite`.
     public static let sqlite: GatewayStorageOpener = { settings in

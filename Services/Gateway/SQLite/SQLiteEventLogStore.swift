@@ -140,4 +140,25 @@ public final class SQLiteEventLogStore: EventLogStore {
             )
         }
     }
+
+    public func pseudonymise(playerId: String, as pseudonym: String) async throws -> Int {
+        // Found with a read (the log has no index by player: a scan, which does not hold up
+        // appends), rewritten in batches by sequence.
+        let rows = try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT seq, envelope FROM event WHERE player_id = ?", arguments: [playerId])
+                .map { (seq: $0["seq"] as Int64, envelope: $0["envelope"] as Data) }
+        }
+        for start in stride(from: 0, to: rows.count, by: 500) {
+            let batch = rows[start..<min(start + 500, rows.count)]
+            try await database.write { db in
+                let update = try db.cachedStatement(sql: "UPDATE event SET player_id = ?, envelope = ? WHERE seq = ?")
+                for row in batch {
+                    try update.execute(arguments: [
+                        pseudonym, Pseudonyms.replacing(playerId, with: pseudonym, in: row.envelope), row.seq,
+                    ])
+                }
+            }
+        }
+        return rows.count
+    }
 }

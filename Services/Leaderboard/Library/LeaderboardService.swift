@@ -11,8 +11,9 @@ public enum LeaderboardService {
     /// The service name: its request types start with `leaderboard.`.
     public static let name = "leaderboard"
 
-    /// Bus topic prefixes the service subscribes to: none (scores arrive as requests).
-    public static let subscriptions: [String] = []
+    /// Bus topic prefixes the service subscribes to: the auth stream's (account deletions, and
+    /// friend news it passes over), as a follower of that stream; scores arrive as requests.
+    public static let subscriptions: [String] = [AccountErasure.topicPrefix, "friend/"]
 
     /// Builds the service on the store `openStore` opens; `catalog` nil reads the game
     /// configurations from the environment.
@@ -34,6 +35,10 @@ public enum LeaderboardService {
             var service = definition(scoreboard, refreshesDefinitions: store.leases != nil)
             service.use(store, outboxStream: name)
             service.partitionMap = partitioning
+            // Account deletions: every instance erases the player from its partitions' boards.
+            service.follows = [StreamName.auth]
+            service.consumer = scoreboard
+            if partitioning != nil { service.broadcastsStreams = true }
             // The standings in memory are this instance's view: read those of the gained
             // partitions again from the store, where the previous owner left them.
             service.onOwnershipGained = { _, partitions in

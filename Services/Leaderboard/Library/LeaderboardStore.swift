@@ -126,6 +126,21 @@ public protocol LeaderboardStore: ServiceStore {
     func lastReset(gameId: String, storageID: String) async throws -> Int64?
     /// Fence each write by the partitions of the boards it touches (``PartitionMap``).
     func partition(by map: PartitionMap)
+
+    // Account deletions: the `auth` stream's `auth.account-deleted` (docs/PROTOCOL.md 8.14).
+    /// The position applied in `stream` (`auth`, or a consumer group's partitions of it).
+    func position(of stream: String) async throws -> UInt64
+    /// The storage ids (current standings, periods, archives) where a player has an entry or
+    /// scores, by game (a read: the tables have no index by player alone).
+    func boards(ofPlayer playerId: String) async throws -> [(gameId: String, boardId: String)]
+    /// In one transaction: deletes the erased player's entries and scores on `boards` and their
+    /// receipts, rewrites outbox messages naming them with the pseudonym, records them as erased
+    /// (``SQLiteDurable``/``PostgresDurable`` `erase`), and commits `durable` (the positions).
+    /// With no erasure only `durable` is committed.
+    func erase(_ erasure: AccountErasure?, boards: [(gameId: String, boardId: String)], durable: DurableWrites)
+        async throws
+    /// Every player erased so far (their submissions are refused).
+    func erasedPlayers() async throws -> [String]
 }
 
 /// Opens a service's leaderboard store once its settings are known.

@@ -37,8 +37,11 @@ final class Scoreboard: Sendable {
     let pages = PageCache()
     /// Validated submissions wait here for their batch (group commit: one transaction each).
     private let submissions: GroupCommit<QueuedScore, SubmitResult>
-    /// Held while a batch is written and while an operator changes a definition.
-    private let writing = AsyncLock()
+    /// Held while a batch is written, while an operator changes a definition and while a
+    /// deleted player is erased.
+    let writing = AsyncLock()
+    /// Players whose accounts were deleted: their submissions are refused.
+    let erased = Locked<Set<String>>([])
     /// The most submissions one transaction takes.
     static let maximumBatch = 512
     static let logger = Logger(label: "podium.leaderboard")
@@ -61,9 +64,12 @@ final class Scoreboard: Sendable {
         self.clock = clock
         details = EntryDetails(store: store)
         let writing = writing
+        let erased = erased
         submissions = GroupCommit(maximumBatch: Self.maximumBatch, service: "leaderboard", queue: "scores") {
             [standings] batch in
-            await writing.withLock { await Self.write(batch, store: store, standings: standings, clock: clock) }
+            await writing.withLock {
+                await Self.write(batch, store: store, standings: standings, clock: clock, erased: erased.value)
+            }
         }
     }
 
@@ -72,6 +78,8 @@ final class Scoreboard: Sendable {
     func load(partitions: [Int]? = nil) async throws {
         let now = clock.nowMilliseconds
         let merged = try await refreshDefinitions()
+        let gone = Set(try await store.erasedPlayers())
+        erased.withLock { $0.formUnion(gone) }
         let wanted = partitions.map(Set.init)
         for game in merged.games.values {
             for board in game.leaderboards where holds(gameId: game.gameId, boardId: board.id, in: wanted) {
@@ -91,7 +99,7 @@ final class Scoreboard: Sendable {
     }
 
     /// Whether a board belongs to `partitions` (every board does when either is nil).
-    private func holds(gameId: String, boardId: String, in partitions: Set<Int>?) -> Bool {
+    func holds(gameId: String, boardId: String, in partitions: Set<Int>?) -> Bool {
         guard let partitions, let partitioning else { return true }
         return partitions.contains(partitioning.partition(of: PartitionKey.board(gameId: gameId, boardId: boardId)))
     }
@@ -123,6 +131,7 @@ final class Scoreboard: Sendable {
         let board = try catalog.value.board(gameId: request.gameId, boardId: submission.boardId)
         let gameId = request.gameId ?? ""
         let playerId = try Self.submitter(request, board: board)
+        try refuseErased(playerId)
         if board.recurrence != nil && board.period(at: clock.nowMilliseconds) == nil {
             throw ErrorReply(code: .conflict, message: "the first period of '\(board.id)' has not started yet")
         }
@@ -164,7 +173,8 @@ final class Scoreboard: Sendable {
     /// its receipt (stored with it) has its real rank and the next submission of the batch sees
     /// it; if the transaction fails, the touched boards are reloaded from the store.
     static func write(
-        _ batch: [QueuedScore], store: any LeaderboardStore, standings: Standings, clock: any PodiumClock
+        _ batch: [QueuedScore], store: any LeaderboardStore, standings: Standings, clock: any PodiumClock,
+        erased: Set<String> = []
     ) async -> [SubmitResult] {
         let now = clock.nowMilliseconds
         let pending = batch.map { queued in
@@ -177,7 +187,11 @@ final class Scoreboard: Sendable {
                 gameId: queued.gameId, boardId: board.storageID(period: board.period(at: now)), playerId: playerId,
                 value: value,
                 submittedAt: now, request: queued.key,
-                decide: { existing in try Self.decide(board, existing: existing, candidate: candidate) },
+                decide: { existing in
+                    // Erased after it was queued: refused alone, nothing written.
+                    if erased.contains(playerId) { throw Self.erasedRefusal }
+                    return try Self.decide(board, existing: existing, candidate: candidate)
+                },
                 journal: { previous, current in
                     guard let current else {
                         throw ErrorReply(code: .internalError, message: "the score was not stored")

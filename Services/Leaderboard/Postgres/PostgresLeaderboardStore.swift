@@ -337,6 +337,58 @@ public final class PostgresLeaderboardStore: LeaderboardStore, StorageSize {
         }
     }
 
+    public func position(of stream: String) async throws -> UInt64 {
+        let logger = logger
+        return try await database.read { connection in
+            try await PostgresDurable.position(stream, on: connection, logger: logger)
+        }
+    }
+
+    public func boards(ofPlayer playerId: String) async throws -> [(gameId: String, boardId: String)] {
+        let logger = logger
+        return try await database.read { connection in
+            var boards: [(gameId: String, boardId: String)] = []
+            for try await (gameId, boardId) in try await connection.query(
+                """
+                SELECT DISTINCT game_id, board_id FROM entry WHERE player_id = \(playerId)
+                UNION SELECT DISTINCT game_id, board_id FROM score WHERE player_id = \(playerId)
+                """, logger: logger
+            ).decode((String, String).self) {
+                boards.append((gameId, boardId))
+            }
+            return boards
+        }
+    }
+
+    public func erase(
+        _ erasure: AccountErasure?, boards: [(gameId: String, boardId: String)], durable: DurableWrites
+    ) async throws {
+        let logger = logger
+        // Fenced by the consumer group's partitions (FencedPartitions), whose boards these are.
+        try await database.transaction { connection in
+            if let erasure {
+                let playerId = erasure.playerId
+                for (gameId, boardId) in boards {
+                    try await connection.query(
+                        "DELETE FROM entry WHERE game_id = \(gameId) AND board_id = \(boardId) AND player_id = \(playerId)",
+                        logger: logger)
+                    try await connection.query(
+                        "DELETE FROM score WHERE game_id = \(gameId) AND board_id = \(boardId) AND player_id = \(playerId)",
+                        logger: logger)
+                }
+                try await PostgresDurable.erase(erasure, on: connection, logger: logger)
+            }
+            try await PostgresDurable.commit(durable, on: connection, logger: logger)
+        }
+    }
+
+    public func erasedPlayers() async throws -> [String] {
+        let logger = logger
+        return try await database.read { connection in
+            try await PostgresDurable.erasedPlayers(on: connection, logger: logger)
+        }
+    }
+
     public func removeEntry(gameId: String, boardId: String, playerId: String) async throws -> Bool {
         let logger = logger
         return try await database.transaction(partitions: partitions([(gameId, boardId)])) { connection in

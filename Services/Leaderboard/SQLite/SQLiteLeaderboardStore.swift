@@ -300,6 +300,44 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
 
     // MARK: Operators
 
+    public func position(of stream: String) async throws -> UInt64 {
+        try await database.read { db in try SQLiteDurable.position(db, stream: stream) }
+    }
+
+    public func boards(ofPlayer playerId: String) async throws -> [(gameId: String, boardId: String)] {
+        try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT DISTINCT game_id, board_id FROM entry WHERE player_id = ?1
+                    UNION SELECT DISTINCT game_id, board_id FROM score WHERE player_id = ?1
+                    """, arguments: [playerId]
+            ).map { (gameId: $0["game_id"] as String, boardId: $0["board_id"] as String) }
+        }
+    }
+
+    public func erase(
+        _ erasure: AccountErasure?, boards: [(gameId: String, boardId: String)], durable: DurableWrites
+    ) async throws {
+        try await database.write { db in
+            if let erasure {
+                for board in boards {
+                    for table in ["entry", "score"] {
+                        try db.execute(
+                            sql: "DELETE FROM \(table) WHERE game_id = ? AND board_id = ? AND player_id = ?",
+                            arguments: [board.gameId, board.boardId, erasure.playerId])
+                    }
+                }
+                try SQLiteDurable.erase(erasure, in: db)
+            }
+            try SQLiteDurable.commit(durable, in: db)
+        }
+    }
+
+    public func erasedPlayers() async throws -> [String] {
+        try await database.read { db in try SQLiteDurable.erasedPlayers(db) }
+    }
+
     public func removeEntry(gameId: String, boardId: String, playerId: String) async throws -> Bool {
         try await database.write { db in
             try db.cachedStatement(sql: "DELETE FROM entry WHERE game_id = ? AND board_id = ? AND player_id = ?")

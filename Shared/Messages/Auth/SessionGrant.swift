@@ -121,10 +121,13 @@ public struct SessionsRevoked: Codable, Sendable, Equatable {
     public var sessionIds: [String]
     /// Set when the sessions ended because an operator banned the player.
     public var ban: PlayerRecord.Ban?
+    /// Set when the sessions ended because the account was deleted.
+    public var deleted: Bool?
 
-    public init(playerId: String, sessionIds: [String], ban: PlayerRecord.Ban? = nil) {
+    public init(playerId: String, sessionIds: [String], ban: PlayerRecord.Ban? = nil, deleted: Bool? = nil) {
         self.playerId = playerId
         self.sessionIds = sessionIds
         self.ban = ban
+        self.deleted = deleted
     }
 }

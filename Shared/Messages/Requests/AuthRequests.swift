@@ -18,6 +18,9 @@ public enum AuthRequests {
         "auth.profile", access: .player)
     public static let displayName = RequestDefinition<DisplayNameChange, PlayerProfile>(
         "auth.display-name", access: .player, changesState: true)
+    /// The player deletes their account (docs/PROTOCOL.md 8.14).
+    public static let deleteAccount = RequestDefinition<AccountDeletionRequest, AccountDeletionReceipt>(
+        "auth.account.delete", access: .player, changesState: true)
     /// Public profiles of other players (display names), for any credential.
     public static let players = RequestDefinition<ProfileLookup, ProfileList>(
         "auth.players", access: .signedIn)
@@ -81,6 +84,16 @@ public enum AuthRequests {
     public static let unlock = RequestDefinition<LockoutQuery, UnlockReceipt>(
         "auth.admin.unlock", access: .operator, changesState: true)
 
+    /// An operator deletes a player's account.
+    public static let adminDeleteAccount = RequestDefinition<AccountDeletionOrder, AccountDeletionReceipt>(
+        "auth.admin.delete-account", access: .operator, changesState: true)
+    /// Deletions whose records outside the services are not yet pseudonymised (the gateway's).
+    public static let pendingErasures = RequestDefinition<EmptyPayload, PendingErasures>(
+        "auth.deletions.pending", access: .service)
+    /// The gateway pseudonymised its logs for a deleted player.
+    public static let erasureDone = RequestDefinition<ErasureDone, ErasureDoneReceipt>(
+        "auth.deletions.erased", access: .service, changesState: true)
+
     /// Every auth request type.
     public static let all: [RequestInfo] = [
         register.info, login.info, deviceLogin.info, refresh.info, link.info, logout.info, revoke.info,
@@ -90,6 +103,7 @@ public enum AuthRequests {
         friendBlock.info, friendUnblock.info, friendList.info, sessionCheck.info, friendCheck.info,
         friendsOf.info, createInvite.info, listInvites.info, revokeInvite.info, redeemInvite.info, issueInvite.info,
         resolveInvite.info, ban.info,
-        unban.info, revokeSession.info, lookup.info, lockouts.info, unlock.info,
+        unban.info, revokeSession.info, lookup.info, lockouts.info, unlock.info, deleteAccount.info,
+        adminDeleteAccount.info, pendingErasures.info, erasureDone.info,
     ]
 }

@@ -24,6 +24,9 @@ final class PartitionedConsumer: DurableConsumer {
     /// fact for the challenges of every partition), the partitions at the same position together
     /// in one call (``StreamName/group(_:_:)``), instead of each message in its key's partition.
     let broadcast: Bool
+    /// Streams applied as with ``broadcast`` although the others are keyed (account deletions
+    /// for a service keyed by player and game: a player's data is in many partitions).
+    let broadcastStreams: Set<String>
     /// Stream → partition → position, as last read or applied.
     private let positions = Locked<[String: [Int: UInt64]]>([:])
     /// Stream → how far this instance considered every message for the partitions it served
@@ -37,12 +40,14 @@ final class PartitionedConsumer: DurableConsumer {
 
     init(
         _ inner: any DurableConsumer, map: PartitionMap, ownership: Ownership, broadcast: Bool = false,
+        broadcastStreams: Set<String> = [],
         key: @escaping @Sendable (String, StreamMessage) -> String? = { _, _ in nil }
     ) {
         self.inner = inner
         self.map = map
         self.ownership = ownership
         self.broadcast = broadcast
+        self.broadcastStreams = broadcastStreams
         self.key = key
     }
 
@@ -104,7 +109,7 @@ final class PartitionedConsumer: DurableConsumer {
                 for partition in gained { all[stream, default: [:]][partition] = known[partition] }
             }
         }
-        if broadcast {
+        if broadcast || broadcastStreams.contains(stream) {
             try await applyEverywhere(
                 batch, stream: stream, served: served.keys.sorted(), known: known, context: context)
             return
@@ -172,7 +177,7 @@ final class PartitionedConsumer: DurableConsumer {
     }
 
     func recover(stream: String, lost: ClosedRange<UInt64>, context: ServiceContext) async throws {
-        if broadcast {
+        if broadcast || broadcastStreams.contains(stream) {
             let served = ownership.served.keys.sorted()
             try await FencedPartitions.$current.withValue(Set(served)) {
                 try await inner.recover(stream: StreamName.group(stream, served), lost: lost, context: context)

@@ -69,7 +69,7 @@ struct HTTPProblem: Sendable, Equatable {
             return 401
         case .forbidden, .playerBanned:
             return 403
-        case .inviteExpired, .inviteRevoked: return 410
+        case .inviteExpired, .inviteRevoked, .accountDeleted: return 410
         case .unknownType, .unknownRoute, .unknownPlayer, .unknownGame, .unknownBoard, .unknownAchievement,
             .unknownChallenge, .unknownInvite:
             return 404

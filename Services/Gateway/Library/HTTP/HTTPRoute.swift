@@ -65,6 +65,7 @@ extension HTTPRoute {
             .get("/v1/me", AuthRequests.profile.type),
             .post("/v1/me/display-name", AuthRequests.displayName.type),
             .post("/v1/me/link", AuthRequests.link.type),
+            .post("/v1/me/delete", AuthRequests.deleteAccount.type),
             // Friends.
             .get("/v1/friends", AuthRequests.friendList.type),
             // Invite codes (docs/PROTOCOL.md 9.5).
@@ -126,6 +127,7 @@ extension HTTPRoute {
             // Operators (admin key; docs/PROTOCOL.md section 22).
             .post("/v1/admin/players/:playerId/ban", AuthRequests.ban.type),
             .post("/v1/admin/players/:playerId/unban", AuthRequests.unban.type),
+            .post("/v1/admin/players/:playerId/delete", AuthRequests.adminDeleteAccount.type),
             .get(
                 "/v1/admin/players", AuthRequests.lookup.type,
                 query: ["playerId": .string, "username": .string, "deviceId": .string]),

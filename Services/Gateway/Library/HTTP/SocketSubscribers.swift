@@ -69,12 +69,15 @@ enum SocketEnd: Sendable, Equatable {
     case sessionRevoked
     /// The hello's player was banned: every session of theirs is revoked.
     case playerBanned
+    /// The player deleted their account (or an operator did): nothing of theirs is kept.
+    case accountDeleted
 
     var code: UInt16 {
         switch self {
         case .sessionExpired: 4001
         case .sessionRevoked: 4003
         case .playerBanned: 4004
+        case .accountDeleted: 4005
         }
     }
 
@@ -83,6 +86,7 @@ enum SocketEnd: Sendable, Equatable {
         case .sessionExpired: "session expired: refresh it and say hello again"
         case .sessionRevoked: "session revoked: log in again"
         case .playerBanned: "player banned: the account is suspended"
+        case .accountDeleted: "account deleted"
         }
     }
 }
