@@ -37,6 +37,8 @@ public struct MessageType: RawRepresentable, Codable, Sendable, Hashable, Custom
     public static let eventsRead: MessageType = "events.read"
     /// Asks for the topic that carries a player's private notifications.
     public static let notificationsSubscribe: MessageType = "notifications.subscribe"
+    /// Everything Podium holds about a player, as one document (the player's own, or an operator's).
+    public static let accountExport: MessageType = "account.export"
     /// Reads the gateway's audit log of operator requests (admin key).
     public static let adminAudit: MessageType = "admin.audit"
 

@@ -80,6 +80,28 @@ struct AccountDeletionTests {
             // An operator looks the player up: the audit log names them.
             _ = try await operatorClient.call(AuthRequests.lookup, PlayerLookup(playerId: a.id))
 
+            // The export holds every part, the player's own and through the operator alike.
+            let export = try await a.client.call(GatewayRequests.exportAccount, ExportRequest())
+            #expect(export.format == "podium-export-1")
+            #expect(export.playerId == a.id)
+            #expect(export.account.profile.username == "alice")
+            #expect(export.account.friends.friends.map(\.playerId) == [b.id])
+            #expect(Set(export.leaderboards.entries.map(\.boardId)) == ["dash.highscore", "dash.fastest"])
+            #expect(export.leaderboards.scores.count == 2)
+            #expect(export.achievements.records.map(\.steps) == [2])
+            #expect(export.challenges.issued.map(\.challengeId) == [challenge.challengeId])
+            #expect(export.events.map(\.event.name) == ["run.finished"])
+            let byOperator = try await operatorClient.call(GatewayRequests.exportAccount, ExportRequest(playerId: a.id))
+            #expect(byOperator.leaderboards == export.leaderboards)
+            #expect(byOperator.challenges.issued == export.challenges.issued)
+            let bobsExport = try await b.client.call(GatewayRequests.exportAccount, ExportRequest())
+            #expect(bobsExport.challenges.received.map(\.challengeId) == [challenge.challengeId])
+            #expect(bobsExport.challenges.inbox.contains { $0.item.kind == "challenge.received" })
+            let someoneElses = try await errorCode {
+                try await b.client.call(GatewayRequests.exportAccount, ExportRequest(playerId: a.id))
+            }
+            #expect(someoneElses == .forbidden)
+
             // Without the password (the account has one): refused, nothing changed.
             let refused = try await errorCode {
                 try await a.client.call(AuthRequests.deleteAccount, AccountDeletionRequest(password: nil))
@@ -172,6 +194,14 @@ struct AccountDeletionTests {
                 try await operatorClient.call(AuthRequests.lookup, PlayerLookup(playerId: a.id))
             }
             #expect(lookup == .unknownPlayer)
+            let gone = try await errorCode {
+                try await operatorClient.call(GatewayRequests.exportAccount, ExportRequest(playerId: a.id))
+            }
+            #expect(gone == .unknownPlayer)
+            // Bob's export no longer names Alice anywhere.
+            let bobsAfter = try await b.client.call(GatewayRequests.exportAccount, ExportRequest())
+            let bobsText = String(decoding: try WireCodec.encode(bobsAfter), as: UTF8.self)
+            #expect(!bobsText.contains(a.id))
         }
     }
 

@@ -100,6 +100,7 @@ public enum AchievementService {
                     try await achievements.define(request.payload.definition, gameId: try request.game())
                     return request.payload
                 },
+                Requests.export.handler { request, _ in try await achievements.export(request.payload) },
             ],
             follows: [StreamName.events, StreamName.auth], consumer: achievements)
     }

@@ -95,4 +95,20 @@ extension Achievements: DurableConsumer {
         durable.advance(stream, to: lost.upperBound)
         try await store.replace([:], durable: durable)
     }
+
+    /// The player's part of an export (`achievement.export`): every stored record, read from the
+    /// store whichever partitions this instance serves.
+    func export(_ target: ExportTarget) async throws -> AchievementExport {
+        var records: [AchievementExport.Record] = []
+        for gameId in try await store.games(ofPlayer: target.playerId).sorted() {
+            let stored = try await store.progress(gameId: gameId, playerId: target.playerId)
+            for (achievementId, record) in stored.sorted(by: { $0.key < $1.key }) {
+                records.append(
+                    AchievementExport.Record(
+                        gameId: gameId, achievementId: achievementId, steps: record.steps, percent: record.percent,
+                        timesEarned: record.timesEarned, earnedAt: record.earnedAt))
+            }
+        }
+        return AchievementExport(records: records)
+    }
 }

@@ -90,4 +90,18 @@ extension Accounts {
             throw AccountErrors.usernameTaken
         }
     }
+
+    /// The player's part of an export (`auth.export`): profile, devices, live sessions, friends,
+    /// invite codes and a ban in force.
+    func export(_ target: ExportTarget) async throws -> AccountExport {
+        let profile = try await profile(target.playerId)
+        let now = clock.nowMilliseconds
+        let ban = try await store.ban(playerId: target.playerId)
+        return AccountExport(
+            profile: profile, devices: try await store.devices(playerId: target.playerId),
+            sessions: try await store.activeSessions(playerId: target.playerId, now: now),
+            friends: try await store.friendList(playerId: target.playerId),
+            invites: try await store.invites(ownerId: target.playerId, now: now),
+            ban: BanRules.holds(ban, now: now) ? ban : nil)
+    }
 }

@@ -87,6 +87,7 @@ public enum AuthService {
             },
             Requests.pendingErasures.handler { _, _ in try await accounts.pendingErasures() },
             Requests.erasureDone.handler { request, _ in try await accounts.markErased(request.payload) },
+            Requests.export.handler { request, _ in try await accounts.export(request.payload) },
             Requests.unban.handler { request, context in try await accounts.unban(request.payload, context: context) },
             Requests.revokeSession.handler { request, context in
                 try await accounts.revokeSession(request.payload, context: context)

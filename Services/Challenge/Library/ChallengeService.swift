@@ -184,6 +184,7 @@ public enum ChallengeService {
                 Requests.inboxNotify.handler { request, context in
                     try await challenges.inbox.operatorNotice(request.envelope, request.payload, context: context)
                 },
+                Requests.export.handler { request, _ in try await challenges.export(request.payload) },
             ],
             background: { context in
                 while !Task.isCancelled {

@@ -53,6 +53,9 @@ public protocol ChallengeStore: ServiceStore {
     /// The position applied in a followed stream.
     func position(of stream: String) async throws -> UInt64
 
+    /// Every inbox item of a player that is not deleted, in every game, newest first (exports).
+    func inboxItems(ofPlayer playerId: String) async throws -> [ChallengeExport.Item]
+
     // Account deletions: the `auth` stream's `auth.account-deleted` (docs/PROTOCOL.md 8.14).
     /// The challenges a player issued and those they take part in.
     func challengeIds(ofPlayer playerId: String) async throws -> (issued: [String], received: [String])

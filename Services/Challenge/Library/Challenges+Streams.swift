@@ -157,4 +157,18 @@ extension Challenges: DurableConsumer {
             "challenges rechecked after lost stream messages",
             metadata: ["stream": "\(stream)", "completed": "\(plans.reduce(0) { $0 + $1.completions.count })"])
     }
+
+    /// The player's part of an export (`challenge.export`): the challenges they issued and take
+    /// part in, and their inbox in every game, read from the store.
+    func export(_ target: ExportTarget) async throws -> ChallengeExport {
+        let (issued, received) = try await store.challengeIds(ofPlayer: target.playerId)
+        var issuedDetails: [ChallengeDetail] = []
+        for id in issued { if let detail = try await store.challenge(id) { issuedDetails.append(detail) } }
+        var receivedDetails: [ChallengeDetail] = []
+        for id in received { if let detail = try await store.challenge(id) { receivedDetails.append(detail) } }
+        return ChallengeExport(
+            issued: issuedDetails.sorted { $0.createdAt > $1.createdAt },
+            received: receivedDetails.sorted { $0.createdAt > $1.createdAt },
+            inbox: try await store.inboxItems(ofPlayer: target.playerId))
+    }
 }

@@ -203,6 +203,30 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
         }
     }
 
+    public func inboxItems(ofPlayer playerId: String) async throws -> [ChallengeExport.Item] {
+        let logger = logger
+        return try await database.read { connection in
+            var items: [ChallengeExport.Item] = []
+            for try await (gameId, position, id, kind, message, details, createdAt, read, correlation)
+                in try await connection.query(
+                    """
+                    SELECT game_id, position, id, kind, message, details, created_at, read, correlation_id FROM inbox
+                    WHERE player_id = \(playerId) AND NOT deleted ORDER BY created_at DESC, position DESC
+                    """, logger: logger
+                ).decode((String, Int64, String, String, String, String, Int64, Bool, String?).self)
+            {
+                items.append(
+                    ChallengeExport.Item(
+                        gameId: gameId,
+                        item: InboxItem(
+                            id: id, kind: kind, message: message,
+                            details: (try? WireCodec.decode([String: JSONValue].self, from: Data(details.utf8))) ?? [:],
+                            createdAt: createdAt, read: read, position: position, correlationId: correlation)))
+            }
+            return items
+        }
+    }
+
     public func challengeIds(ofPlayer playerId: String) async throws -> (issued: [String], received: [String]) {
         let logger = logger
         return try await database.read { connection in

@@ -160,6 +160,18 @@ public final class SQLiteChallengeStore: ChallengeStore {
         }
     }
 
+    public func inboxItems(ofPlayer playerId: String) async throws -> [ChallengeExport.Item] {
+        try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT rowid AS position, * FROM inbox WHERE player_id = ? AND deleted = 0
+                    ORDER BY created_at DESC, rowid DESC
+                    """, arguments: [playerId]
+            ).map { ChallengeExport.Item(gameId: $0["game_id"], item: Self.item($0)) }
+        }
+    }
+
     public func challengeIds(ofPlayer playerId: String) async throws -> (issued: [String], received: [String]) {
         try await database.read { db in
             (

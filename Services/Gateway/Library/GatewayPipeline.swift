@@ -12,7 +12,7 @@ import Synchronization
 /// their messages into a body and a ``ClientConnection``.
 final class GatewayPipeline: RequestPipeline {
     let settings: GatewaySettings
-    private let clock: any PodiumClock
+    let clock: any PodiumClock
     private let logger: Logger
     /// Who a request acts for (the session cache in front of the auth service).
     let sessions: ClientSessions
@@ -181,6 +181,20 @@ final class GatewayPipeline: RequestPipeline {
             let query = try RequestDecoder.payload(request.payload, as: AuditQuery.self)
             await reply(
                 to: client, requestID: request.id, payload: try WireCodec.jsonValue(try await audit.page(query)))
+        case .accountExport:
+            // Asks every service; runs beside the request loop so other requests keep flowing.
+            Task {
+                do {
+                    let document = try await self.export(request, actor: actor, playerId: playerId)
+                    await self.reply(to: client, requestID: request.id, payload: try WireCodec.jsonValue(document))
+                } catch let error as ErrorReply {
+                    await self.reject(client, requestID: request.id, error, type: request.type)
+                } catch {
+                    await self.reject(
+                        client, requestID: request.id,
+                        ErrorReply(code: .internalError, message: "the export could not be made"), type: request.type)
+                }
+            }
         case .gatewayHealth:
             // Details (instance ids, connected services) only for the admin key.
             let health = gatewayHealth()

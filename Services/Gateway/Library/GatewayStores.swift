@@ -108,6 +108,9 @@ public protocol EventLogStore: StreamRetention {
     /// Rewrites every logged event of a deleted player with the deletion's pseudonym in the
     /// player's place (``Pseudonyms``), in its row and its envelope; how many events.
     func pseudonymise(playerId: String, as pseudonym: String) async throws -> Int
+    /// A player's newest `limit` logged events, newest first (a read: the log has no index by
+    /// player, so this scans it; exports are rare).
+    func events(ofPlayer playerId: String, limit: Int) async throws -> [StreamMessage]
 }
 
 /// Where the gateway's audit log is kept: append-only, numbered.

@@ -168,6 +168,23 @@ public final class PostgresEventLogStore: EventLogStore, StorageSize {
         }
     }
 
+    public func events(ofPlayer playerId: String, limit: Int) async throws -> [StreamMessage] {
+        let logger = database.logger
+        return try await database.read { connection in
+            var messages: [StreamMessage] = []
+            for try await (seq, topic, body) in try await connection.query(
+                "SELECT seq, topic, envelope FROM event WHERE player_id = \(playerId) ORDER BY seq DESC LIMIT \(limit)",
+                logger: logger
+            ).decode((Int64, String, Data).self) {
+                var envelope = try WireCodec.decode(RawEnvelope.self, from: body)
+                envelope.publisher = StreamName.events
+                envelope.sequence = UInt64(seq)
+                messages.append(StreamMessage(topic: topic, envelope: envelope))
+            }
+            return messages
+        }
+    }
+
     public func pseudonymise(playerId: String, as pseudonym: String) async throws -> Int {
         let logger = database.logger
         // Found with a read (the log has no index by player: a scan, which does not hold up

@@ -141,6 +141,20 @@ public final class SQLiteEventLogStore: EventLogStore {
         }
     }
 
+    public func events(ofPlayer playerId: String, limit: Int) async throws -> [StreamMessage] {
+        try await database.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT seq, topic, envelope FROM event WHERE player_id = ? ORDER BY seq DESC LIMIT ?",
+                arguments: [playerId, limit]
+            ).map { row in
+                var envelope = try WireCodec.decode(RawEnvelope.self, from: row["envelope"] as Data)
+                envelope.publisher = StreamName.events
+                envelope.sequence = UInt64(row["seq"] as Int64)
+                return StreamMessage(topic: row["topic"], envelope: envelope)
+            }
+        }
+    }
+
     public func pseudonymise(playerId: String, as pseudonym: String) async throws -> Int {
         // Found with a read (the log has no index by player: a scan, which does not hold up
         // appends), rewritten in batches by sequence.

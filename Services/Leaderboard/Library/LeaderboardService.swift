@@ -99,6 +99,7 @@ public enum LeaderboardService {
                 Requests.history.handler { request, _ in
                     try await scoreboard.history(request.envelope, query: request.payload)
                 },
+                Requests.export.handler { request, _ in try await scoreboard.export(request.payload) },
             ])
     }
 

@@ -141,6 +141,10 @@ public protocol LeaderboardStore: ServiceStore {
         async throws
     /// Every player erased so far (their submissions are refused).
     func erasedPlayers() async throws -> [String]
+    /// A player's entries (every storage id) and their newest `limit` scores (a read).
+    func export(playerId: String, limit: Int) async throws -> (
+        entries: [LeaderboardExport.Entry], scores: [LeaderboardExport.Score]
+    )
 }
 
 /// Opens a service's leaderboard store once its settings are known.

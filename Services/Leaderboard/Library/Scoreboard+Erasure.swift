@@ -98,4 +98,13 @@ extension Scoreboard: DurableConsumer {
 
     static let erasedRefusal = ErrorReply(
         code: .accountDeleted, message: "this player's account was deleted", field: "playerId")
+
+    /// The player's part of an export (`leaderboard.export`): read from the store, whichever
+    /// partitions this instance serves.
+    func export(_ target: ExportTarget) async throws -> LeaderboardExport {
+        let limit = LeaderboardExport.maximumScores
+        let (entries, scores) = try await store.export(playerId: target.playerId, limit: limit + 1)
+        return LeaderboardExport(
+            entries: entries, scores: Array(scores.prefix(limit)), scoresTruncated: scores.count > limit ? true : nil)
+    }
 }

@@ -389,6 +389,38 @@ public final class PostgresLeaderboardStore: LeaderboardStore, StorageSize {
         }
     }
 
+    public func export(playerId: String, limit: Int) async throws -> (
+        entries: [LeaderboardExport.Entry], scores: [LeaderboardExport.Score]
+    ) {
+        let logger = logger
+        return try await database.read { connection in
+            var entries: [LeaderboardExport.Entry] = []
+            for try await (gameId, boardId, value, context, metadata, submittedAt) in try await connection.query(
+                """
+                SELECT game_id, board_id, value, context, metadata, submitted_at FROM entry WHERE player_id = \(playerId)
+                ORDER BY game_id, board_id
+                """, logger: logger
+            ).decode((String, String, Int64, Int64?, String?, Int64).self) {
+                entries.append(
+                    LeaderboardExport.Entry(
+                        gameId: gameId, boardId: boardId, value: value, context: context,
+                        metadata: metadata.flatMap { try? WireCodec.decode(JSONValue.self, from: Data($0.utf8)) },
+                        submittedAt: submittedAt))
+            }
+            var scores: [LeaderboardExport.Score] = []
+            for try await (gameId, boardId, value, submittedAt) in try await connection.query(
+                """
+                SELECT game_id, board_id, value, submitted_at FROM score WHERE player_id = \(playerId)
+                ORDER BY submitted_at DESC, id DESC LIMIT \(limit)
+                """, logger: logger
+            ).decode((String, String, Int64, Int64).self) {
+                scores.append(
+                    LeaderboardExport.Score(gameId: gameId, boardId: boardId, value: value, submittedAt: submittedAt))
+            }
+            return (entries, scores)
+        }
+    }
+
     public func removeEntry(gameId: String, boardId: String, playerId: String) async throws -> Bool {
         let logger = logger
         return try await database.transaction(partitions: partitions([(gameId, boardId)])) { connection in

@@ -338,6 +338,37 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
         try await database.read { db in try SQLiteDurable.erasedPlayers(db) }
     }
 
+    public func export(playerId: String, limit: Int) async throws -> (
+        entries: [LeaderboardExport.Entry], scores: [LeaderboardExport.Score]
+    ) {
+        try await database.read { db in
+            let entries = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT game_id, board_id, value, context, metadata, submitted_at FROM entry WHERE player_id = ?
+                    ORDER BY game_id, board_id
+                    """, arguments: [playerId]
+            ).map { row in
+                let metadata: String? = row["metadata"]
+                return LeaderboardExport.Entry(
+                    gameId: row["game_id"], boardId: row["board_id"], value: row["value"], context: row["context"],
+                    metadata: metadata.flatMap { try? WireCodec.decode(JSONValue.self, from: Data($0.utf8)) },
+                    submittedAt: row["submitted_at"])
+            }
+            let scores = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT game_id, board_id, value, submitted_at FROM score WHERE player_id = ?
+                    ORDER BY submitted_at DESC, id DESC LIMIT ?
+                    """, arguments: [playerId, limit]
+            ).map {
+                LeaderboardExport.Score(
+                    gameId: $0["game_id"], boardId: $0["board_id"], value: $0["value"], submittedAt: $0["submitted_at"])
+            }
+            return (entries, scores)
+        }
+    }
+
     public func removeEntry(gameId: String, boardId: String, playerId: String) async throws -> Bool {
         try await database.write { db in
             try db.cachedStatement(sql: "DELETE FROM entry WHERE game_id = ? AND board_id = ? AND player_id = ?")

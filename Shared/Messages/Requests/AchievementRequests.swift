@@ -23,8 +23,12 @@ public enum AchievementRequests {
         "achievement.admin.define", access: .operator, changesState: true)
 
     /// Every achievement request type.
+    /// The service's part of a player's export (`account.export`), asked by the gateway.
+    public static let export = RequestDefinition<ExportTarget, AchievementExport>(
+        "achievement.export", access: .service)
+
     public static let all: [RequestInfo] = [
         report.info, list.info, definitions.info, reset.info, eventEffects.info, rebuild.info,
-        define.info,
+        define.info, export.info,
     ]
 }

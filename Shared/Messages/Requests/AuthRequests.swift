@@ -95,6 +95,9 @@ public enum AuthRequests {
         "auth.deletions.erased", access: .service, changesState: true)
 
     /// Every auth request type.
+    /// The service's part of a player's export (`account.export`), asked by the gateway.
+    public static let export = RequestDefinition<ExportTarget, AccountExport>("auth.export", access: .service)
+
     public static let all: [RequestInfo] = [
         register.info, login.info, deviceLogin.info, refresh.info, link.info, logout.info, revoke.info,
         profile.info,
@@ -104,6 +107,6 @@ public enum AuthRequests {
         friendsOf.info, createInvite.info, listInvites.info, revokeInvite.info, redeemInvite.info, issueInvite.info,
         resolveInvite.info, ban.info,
         unban.info, revokeSession.info, lookup.info, lockouts.info, unlock.info, deleteAccount.info,
-        adminDeleteAccount.info, pendingErasures.info, erasureDone.info,
+        adminDeleteAccount.info, pendingErasures.info, erasureDone.info, export.info,
     ]
 }

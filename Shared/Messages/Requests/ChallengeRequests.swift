@@ -63,11 +63,14 @@ public enum ChallengeRequests {
         "challenge.admin.remove", access: .operator, changesState: true)
 
     /// Every challenge request type.
+    /// The service's part of a player's export (`account.export`), asked by the gateway.
+    public static let export = RequestDefinition<ExportTarget, ChallengeExport>("challenge.export", access: .service)
+
     public static let all: [RequestInfo] = [
         issue.info, start.info, rematch.info, decline.info, received.info, issued.info, detail.info,
         candidates.info, definitions.info, standings.info, invite.info, join.info, joinChallenge.info,
         inbox.info, inboxRead.info, inboxList.info, inboxUnread.info, inboxMarkRead.info, inboxDelete.info,
         inboxNotify.info,
-        list.info, end.info, define.info, remove.info,
+        list.info, end.info, define.info, remove.info, export.info,
     ]
 }

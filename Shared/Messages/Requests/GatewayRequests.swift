@@ -28,13 +28,17 @@ public enum GatewayRequests {
     public static let gatewayHealthDetails = RequestDefinition<EmptyPayload, GatewayHealth>(
         .gatewayHealth, access: .anyone, owner: gateway)
 
+    /// Everything Podium holds about a player: the player's own, or (admin key) any player's.
+    public static let exportAccount = RequestDefinition<ExportRequest, PlayerExport>(
+        .accountExport, access: RequestAccess("player or operator", kinds: [.player, .admin]), owner: gateway)
+
     /// The owner name of the types above.
     public static let gateway = "gateway"
 
     /// Every type the gateway answers itself.
     public static let all: [RequestInfo] = [
         publish.info, receipt.info, eventsRead.info, subscribe.info, audit.info, health.info,
-        gatewayHealth.info,
+        gatewayHealth.info, exportAccount.info,
     ]
 }
 

@@ -30,9 +30,13 @@ public enum LeaderboardRequests {
         "leaderboard.admin.reset", access: .operator, changesState: true)
 
     /// Every leaderboard request type.
+    /// The service's part of a player's export (`account.export`), asked by the gateway.
+    public static let export = RequestDefinition<ExportTarget, LeaderboardExport>(
+        "leaderboard.export", access: .service)
+
     public static let all: [RequestInfo] = [
         boards.info, sets.info, submit.info, entry.info, top.info, around.info, history.info,
         archives.info, define.info,
-        remove.info, removeScore.info, reset.info,
+        remove.info, removeScore.info, reset.info, export.info,
     ]
 }

@@ -66,6 +66,7 @@ extension HTTPRoute {
             .post("/v1/me/display-name", AuthRequests.displayName.type),
             .post("/v1/me/link", AuthRequests.link.type),
             .post("/v1/me/delete", AuthRequests.deleteAccount.type),
+            .get("/v1/me/export", GatewayRequests.exportAccount.type),
             // Friends.
             .get("/v1/friends", AuthRequests.friendList.type),
             // Invite codes (docs/PROTOCOL.md 9.5).
@@ -128,6 +129,7 @@ extension HTTPRoute {
             .post("/v1/admin/players/:playerId/ban", AuthRequests.ban.type),
             .post("/v1/admin/players/:playerId/unban", AuthRequests.unban.type),
             .post("/v1/admin/players/:playerId/delete", AuthRequests.adminDeleteAccount.type),
+            .get("/v1/admin/players/:playerId/export", GatewayRequests.exportAccount.type),
             .get(
                 "/v1/admin/players", AuthRequests.lookup.type,
                 query: ["playerId": .string, "username": .string, "deviceId": .string]),
