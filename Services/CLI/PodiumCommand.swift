@@ -14,6 +14,7 @@ struct PodiumCommand: ParsableCommand {
             """,
         subcommands: [
             RegisterCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, RefreshCommand.self,
+            DeleteAccountCommand.self, ExportCommand.self,
             FriendsCommand.self, LeaderboardCommand.self, AchievementsCommand.self, ChallengesCommand.self,
             InboxCommand.self, PublishCommand.self, SubscribeCommand.self, RequestCommand.self,
             HealthCommand.self, KeygenCommand.self, AdminCommand.self,

@@ -48,7 +48,25 @@ struct AccountDeletionTests {
         "a player deletes their account: sessions end, scores leave the boards, challenges, friends and logs keep no trace"
     )
     func deleteEverywhere() async throws {
-        try await withPodiumStack(.init(adminKey: Self.admin)) { stack in
+        try await withPodiumStack(.init(adminKey: Self.admin)) { stack in try await Self.deleteEverywhere(stack) }
+    }
+
+    @Test(
+        "with two instances of every service (partitions), each erases the player from its share",
+        .enabled(if: PodiumTestStack.storageKind == "postgresql", "leases live in PostgreSQL"))
+    func deleteAcrossPartitions() async throws {
+        var options = PodiumTestStack.Options(adminKey: Self.admin)
+        options.instances = 2
+        options.leaseMilliseconds = 3000
+        try await withPodiumStack(options) { stack in
+            try await stack.waitUntilReady()
+            try await stack.waitUntilSettled()
+            try await Self.deleteEverywhere(stack)
+        }
+    }
+
+    static func deleteEverywhere(_ stack: PodiumTestStack) async throws {
+        do {
             let a = try await ChallengeFlowTests.player(stack, "alice")
             let b = try await ChallengeFlowTests.player(stack, "bob")
             let (carol, carolGrant) = try await stack.player("carol")

@@ -172,6 +172,20 @@ export class Podium extends EventTarget {
     }
   }
 
+  /** Deletes the player's account for good (PROTOCOL 8.14): `password` for an account that has
+   *  one; a device account needs none. The session ends and the socket closes with 4005. */
+  async deleteAccount(password) {
+    const body = { confirm: true };
+    if (password) body.password = password;
+    const receipt = await this._http("POST", "/v1/me/delete", { body });
+    this.disconnect();
+    this._setSession(null);
+    return receipt;
+  }
+
+  /** Everything Podium holds about the player, as one JSON document (PROTOCOL 8.15). */
+  exportAccount() { return this._http("GET", "/v1/me/export"); }
+
   publish(gameId, name, value, attributes) {
     const body = { name };
     if (value !== undefined) body.value = value;
@@ -292,8 +306,9 @@ export class Podium extends EventTarget {
           waiter.reject(new PodiumError("network", "the socket closed before the reply"));
         }
         this._pending.clear();
-        // 4003: the session was logged out or revoked; a new socket would be refused too.
-        if (event.code === 4003 && this._socketWanted === wanted) this._socketWanted = null;
+        // 4003: the session was logged out or revoked, 4004: the player banned, 4005: the account
+        // deleted; a new socket would be refused too.
+        if ([4003, 4004, 4005].includes(event.code) && this._socketWanted === wanted) this._socketWanted = null;
         const willReconnect = this._socketWanted === wanted && this._socket === socket;
         this.dispatchEvent(new CustomEvent("close", { detail: { code: event.code, reason: event.reason, willReconnect } }));
         if (!settled) { settled = true; reject(new PodiumError("network", `the socket closed (${event.code})`)); }

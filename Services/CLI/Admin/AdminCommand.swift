@@ -13,7 +13,8 @@ struct AdminCommand: ParsableCommand {
             works on the stores themselves, with the stack stopped: podium-data export and import.
             """,
         subcommands: [
-            AdminBanCommand.self, AdminUnbanCommand.self, AdminLookupCommand.self, AdminRevokeSessionCommand.self,
+            AdminBanCommand.self, AdminUnbanCommand.self, AdminDeleteAccountCommand.self, AdminExportCommand.self,
+            AdminLookupCommand.self, AdminRevokeSessionCommand.self,
             AdminLockoutsCommand.self, AdminUnlockCommand.self, AdminNotifyCommand.self,
             AdminRemoveScoreCommand.self, AdminResetBoardCommand.self, AdminArchivesCommand.self,
             AdminDefineBoardCommand.self,

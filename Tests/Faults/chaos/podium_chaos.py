@@ -1258,6 +1258,108 @@ def readonly_start_check(args, tmp):
 # Main
 
 
+def read_all_events(stack):
+    """Every envelope still in the event log, as text."""
+    texts, after = [], 0
+    while True:
+        reply = stack.admin("events.read", {"after": after, "limit": 500}, 10)
+        if not reply or reply["type"] != "reply":
+            raise RuntimeError(f"events.read: {reply}")
+        messages = reply["payload"]["messages"]
+        texts += [json.dumps(m, sort_keys=True) for m in messages]
+        if not messages:
+            return texts
+        after = messages[-1]["envelope"]["sequence"]
+
+
+def audit_through(stack, through):
+    """Every audit entry up to sequence `through`, as text."""
+    texts, before = [], through + 1
+    while True:
+        reply = stack.admin("admin.audit", {"before": before, "limit": 200}, 10)
+        if not reply or reply["type"] != "reply":
+            raise RuntimeError(f"admin.audit: {reply}")
+        entries = reply["payload"]["entries"]
+        texts += [json.dumps(e, sort_keys=True) for e in entries]
+        if not reply["payload"].get("next"):
+            return texts
+        before = reply["payload"]["next"]
+
+
+def deletion_under_kills(run, victim):
+    """An operator deletes one player's account mid-run; right after the reply the leaderboard,
+    achievement and challenge services and the gateway are killed with SIGKILL (each may or may not
+    have erased the player yet) and started again. The verdict: after recovery nothing names the
+    player: not the other players' exports (friends, challenges, inboxes), not the event log or the
+    audit entries written before, not the boards, achievements or accounts. Returns (problems, notes)."""
+    stack = run.stack
+    pid = run.player_ids[victim]
+    head = stack.admin("admin.audit", {"limit": 1})
+    t0 = time.monotonic()
+    reply = None
+    for _ in range(100):
+        reply = stack.admin("auth.admin.delete-account", {"playerId": pid, "reason": "chaos", "confirm": True}, 10)
+        if reply and (reply["type"] == "reply" or reply["payload"].get("code") == "unknown_player"):
+            break
+        time.sleep(0.3)
+    if not reply or (reply["type"] != "reply" and reply["payload"].get("code") != "unknown_player"):
+        return [f"account deletion: never answered: {reply}"], []
+    for name in ("leaderboard", "achievement", "challenge", "gateway"):
+        stack.kill(name)
+    for name in ("gateway", "leaderboard", "achievement", "challenge"):
+        stack.start(name)
+    stack.wait_ready(60)
+    recovered = time.monotonic()
+    # The audit entries up to the deletion's (later reads that name the id are audited as they happen).
+    audit_head = stack.admin("admin.audit", {"limit": 1})
+    through = audit_head["payload"]["entries"][0]["seq"] if audit_head and audit_head["type"] == "reply" else 0
+    others = [p for p in range(len(run.player_ids)) if p != victim]
+    deadline = time.monotonic() + 90
+    traces = ["not checked"]
+    while time.monotonic() < deadline:
+        traces = []
+        for text in read_all_events(stack):
+            if pid in text:
+                traces.append("event log")
+                break
+        if any(pid in text for text in audit_through(stack, through)):
+            traces.append("audit log")
+        for p in others:
+            export = stack.call({"type": "account.export", "token": run.tokens[p], "payload": {}}, 10)
+            if not export or export["type"] != "reply":
+                traces.append(f"P{p}'s export unanswered: {export and export['payload']}")
+            elif pid in json.dumps(export["payload"]):
+                traces.append(f"P{p}'s export")
+        if not traces:
+            break
+        time.sleep(1)
+    # The services asked about the id directly (an operator's reads, audited after `through`).
+    lookup = stack.admin("auth.admin.lookup", {"playerId": pid})
+    if not lookup or lookup["payload"].get("code") != "unknown_player":
+        traces.append(f"auth.admin.lookup: {lookup and lookup['payload']}")
+    export = stack.admin("account.export", {"playerId": pid}, 10)
+    if not export or export["payload"].get("code") != "unknown_player":
+        traces.append(f"account.export: {export and export['payload']}")
+    for game in GAMES_WITH_ACHIEVEMENTS:
+        listed = stack.call({"type": "achievement.list", "gameId": game, "playerId": pid,
+                             "adminKey": stack.admin_key, "payload": {}}, 10)
+        if not listed or listed["type"] != "reply":
+            traces.append(f"achievement.list {game}: {listed}")
+        elif any((a.get("percentComplete") or 0) > 0 or a.get("earned") for a in listed["payload"]["achievements"]):
+            traces.append(f"achievements in {game}")
+    for board in (HIGH, FAST, COINS):
+        entry = stack.call({"type": "leaderboard.entry", "gameId": "dash", "playerId": pid,
+                            "adminKey": stack.admin_key, "payload": {"boardId": board}}, 10)
+        if not entry or entry["type"] != "reply":
+            traces.append(f"leaderboard.entry {board}: {entry}")
+        elif entry["payload"].get("entry") is not None:
+            traces.append(f"an entry on {board}")
+    notes = [f"account deletion of P{victim}: answered in {recovered - t0:.1f} s with the kills and restarts; "
+             f"no trace left {time.monotonic() - recovered:.1f} s after recovery" if not traces else
+             f"account deletion of P{victim}: traces remain: {traces}"]
+    return ([f"account deletion under kills: the deleted player remains in: {traces}"] if traces else []), notes
+
+
 def diff_states(a, b):
     lines = []
     for key in sorted(set(a) | set(b)):
@@ -1425,6 +1527,9 @@ def main():
             else:
                 probe_missing.append(rid)
         exits = stack_b.exited()
+        # ---- account deletion with kills in the middle (after B's state was compared)
+        deletion_problems, deletion_notes = deletion_under_kills(run_b, 2)
+        problems.extend(deletion_problems)
         stack_b.stop_all()
 
         if args.postgres:
@@ -1502,6 +1607,8 @@ def main():
     print(f"run B faults: kills {dict(killer.kills)}, restarts {dict(killer.restarts)}")
     for note in killer.notes:
         print(f"    {note}")
+    for note in deletion_notes:
+        print(note)
     print(f"run B convergence: event log head {conv_b['eventsHead']}, achievement streams "
           f"{ {k: v.get('duplicatesSkipped') for k, v in conv_b['achievement'].items()} } duplicatesSkipped, challenge "
           f"streams { {k: (v.get('position'), v.get('duplicatesSkipped'), v.get('refetched')) for k, v in conv_b['challenge'].items()} } "

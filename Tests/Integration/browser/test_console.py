@@ -207,6 +207,31 @@ def test_the_console_end_to_end(browser):
     assert "script-src 'self'" in headers["content-security-policy"] and "unsafe-inline" not in headers["content-security-policy"]
     assert headers["x-frame-options"] == "DENY"
 
+    # The issuer's data exported and their account deleted from the player page; the deletion
+    # wants DELETE typed (the browser will not send the form without it, the gateway refuses it).
+    driver.get(f"{BASE}/console/players?playerId={issuer['playerId']}")
+    wait(driver, lambda d: d.find_elements("id", "delete-account"), "the player's delete form")
+    exported = httpx.get(driver.find_element("id", "export").get_attribute("href"), cookies=jar)
+    assert exported.status_code == 200 and "attachment" in exported.headers["content-disposition"], exported.text
+    document = exported.json()
+    assert document["playerId"] == issuer["playerId"] and document["challenges"]["issued"], document
+    unconfirmed = httpx.post(f"{BASE}/console/players/delete", data={"player": issuer["playerId"], "csrf": csrf,
+                                                                     "confirm": "yes"},
+                             cookies=jar, headers={"Origin": BASE})
+    assert unconfirmed.status_code == 303, unconfirmed.text
+    issuer_token = {"Authorization": f"Bearer {issuer['sessionToken']}"}
+    assert http.get("/v1/me", headers=issuer_token).status_code == 200, "an unconfirmed deletion deleted"
+    driver.get(f"{BASE}/console/players?playerId={issuer['playerId']}")
+    wait(driver, lambda d: d.find_elements("id", "delete-account"), "the player's delete form again")
+    assert "type DELETE to confirm" in driver.find_element("tag name", "body").text
+    driver.find_element("id", "delete-reason").send_keys("console test: asked by email")
+    driver.find_element("id", "delete-confirm").send_keys("DELETE")
+    driver.find_element("id", "delete").click()
+    wait(driver, lambda d: "deleted;" in d.find_element("tag name", "body").text, "the deletion's notice")
+    assert http.get("/v1/me", headers=issuer_token).status_code == 401
+    friends = http.get("/v1/friends", headers={"Authorization": f"Bearer {receiver['sessionToken']}"}).json()
+    assert friends["friends"] == [], friends
+
     # A second operator's session, revoked from the first: it is logged out.
     other = browser("second")
     log_in(other)

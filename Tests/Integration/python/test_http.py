@@ -1453,3 +1453,49 @@ def test_inbox_catch_up_after_a_position(http):
     assert [item["message"].split(": ", 1)[1] for item in later] == ["second", "third"]
     assert ok(http.get(f"{challenges}/inbox", headers=bearer(bo), params={"after": positions[0]}))["items"] == []
     problem(http.get(f"{challenges}/inbox", headers=bearer(bo), params={"after": -1}), 400, "invalid_field", "payload.after")
+
+
+def test_account_deletion_and_export_over_http(http, admin_key):
+    # The player exports, then deletes their account (PROTOCOL 8.14, 8.15); the routes refuse
+    # what is wrong first and change nothing.
+    ann, bo = register(http), device_player(http)
+    befriend(http, ann, bo)
+    submit(http, ann, HIGHSCORE, 420)
+    document = ok(http.get("/v1/me/export", headers=bearer(ann)))
+    assert document["format"] == "podium-export-1" and document["playerId"] == ann["playerId"], document
+    assert [f["playerId"] for f in document["account"]["friends"]["friends"]] == [bo["playerId"]], document
+    assert [(e["boardId"], e["value"]) for e in document["leaderboards"]["entries"]] == [(HIGHSCORE, 420)], document
+    admin = {"X-Podium-Admin-Key": admin_key}
+    assert ok(http.get(f"/v1/admin/players/{ann['playerId']}/export", headers=admin))["leaderboards"] == document["leaderboards"]
+    problem(http.get("/v1/me/export", headers=bearer(bo), params={"playerId": ann["playerId"]}), 403, "forbidden")
+
+    problem(http.post("/v1/me/delete", headers=bearer(ann), json={"confirm": True}), 400, "missing_field", "payload.password")
+    problem(http.post("/v1/me/delete", headers=bearer(ann), json={"password": ann["password"]}), 400,
+            "confirmation_required", "payload.confirm")
+    problem(http.post("/v1/me/delete", headers=bearer(ann), json={"password": "not the password", "confirm": True}), 401,
+            "invalid_credentials")
+    assert ok(http.get("/v1/me", headers=bearer(ann)))["playerId"] == ann["playerId"]
+
+    receipt = ok(http.post("/v1/me/delete", headers=bearer(ann), json={"password": ann["password"], "confirm": True}))
+    assert receipt["playerId"] == ann["playerId"] and receipt["revokedSessions"] == 1, receipt
+    assert receipt["usernameFreeAt"] > receipt["deletedAt"], receipt
+    assert http.get("/v1/me", headers=bearer(ann)).status_code == 401
+    problem(http.post("/v1/sessions", json={"username": ann["username"], "password": ann["password"]}), 401,
+            "invalid_credentials")
+    problem(http.post("/v1/accounts", json={"username": ann["username"], "password": new_password()}), 409,
+            "username_taken", "payload.username")
+    poll(lambda: ok(http.get(f"/v1/games/{DASH}/leaderboards/{HIGHSCORE}/top", headers=bearer(bo)))["entries"],
+         lambda entries: ann["playerId"] not in [e["playerId"] for e in entries], "the deleted player's score gone")
+    assert ok(http.get("/v1/friends", headers=bearer(bo)))["friends"] == []
+    problem(http.get(f"/v1/admin/players/{ann['playerId']}/export", headers=admin), 404, "unknown_player")
+
+    # An operator deletes a device account; confirming is required of operators too.
+    path = f"/v1/admin/players/{bo['playerId']}/delete"
+    problem(http.post(path, headers=admin, json={"reason": "asked by email"}), 400, "confirmation_required", "payload.confirm")
+    problem(http.post(path, headers=admin, json={"reason": "", "confirm": True}), 400, "invalid_field", "payload.reason")
+    gone = ok(http.post(path, headers=admin, json={"reason": "asked by email", "confirm": True}))
+    assert gone["unlinkedDevices"] == 1 and gone.get("usernameFreeAt") is None, gone
+    problem(http.post(path, headers=admin, json={"confirm": True}), 404, "unknown_player")
+    # The device logs in to a new, empty account.
+    again = ok(http.post("/v1/sessions/device", json={"deviceId": bo["deviceId"]}))
+    assert again["created"] is True and again["playerId"] != bo["playerId"], again

@@ -67,6 +67,7 @@ MESSAGE_TOO_BIG = 1009
 SESSION_EXPIRED = 4001
 SESSION_REVOKED = 4003
 PLAYER_BANNED = 4004
+ACCOUNT_DELETED = 4005
 
 
 # ---------------------------------------------------------------------------------------------
@@ -427,6 +428,28 @@ def test_a_ban_closes_every_socket_of_the_player_with_4004(http, sockets, admin_
         error_of(d.hello(second["sessionToken"], [DASH]), "player_banned")
     finally:
         http.post(f"/v1/admin/players/{first['playerId']}/unban", json={}, headers={"X-Podium-Admin-Key": admin_key})
+
+
+def test_deleting_the_account_closes_every_socket_of_the_player_with_4005(http, sockets, admin_key):
+    device = f"device-{uuid.uuid4()}"
+    first = http.post("/v1/sessions/device", json={"deviceId": device}).json()
+    second = http.post("/v1/sessions/device", json={"deviceId": device}).json()
+    bystander = device_player(http)
+    a, b, c = sockets(), sockets(), sockets()
+    check_hello(a.hello(first["sessionToken"], [DASH]), first, [DASH])
+    check_hello(b.hello(second["sessionToken"], [DASH]), second, [DASH])
+    check_hello(c.hello(bystander["sessionToken"], [DASH]), bystander, [DASH])
+    # A device account is deleted with its session alone (no password to give).
+    response = http.post("/v1/me/delete", json={"confirm": True},
+                         headers={"Authorization": f"Bearer {first['sessionToken']}"})
+    assert response.status_code == 200, response.text
+    assert response.json()["revokedSessions"] == 2, response.text
+    assert closing_code(a)[0] == ACCOUNT_DELETED
+    assert closing_code(b)[0] == ACCOUNT_DELETED
+    request_id = send_test_notification(c)
+    c.wait_for(is_notification(request_id), "the bystander's notification", DELIVERY_WAIT_SECONDS)
+    d = sockets()
+    error_of(d.hello(second["sessionToken"], [DASH]), "session_revoked")
 
 
 def test_only_the_hello_games_are_pushed_and_a_new_hello_replaces_them(http, sockets):

@@ -351,6 +351,31 @@ struct ConsolePages: Sendable {
         }
     }
 
+    /// Deletes the player's account; the operator must type DELETE to confirm.
+    func deleteAccount(_ fields: [String: String]) async -> (location: String, flash: String) {
+        let player = fields["player"] ?? ""
+        guard fields["confirm"] == "DELETE" else {
+            return (playerPage(player), "not deleted: type DELETE to confirm")
+        }
+        let reason = fields["reason"].flatMap { $0.isEmpty ? nil : $0 }
+        switch await admin(
+            AuthRequests.adminDeleteAccount, AccountDeletionOrder(playerId: player, reason: reason, confirm: true))
+        {
+        case .success(let receipt):
+            return (
+                "/console/players",
+                "account \(receipt.playerId) deleted; \(receipt.revokedSessions) session(s) ended, "
+                    + "\(receipt.unlinkedDevices) device(s) unlinked; every service erases its data"
+            )
+        case .failure(let error): return (playerPage(player), Self.describe(error))
+        }
+    }
+
+    /// The player's export (`account.export`), as a JSON download.
+    func export(player: String) async -> Result<PlayerExport, ErrorReply> {
+        await admin(GatewayRequests.exportAccount, ExportRequest(playerId: player))
+    }
+
     func revokeSession(_ fields: [String: String]) async -> (location: String, flash: String) {
         let player = fields["player"] ?? ""
         switch await admin(AuthRequests.revokeSession, SessionTarget(sessionId: fields["session"] ?? "")) {

@@ -168,6 +168,12 @@ enum ConsoleTemplates {
         <label>Reason <input name="reason" id="ban-reason" maxlength="500" required></label>
         <label>Days (empty: until unbanned) <input name="days" type="number" min="1" max="3650"></label>
         <button type="submit" class="danger" id="ban">Ban</button></form>{{/ban}}
+        <p><a href="/console/players/export?player={{playerId}}" id="export" download>Export the player's data (JSON)</a></p>
+        <form method="post" action="/console/players/delete" class="danger-zone" id="delete-account"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="player" value="{{playerId}}">
+        <p>Deleting the account ends every session, unlinks devices and erases the player's scores, achievements, challenges, friends and inbox in every game. It cannot be undone.</p>
+        <label>Reason (for the audit log) <input name="reason" id="delete-reason" maxlength="500"></label>
+        <label>Type DELETE to confirm <input name="confirm" id="delete-confirm" autocomplete="off" required pattern="DELETE"></label>
+        <button type="submit" class="danger" id="delete">Delete account</button></form>
         </section>
         {{/player}}
         """

@@ -74,6 +74,19 @@ struct GatewayConsole: Sendable {
         action("/console/players/ban", on: router) { pages, fields in await pages.ban(fields) }
         action("/console/players/unban", on: router) { pages, fields in await pages.unban(fields) }
         action("/console/players/revoke-session", on: router) { pages, fields in await pages.revokeSession(fields) }
+        action("/console/players/delete", on: router) { pages, fields in await pages.deleteAccount(fields) }
+        router.get("/console/players/export") { request, _ in
+            guard session(request) != nil else { return ConsoleHTTP.html("log in first", status: .unauthorized) }
+            let player = request.uri.queryParameters["player"].map(String.init) ?? ""
+            switch await ConsolePages(console: self, context: nil).export(player: player) {
+            case .success(let document):
+                var response = ConsoleHTTP.json(try WireCodec.encode(document))
+                response.headers[.contentDisposition] = "attachment; filename=\"podium-export-\(document.playerId).json\""
+                return response
+            case .failure(let error):
+                return ConsoleHTTP.html("\(error.code.rawValue): \(error.message)", status: .notFound)
+            }
+        }
         action("/console/leaderboards/remove-score", on: router) { pages, fields in await pages.removeScore(fields) }
         action("/console/leaderboards/reset", on: router) { pages, fields in await pages.reset(fields) }
         action("/console/challenges/end", on: router) { pages, fields in await pages.endChallenge(fields) }
