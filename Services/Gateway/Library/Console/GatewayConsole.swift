@@ -81,7 +81,8 @@ struct GatewayConsole: Sendable {
             switch await ConsolePages(console: self, context: nil).export(player: player) {
             case .success(let document):
                 var response = ConsoleHTTP.json(try WireCodec.encode(document))
-                response.headers[.contentDisposition] = "attachment; filename=\"podium-export-\(document.playerId).json\""
+                let name = "podium-export-\(document.playerId).json"
+                response.headers[.contentDisposition] = "attachment; filename=\"\(name)\""
                 return response
             case .failure(let error):
                 return ConsoleHTTP.html("\(error.code.rawValue): \(error.message)", status: .notFound)
