@@ -8,9 +8,11 @@ import PodiumRuntime
 /// and the gateway pseudonymises its logs and tells auth (``pendingErasures()``, ``markErased(_:)``).
 extension Accounts {
     /// The player deletes their own account: with their password when the account has one.
-    func deleteOwnAccount(_ playerId: String, _ request: AccountDeletionRequest, context: ServiceContext)
-        async throws -> AccountDeletionReceipt
-    {
+    /// A wrong password counts as a failed login of the account from the caller's address
+    /// (``LoginGuard``), so a stolen session token cannot be used to guess it.
+    func deleteOwnAccount(
+        _ playerId: String, _ request: AccountDeletionRequest, peer: String?, context: ServiceContext
+    ) async throws -> AccountDeletionReceipt {
         try Self.requireConfirmation(request.confirm)
         guard let account = try await store.account(playerId: playerId) else { throw AccountErrors.unknownPlayer }
         if let hash = account.passwordHash {
@@ -19,7 +21,18 @@ extension Accounts {
                     code: .missingField, message: "give the account's password to delete it",
                     field: "payload.password")
             }
+            let key = Self.loginAccount(account.username ?? "")
+            let address = Self.loginAddress(peer)
+            let now = clock.nowMilliseconds
+            if let refusal = try await loginRefusal(account: key, address: address, now: now) {
+                let wait = refusal.retryAfterMilliseconds
+                throw ErrorReply(
+                    code: .rateLimited, message: "too many wrong passwords; try again in \((wait + 999) / 1000) s",
+                    retryAfterMilliseconds: wait)
+            }
             guard try await hasher.verify(password, against: hash) else {
+                try await recordLoginFailure(account: key, address: address, now: now)
+                context.logger.info("account deletion refused: wrong password", metadata: ["player.id": "\(playerId)"])
                 throw ErrorReply(code: .invalidCredentials, message: "wrong password", field: "payload.password")
             }
         }

@@ -96,7 +96,7 @@ final class Accounts: Sendable {
 
     /// Whether a password login must wait: the limits as this instance counts them, or as every
     /// instance does (the shared marks of this account and address).
-    private func loginRefusal(account: String, address: String, now: Int64) async throws -> LoginGuard.Refusal? {
+    func loginRefusal(account: String, address: String, now: Int64) async throws -> LoginGuard.Refusal? {
         guard let throttles else {
             return loginGuard.withLock { $0.check(account: account, address: address, now: now) }
         }
@@ -107,7 +107,7 @@ final class Accounts: Sendable {
         return shared.check(account: account, address: address, now: now)
     }
 
-    private func recordLoginFailure(account: String, address: String, now: Int64) async throws {
+    func recordLoginFailure(account: String, address: String, now: Int64) async throws {
         guard let throttles else {
             loginGuard.withLock { $0.recordFailure(account: account, address: address, now: now) }
             return

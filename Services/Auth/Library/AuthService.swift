@@ -80,7 +80,8 @@ public enum AuthService {
             },
             Requests.ban.handler { request, context in try await accounts.ban(request.payload, context: context) },
             Requests.deleteAccount.handler { request, context in
-                try await accounts.deleteOwnAccount(try request.player(), request.payload, context: context)
+                try await accounts.deleteOwnAccount(
+                    try request.player(), request.payload, peer: request.caller.peer, context: context)
             },
             Requests.adminDeleteAccount.handler { request, context in
                 try await accounts.deleteAccount(request.payload, context: context)

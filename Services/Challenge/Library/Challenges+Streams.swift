@@ -99,8 +99,9 @@ extension Challenges: DurableConsumer {
         }
         guard base != StreamName.auth else {
             try await complete([], stream: stream, through: lost.upperBound, context: context)
-            context.logger.warning(
-                "friend request news lost: no inbox items for them", metadata: ["stream": "\(stream)"])
+            context.logger.error(
+                "auth stream messages lost before they were read: friend requests in them make no inbox items and account deletions in them are not applied here (delete those accounts again)",
+                metadata: ["stream": "\(stream)", "lost": "\(lost.lowerBound)-\(lost.upperBound)"])
             return
         }
         let kind: ChallengeKind = base == StreamName.leaderboard ? .score : .achievement

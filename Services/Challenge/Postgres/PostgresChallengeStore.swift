@@ -283,7 +283,8 @@ public final class PostgresChallengeStore: ChallengeStore, StorageSize {
                     WHERE id = \(challengeId) AND issuer_id = \(playerId)
                     """, logger: logger)
                 guard let challenge = try await Self.load(challengeId, connection, logger) else { continue }
-                let made = pending.sorted().flatMap { notes(challenge, $0) }
+                // The player may take part in their own time-boxed challenge: no note for them.
+                let made = pending.filter { $0 != playerId }.sorted().flatMap { notes(challenge, $0) }
                 try await Self.insert(made, connection, logger)
                 written += made
             }

@@ -214,7 +214,8 @@ public final class SQLiteChallengeStore: ChallengeStore {
                     sql: "UPDATE challenge SET issuer_id = ?, message = NULL WHERE id = ? AND issuer_id = ?",
                     arguments: [erasure.pseudonym, challengeId, playerId])
                 guard let challenge = try Self.load(db, challengeId) else { continue }
-                for receiver in pending {
+                // The player may take part in their own time-boxed challenge: no note for them.
+                for receiver in pending where receiver != playerId {
                     for note in notes(challenge, receiver) {
                         try Self.insert(note.item, gameId: note.gameId, playerId: note.playerId, in: db)
                         written.append(note)

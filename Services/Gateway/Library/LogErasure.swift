@@ -16,6 +16,8 @@ struct LogErasure: Sendable {
     let logger: Logger
     /// How often the auth service is asked.
     var interval: Duration = .seconds(2)
+    /// How old a deletion is before its logs are rewritten (ms).
+    static let settleMilliseconds: Int64 = 3_000
 
     /// Erases until cancelled.
     func run() async {
@@ -33,7 +35,10 @@ struct LogErasure: Sendable {
             return 0
         }
         var finished = 0
-        for erasure in pending.erasures {
+        // A deletion's own audit entry is written just after auth committed it: a round leaves
+        // deletions younger than a few seconds for the next one, so that entry is rewritten too.
+        let settled = clock.nowMilliseconds - Self.settleMilliseconds
+        for erasure in pending.erasures where erasure.deletedAt <= settled {
             do {
                 let events = try await eventLog.pseudonymise(playerId: erasure.playerId, as: erasure.pseudonym)
                 let entries = try await audit.pseudonymise(playerId: erasure.playerId, as: erasure.pseudonym)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// How the gateway's logs keep a deleted player's records without the player (docs/PROTOCOL.md
-/// 8.8): every occurrence of the player's id in a stored envelope or payload is replaced by the
+/// 8.14): every occurrence of the player's id in a stored envelope or payload is replaced by the
 /// deletion's pseudonym (`deleted-<random>`, linked to the player nowhere). Player ids are random
 /// UUIDs, so an occurrence is never a coincidence.
 public enum Pseudonyms {

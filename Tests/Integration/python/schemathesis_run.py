@@ -22,9 +22,9 @@ schemathesis dictionaries of ids that exist (the player's own id for the `player
 example games' game, board and achievement ids, the friend, the challenge), used for about
 60 % of those values (write_config); the rest stays generated.
 
-`DELETE /v1/sessions/current` (logout) ends the session it is sent with, so it runs in a second,
-separate schemathesis run with a session of its own (a device login); otherwise every later
-request of the first run would only test 401.
+`DELETE /v1/sessions/current` (logout) and `POST /v1/me/delete` (account deletion) end the
+session they are sent with, so each runs in a separate schemathesis run with a session of its own
+(a device login); otherwise every later request of the first run would only test 401.
 
 Settings (environment, all optional):
 
@@ -62,6 +62,9 @@ PHASES = "examples,coverage,fuzzing"
 READY_WAIT_SECONDS = 30.0
 REQUEST_TIMEOUT_SECONDS = 15.0  # above the default 5 s service timeout: every request is answered by then
 LOGOUT_OPERATION = "authLogout"
+# Deleting the account ends the session (and the account) too: it runs on its own likewise.
+DELETE_OPERATION = "authAccountDelete"
+SESSION_ENDING = (LOGOUT_OPERATION, DELETE_OPERATION)
 # How often a bound parameter takes an id that exists (write_config) rather than a generated value.
 DICTIONARY_PROBABILITY = 0.6
 
@@ -280,27 +283,30 @@ def main():
         config_file = Path(scratch) / "schemathesis.toml"
         write_config(config_file, player["playerId"], friend_id, other_id, challenge_id)
         selection = []
-        for operation_id in [LOGOUT_OPERATION] + list(EXCLUDED_OPERATIONS):
+        for operation_id in list(SESSION_ENDING) + list(EXCLUDED_OPERATIONS):
             selection += ["--exclude-operation-id", operation_id]
         runs = [
             (
-                "all operations but logout",
+                "all operations but logout and account deletion",
                 *run_schemathesis("main", base, player["sessionToken"], selection, max_examples, report_dir, config_file),
             )
         ]
-        if LOGOUT_OPERATION not in EXCLUDED_OPERATIONS:
-            # Its own session: the first logout ends it, later ones are 401 session_revoked.
+        for ending in SESSION_ENDING:
+            if ending in EXCLUDED_OPERATIONS:
+                continue
+            # Its own session (a device account): the first success ends it, later requests are
+            # 401 session_revoked.
             try:
-                logout_player = device_login(base)
+                own_player = device_login(base)
             except (urllib.error.URLError, OSError) as error:
-                fail_to_start(f"logging in for the logout run failed: {error}")
-            write_config(config_file, logout_player["playerId"], friend_id, other_id, challenge_id)
-            selection = ["--include-operation-id", LOGOUT_OPERATION]
+                fail_to_start(f"logging in for the {ending} run failed: {error}")
+            write_config(config_file, own_player["playerId"], friend_id, other_id, challenge_id)
+            selection = ["--include-operation-id", ending]
             runs.append(
                 (
-                    "logout",
+                    ending,
                     *run_schemathesis(
-                        "logout", base, logout_player["sessionToken"], selection, max_examples, report_dir, config_file
+                        ending, base, own_player["sessionToken"], selection, max_examples, report_dir, config_file
                     ),
                 )
             )

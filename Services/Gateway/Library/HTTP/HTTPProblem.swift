@@ -30,6 +30,8 @@ struct HTTPProblem: Sendable, Equatable {
         switch error.code {
         case .invalidToken, .tokenExpired, .sessionRevoked: refused = true
         case .unauthenticated: refused = false
+        // A wrong password in the payload (deleting an account) is not a refused token.
+        case .invalidCredentials where error.field?.hasPrefix("payload.") == true: refused = false
         default: refused = credentialSent
         }
         return refused ? "Bearer realm=\"podium\", error=\"invalid_token\"" : "Bearer realm=\"podium\""
