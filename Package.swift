@@ -116,7 +116,8 @@ let package = Package(
             ],
             path: "Shared/Operations"
         ),
-        // Session and refresh tokens (JWT via jwt-kit), shared by the auth service and the gateway.
+        // Session and refresh tokens (JWT via jwt-kit), password hashing (scrypt) and one-time codes
+        // (TOTP), shared by the auth service and the gateway.
         .target(
             name: "PodiumTokens",
             dependencies: [
@@ -124,6 +125,7 @@ let package = Package(
                 "PodiumRuntime",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             path: "Shared/Tokens"
         ),

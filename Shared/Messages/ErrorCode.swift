@@ -77,6 +77,8 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, CustomSt
     public static let inviteRevoked = ErrorCode(rawValue: "invite_revoked")
     /// The player is banned by an operator (docs/PROTOCOL.md 22.1).
     public static let playerBanned = ErrorCode(rawValue: "player_banned")
+    /// No operator account has this name.
+    public static let unknownOperator = ErrorCode(rawValue: "unknown_operator")
     /// The player's account was deleted: nothing more is stored for them (docs/PROTOCOL.md 8.14).
     public static let accountDeleted = ErrorCode(rawValue: "account_deleted")
     /// A destructive request was not confirmed in the request.

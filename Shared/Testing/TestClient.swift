@@ -131,6 +131,9 @@ public func errorCode<Value>(_ operation: () async throws -> Value) async throws
         return nil
     } catch let error as PodiumClientError where error.kind == .errorReply {
         return error.code
+    } catch let error as ErrorReply {
+        // A library called directly (no client between) throws the reply itself.
+        return error.code
     }
 }
 

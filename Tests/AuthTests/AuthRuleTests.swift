@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import PodiumMessages
+import PodiumTokens
 import Testing
 
 @testable import Auth

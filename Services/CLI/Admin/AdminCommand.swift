@@ -14,6 +14,7 @@ struct AdminCommand: ParsableCommand {
             """,
         subcommands: [
             AdminBanCommand.self, AdminUnbanCommand.self, AdminDeleteAccountCommand.self, AdminExportCommand.self,
+            AdminOperatorsCommand.self,
             AdminLookupCommand.self, AdminRevokeSessionCommand.self,
             AdminLockoutsCommand.self, AdminUnlockCommand.self, AdminNotifyCommand.self,
             AdminRemoveScoreCommand.self, AdminResetBoardCommand.self, AdminArchivesCommand.self,

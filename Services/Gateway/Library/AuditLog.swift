@@ -24,13 +24,16 @@ final class AuditLog: Sendable {
 
     /// The connection, with its one reply written to the audit log before it goes out when the
     /// request turns out to be an operator's (`isOperator` is set once the admin key checked out;
-    /// docs/PROTOCOL.md 22.7). Anything else, a wrong admin key included, is refused and changes
-    /// nothing: the refusal is in the log, not the audit log. Reading the audit log is not audited.
+    /// docs/PROTOCOL.md 22.7) and changes something (``isAudited(_:)``). Anything else, a wrong
+    /// admin key included, is refused and changes nothing: the refusal is in the log, not the
+    /// audit log.
     func recording(_ connection: ClientConnection, request: ClientRequest?, when isOperator: Locked<Bool>)
         -> ClientConnection
     {
-        guard let request, request.type != .adminAudit, request.adminKey != nil else { return connection }
+        guard let request, request.adminKey != nil, Self.isAudited(request.type) else { return connection }
         let at = clock.nowMilliseconds
+        // A console page acting for an operator account: the entry names the operator.
+        let actor = ConsoleOperator.current?.actor ?? Self.actor(of: request)
         let payload = Self.redacted(request.payload ?? .object([:]))
         let target = request.playerId ?? request.payload?["playerId"]?.stringValue
         // A request with the admin key has its reply decoded (no `deliverEncoded`), so that the
@@ -42,7 +45,7 @@ final class AuditLog: Sendable {
             }
             let outcome = reply.type == .error ? (reply.payload["code"]?.stringValue ?? "internal_error") : "ok"
             let entry = AuditEntry(
-                seq: 0, at: at, actor: Self.actor(of: request), transport: connection.key.transport.rawValue,
+                seq: 0, at: at, actor: actor, transport: connection.key.transport.rawValue,
                 peer: connection.peer, type: request.type.rawValue, gameId: request.gameId, playerId: target,
                 payload: payload,
                 requestId: request.id, outcome: outcome)
@@ -76,6 +79,18 @@ final class AuditLog: Sendable {
             before: query.before ?? Int64.max, type: query.type, playerId: query.playerId, limit: limit + 1)
         let entries = Array(rows.prefix(limit))
         return AuditPage(entries: entries, next: rows.count > limit ? entries.last?.seq : nil)
+    }
+
+    /// Whether an operator's request of `type` is audited: every change (by the request catalog;
+    /// a type it does not know counts as one), and reading a player's whole data (an export).
+    /// Other reads (pages, lists, look-ups, the audit log itself) are not: the log holds what
+    /// operators changed and whose data they took.
+    static func isAudited(_ type: MessageType) -> Bool {
+        if type == GatewayRequests.exportAccount.type { return true }
+        if let info = RequestCatalog.info(type) { return info.changesState }
+        // Every service's built-in reads (`<service>.health`, `.receipt`, `.outbox.read`).
+        let name = type.rawValue
+        return !(name.hasSuffix(".health") || name.hasSuffix(".receipt") || name.hasSuffix(".outbox.read"))
     }
 
     /// Who sent a request, as the audit log names them: the admin key by the first 8 hex digits

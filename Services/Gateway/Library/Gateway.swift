@@ -147,8 +147,11 @@ public final class Gateway: Sendable {
             limits.shareWithOtherGateways()
             return RateSharing(usage: $0, limits: limits, gateway: settings.runtime.instanceID, clock: clock)
         }
+        let operators = Operators(
+            store: storage.operators, hasher: PasswordHasher(cost: settings.operatorPasswordCost), clock: clock)
         let pipeline = GatewayPipeline(
             settings: settings, sessions: sessions, limits: limits, router: router, eventLog: eventLog, audit: audit,
+            operators: operators,
             topics: topics,
             clock: clock, logger: logger)
         self.pipeline = pipeline

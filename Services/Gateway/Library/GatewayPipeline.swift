@@ -23,6 +23,8 @@ final class GatewayPipeline: RequestPipeline {
     let eventLog: EventLog
     /// Every operator request, on disk before its reply.
     let audit: AuditLog
+    /// Operator accounts (the console's logins, roles and second factors).
+    let operators: Operators
     private let topics: NotificationTopics
     /// Requests answered and errors among them, for the console's live chart.
     let counts: ConsoleCounts
@@ -32,8 +34,9 @@ final class GatewayPipeline: RequestPipeline {
     init(
         settings: GatewaySettings, sessions: ClientSessions, limits: RequestLimits, router: ServiceRouter,
         eventLog: EventLog,
-        audit: AuditLog, topics: NotificationTopics, clock: any PodiumClock, logger: Logger
+        audit: AuditLog, operators: Operators, topics: NotificationTopics, clock: any PodiumClock, logger: Logger
     ) {
+        self.operators = operators
         self.settings = settings
         self.sessions = sessions
         self.limits = limits
@@ -87,6 +90,12 @@ final class GatewayPipeline: RequestPipeline {
                 actor = try await sessions.authenticate(request, peer: connection.peer)
             }
             if actor.kind == .admin { operatorRequest.withLock { $0 = true } }
+            if actor.kind == .admin, let person = ConsoleOperator.current,
+                !OperatorPermissions.permits(person.role, request.type)
+            {
+                throw ErrorReply(
+                    code: .forbidden, message: "a \(person.role.rawValue) may not send \(request.type.rawValue)")
+            }
             let playerId = try authorizer.authorize(request, as: actor)
             try limits.checkPlayer(actor: actor, playerId: playerId)
             try await dispatch(request, actor: actor, playerId: playerId, from: connection)
@@ -181,6 +190,14 @@ final class GatewayPipeline: RequestPipeline {
             let query = try RequestDecoder.payload(request.payload, as: AuditQuery.self)
             await reply(
                 to: client, requestID: request.id, payload: try WireCodec.jsonValue(try await audit.page(query)))
+        case GatewayRequests.createOperator.type, GatewayRequests.updateOperator.type,
+            GatewayRequests.listOperators.type, GatewayRequests.removeOperator.type, GatewayRequests.beginTOTP.type,
+            GatewayRequests.confirmTOTP.type, GatewayRequests.removeTOTP.type:
+            guard actor.kind == .admin else {
+                throw ErrorReply(code: .forbidden, message: "operator accounts are managed with the admin key")
+            }
+            let reply = try await operators.answer(request)
+            await self.reply(to: client, requestID: request.id, payload: reply)
         case .accountExport:
             // Asks every service; runs beside the request loop so other requests keep flowing.
             Task {

@@ -63,6 +63,8 @@ public struct GatewaySettings: Sendable {
     /// Game server keys by game id.
     public var serverKeys: [String: String]
     public var adminKey: String?
+    /// How operators' passwords are hashed (scrypt); tests use a cheap cost.
+    public var operatorPasswordCost: PasswordHasher.Cost = .standard
 
     /// Frames above this size make libzmq drop the connection before Podium sees them.
     public var hardFrameLimit: Int64 { Int64(max(maxMessageBytes * 16, 1 << 20)) }

@@ -132,14 +132,19 @@ public protocol AuditStore: Sendable {
 public struct GatewayStorage: Sendable {
     public var eventLog: any EventLogStore
     public var audit: any AuditStore
+    /// Operator accounts (kept beside the audit log).
+    public var operators: any OperatorStore
     /// Where the gateways share the players' admitted requests (PostgreSQL); nil: one gateway.
     public var rateUsage: (any SharedRateUsage)?
     /// What the stores run while open (a connection pool): one of the gateway's parts.
     public var runner: (any StorageRunner)?
 
-    public init(eventLog: any EventLogStore, audit: any AuditStore, runner: (any StorageRunner)? = nil) {
+    public init(
+        eventLog: any EventLogStore, audit: any AuditStore & OperatorStore, runner: (any StorageRunner)? = nil
+    ) {
         self.eventLog = eventLog
         self.audit = audit
+        self.operators = audit
         self.runner = runner
     }
 }

@@ -280,7 +280,17 @@ public final class PostgresAuditStore: AuditStore, StorageSize {
                 """,
                 "CREATE INDEX audit_type ON audit (type, seq)",
                 "CREATE INDEX audit_player ON audit (player_id, seq)",
-            ])
+            ]),
+        PostgresMigration(
+            "v2-operators",
+            [
+                // Operator accounts (docs/SECURITY.md 3.6), shared by every gateway.
+                """
+                CREATE TABLE operator (name text PRIMARY KEY, password_hash text NOT NULL, role text NOT NULL,
+                    totp_secret text, pending_totp_secret text, last_totp_step bigint, created_at bigint NOT NULL,
+                    last_login_at bigint)
+                """
+            ]),
     ]
 
     public init(database: PostgresStorage) { self.database = database }
@@ -356,6 +366,90 @@ extension PostgresAuditStore {
                     """, logger: logger)
             }
             return rows.count
+        }
+    }
+}
+
+extension PostgresAuditStore: OperatorStore {
+    private typealias OperatorRow = (String, String, String, String?, String?, Int64?, Int64, Int64?)
+    private static let operatorColumns =
+        "name, password_hash, role, totp_secret, pending_totp_secret, last_totp_step, created_at, last_login_at"
+
+    private static func operatorRecord(_ row: OperatorRow) -> OperatorRecord? {
+        guard let role = OperatorRole(rawValue: row.2) else { return nil }
+        return OperatorRecord(
+            name: row.0, passwordHash: row.1, role: role, totpSecret: row.3, pendingTOTPSecret: row.4,
+            lastTOTPStep: row.5, createdAt: row.6, lastLoginAt: row.7)
+    }
+
+    public func insert(_ record: OperatorRecord) async throws -> Bool {
+        let logger = database.logger
+        return try await database.transaction { connection in
+            var inserted = false
+            for try await _ in try await connection.query(
+                """
+                INSERT INTO operator (name, password_hash, role, totp_secret, pending_totp_secret, last_totp_step,
+                    created_at, last_login_at)
+                VALUES (\(record.name), \(record.passwordHash), \(record.role.rawValue), \(record.totpSecret),
+                    \(record.pendingTOTPSecret), \(record.lastTOTPStep), \(record.createdAt), \(record.lastLoginAt))
+                ON CONFLICT DO NOTHING RETURNING name
+                """, logger: logger
+            ).decode(String.self) {
+                inserted = true
+            }
+            return inserted
+        }
+    }
+
+    public func record(named name: String) async throws -> OperatorRecord? {
+        try await records(where: name).first
+    }
+
+    public func records() async throws -> [OperatorRecord] {
+        try await records(where: nil)
+    }
+
+    private func records(where name: String?) async throws -> [OperatorRecord] {
+        let logger = database.logger
+        return try await database.read { connection in
+            let query: PostgresQuery =
+                "SELECT \(unescaped: Self.operatorColumns) FROM operator WHERE (\(name)::text IS NULL OR name = \(name)) ORDER BY name"
+            var found: [OperatorRecord] = []
+            for try await row in try await connection.query(query, logger: logger).decode(OperatorRow.self) {
+                if let record = Self.operatorRecord(row) { found.append(record) }
+            }
+            return found
+        }
+    }
+
+    public func update(_ record: OperatorRecord) async throws -> Bool {
+        let logger = database.logger
+        return try await database.transaction { connection in
+            var updated = false
+            for try await _ in try await connection.query(
+                """
+                UPDATE operator SET password_hash = \(record.passwordHash), role = \(record.role.rawValue),
+                    totp_secret = \(record.totpSecret), pending_totp_secret = \(record.pendingTOTPSecret),
+                    last_totp_step = \(record.lastTOTPStep), last_login_at = \(record.lastLoginAt)
+                WHERE name = \(record.name) RETURNING name
+                """, logger: logger
+            ).decode(String.self) {
+                updated = true
+            }
+            return updated
+        }
+    }
+
+    public func remove(named name: String) async throws -> Bool {
+        let logger = database.logger
+        return try await database.transaction { connection in
+            var removed = false
+            for try await _ in try await connection.query(
+                "DELETE FROM operator WHERE name = \(name) RETURNING name", logger: logger
+            ).decode(String.self) {
+                removed = true
+            }
+            return removed
         }
     }
 }

@@ -31,6 +31,15 @@ public final class SQLiteAuditStore: AuditStore {
                 table.column("outcome", .text).notNull()
             }
         }
+        migrator.registerMigration("v2-operators") { db in
+            // Operator accounts (docs/SECURITY.md 3.6), beside the audit log that names them.
+            try db.execute(
+                sql: """
+                    CREATE TABLE operator (name TEXT PRIMARY KEY, password_hash TEXT NOT NULL, role TEXT NOT NULL,
+                        totp_secret TEXT, pending_totp_secret TEXT, last_totp_step INTEGER, created_at INTEGER NOT NULL,
+                        last_login_at INTEGER)
+                    """)
+        }
         try migrator.migrate(database)
     }
 
@@ -93,6 +102,66 @@ extension SQLiteAuditStore {
             }
             return rows.count
         }
+    }
+}
+
+extension SQLiteAuditStore: OperatorStore {
+    public func insert(_ record: OperatorRecord) async throws -> Bool {
+        try await database.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO operator (name, password_hash, role, totp_secret, pending_totp_secret, last_totp_step,
+                        created_at, last_login_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                    """,
+                arguments: [
+                    record.name, record.passwordHash, record.role.rawValue, record.totpSecret,
+                    record.pendingTOTPSecret, record.lastTOTPStep, record.createdAt, record.lastLoginAt,
+                ])
+            return db.changesCount > 0
+        }
+    }
+
+    public func record(named name: String) async throws -> OperatorRecord? {
+        try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM operator WHERE name = ?", arguments: [name]).flatMap(
+                Self.operatorRecord)
+        }
+    }
+
+    public func records() async throws -> [OperatorRecord] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM operator ORDER BY name").compactMap(Self.operatorRecord)
+        }
+    }
+
+    public func update(_ record: OperatorRecord) async throws -> Bool {
+        try await database.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE operator SET password_hash = ?, role = ?, totp_secret = ?, pending_totp_secret = ?,
+                        last_totp_step = ?, last_login_at = ? WHERE name = ?
+                    """,
+                arguments: [
+                    record.passwordHash, record.role.rawValue, record.totpSecret, record.pendingTOTPSecret,
+                    record.lastTOTPStep, record.lastLoginAt, record.name,
+                ])
+            return db.changesCount > 0
+        }
+    }
+
+    public func remove(named name: String) async throws -> Bool {
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM operator WHERE name = ?", arguments: [name])
+            return db.changesCount > 0
+        }
+    }
+
+    private static func operatorRecord(_ row: Row) -> OperatorRecord? {
+        guard let role = OperatorRole(rawValue: row["role"]) else { return nil }
+        return OperatorRecord(
+            name: row["name"], passwordHash: row["password_hash"], role: role, totpSecret: row["totp_secret"],
+            pendingTOTPSecret: row["pending_totp_secret"], lastTOTPStep: row["last_totp_step"],
+            createdAt: row["created_at"], lastLoginAt: row["last_login_at"])
     }
 }
 

@@ -32,13 +32,30 @@ public enum GatewayRequests {
     public static let exportAccount = RequestDefinition<ExportRequest, PlayerExport>(
         .accountExport, access: RequestAccess("player or operator", kinds: [.player, .admin]), owner: gateway)
 
+    // Operator accounts (docs/PROTOCOL.md 22.11): the admin key, or an administrator's console.
+    public static let createOperator = RequestDefinition<OperatorCreation, OperatorAccount>(
+        "admin.operators.create", access: .operator, changesState: true, owner: gateway)
+    public static let updateOperator = RequestDefinition<OperatorUpdate, OperatorAccount>(
+        "admin.operators.update", access: .operator, changesState: true, owner: gateway)
+    public static let listOperators = RequestDefinition<EmptyPayload, OperatorList>(
+        "admin.operators.list", access: .operator, owner: gateway)
+    public static let removeOperator = RequestDefinition<OperatorTarget, OperatorRemoval>(
+        "admin.operators.remove", access: .operator, changesState: true, owner: gateway)
+    public static let beginTOTP = RequestDefinition<OperatorTarget, TOTPEnrollment>(
+        "admin.operators.totp-begin", access: .operator, changesState: true, owner: gateway)
+    public static let confirmTOTP = RequestDefinition<TOTPConfirmation, OperatorAccount>(
+        "admin.operators.totp-confirm", access: .operator, changesState: true, owner: gateway)
+    public static let removeTOTP = RequestDefinition<OperatorTarget, OperatorAccount>(
+        "admin.operators.totp-remove", access: .operator, changesState: true, owner: gateway)
+
     /// The owner name of the types above.
     public static let gateway = "gateway"
 
     /// Every type the gateway answers itself.
     public static let all: [RequestInfo] = [
         publish.info, receipt.info, eventsRead.info, subscribe.info, audit.info, health.info,
-        gatewayHealth.info, exportAccount.info,
+        gatewayHealth.info, exportAccount.info, createOperator.info, updateOperator.info, listOperators.info,
+        removeOperator.info, beginTOTP.info, confirmTOTP.info, removeTOTP.info,
     ]
 }
 

@@ -57,9 +57,18 @@ def shot(driver, name):
 
 
 def log_in(driver, key=ADMIN_KEY):
+    """Logs in with the shared admin key (under "Log in with the admin key" on the login page)."""
     driver.get(f"{BASE}/console/login")
+    driver.find_element("css selector", "details summary").click()
     driver.find_element("id", "key").send_keys(key)
     driver.find_element("id", "login").click()
+
+
+def log_in_as_operator(driver, name, password):
+    driver.get(f"{BASE}/console/login")
+    driver.find_element("id", "operator").send_keys(name)
+    driver.find_element("id", "password").send_keys(password)
+    driver.find_element("id", "operator-submit").click()
 
 
 def heading(driver):
@@ -231,6 +240,23 @@ def test_the_console_end_to_end(browser):
     assert http.get("/v1/me", headers=issuer_token).status_code == 401
     friends = http.get("/v1/friends", headers={"Authorization": f"Bearer {receiver['sessionToken']}"}).json()
     assert friends["friends"] == [], friends
+
+    # An operator account logs in by name and password; the header says who, and a viewer's try
+    # at a change is refused with a notice.
+    viewer_name = f"viewer-{uuid.uuid4().hex[:6]}"
+    made = http.post("/v1/admin/operators", json={"name": viewer_name, "password": "a viewer's long password",
+                                                   "role": "viewer"}, headers={"X-Podium-Admin-Key": ADMIN_KEY})
+    assert made.status_code == 200, made.text
+    watcher = browser("viewer")
+    log_in_as_operator(watcher, viewer_name, "a viewer's long password")
+    wait(watcher, lambda d: d.current_url.endswith("/console/overview"), "the viewer's overview")
+    assert watcher.find_element("id", "who").text == f"{viewer_name} (viewer)"
+    watcher.get(f"{BASE}/console/players?playerId={receiver['playerId']}")
+    wait(watcher, lambda d: d.find_elements("id", "ban"), "the ban form")
+    watcher.find_element("id", "ban-reason").send_keys("a viewer tries")
+    watcher.find_element("id", "ban").click()
+    wait(watcher, lambda d: "forbidden" in d.find_element("tag name", "body").text, "the viewer refused")
+    assert http.get("/v1/me", headers={"Authorization": f"Bearer {receiver['sessionToken']}"}).status_code == 200
 
     # A second operator's session, revoked from the first: it is logged out.
     other = browser("second")

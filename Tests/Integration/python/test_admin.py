@@ -405,12 +405,14 @@ def test_every_operator_request_is_audited_with_its_outcome(http, dealer):
 def test_audit_filters_and_pages(http, dealer):
     operator = Operator("zeromq", http, dealer)
     player = device_player(http)
+    # Changes are audited (an unban of a player who is not banned is still one); reads are not.
     for _ in range(3):
-        operator.ok("auth.admin.lookup", {"playerId": player["playerId"]})
+        operator.ok("auth.admin.unban", {"playerId": player["playerId"]})
+    operator.ok("auth.admin.lookup", {"playerId": player["playerId"]})
     mine = audit(operator, playerId=player["playerId"], limit=200)["entries"]
-    assert len(mine) == 3 and all(e["playerId"] == player["playerId"] and e["type"] == "auth.admin.lookup" for e in mine), mine
-    lookups = audit(operator, type="auth.admin.lookup", limit=200)["entries"]
-    assert all(e["type"] == "auth.admin.lookup" for e in lookups) and len(lookups) >= 3
+    assert len(mine) == 3 and all(e["playerId"] == player["playerId"] and e["type"] == "auth.admin.unban" for e in mine), mine
+    unbans = audit(operator, type="auth.admin.unban", limit=200)["entries"]
+    assert all(e["type"] == "auth.admin.unban" for e in unbans) and len(unbans) >= 3
     # Pages of one walk backwards without repeats.
     walked, before = [], None
     for _ in range(3):
@@ -431,11 +433,11 @@ def test_audit_filters_and_pages(http, dealer):
 def test_secrets_are_redacted_in_the_audit_log(http, dealer):
     player = device_player(http)
     request_id = unique("audit-secret")
-    response = http.post("/v1/call/auth.admin.lookup",
+    response = http.post("/v1/call/auth.admin.unban",
                          json={"payload": {"playerId": player["playerId"], "password": "hunter2-secret", "refreshToken": "rt-secret"}},
                          headers={"X-Podium-Admin-Key": ADMIN_KEY, "Idempotency-Key": request_id})
     assert response.status_code == 200, response.text
-    entries = audit(Operator("zeromq", http, dealer), type="auth.admin.lookup", limit=50)["entries"]
+    entries = audit(Operator("zeromq", http, dealer), type="auth.admin.unban", limit=50)["entries"]
     logged = next(e for e in entries if e.get("requestId") == request_id)
     assert logged["payload"]["password"] == "***" and logged["payload"]["refreshToken"] == "***", logged
     assert logged["payload"]["playerId"] == player["playerId"]
@@ -474,16 +476,22 @@ def test_each_operator_action_is_in_the_audit_log(http, dealer):
     befriend(http, issuer, receiver)
     timed = http.post(f"/v1/games/{GAME}/challenges/timed", headers=bearer(issuer),
                       json={"boardId": BOARD, "durationMilliseconds": 3_600_000, "receivers": [receiver["playerId"]]}).json()
-    actions = [
+    reads = [
         ("auth.admin.lookup", {"playerId": player["playerId"]}, None),
+        ("challenge.admin.list", {"limit": 5}, GAME),
+    ]
+    actions = [
         ("auth.admin.revoke-session", {"sessionId": player["sessionId"]}, None),
         ("auth.admin.ban", {"playerId": player["playerId"], "reason": "each"}, None),
         ("auth.admin.unban", {"playerId": player["playerId"]}, None),
         ("leaderboard.admin.remove-score", {"boardId": BOARD, "playerId": player["playerId"]}, GAME),
         ("leaderboard.admin.reset", {"boardId": BOARD}, GAME),
-        ("challenge.admin.list", {"limit": 5}, GAME),
         ("challenge.admin.end", {"challengeId": timed["challengeId"]}, GAME),
     ]
+    read_ids = []
+    for type_, payload, game in reads:
+        read_ids.append(unique("read"))
+        operator.ok(type_, payload, game=game, request_id=read_ids[-1])
     ids = {}
     for type_, payload, game in actions:
         ids[type_] = unique("each")
@@ -492,6 +500,8 @@ def test_each_operator_action_is_in_the_audit_log(http, dealer):
     for type_, request_id in ids.items():
         assert request_id in logged, f"{type_} ({request_id}) is not in the audit log"
         assert logged[request_id]["type"] == type_ and logged[request_id]["outcome"] == "ok", logged[request_id]
+    # Reads are not audited: the log holds what operators changed.
+    assert not [r for r in read_ids if r in logged], "a read was audited"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -523,3 +533,101 @@ def test_console_logins_are_throttled_and_audited(http, dealer):
     assert [e["outcome"] for e in good] == ["ok"] and good[0]["actor"].startswith("admin:"), good
     assert "session" in good[0]["payload"], good
 
+
+
+# ---------------------------------------------------------------------------------------------
+# Operator accounts: roles, a second factor, the audit log naming who did what
+
+
+def totp_code(secret_base32, at=None):
+    """RFC 6238 (HMAC-SHA1, 30 s, 6 digits), as an authenticator app computes it."""
+    import base64
+    import hashlib
+    import hmac
+    import struct
+    secret = base64.b32decode(secret_base32 + "=" * (-len(secret_base32) % 8))
+    counter = int((time.time() if at is None else at) // 30)
+    mac = hmac.new(secret, struct.pack(">Q", counter), hashlib.sha1).digest()
+    offset = mac[-1] & 0x0F
+    return f"{(struct.unpack('>I', mac[offset:offset + 4])[0] & 0x7FFFFFFF) % 1_000_000:06d}"
+
+
+def console_login(http, fields, address):
+    """A console login from its own address: the response (303 with the cookie on success)."""
+    return http.post("/console/login", data=fields, headers={"X-Forwarded-For": address}, follow_redirects=False)
+
+
+def test_operator_accounts_roles_second_factor_and_audit(http, dealer):
+    admin = {"X-Podium-Admin-Key": ADMIN_KEY}
+    name = f"ops-{uuid.uuid4().hex[:8]}"
+    password = "an operator's long password"
+    made = http.post("/v1/admin/operators", json={"name": name, "password": password, "role": "viewer"}, headers=admin)
+    assert made.status_code == 200, made.text
+    assert made.json() == {"name": name, "role": "viewer", "totp": False, "createdAt": made.json()["createdAt"]}, made.json()
+    for body, code in (({"name": name, "password": password, "role": "viewer"}, "conflict"),
+                       ({"name": "Has Spaces", "password": password, "role": "viewer"}, "invalid_field"),
+                       ({"name": f"{name}x", "password": "short", "role": "viewer"}, "invalid_password")):
+        refused = http.post("/v1/admin/operators", json=body, headers=admin)
+        assert refused.json()["code"] == code, refused.text
+    assert http.get("/v1/admin/operators", headers={"Authorization": "Bearer nope"}).status_code == 401
+    listed = http.get("/v1/admin/operators", headers=admin).json()["operators"]
+    assert name in [o["name"] for o in listed], listed
+    assert all("password" not in str(o).lower() for o in listed)
+
+    # A viewer logs in to the console and reads; a change it tries is refused and changes nothing.
+    address = f"198.51.100.{uuid.uuid4().int % 250 + 1}"
+    wrong = console_login(http, {"operator": name, "password": "not the password"}, address)
+    assert wrong.status_code == 401 and "Wrong operator name or password" in wrong.text, wrong.text
+    viewer = console_login(http, {"operator": name, "password": password}, address)
+    assert viewer.status_code == 303, viewer.text
+    jar = {"podium_console": viewer.cookies["podium_console"]}
+    page = http.get("/console/players", cookies=jar)
+    assert page.status_code == 200 and f"{name} (viewer)" in page.text, page.text[:300]
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page.text).group(1)
+    victim = device_player(http)
+    tried = http.post("/console/players/ban", data={"player": victim["playerId"], "reason": "viewer tries", "csrf": csrf},
+                      cookies=jar, headers={"Origin": BASE_URL}, follow_redirects=True)
+    assert "forbidden" in tried.text, tried.text[:500]
+    assert profile_status(http, victim) == (200, None), "a viewer's ban took effect"
+
+    # Promoted to moderator (a new login: sessions keep the role they were made with), the ban works
+    # and the audit log names the operator.
+    assert http.post(f"/v1/admin/operators/{name}", json={"role": "moderator"}, headers=admin).json()["role"] == "moderator"
+    moderator = console_login(http, {"operator": name, "password": password}, address)
+    jar = {"podium_console": moderator.cookies["podium_console"]}
+    csrf = re.search(r'name="csrf" value="([^"]+)"', http.get("/console/players", cookies=jar).text).group(1)
+    done = http.post("/console/players/ban", data={"player": victim["playerId"], "reason": "moderator bans", "csrf": csrf},
+                     cookies=jar, headers={"Origin": BASE_URL}, follow_redirects=True)
+    assert "banned" in done.text, done.text[:500]
+    assert profile_status(http, victim) == (403, "player_banned")
+    entries = Operator("zeromq", http, dealer).ok("admin.audit", {"playerId": victim["playerId"], "limit": 20})["entries"]
+    assert [(e["type"], e["actor"]) for e in entries] == [("auth.admin.ban", f"operator:{name}")], entries
+    # Deleting accounts is an administrator's: refused for a moderator.
+    refused = http.post("/console/players/delete", data={"player": victim["playerId"], "confirm": "DELETE", "csrf": csrf},
+                        cookies=jar, headers={"Origin": BASE_URL}, follow_redirects=True)
+    assert "forbidden" in refused.text, refused.text[:500]
+
+    # A second factor: begun, confirmed with a code; then the password alone is not enough.
+    begun = http.post(f"/v1/admin/operators/{name}/totp", json={}, headers=admin).json()
+    assert len(begun["secret"]) == 32 and begun["uri"].startswith(f"otpauth://totp/Podium:{name}?secret={begun['secret']}"), begun
+    bad = http.post(f"/v1/admin/operators/{name}/totp/confirm", json={"code": "12345"}, headers=admin)
+    assert bad.status_code == 401 and bad.json()["code"] == "invalid_credentials", bad.text
+    confirmed = http.post(f"/v1/admin/operators/{name}/totp/confirm", json={"code": totp_code(begun["secret"])}, headers=admin)
+    assert confirmed.status_code == 200 and confirmed.json()["totp"] is True, confirmed.text
+    needs = console_login(http, {"operator": name, "password": password}, address)
+    assert needs.status_code == 401 and "authenticator" in needs.text, needs.text
+    # The code that confirmed is used; the next step's (one step ahead is accepted) logs in, once.
+    fresh = totp_code(begun["secret"], at=time.time() + 30)
+    assert console_login(http, {"operator": name, "password": password, "code": fresh}, address).status_code == 303
+    replayed = console_login(http, {"operator": name, "password": password, "code": fresh}, address)
+    assert replayed.status_code == 401 and "used already" in replayed.text, replayed.text
+    logins = Operator("zeromq", http, dealer).ok("admin.audit", {"type": "console.login", "limit": 50})["entries"]
+    mine = [e for e in logins if e.get("peer") == address]
+    assert sorted(e["outcome"] for e in mine) == ["invalid_credentials"] * 2 + ["ok"] * 3, mine
+    assert all(e["payload"].get("operator") == name for e in mine), mine
+
+    # Removed: the account no longer logs in.
+    assert http.delete(f"/v1/admin/operators/{name}", headers=admin).json() == {"name": name, "removed": True}
+    gone = console_login(http, {"operator": name, "password": password, "code": totp_code(begun["secret"])}, address)
+    assert gone.status_code == 401
+    assert http.delete(f"/v1/admin/operators/{name}/totp", headers=admin).json()["code"] == "unknown_operator"

@@ -12,6 +12,8 @@ enum ConsoleAssets {
         header nav a { color: #cfd6e6; text-decoration: none; padding: .3rem .6rem; border-radius: 4px; }
         header nav a[aria-current=page], header nav a:hover { background: #38415a; color: #fff; }
         header .logout button { background: transparent; color: #cfd6e6; border: 1px solid #56607a; }
+        header .who { font-size: .85rem; opacity: .8; margin-left: auto; }
+        details summary { cursor: pointer; margin: .8rem 0 .4rem; }
         main { padding: 1rem 1.4rem 3rem; max-width: 1200px; }
         h1 { margin: .2rem 0 1rem; font-size: 1.5rem; }
         h2 { font-size: 1.15rem; margin: 1.6rem 0 .5rem; }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The web console's sessions (`/console`): made when an operator logs in with the admin key,
+/// The web console's sessions (`/console`): made when an operator logs in (with an operator
+/// account's name, password and code, or with the admin key),
 /// held in an HttpOnly cookie, each with its own CSRF token for the forms. A session ends when
 /// it is logged out or revoked, after 30 minutes without a request, or 12 hours after login.
 ///
@@ -13,6 +14,8 @@ struct ConsoleSessions: Sendable {
         let createdAt: Int64
         var lastSeen: Int64
         let peer: String?
+        /// The operator account logged in (nil: the shared admin key).
+        var operatorAccount: ConsoleOperator? = nil
         /// The first 8 hex digits of the session id's SHA-256 would do as a name; the id's own
         /// first 8 characters are shown instead (the id is 64 random hex digits).
         var label: String { String(id.prefix(8)) }
@@ -27,9 +30,10 @@ struct ConsoleSessions: Sendable {
     private var notices: [String: String] = [:]
 
     /// A new session with a random id and CSRF token.
-    mutating func create(now: Int64, peer: String?) -> Session {
+    mutating func create(now: Int64, peer: String?, operator account: ConsoleOperator? = nil) -> Session {
         let session = Session(
-            id: Self.randomToken(), csrf: Self.randomToken(), createdAt: now, lastSeen: now, peer: peer)
+            id: Self.randomToken(), csrf: Self.randomToken(), createdAt: now, lastSeen: now, peer: peer,
+            operatorAccount: account)
         sessions[session.id] = session
         return session
     }

@@ -20,6 +20,7 @@ enum ConsoleTemplates {
         <header>
         <span class="brand">Podium <small>console</small></span>
         <nav>{{#nav}}<a href="{{href}}"{{#current}} aria-current="page"{{/current}}>{{label}}</a>{{/nav}}</nav>
+        <span class="who" id="who">{{who}}</span>
         <form method="post" action="/console/logout" class="logout"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit">Log out</button></form>
         </header>
         <main>
@@ -39,11 +40,18 @@ enum ConsoleTemplates {
         <main>
         <h1>Podium console</h1>
         {{#error}}<p class="flash error" role="alert">{{error}}</p>{{/error}}
-        <form method="post" action="/console/login">
-        <label>Admin key <input type="password" name="key" id="key" autocomplete="off" required autofocus></label>
-        <button type="submit" id="login">Log in</button>
+        <form method="post" action="/console/login" id="operator-login">
+        <label>Operator <input name="operator" id="operator" autocomplete="username" autofocus></label>
+        <label>Password <input type="password" name="password" id="password" autocomplete="current-password"></label>
+        <label>Code from the authenticator app (if set up) <input name="code" id="code" inputmode="numeric" autocomplete="one-time-code" maxlength="6"></label>
+        <button type="submit" id="operator-submit">Log in</button>
         </form>
-        <p class="hint">The operator's key, <code>PODIUM_ADMIN_KEY</code>. Every action is written to the audit log.</p>
+        <details{{#keyOpen}} open{{/keyOpen}}><summary>Log in with the admin key</summary>
+        <form method="post" action="/console/login">
+        <label>Admin key <input type="password" name="key" id="key" autocomplete="off"></label>
+        <button type="submit" id="login">Log in with the key</button>
+        </form></details>
+        <p class="hint">An operator account (<code>podium admin operators create</code>), or the shared key <code>PODIUM_ADMIN_KEY</code>. Every change is written to the audit log with who made it.</p>
         </main>
         </body>
         </html>

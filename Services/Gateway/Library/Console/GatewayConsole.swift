@@ -76,9 +76,14 @@ struct GatewayConsole: Sendable {
         action("/console/players/revoke-session", on: router) { pages, fields in await pages.revokeSession(fields) }
         action("/console/players/delete", on: router) { pages, fields in await pages.deleteAccount(fields) }
         router.get("/console/players/export") { request, _ in
-            guard session(request) != nil else { return ConsoleHTTP.html("log in first", status: .unauthorized) }
+            guard let session = session(request) else {
+                return ConsoleHTTP.html("log in first", status: .unauthorized)
+            }
             let player = request.uri.queryParameters["player"].map(String.init) ?? ""
-            switch await ConsolePages(console: self, context: nil).export(player: player) {
+            let result = await ConsoleOperator.$current.withValue(session.operatorAccount) {
+                await ConsolePages(console: self, context: nil).export(player: player)
+            }
+            switch result {
             case .success(let document):
                 var response = ConsoleHTTP.json(try WireCodec.encode(document))
                 let name = "podium-export-\(document.playerId).json"
@@ -146,6 +151,9 @@ struct GatewayConsole: Sendable {
             response.headers[.retryAfter] = String(seconds)
             return response
         }
+        if let name = fields["operator"], !name.isEmpty {
+            return try await logIn(operator: name, fields: fields, request: request, context: context)
+        }
         guard let key = fields["key"], parts.pipeline.sessions.authorizer.isAdminKey(key) else {
             parts.loginThrottle.withLock { $0.recordFailure(address: address, now: now) }
             logger.warning("console login refused: wrong admin key", metadata: ["peer": "\(address)"])
@@ -160,12 +168,65 @@ struct GatewayConsole: Sendable {
             "/console/overview", cookie: ConsoleHTTP.sessionCookie(session.id, request: request))
     }
 
-    /// A console login, right or wrong, in the audit log (type `console.login`): who (the key's
-    /// name when it was right, else `console`), from where, how it ended, and the session made.
+    /// A login with an operator account: its name and password, and the code of its
+    /// authenticator app once it has one. Wrong ones count against the address like wrong keys.
+    private func logIn(
+        operator name: String, fields: [String: String], request: Request, context: HTTPFrontContext
+    ) async throws -> Response {
+        let address = context.peer ?? "-"
+        let now = parts.clock.nowMilliseconds
+        let outcome = try await parts.pipeline.operators.logIn(
+            name: name, password: fields["password"] ?? "", code: fields["code"])
+        switch outcome {
+        case .accepted(let account, let role):
+            parts.loginThrottle.withLock { $0.recordSuccess(address: address, now: now) }
+            let person = ConsoleOperator(name: account, role: role)
+            let session = parts.sessions.withLock { $0.create(now: now, peer: context.peer, operator: person) }
+            logger.notice(
+                "console login",
+                metadata: ["console.session": "\(session.label)", "operator": "\(account)", "peer": "\(address)"])
+            await auditLogin(
+                actor: person.actor, peer: context.peer, outcome: "ok", at: now, session: session.label,
+                operator: account)
+            return ConsoleHTTP.redirect(
+                "/console/overview", cookie: ConsoleHTTP.sessionCookie(session.id, request: request))
+        case .codeNeeded:
+            // The password was right: not a failure, but nothing without the code.
+            return login(error: "This account needs the code from its authenticator app.", status: .unauthorized)
+        case .refused, .wrongCode:
+            parts.loginThrottle.withLock { $0.recordFailure(address: address, now: now) }
+            let wrongCode = outcome == .wrongCode
+            logger.warning(
+                "console login refused",
+                metadata: ["peer": "\(address)", "reason": "\(wrongCode ? "wrong code" : "wrong name or password")"])
+            await auditLogin(
+                actor: "console", peer: context.peer, outcome: ErrorCode.invalidCredentials.rawValue, at: now,
+                operator: name)
+            return login(
+                error: wrongCode ? "That code is wrong or was used already." : "Wrong operator name or password.",
+                status: .unauthorized)
+        }
+    }
+
+    /// A console login with the admin key, right or wrong, in the audit log.
     private func auditLogin(key: String?, peer: String?, outcome: String, at: Int64, session: String? = nil) async {
-        let payload = (try? WireCodec.jsonValue(ConsoleLoginRecord(session: session))) ?? .null
+        await auditLogin(
+            actor: key.map(AuditLog.actor(adminKey:)) ?? "console", peer: peer, outcome: outcome, at: at,
+            session: session)
+    }
+
+    /// A console login, right or wrong, in the audit log (type `console.login`): who (the key's
+    /// name or the operator when it was right, else `console`), from where, how it ended, the
+    /// operator name given and the session made.
+    private func auditLogin(
+        actor: String, peer: String?, outcome: String, at: Int64, session: String? = nil, operator name: String? = nil
+    ) async {
+        let payload =
+            (try? WireCodec.jsonValue(
+                ConsoleLoginRecord(session: session, operator: name.map { String($0.prefix(64)) })))
+            ?? .null
         let entry = AuditEntry(
-            seq: 0, at: at, actor: key.map(AuditLog.actor(adminKey:)) ?? "console", transport: "http", peer: peer,
+            seq: 0, at: at, actor: actor, transport: "http", peer: peer,
             type: "console.login", gameId: nil, playerId: nil, payload: payload, requestId: nil, outcome: outcome)
         do {
             try await parts.pipeline.audit.append(entry)
@@ -200,11 +261,14 @@ struct GatewayConsole: Sendable {
             var query: [String: String] = [:]
             for (name, value) in request.uri.queryParameters { query[String(name)] = String(value) }
             let pages = ConsolePages(console: self, context: context)
-            var (template, data) = await body(pages, query, session)
+            var (template, data) = await ConsoleOperator.$current.withValue(session.operatorAccount) {
+                await body(pages, query, session)
+            }
             data["csrf"] = session.csrf
             let inner = library.render(data, withTemplate: template) ?? ""
             var layout: [String: Any] = [
                 "title": title, "csrf": session.csrf, "body": inner,
+                "who": session.operatorAccount.map { "\($0.name) (\($0.role.rawValue))" } ?? "admin key",
                 "nav": Self.pages.map {
                     ["href": $0.path, "label": $0.label, "current": $0.path == path] as [String: Any]
                 },
@@ -224,7 +288,9 @@ struct GatewayConsole: Sendable {
     ) {
         router.post(RouterPath(path)) { request, context in
             try await form(request, context: context) { session, fields in
-                let (location, flash) = await run(ConsolePages(console: self, context: context), fields)
+                let (location, flash) = await ConsoleOperator.$current.withValue(session.operatorAccount) {
+                    await run(ConsolePages(console: self, context: context), fields)
+                }
                 parts.sessions.withLock { $0.leave(notice: flash, for: session.id) }
                 return ConsoleHTTP.redirect(location)
             }
@@ -255,4 +321,6 @@ struct GatewayConsole: Sendable {
 /// The payload of a `console.login` audit entry: the console session the login made, if any.
 private struct ConsoleLoginRecord: Encodable {
     let session: String?
+    /// The operator name given (operator-account logins).
+    var `operator`: String? = nil
 }

@@ -73,7 +73,7 @@ struct HTTPProblem: Sendable, Equatable {
             return 403
         case .inviteExpired, .inviteRevoked, .accountDeleted: return 410
         case .unknownType, .unknownRoute, .unknownPlayer, .unknownGame, .unknownBoard, .unknownAchievement,
-            .unknownChallenge, .unknownInvite:
+            .unknownChallenge, .unknownInvite, .unknownOperator:
             return 404
         case .conflict, .usernameTaken, .idReused, .duplicateRequestID, .logPruned:
             return 409

@@ -130,6 +130,13 @@ extension HTTPRoute {
             .post("/v1/admin/players/:playerId/unban", AuthRequests.unban.type),
             .post("/v1/admin/players/:playerId/delete", AuthRequests.adminDeleteAccount.type),
             .get("/v1/admin/players/:playerId/export", GatewayRequests.exportAccount.type),
+            .get("/v1/admin/operators", GatewayRequests.listOperators.type),
+            .post("/v1/admin/operators", GatewayRequests.createOperator.type),
+            .post("/v1/admin/operators/:name", GatewayRequests.updateOperator.type),
+            .delete("/v1/admin/operators/:name", GatewayRequests.removeOperator.type),
+            .post("/v1/admin/operators/:name/totp", GatewayRequests.beginTOTP.type),
+            .post("/v1/admin/operators/:name/totp/confirm", GatewayRequests.confirmTOTP.type),
+            .delete("/v1/admin/operators/:name/totp", GatewayRequests.removeTOTP.type),
             .get(
                 "/v1/admin/players", AuthRequests.lookup.type,
                 query: ["playerId": .string, "username": .string, "deviceId": .string]),

@@ -1,0 +1,33 @@
+import PodiumMessages
+
+/// Which requests each operator role may send (docs/SECURITY.md 3.6): a pure rule over the
+/// request catalog, tested without a gateway. Reads are every role's; moderators act on players;
+/// administrators may do everything.
+public enum OperatorPermissions {
+    /// What a moderator may change besides what a viewer may read.
+    static let moderation: Set<MessageType> = [
+        AuthRequests.ban.type, AuthRequests.unban.type, AuthRequests.revokeSession.type, AuthRequests.unlock.type,
+        LeaderboardRequests.removeScore.type, ChallengeRequests.end.type, ChallengeRequests.inboxNotify.type,
+        GatewayRequests.exportAccount.type,
+    ]
+    /// Reads that are not a viewer's: a player's whole data.
+    static let notForViewers: Set<MessageType> = [GatewayRequests.exportAccount.type]
+
+    /// Whether `role` may send a request of `type`.
+    public static func permits(_ role: OperatorRole, _ type: MessageType) -> Bool {
+        switch role {
+        case .administrator:
+            return true
+        case .moderator:
+            return moderation.contains(type) || isRead(type)
+        case .viewer:
+            return isRead(type) && !notForViewers.contains(type)
+        }
+    }
+
+    /// A request that changes nothing (by the catalog; an unknown type counts as a change).
+    static func isRead(_ type: MessageType) -> Bool {
+        guard let info = RequestCatalog.info(type) else { return false }
+        return !info.changesState
+    }
+}
