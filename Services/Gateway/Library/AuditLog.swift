@@ -86,11 +86,7 @@ final class AuditLog: Sendable {
     /// Other reads (pages, lists, look-ups, the audit log itself) are not: the log holds what
     /// operators changed and whose data they took.
     static func isAudited(_ type: MessageType) -> Bool {
-        if type == GatewayRequests.exportAccount.type { return true }
-        if let info = RequestCatalog.info(type) { return info.changesState }
-        // Every service's built-in reads (`<service>.health`, `.receipt`, `.outbox.read`).
-        let name = type.rawValue
-        return !(name.hasSuffix(".health") || name.hasSuffix(".receipt") || name.hasSuffix(".outbox.read"))
+        type == GatewayRequests.exportAccount.type || !OperatorPermissions.isRead(type)
     }
 
     /// Who sent a request, as the audit log names them: the admin key by the first 8 hex digits

@@ -25,9 +25,11 @@ public enum OperatorPermissions {
         }
     }
 
-    /// A request that changes nothing (by the catalog; an unknown type counts as a change).
+    /// A request that changes nothing: by the catalog, or one of every service's built-in reads
+    /// (`<service>.health`, `.receipt`, `.outbox.read`); any other unknown type counts as a change.
     static func isRead(_ type: MessageType) -> Bool {
-        guard let info = RequestCatalog.info(type) else { return false }
-        return !info.changesState
+        if let info = RequestCatalog.info(type) { return !info.changesState }
+        let name = type.rawValue
+        return name.hasSuffix(".health") || name.hasSuffix(".receipt") || name.hasSuffix(".outbox.read")
     }
 }
