@@ -5,11 +5,11 @@ struct AdminCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
         abstract: """
-            Operator actions (admin key): bans, sessions, player lookup, scores, board resets, challenges, the audit log.
+            Operator actions (admin key): bans, deletions, exports, sessions, player lookup, scores, board resets, challenges, operator accounts, the audit log.
             """,
         discussion: """
-            Every subcommand sends the admin key: --admin-key or $PODIUM_ADMIN_KEY. Each request is \
-            written to the gateway's audit log (podium admin audit). Moving a deployment to PostgreSQL \
+            Every subcommand sends the admin key: --admin-key or $PODIUM_ADMIN_KEY. Each change (and \
+            each export) is written to the gateway's audit log (podium admin audit); reads are not. Moving a deployment to PostgreSQL \
             works on the stores themselves, with the stack stopped: podium-data export and import.
             """,
         subcommands: [

@@ -284,7 +284,7 @@ public final class PostgresAuditStore: AuditStore, StorageSize {
         PostgresMigration(
             "v2-operators",
             [
-                // Operator accounts (docs/SECURITY.md 3.6), shared by every gateway.
+                // Operator accounts (docs/SECURITY.md 3.10), shared by every gateway.
                 """
                 CREATE TABLE operator (name text PRIMARY KEY, password_hash text NOT NULL, role text NOT NULL,
                     totp_secret text, pending_totp_secret text, last_totp_step bigint, created_at bigint NOT NULL,
@@ -437,6 +437,22 @@ extension PostgresAuditStore: OperatorStore {
                 updated = true
             }
             return updated
+        }
+    }
+
+    public func claimTOTPStep(name: String, step: Int64, at time: Int64) async throws -> Bool {
+        let logger = database.logger
+        return try await database.transaction { connection in
+            var claimed = false
+            for try await _ in try await connection.query(
+                """
+                UPDATE operator SET last_totp_step = \(step), last_login_at = \(time)
+                WHERE name = \(name) AND (last_totp_step IS NULL OR last_totp_step < \(step)) RETURNING name
+                """, logger: logger
+            ).decode(String.self) {
+                claimed = true
+            }
+            return claimed
         }
     }
 

@@ -32,7 +32,7 @@ public final class SQLiteAuditStore: AuditStore {
             }
         }
         migrator.registerMigration("v2-operators") { db in
-            // Operator accounts (docs/SECURITY.md 3.6), beside the audit log that names them.
+            // Operator accounts (docs/SECURITY.md 3.10), beside the audit log that names them.
             try db.execute(
                 sql: """
                     CREATE TABLE operator (name TEXT PRIMARY KEY, password_hash TEXT NOT NULL, role TEXT NOT NULL,
@@ -152,6 +152,17 @@ extension SQLiteAuditStore: OperatorStore {
     public func remove(named name: String) async throws -> Bool {
         try await database.write { db in
             try db.execute(sql: "DELETE FROM operator WHERE name = ?", arguments: [name])
+            return db.changesCount > 0
+        }
+    }
+
+    public func claimTOTPStep(name: String, step: Int64, at time: Int64) async throws -> Bool {
+        try await database.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE operator SET last_totp_step = ?, last_login_at = ?
+                    WHERE name = ? AND (last_totp_step IS NULL OR last_totp_step < ?)
+                    """, arguments: [step, time, name, step])
             return db.changesCount > 0
         }
     }

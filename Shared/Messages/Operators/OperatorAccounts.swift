@@ -1,4 +1,4 @@
-/// What an operator account may do (docs/SECURITY.md 3.6): each role can do everything the one
+/// What an operator account may do (docs/SECURITY.md 3.10): each role can do everything the one
 /// before it can.
 ///
 /// - `viewer`: reads (pages, lists, the audit log), no change and no player's export.

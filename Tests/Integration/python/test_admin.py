@@ -590,9 +590,11 @@ def test_operator_accounts_roles_second_factor_and_audit(http, dealer):
     assert "forbidden" in tried.text, tried.text[:500]
     assert profile_status(http, victim) == (200, None), "a viewer's ban took effect"
 
-    # Promoted to moderator (a new login: sessions keep the role they were made with), the ban works
-    # and the audit log names the operator.
+    # Promoted to moderator: the viewer's session ends (a change to the account ends its sessions);
+    # after a new login the ban works and the audit log names the operator.
     assert http.post(f"/v1/admin/operators/{name}", json={"role": "moderator"}, headers=admin).json()["role"] == "moderator"
+    ended = http.get("/console/players", cookies=jar, follow_redirects=False)
+    assert ended.status_code == 303 and ended.headers["location"].endswith("/console/login"), ended.status_code
     moderator = console_login(http, {"operator": name, "password": password}, address)
     jar = {"podium_console": moderator.cookies["podium_console"]}
     csrf = re.search(r'name="csrf" value="([^"]+)"', http.get("/console/players", cookies=jar).text).group(1)

@@ -10,11 +10,13 @@ import PodiumRuntime
 /// The operators' web console at `/console` on the HTTP front (docs/OPERATIONS.md section 5):
 /// pages rendered on the server from Mustache templates, a little script for the live chart.
 ///
-/// Operators log in with the admin key; the console then holds a session cookie (HttpOnly,
-/// SameSite=Strict, Secure behind TLS). Every change is a form POST that must carry the session's
-/// CSRF token and come from the console's own origin. Everything it reads or changes goes
-/// through the gateway's request pipeline with the admin key, so the usual rules, limits and the
-/// audit log apply to it as to any operator request.
+/// Operators log in with an operator account (name, password, and a TOTP code once set up) or
+/// with the admin key; the console then holds a session cookie (HttpOnly, SameSite=Strict, Secure
+/// behind TLS). Every change is a form POST that must carry the session's CSRF token and come
+/// from the console's own origin. Everything it reads or changes goes through the gateway's
+/// request pipeline with the admin key, as the session's operator (``ConsoleOperator``), so the
+/// usual rules, limits, the operator's role and the audit log apply to it as to any operator
+/// request.
 struct GatewayConsole: Sendable {
     let parts: ConsoleParts
     let library: MustacheLibrary
@@ -53,7 +55,7 @@ struct GatewayConsole: Sendable {
             }
         }
         router.get("/console/api/overview") { request, _ in
-            guard session(request) != nil else { return ConsoleHTTP.html("log in first", status: .unauthorized) }
+            guard await session(request) != nil else { return ConsoleHTTP.html("log in first", status: .unauthorized) }
             return ConsoleHTTP.json(
                 try WireCodec.encode(await ConsolePages(console: self, context: nil).overviewNumbers()))
         }
@@ -76,7 +78,7 @@ struct GatewayConsole: Sendable {
         action("/console/players/revoke-session", on: router) { pages, fields in await pages.revokeSession(fields) }
         action("/console/players/delete", on: router) { pages, fields in await pages.deleteAccount(fields) }
         router.get("/console/players/export") { request, _ in
-            guard let session = session(request) else {
+            guard let session = await session(request) else {
                 return ConsoleHTTP.html("log in first", status: .unauthorized)
             }
             let player = request.uri.queryParameters["player"].map(String.init) ?? ""
@@ -98,6 +100,25 @@ struct GatewayConsole: Sendable {
         action("/console/challenges/end", on: router) { pages, fields in await pages.endChallenge(fields) }
         router.post("/console/sessions/revoke") { request, context in
             try await form(request, context: context) { session, fields in
+                // Ending another operator's session is an administrator's (or the admin key's).
+                if let person = session.operatorAccount, person.role != .administrator {
+                    parts.sessions.withLock {
+                        $0.leave(notice: "forbidden: only an administrator ends console sessions", for: session.id)
+                    }
+                    return ConsoleHTTP.redirect("/console/overview")
+                }
+                let target = fields["session"] ?? ""
+                let ended = parts.sessions.withLock { $0.active(now: parts.clock.nowMilliseconds) }
+                    .first { $0.id == target || $0.label == target }
+                if let ended {
+                    let record = ConsoleLoginRecord(session: ended.label, operator: ended.operatorAccount?.name)
+                    let entry = AuditEntry(
+                        seq: 0, at: parts.clock.nowMilliseconds,
+                        actor: session.operatorAccount?.actor ?? "console:\(session.label)", transport: "http",
+                        peer: context.peer, type: "console.session-revoke", gameId: nil, playerId: nil,
+                        payload: (try? WireCodec.jsonValue(record)) ?? .null, requestId: nil, outcome: "ok")
+                    try? await parts.pipeline.audit.append(entry)
+                }
                 let notice = parts.sessions.withLock {
                     let revoked = $0.revoke(fields["session"] ?? "")
                     let notice = revoked ? "console session revoked" : "no such console session"
@@ -114,11 +135,20 @@ struct GatewayConsole: Sendable {
 
     // MARK: - Sessions
 
-    /// The live console session of the request, if any.
-    func session(_ request: Request) -> ConsoleSessions.Session? {
+    /// The live console session of the request, if any. A session of an operator account whose
+    /// role, password or second factor changed since its login (or that was removed) ends here.
+    func session(_ request: Request) async -> ConsoleSessions.Session? {
         guard let id = ConsoleHTTP.sessionID(request) else { return nil }
         let now = parts.clock.nowMilliseconds
-        return parts.sessions.withLock { $0.touch(id, now: now) }
+        guard let session = parts.sessions.withLock({ $0.touch(id, now: now) }) else { return nil }
+        if let person = session.operatorAccount, !(await parts.pipeline.operators.isCurrent(person)) {
+            _ = parts.sessions.withLock { $0.revoke(id) }
+            logger.notice(
+                "console session ended: its operator account changed",
+                metadata: ["console.session": "\(session.label)", "operator": "\(person.name)"])
+            return nil
+        }
+        return session
     }
 
     private func login(error: String?, status: HTTPResponse.Status = .ok) -> Response {
@@ -142,12 +172,12 @@ struct GatewayConsole: Sendable {
         // Slowed like a player's login (SECURITY.md 3.4): past a limit the key is not even checked.
         if let wait = parts.loginThrottle.withLock({ $0.retryAfter(address: address, now: now) }) {
             logger.warning(
-                "console login refused: too many wrong keys",
+                "console login refused: too many failed logins",
                 metadata: ["peer": "\(address)", "retry_after_ms": "\(wait)"])
             await auditLogin(key: nil, peer: context.peer, outcome: ErrorCode.rateLimited.rawValue, at: now)
             let seconds = (wait + 999) / 1000
             var response = login(
-                error: "Too many wrong keys from this address: try again in \(seconds) s.", status: .tooManyRequests)
+                error: "Too many failed logins from this address: try again in \(seconds) s.", status: .tooManyRequests)
             response.headers[.retryAfter] = String(seconds)
             return response
         }
@@ -169,7 +199,9 @@ struct GatewayConsole: Sendable {
     }
 
     /// A login with an operator account: its name and password, and the code of its
-    /// authenticator app once it has one. Wrong ones count against the address like wrong keys.
+    /// authenticator app once it has one. Wrong ones count against the address like wrong keys;
+    /// the audit entry names the operator only when the name is an account's (a password typed
+    /// into the name field is never stored).
     private func logIn(
         operator name: String, fields: [String: String], request: Request, context: HTTPFrontContext
     ) async throws -> Response {
@@ -178,9 +210,9 @@ struct GatewayConsole: Sendable {
         let outcome = try await parts.pipeline.operators.logIn(
             name: name, password: fields["password"] ?? "", code: fields["code"])
         switch outcome {
-        case .accepted(let account, let role):
+        case .accepted(let person):
+            let account = person.name
             parts.loginThrottle.withLock { $0.recordSuccess(address: address, now: now) }
-            let person = ConsoleOperator(name: account, role: role)
             let session = parts.sessions.withLock { $0.create(now: now, peer: context.peer, operator: person) }
             logger.notice(
                 "console login",
@@ -196,12 +228,14 @@ struct GatewayConsole: Sendable {
         case .refused, .wrongCode:
             parts.loginThrottle.withLock { $0.recordFailure(address: address, now: now) }
             let wrongCode = outcome == .wrongCode
+            // The name only when it is an account's: a password typed into it is never stored.
+            let named = outcome == .refused(knownName: false) ? nil : name
             logger.warning(
                 "console login refused",
                 metadata: ["peer": "\(address)", "reason": "\(wrongCode ? "wrong code" : "wrong name or password")"])
             await auditLogin(
                 actor: "console", peer: context.peer, outcome: ErrorCode.invalidCredentials.rawValue, at: now,
-                operator: name)
+                operator: named)
             return login(
                 error: wrongCode ? "That code is wrong or was used already." : "Wrong operator name or password.",
                 status: .unauthorized)
@@ -257,7 +291,7 @@ struct GatewayConsole: Sendable {
             )
     ) {
         router.get(RouterPath(path)) { request, context in
-            guard let session = session(request) else { return ConsoleHTTP.redirect("/console/login") }
+            guard let session = await session(request) else { return ConsoleHTTP.redirect("/console/login") }
             var query: [String: String] = [:]
             for (name, value) in request.uri.queryParameters { query[String(name)] = String(value) }
             let pages = ConsolePages(console: self, context: context)
@@ -305,7 +339,7 @@ struct GatewayConsole: Sendable {
         guard ConsoleHTTP.isSameOrigin(request) else {
             return refused("a form posted from another site", request: request, peer: context.peer)
         }
-        guard let session = session(request) else {
+        guard let session = await session(request) else {
             return refused(
                 "no console session (log in again)", request: request, peer: context.peer, status: .unauthorized)
         }

@@ -7,6 +7,8 @@ import PodiumMessages
 struct ConsoleOperator: Sendable, Equatable {
     let name: String
     let role: OperatorRole
+    /// The account as it was at login (``Operators/stamp(_:)``): a change ends the session.
+    var stamp: String = ""
 
     /// The operator of the request running now, if the console runs it for one.
     @TaskLocal static var current: ConsoleOperator?

@@ -1,6 +1,6 @@
 import PodiumMessages
 
-/// Which requests each operator role may send (docs/SECURITY.md 3.6): a pure rule over the
+/// Which requests each operator role may send (docs/SECURITY.md 3.10): a pure rule over the
 /// request catalog, tested without a gateway. Reads are every role's; moderators act on players;
 /// administrators may do everything.
 public enum OperatorPermissions {

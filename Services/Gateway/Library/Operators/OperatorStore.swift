@@ -47,4 +47,7 @@ public protocol OperatorStore: Sendable {
     func update(_ record: OperatorRecord) async throws -> Bool
     /// Removes an account; false when there was none.
     func remove(named name: String) async throws -> Bool
+    /// Records a login with the code of `step`, only if no code of that step or a later one was
+    /// used before (one statement: two logins with one code cannot both pass); false otherwise.
+    func claimTOTPStep(name: String, step: Int64, at time: Int64) async throws -> Bool
 }

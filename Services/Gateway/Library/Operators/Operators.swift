@@ -1,9 +1,10 @@
+import Crypto
 import Foundation
 import PodiumMessages
 import PodiumRuntime
 import PodiumTokens
 
-/// Operator accounts (docs/PROTOCOL.md 22.11, docs/SECURITY.md 3.6): made and changed with the
+/// Operator accounts (docs/PROTOCOL.md 22.11, docs/SECURITY.md 3.10): made and changed with the
 /// admin key (the CLI) or by an administrator, logging in to the console with a password and,
 /// once enrolled, a TOTP code. The shared admin key stays for automation.
 final class Operators: Sendable {
@@ -121,9 +122,10 @@ final class Operators: Sendable {
 
     /// How a console login with a name and password ended.
     enum Login: Sendable, Equatable {
-        case accepted(name: String, role: OperatorRole)
-        /// Unknown name or wrong password (never told apart).
-        case refused
+        case accepted(ConsoleOperator)
+        /// Unknown name or wrong password (never told apart to the one logging in);
+        /// `knownName`: the name is an account's (the audit log may name it).
+        case refused(knownName: Bool)
         /// The password was right and the account has a second factor: a code is needed.
         case codeNeeded
         /// The password was right, the code was not (or was used already).
@@ -134,21 +136,35 @@ final class Operators: Sendable {
     func logIn(name: String, password: String, code: String?) async throws -> Login {
         guard let stored = try? await store.record(named: try Self.validName(name)) else {
             _ = try await hasher.verify(password, against: try await decoy())
-            return .refused
+            return .refused(knownName: false)
         }
-        guard try await hasher.verify(password, against: stored.passwordHash) else { return .refused }
-        var updated = stored
+        guard try await hasher.verify(password, against: stored.passwordHash) else { return .refused(knownName: true) }
+        let now = clock.nowMilliseconds
         if let secretText = stored.totpSecret, let secret = Base32.decode(secretText) {
             guard let code, !code.isEmpty else { return .codeNeeded }
-            guard
-                let step = TOTP(secret: secret).matchingStep(
-                    code, at: clock.nowMilliseconds, after: stored.lastTOTPStep)
+            guard let step = TOTP(secret: secret).matchingStep(code, at: now, after: stored.lastTOTPStep),
+                try await store.claimTOTPStep(name: stored.name, step: step, at: now)
             else { return .wrongCode }
-            updated.lastTOTPStep = step
+        } else {
+            var updated = stored
+            updated.lastLoginAt = now
+            _ = try await store.update(updated)
         }
-        updated.lastLoginAt = clock.nowMilliseconds
-        _ = try await store.update(updated)
-        return .accepted(name: stored.name, role: stored.role)
+        return .accepted(ConsoleOperator(name: stored.name, role: stored.role, stamp: Self.stamp(stored)))
+    }
+
+    /// What a console session's operator must still match: the role, the password and the second
+    /// factor as they were at login (a change or a removal ends the operator's sessions).
+    static func stamp(_ record: OperatorRecord) -> String {
+        let material = "\(record.role.rawValue)\u{0}\(record.passwordHash)\u{0}\(record.totpSecret ?? "")"
+        return SHA256.hash(data: Data(material.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Whether a console session's operator is still as at login (read from the store: every
+    /// gateway sees a change made through any of them).
+    func isCurrent(_ person: ConsoleOperator) async -> Bool {
+        guard let record = try? await store.record(named: person.name) else { return false }
+        return Self.stamp(record) == person.stamp
     }
 
     /// A hash checked for unknown names.
