@@ -33,7 +33,7 @@ public enum RefreshOutcome: Sendable, Equatable {
 /// The auth service's storage: accounts, devices, sessions, friends.
 ///
 /// Every method is one atomic transaction.
-public protocol AccountStore: ServiceStore, DeletedAccountStore {
+public protocol AccountStore: ServiceStore, DeletedAccountStore, PlayerDirectory {
     /// Where the login and invite-code throttles count when several instances share the store
     /// (PostgreSQL); nil: each instance counts in memory (``ThrottleLedger``).
     var throttles: (any ThrottleLedger)? { get }
@@ -201,6 +201,13 @@ public struct AccountDeletion: Sendable {
         self.usernameFreeAt = usernameFreeAt
         self.writes = writes
     }
+}
+
+/// Finding players for operators.
+public protocol PlayerDirectory: Sendable {
+    /// Players whose username key or lower-cased display name starts with `prefix` (already
+    /// lower-cased), or whose id is `prefix`, by display name, at most `limit`.
+    func searchPlayers(prefix: String, limit: Int) async throws -> [PlayerSummary]
 }
 
 /// Deleted accounts (docs/PROTOCOL.md 8.14): every method one transaction.

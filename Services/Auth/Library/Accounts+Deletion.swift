@@ -117,4 +117,17 @@ extension Accounts {
             invites: try await store.invites(ownerId: target.playerId, now: now),
             ban: BanRules.holds(ban, now: now) ? ban : nil)
     }
+
+    /// Players by username or display-name prefix, or by id (`auth.admin.search`).
+    func search(_ search: PlayerSearch) async throws -> PlayerSearchResult {
+        let query = search.query.trimmingCharacters(in: .whitespaces)
+        guard (1...64).contains(query.count) else {
+            throw ErrorReply(code: .invalidField, message: "a search has 1-64 characters", field: "payload.query")
+        }
+        let limit = search.limit ?? 20
+        guard (1...100).contains(limit) else {
+            throw ErrorReply(code: .invalidField, message: "limit is 1-100", field: "payload.limit")
+        }
+        return PlayerSearchResult(players: try await store.searchPlayers(prefix: query.lowercased(), limit: limit))
+    }
 }

@@ -94,6 +94,7 @@ public enum AuthService {
                 try await accounts.revokeSession(request.payload, context: context)
             },
             Requests.lookup.handler { request, _ in try await accounts.lookup(request.payload) },
+            Requests.search.handler { request, _ in try await accounts.search(request.payload) },
             Requests.lockouts.handler { request, _ in try await accounts.lockouts(request.payload) },
             Requests.unlock.handler { request, context in
                 try await accounts.unlock(request.payload, context: context)

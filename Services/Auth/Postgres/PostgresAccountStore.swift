@@ -112,6 +112,27 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
     /// The connection pool, watched as one of the service's loops.
     public var runner: (any StorageRunner)? { database }
 
+    // MARK: Player search
+
+    public func searchPlayers(prefix: String, limit: Int) async throws -> [PlayerSummary] {
+        let pattern =
+            prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_") + "%"
+        return try await read { connection, logger in
+            var found: [PlayerSummary] = []
+            for try await (id, name, username, createdAt) in try await connection.query(
+                """
+                SELECT id, display_name, username, created_at FROM player
+                WHERE id = \(prefix) OR username_key LIKE \(pattern) OR lower(display_name) LIKE \(pattern)
+                ORDER BY lower(display_name), id LIMIT \(limit)
+                """, logger: logger
+            ).decode((String, String, String?, Int64).self) {
+                found.append(PlayerSummary(playerId: id, displayName: name, username: username, createdAt: createdAt))
+            }
+            return found
+        }
+    }
+
     // MARK: Deleted accounts
 
     public func deleteAccount(_ deletion: AccountDeletion) async throws -> DeletedAccount {

@@ -112,6 +112,32 @@ public final class SQLiteAccountStore: AccountStore {
         return migrator
     }
 
+    // MARK: Player search
+
+    public func searchPlayers(prefix: String, limit: Int) async throws -> [PlayerSummary] {
+        let pattern = Self.likePrefix(prefix)
+        return try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, display_name, username, created_at FROM player
+                    WHERE id = ? OR username_key LIKE ? ESCAPE '\\' OR lower(display_name) LIKE ? ESCAPE '\\'
+                    ORDER BY lower(display_name), id LIMIT ?
+                    """, arguments: [prefix, pattern, pattern, limit]
+            ).map {
+                PlayerSummary(
+                    playerId: $0["id"], displayName: $0["display_name"], username: $0["username"],
+                    createdAt: $0["created_at"])
+            }
+        }
+    }
+
+    /// `prefix` as a LIKE pattern: its own `%`, `_` and `\` taken literally.
+    static func likePrefix(_ prefix: String) -> String {
+        prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_") + "%"
+    }
+
     // MARK: Deleted accounts
 
     public func deleteAccount(_ deletion: AccountDeletion) async throws -> DeletedAccount {

@@ -85,6 +85,39 @@ public struct PlayerLookup: Codable, Sendable, Equatable {
     }
 }
 
+/// `auth.admin.search`: players whose username or display name starts with `query`
+/// (case-insensitive), or whose id is `query`, by display name.
+public struct PlayerSearch: Codable, Sendable, Equatable {
+    /// 1-64 characters.
+    public var query: String
+    /// 1-100, default 20.
+    public var limit: Int?
+    public init(query: String, limit: Int? = nil) {
+        self.query = query
+        self.limit = limit
+    }
+}
+
+/// One player found by `auth.admin.search`.
+public struct PlayerSummary: Codable, Sendable, Equatable {
+    public var playerId: String
+    public var displayName: String
+    public var username: String?
+    public var createdAt: Int64
+    public init(playerId: String, displayName: String, username: String?, createdAt: Int64) {
+        self.playerId = playerId
+        self.displayName = displayName
+        self.username = username
+        self.createdAt = createdAt
+    }
+}
+
+/// The reply to `auth.admin.search`.
+public struct PlayerSearchResult: Codable, Sendable, Equatable {
+    public var players: [PlayerSummary]
+    public init(players: [PlayerSummary]) { self.players = players }
+}
+
 /// The reply to `auth.admin.lookup`: what an operator sees of a player.
 public struct PlayerRecord: Codable, Sendable, Equatable {
     public struct Device: Codable, Sendable, Equatable {

@@ -126,8 +126,10 @@ def test_the_console_end_to_end(browser):
 
     # Players: find them, ban them; their very next request is refused.
     driver.get(f"{BASE}/console/players")
-    driver.find_element("name", "playerId").send_keys(victim["playerId"])
-    driver.find_element("id", "search").click()
+    driver.find_element("id", "q").send_keys(victim["playerId"])
+    driver.find_element("id", "find").click()
+    found = wait(driver, lambda d: d.find_elements("css selector", "#player-results a"), "the player in the results")
+    found[0].click()
     wait(driver, lambda d: d.find_elements("id", "player-id"), "the player's record")
     assert driver.find_element("id", "player-id").text == victim["playerId"]
     assert driver.find_element("id", "ban-state").text == "not banned"
@@ -182,11 +184,16 @@ def test_the_console_end_to_end(browser):
     assert timed.status_code == 200, timed.text
     challenge_id = timed.json()["challengeId"]
     driver.get(f"{BASE}/console/challenges?game={GAME}&open=1")
+    # Each row has the challenge's id, the issuer's and participants' names and states.
     row = wait(driver, lambda d: next((r for r in d.find_elements("css selector", "#challenge-list tbody tr")
-                                       if issuer["playerId"] in r.text), None), "the open challenge in the list")
+                                       if challenge_id in r.text), None), "the open challenge in the list")
+    assert ": running" in row.text or ": pending" in row.text or "running" in row.text, row.text
     shot(driver, "challenges")
     row.find_element("tag name", "button").click()
     wait(driver, lambda d: "ended at" in d.find_element("tag name", "body").text, "the challenge ended from the console")
+    # The list shows it ended at once, without a reload.
+    ended_row = next(r for r in driver.find_elements("css selector", "#challenge-list tbody tr") if challenge_id in r.text)
+    assert "End now" not in ended_row.text and "ended" in ended_row.text, ended_row.text
     detail = http.get(f"/v1/games/{GAME}/challenges/{challenge_id}", headers={"Authorization": f"Bearer {issuer['sessionToken']}"}).json()
     assert detail["endsAt"] < timed.json()["endsAt"], detail
 

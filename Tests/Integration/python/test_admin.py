@@ -603,7 +603,9 @@ def test_operator_accounts_roles_second_factor_and_audit(http, dealer):
     assert "banned" in done.text, done.text[:500]
     assert profile_status(http, victim) == (403, "player_banned")
     entries = Operator("zeromq", http, dealer).ok("admin.audit", {"playerId": victim["playerId"], "limit": 20})["entries"]
-    assert [(e["type"], e["actor"]) for e in entries] == [("auth.admin.ban", f"operator:{name}")], entries
+    # The refused try is in the audit log too, with its outcome.
+    assert [(e["type"], e["actor"], e["outcome"]) for e in entries] == [
+        ("auth.admin.ban", f"operator:{name}", "ok"), ("auth.admin.ban", f"operator:{name}", "forbidden")], entries
     # Deleting accounts is an administrator's: refused for a moderator.
     refused = http.post("/console/players/delete", data={"player": victim["playerId"], "confirm": "DELETE", "csrf": csrf},
                         cookies=jar, headers={"Origin": BASE_URL}, follow_redirects=True)
@@ -633,3 +635,19 @@ def test_operator_accounts_roles_second_factor_and_audit(http, dealer):
     gone = console_login(http, {"operator": name, "password": password, "code": totp_code(begun["secret"])}, address)
     assert gone.status_code == 401
     assert http.delete(f"/v1/admin/operators/{name}/totp", headers=admin).json()["code"] == "unknown_operator"
+
+
+def test_finding_players_by_name_prefix(http, dealer):
+    operator = Operator("zeromq", http, dealer)
+    tag = uuid.uuid4().hex[:6]
+    named = [http.post("/v1/sessions/device", json={"deviceId": f"find-{uuid.uuid4()}", "displayName": f"Zed {tag} {n}"}).json()
+             for n in ("one", "two")]
+    found = operator.ok("auth.admin.search", {"query": f"zed {tag.upper()}"})["players"]
+    assert sorted(p["playerId"] for p in found) == sorted(p["playerId"] for p in named), found
+    assert [p["displayName"] for p in found] == [f"Zed {tag} one", f"Zed {tag} two"], found
+    by_id = operator.ok("auth.admin.search", {"query": named[0]["playerId"]})["players"]
+    assert [p["playerId"] for p in by_id] == [named[0]["playerId"]], by_id
+    # LIKE's wildcards are taken literally.
+    assert operator.ok("auth.admin.search", {"query": "%"})["players"] == []
+    operator.error("auth.admin.search", {"query": ""}, "invalid_field", "payload.query")
+    operator.error("auth.admin.search", {"query": "x", "limit": 101}, "invalid_field", "payload.limit")

@@ -28,6 +28,15 @@ enum ConsoleAssets {
         button { font: inherit; padding: .3rem .8rem; border-radius: 4px; border: 1px solid #9aa4b8; background: #fff; cursor: pointer; }
         button.danger { border-color: var(--bad); color: var(--bad); }
         .danger-zone { border: 1px solid #efc3bf; background: #fff6f5; padding: .8rem; border-radius: 6px; display: flex; gap: .8rem; align-items: end; flex-wrap: wrap; }
+        .scroll { overflow-x: auto; }
+        /* Narrow screens (375 px): wide tables scroll inside the page, the header stays short. */
+        @media (max-width: 640px) {
+          main table { display: block; overflow-x: auto; max-width: 100%; }
+          header { flex-wrap: wrap; gap: .4rem; padding: .4rem .6rem; }
+          header nav { order: 3; flex-basis: 100%; flex-wrap: nowrap; overflow-x: auto; }
+          header nav a { padding: .2rem .45rem; font-size: .85rem; white-space: nowrap; }
+          main { padding: .6rem .7rem 2rem; }
+        }
         .danger-zone label:has(input[type=checkbox]) { flex-direction: row; align-items: center; color: var(--ink); }
         .flash { background: #e8f0fe; border: 1px solid #b6c9f5; padding: .5rem .8rem; border-radius: 5px; }
         .flash.error { background: #fdecea; border-color: #f1b9b4; color: var(--bad); }

@@ -268,6 +268,25 @@ struct ConsolePages: Sendable {
         ]
         if !game.isEmpty { data["game"] = game }
         func given(_ name: String) -> String? { query[name].flatMap { $0.isEmpty ? nil : $0 } }
+        // Find players by the start of their username or display name (or their id).
+        if let text = given("q") {
+            data["q"] = text
+            switch await admin(AuthRequests.search, PlayerSearch(query: text, limit: 50)) {
+            case .failure(let error):
+                data["error"] = Self.describe(error)
+            case .success(let found):
+                data["searched"] = true
+                data["results"] = found.players.map { player -> [String: Any] in
+                    [
+                        "playerId": player.playerId, "displayName": player.displayName,
+                        "username": player.username ?? "-", "createdAt": ConsoleHTTP.time(player.createdAt),
+                        "link": "/console/players"
+                            + ConsoleHTTP.query(
+                                [("playerId", player.playerId)] + (game.isEmpty ? [] : [("game", game)])),
+                    ]
+                }
+            }
+        }
         let lookup = PlayerLookup(playerId: given("playerId"), username: given("username"), deviceId: given("deviceId"))
         guard lookup != PlayerLookup() else { return ("players", data) }
         switch await admin(AuthRequests.lookup, lookup) {
@@ -398,14 +417,24 @@ struct ConsolePages: Sendable {
             case .success(let reply):
                 let list = reply.challenges
                 let now = parts.clock.nowMilliseconds
+                let names = await displayNames(list.flatMap { [$0.issuerId] + $0.receivers.map(\.playerId) })
+                func named(_ id: String) -> String { names[id].map { "\($0)" } ?? id }
                 data["listed"] = true
                 data["list"] = list.map { challenge -> [String: Any] in
-                    [
+                    // A time-boxed challenge whose time is over shows as ended at once (the
+                    // service marks it ended at its next sweep, within a second or two).
+                    let over = challenge.kind == .timed && (challenge.endsAt ?? .max) <= now
+                    return [
                         "challengeId": challenge.challengeId, "createdAt": ConsoleHTTP.time(challenge.createdAt),
-                        "kind": challenge.kind.rawValue,
+                        "kind": challenge.kind.rawValue, "issuer": named(challenge.issuerId),
                         "issuerId": challenge.issuerId, "target": challenge.boardId ?? challenge.achievementId ?? "-",
-                        "state": challenge.state?.rawValue
-                            ?? challenge.receivers.map { "\($0.state.rawValue)" }.joined(separator: ", "),
+                        "participants": challenge.receivers.map { "\(named($0.playerId)): \($0.state.rawValue)" }
+                            .joined(separator: ", "),
+                        "message": challenge.message ?? "",
+                        "state": over
+                            ? ChallengeState.ended.rawValue
+                            : challenge.state?.rawValue
+                                ?? challenge.receivers.map { "\($0.state.rawValue)" }.joined(separator: ", "),
                         "endsAt": ConsoleHTTP.time(challenge.endsAt ?? challenge.expiresAt),
                         "endable": challenge.kind == .timed && challenge.state == .running
                             && (challenge.endsAt ?? 0) > now,
@@ -437,6 +466,15 @@ struct ConsolePages: Sendable {
             }
         }
         return ("challenges", data)
+    }
+
+    /// Players' display names by id (one request for up to 200 of them; unknown ids are left out).
+    func displayNames(_ ids: [String]) async -> [String: String] {
+        let unique = Array(Set(ids)).sorted().prefix(200)
+        guard !unique.isEmpty,
+            case .success(let found) = await admin(AuthRequests.players, ProfileLookup(playerIds: Array(unique)))
+        else { return [:] }
+        return Dictionary(found.players.map { ($0.playerId, $0.displayName) }) { first, _ in first }
     }
 
     func endChallenge(_ fields: [String: String]) async -> (location: String, flash: String) {

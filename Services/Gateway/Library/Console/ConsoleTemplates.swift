@@ -134,13 +134,23 @@ enum ConsoleTemplates {
         """
 
     static let players = """
+        <form method="get" class="filters" id="find-player">
+        <label>Find a player <input name="q" id="q" value="{{q}}" placeholder="username, display name or id" autocomplete="off"></label>
+        <label>Game (achievements, challenges) <input name="game" value="{{game}}"></label>
+        <button type="submit" id="find">Find</button>
+        </form>
+        {{#searched}}<div class="scroll"><table id="player-results"><thead><tr><th>name</th><th>username</th><th>player</th><th>created</th></tr></thead><tbody>
+        {{#results}}<tr><td><a href="{{link}}">{{displayName}}</a></td><td>{{username}}</td><td><code>{{playerId}}</code></td><td>{{createdAt}}</td></tr>{{/results}}
+        {{^results}}<tr><td colspan="4">no player matches</td></tr>{{/results}}
+        </tbody></table></div>{{/searched}}
+        <details><summary>Exact look-up by username, id or device</summary>
         <form method="get" class="filters">
         <label>Username <input name="username" value="{{username}}"></label>
         <label>Player id <input name="playerId" value="{{playerId}}"></label>
         <label>Device id <input name="deviceId" value="{{deviceId}}"></label>
         <label>Game (achievements, challenges) <input name="game" value="{{game}}"></label>
-        <button type="submit" id="search">Search</button>
-        </form>
+        <button type="submit" id="search">Look up</button>
+        </form></details>
         {{#error}}<p class="flash error">{{error}}</p>{{/error}}
         {{#player}}
         <section class="profile">
@@ -191,9 +201,9 @@ enum ConsoleTemplates {
         <label><input type="checkbox" name="open" value="1"{{#openOnly}} checked{{/openOnly}}> open only</label><button type="submit">Show</button></form>
         {{#error}}<p class="flash error">{{error}}</p>{{/error}}
         {{#listed}}
-        <table id="challenge-list"><thead><tr><th>created</th><th>kind</th><th>issuer</th><th>board / achievement</th><th>state</th><th>ends</th><th></th></tr></thead><tbody>
-        {{#list}}<tr><td>{{createdAt}}</td><td>{{kind}}</td><td><a href="/console/players?playerId={{issuerId}}"><code>{{issuerId}}</code></a></td><td>{{target}}</td><td>{{state}}</td><td>{{endsAt}}</td><td>{{#endable}}<form method="post" action="/console/challenges/end"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="game" value="{{game}}"><input type="hidden" name="challenge" value="{{challengeId}}"><button type="submit" class="danger">End now</button></form>{{/endable}}</td></tr>{{/list}}
-        {{^list}}<tr><td colspan="7">no challenges</td></tr>{{/list}}
+        <table id="challenge-list"><thead><tr><th>created</th><th>challenge</th><th>kind</th><th>issuer</th><th>participants</th><th>board / achievement</th><th>message</th><th>state</th><th>ends</th><th></th></tr></thead><tbody>
+        {{#list}}<tr><td>{{createdAt}}</td><td><code>{{challengeId}}</code></td><td>{{kind}}</td><td><a href="/console/players?playerId={{issuerId}}">{{issuer}}</a></td><td>{{participants}}</td><td>{{target}}</td><td>{{message}}</td><td>{{state}}</td><td>{{endsAt}}</td><td>{{#endable}}<form method="post" action="/console/challenges/end"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="game" value="{{game}}"><input type="hidden" name="challenge" value="{{challengeId}}"><button type="submit" class="danger">End now</button></form>{{/endable}}</td></tr>{{/list}}
+        {{^list}}<tr><td colspan="10">no challenges</td></tr>{{/list}}
         </tbody></table>
         {{/listed}}
         <h2>End by id</h2>

@@ -137,6 +137,7 @@ extension HTTPRoute {
             .post("/v1/admin/operators/:name/totp", GatewayRequests.beginTOTP.type),
             .post("/v1/admin/operators/:name/totp/confirm", GatewayRequests.confirmTOTP.type),
             .delete("/v1/admin/operators/:name/totp", GatewayRequests.removeTOTP.type),
+            .get("/v1/admin/players/search", AuthRequests.search.type, query: ["query": .string, "limit": .integer]),
             .get(
                 "/v1/admin/players", AuthRequests.lookup.type,
                 query: ["playerId": .string, "username": .string, "deviceId": .string]),
