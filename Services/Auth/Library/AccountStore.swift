@@ -208,6 +208,8 @@ public protocol PlayerDirectory: Sendable {
     /// Players whose username key or lower-cased display name starts with `prefix` (already
     /// lower-cased), or whose id is `prefix`, by display name, at most `limit`.
     func searchPlayers(prefix: String, limit: Int) async throws -> [PlayerSummary]
+    /// Removes a device's link; the player it was linked to, nil when none.
+    func unlinkDevice(deviceId: String) async throws -> String?
 }
 
 /// Deleted accounts (docs/PROTOCOL.md 8.14): every method one transaction.

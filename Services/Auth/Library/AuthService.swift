@@ -95,6 +95,15 @@ public enum AuthService {
             },
             Requests.lookup.handler { request, _ in try await accounts.lookup(request.payload) },
             Requests.search.handler { request, _ in try await accounts.search(request.payload) },
+            Requests.unlinkDevice.handler { request, context in
+                let deviceId = request.payload.deviceId
+                try AccountRules.checkDeviceID(deviceId)
+                let owner = try await accounts.store.unlinkDevice(deviceId: deviceId)
+                if let owner {
+                    context.logger.notice("device unlinked", metadata: ["player.id": "\(owner)"])
+                }
+                return DeviceUnlinkReceipt(deviceId: deviceId, playerId: owner)
+            },
             Requests.lockouts.handler { request, _ in try await accounts.lockouts(request.payload) },
             Requests.unlock.handler { request, context in
                 try await accounts.unlock(request.payload, context: context)

@@ -133,6 +133,14 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
         }
     }
 
+    public func unlinkDevice(deviceId: String) async throws -> String? {
+        try await write { connection, logger in
+            try await Self.strings(
+                "DELETE FROM device WHERE device_id = \(deviceId) RETURNING player_id", connection, logger
+            ).first
+        }
+    }
+
     // MARK: Deleted accounts
 
     public func deleteAccount(_ deletion: AccountDeletion) async throws -> DeletedAccount {

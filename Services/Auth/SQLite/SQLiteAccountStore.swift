@@ -132,6 +132,15 @@ public final class SQLiteAccountStore: AccountStore {
         }
     }
 
+    public func unlinkDevice(deviceId: String) async throws -> String? {
+        try await database.write { db in
+            let owner = try String.fetchOne(
+                db, sql: "SELECT player_id FROM device WHERE device_id = ?", arguments: [deviceId])
+            try db.execute(sql: "DELETE FROM device WHERE device_id = ?", arguments: [deviceId])
+            return owner
+        }
+    }
+
     /// `prefix` as a LIKE pattern: its own `%`, `_` and `\` taken literally.
     static func likePrefix(_ prefix: String) -> String {
         prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")

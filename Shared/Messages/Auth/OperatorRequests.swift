@@ -85,6 +85,24 @@ public struct PlayerLookup: Codable, Sendable, Equatable {
     }
 }
 
+/// `auth.admin.unlink-device`: a device no longer logs in to its player's account (a lost or
+/// sold phone); its next device login makes a new account.
+public struct DeviceTarget: Codable, Sendable, Equatable {
+    public var deviceId: String
+    public init(deviceId: String) { self.deviceId = deviceId }
+}
+
+/// The reply to `auth.admin.unlink-device`.
+public struct DeviceUnlinkReceipt: Codable, Sendable, Equatable {
+    public var deviceId: String
+    /// The player it was linked to; nil when no player had it.
+    public var playerId: String?
+    public init(deviceId: String, playerId: String?) {
+        self.deviceId = deviceId
+        self.playerId = playerId
+    }
+}
+
 /// `auth.admin.search`: players whose username or display name starts with `query`
 /// (case-insensitive), or whose id is `query`, by display name.
 public struct PlayerSearch: Codable, Sendable, Equatable {

@@ -77,6 +77,9 @@ public enum AuthRequests {
         "auth.admin.revoke-session", access: .operator, changesState: true)
     public static let lookup = RequestDefinition<PlayerLookup, PlayerRecord>(
         "auth.admin.lookup", access: .operator)
+    /// A device no longer logs in to its player's account.
+    public static let unlinkDevice = RequestDefinition<DeviceTarget, DeviceUnlinkReceipt>(
+        "auth.admin.unlink-device", access: .operator, changesState: true)
     /// Players by username or display-name prefix, or by id.
     public static let search = RequestDefinition<PlayerSearch, PlayerSearchResult>(
         "auth.admin.search", access: .operator)
@@ -110,6 +113,6 @@ public enum AuthRequests {
         friendsOf.info, createInvite.info, listInvites.info, revokeInvite.info, redeemInvite.info, issueInvite.info,
         resolveInvite.info, ban.info,
         unban.info, revokeSession.info, lookup.info, lockouts.info, unlock.info, deleteAccount.info,
-        adminDeleteAccount.info, pendingErasures.info, erasureDone.info, search.info, export.info,
+        adminDeleteAccount.info, pendingErasures.info, erasureDone.info, search.info, unlinkDevice.info, export.info,
     ]
 }

@@ -265,6 +265,22 @@ def test_the_console_end_to_end(browser):
     wait(watcher, lambda d: "forbidden" in d.find_element("tag name", "body").text, "the viewer refused")
     assert http.get("/v1/me", headers={"Authorization": f"Bearer {receiver['sessionToken']}"}).status_code == 200
 
+    # At 375 px (a phone) every page fits the width: wide tables scroll inside the page, and the
+    # navigation stays one short row.
+    driver.set_window_size(375, 800)
+    for label, path in PAGES:
+        query = {"players": f"?playerId={receiver['playerId']}&game={GAME}", "challenges": f"?game={GAME}",
+                 "leaderboards": f"?game={GAME}&board={BOARD}", "games": "?game=whackacac"}.get(path, "")
+        driver.get(f"{BASE}/console/{path}{query}")
+        wait(driver, lambda d: heading(d) == label, f"the {label} page at 375 px")
+        width = driver.execute_script("return document.documentElement.scrollWidth")
+        viewport = driver.execute_script("return window.innerWidth")
+        assert width <= viewport + 1, f"{label} at {viewport} px is {width} px wide"
+        header = driver.execute_script("return document.querySelector('header').getBoundingClientRect().height")
+        assert header <= 120, f"the header takes {header} px at 375 px"
+        shot(driver, f"{path}-375")
+    driver.set_window_size(1280, 1000)
+
     # A second operator's session, revoked from the first: it is logged out.
     other = browser("second")
     log_in(other)

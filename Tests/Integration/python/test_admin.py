@@ -651,3 +651,29 @@ def test_finding_players_by_name_prefix(http, dealer):
     assert operator.ok("auth.admin.search", {"query": "%"})["players"] == []
     operator.error("auth.admin.search", {"query": ""}, "invalid_field", "payload.query")
     operator.error("auth.admin.search", {"query": "x", "limit": 101}, "invalid_field", "payload.limit")
+
+
+def test_unlinking_a_device_and_the_player_page(http, dealer):
+    admin = {"X-Podium-Admin-Key": ADMIN_KEY}
+    device = f"lost-phone-{uuid.uuid4()}"
+    first = http.post("/v1/sessions/device", json={"deviceId": device}).json()
+    submit(http, first, 4321)
+    # The console's player page shows the player's score on each of the game's boards.
+    login = http.post("/console/login", data={"key": ADMIN_KEY}, headers={"X-Forwarded-For": "203.0.113.91"},
+                      follow_redirects=False)
+    jar = {"podium_console": login.cookies["podium_console"]}
+    page = http.get("/console/players", params={"playerId": first["playerId"], "game": GAME}, cookies=jar)
+    assert page.status_code == 200 and 'id="player-scores"' in page.text and "4321" in page.text, page.text[:400]
+    assert device in page.text and 'action="/console/players/unlink-device"' in page.text
+    unlinked = http.post(f"/v1/admin/devices/{device}/unlink", json={}, headers=admin)
+    assert unlinked.status_code == 200 and unlinked.json() == {"deviceId": device, "playerId": first["playerId"]}, unlinked.text
+    again = http.post(f"/v1/admin/devices/{device}/unlink", json={}, headers=admin).json()
+    assert again == {"deviceId": device}, again
+    # The device's next login makes a new account; the old player is untouched.
+    fresh = http.post("/v1/sessions/device", json={"deviceId": device}).json()
+    assert fresh["created"] is True and fresh["playerId"] != first["playerId"], fresh
+    assert http.get("/v1/me", headers=bearer(first)).status_code == 200
+    bad = http.post("/v1/admin/devices/%20/unlink", json={}, headers=admin)
+    assert bad.status_code == 400 and bad.json()["code"] == "invalid_field", bad.text
+    entries = Operator("zeromq", http, dealer).ok("admin.audit", {"type": "auth.admin.unlink-device", "limit": 10})["entries"]
+    assert any(e["payload"].get("deviceId") == device for e in entries), entries

@@ -29,6 +29,7 @@ enum ConsoleAssets {
         button.danger { border-color: var(--bad); color: var(--bad); }
         .danger-zone { border: 1px solid #efc3bf; background: #fff6f5; padding: .8rem; border-radius: 6px; display: flex; gap: .8rem; align-items: end; flex-wrap: wrap; }
         .scroll { overflow-x: auto; }
+        form.inline { display: inline-flex; gap: .4rem; align-items: center; margin-left: .4rem; }
         /* Narrow screens (375 px): wide tables scroll inside the page, the header stays short. */
         @media (max-width: 640px) {
           main table { display: block; overflow-x: auto; max-width: 100%; }
@@ -36,6 +37,8 @@ enum ConsoleAssets {
           header nav { order: 3; flex-basis: 100%; flex-wrap: nowrap; overflow-x: auto; }
           header nav a { padding: .2rem .45rem; font-size: .85rem; white-space: nowrap; }
           main { padding: .6rem .7rem 2rem; }
+          label { max-width: 100%; }
+          input, select { max-width: 100%; box-sizing: border-box; }
         }
         .danger-zone label:has(input[type=checkbox]) { flex-direction: row; align-items: center; color: var(--ink); }
         .flash { background: #e8f0fe; border: 1px solid #b6c9f5; padding: .5rem .8rem; border-radius: 5px; }
@@ -70,6 +73,12 @@ enum ConsoleAssets {
         for (const fill of document.querySelectorAll(".bar .fill[data-percent]")) {
           const percent = Math.max(0, Math.min(100, Number(fill.dataset.percent) || 0));
           fill.style.width = percent + "%";
+        }
+        // Forms that undo something ask first (data-confirm holds the question).
+        for (const form of document.querySelectorAll("form[data-confirm]")) {
+          form.addEventListener("submit", (event) => {
+            if (!window.confirm(form.dataset.confirm)) event.preventDefault();
+          });
         }
         // The overview's live chart: requests and errors per second, polled every 2 s.
         const canvas = document.getElementById("traffic");

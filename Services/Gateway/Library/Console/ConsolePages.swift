@@ -297,7 +297,9 @@ struct ConsolePages: Sendable {
                 "playerId": record.playerId, "displayName": record.displayName, "username": record.username ?? "-",
                 "createdAt": ConsoleHTTP.time(record.createdAt), "friends": record.friends,
                 "friendIds": record.friendIds.map { ["id": $0] },
-                "devices": record.devices.map { ["deviceId": $0.deviceId, "linkedAt": ConsoleHTTP.time($0.linkedAt)] },
+                "devices": record.devices.map {
+                    ["deviceId": $0.deviceId, "linkedAt": ConsoleHTTP.time($0.linkedAt), "playerId": record.playerId]
+                },
                 "sessions": record.sessions.map {
                     [
                         "sessionId": $0.sessionId, "createdAt": ConsoleHTTP.time($0.createdAt),
@@ -312,8 +314,40 @@ struct ConsolePages: Sendable {
                     "until": ban.until.map { "until \(ConsoleHTTP.time($0))" } ?? "until unbanned",
                 ]
             }
+            // Friends by name.
+            let names = await displayNames(record.friendIds)
+            player["friendIds"] = record.friendIds.map { ["id": $0, "name": names[$0] ?? $0] }
+            // Failed-login limits this account has reached, to clear.
+            if let username = record.username,
+                case .success(let list) = await admin(AuthRequests.lockouts, LockoutQuery(username: username))
+            {
+                player["hasLockouts"] = !list.lockouts.isEmpty
+                player["lockouts"] = list.lockouts.map {
+                    [
+                        "limit": $0.limit, "address": $0.address ?? "any address", "failures": $0.failures,
+                        "username": username, "playerId": record.playerId,
+                    ] as [String: Any]
+                }
+            }
             data["player"] = player
             if !game.isEmpty {
+                // The player's entry on each of the game's boards.
+                if case .success(let boards) = await admin(LeaderboardRequests.boards, game: game) {
+                    var scores: [[String: Any]] = []
+                    for board in boards.leaderboards {
+                        if case .success(let reply) = await admin(
+                            LeaderboardRequests.entry, BoardQuery(boardId: board.id), game: game,
+                            player: record.playerId),
+                            let entry = reply.entry
+                        {
+                            scores.append([
+                                "board": board.title, "boardId": board.id, "value": entry.value, "rank": entry.rank,
+                                "at": ConsoleHTTP.time(entry.submittedAt),
+                            ])
+                        }
+                    }
+                    data["scores"] = scores
+                }
                 if case .success(let list) = await admin(AchievementRequests.list, game: game, player: record.playerId)
                 {
                     data["achievements"] = list.achievements.map { status -> [String: Any] in
@@ -366,6 +400,25 @@ struct ConsolePages: Sendable {
         let player = fields["player"] ?? ""
         switch await admin(AuthRequests.unban, PlayerTarget(playerId: player)) {
         case .success(let receipt): return (playerPage(player), receipt.unbanned ? "unbanned" : "was not banned")
+        case .failure(let error): return (playerPage(player), Self.describe(error))
+        }
+    }
+
+    /// Forgets the failed logins counted against the player's account.
+    func unlock(_ fields: [String: String]) async -> (location: String, flash: String) {
+        let player = fields["player"] ?? ""
+        switch await admin(AuthRequests.unlock, LockoutQuery(username: fields["username"])) {
+        case .success(let receipt): return (playerPage(player), "unlocked: \(receipt.cleared) count(s) cleared")
+        case .failure(let error): return (playerPage(player), Self.describe(error))
+        }
+    }
+
+    /// Unlinks one of the player's devices.
+    func unlinkDevice(_ fields: [String: String]) async -> (location: String, flash: String) {
+        let player = fields["player"] ?? ""
+        switch await admin(AuthRequests.unlinkDevice, DeviceTarget(deviceId: fields["device"] ?? "")) {
+        case .success(let receipt):
+            return (playerPage(player), receipt.playerId == nil ? "no player had that device" : "device unlinked")
         case .failure(let error): return (playerPage(player), Self.describe(error))
         }
     }

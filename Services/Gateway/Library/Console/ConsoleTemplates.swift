@@ -162,7 +162,12 @@ enum ConsoleTemplates {
         <dt>friends</dt><dd>{{friends}}</dd>
         <dt>ban</dt><dd id="ban-state">{{#ban}}banned since {{bannedAt}} {{until}}: {{reason}}{{/ban}}{{^ban}}not banned{{/ban}}</dd>
         </dl>
-        {{#game}}<h3>Achievements in {{game}}</h3>
+        {{#game}}<h3>Scores in {{game}}</h3>
+        <table id="player-scores"><thead><tr><th>board</th><th>score</th><th>rank</th><th>submitted</th></tr></thead><tbody>
+        {{#scores}}<tr><td><a href="/console/leaderboards?game={{game}}&amp;board={{boardId}}">{{board}}</a></td><td>{{value}}</td><td>{{rank}}</td><td>{{at}}</td></tr>{{/scores}}
+        {{^scores}}<tr><td colspan="4">none</td></tr>{{/scores}}
+        </tbody></table>
+        <h3>Achievements in {{game}}</h3>
         <table id="player-achievements"><thead><tr><th>achievement</th><th>progress</th><th>earned</th></tr></thead><tbody>
         {{#achievements}}<tr><td>{{title}}</td><td>{{percent}}</td><td>{{earned}}</td></tr>{{/achievements}}
         {{^achievements}}<tr><td colspan="3">none</td></tr>{{/achievements}}
@@ -173,9 +178,11 @@ enum ConsoleTemplates {
         {{^challenges}}<tr><td colspan="4">none</td></tr>{{/challenges}}
         </tbody></table>{{/game}}
         <h3>Friends</h3>
-        <ul id="friends">{{#friendIds}}<li><a href="/console/players?playerId={{id}}"><code>{{id}}</code></a></li>{{/friendIds}}{{^friendIds}}<li>none</li>{{/friendIds}}</ul>
+        <ul id="friends">{{#friendIds}}<li><a href="/console/players?playerId={{id}}">{{name}}</a> <code>{{id}}</code></li>{{/friendIds}}{{^friendIds}}<li>none</li>{{/friendIds}}</ul>
         <h3>Devices</h3>
-        <ul>{{#devices}}<li><code>{{deviceId}}</code>, linked {{linkedAt}}</li>{{/devices}}{{^devices}}<li>none</li>{{/devices}}</ul>
+        <ul id="devices">{{#devices}}<li><code>{{deviceId}}</code>, linked {{linkedAt}} <form method="post" action="/console/players/unlink-device" class="inline" data-confirm="Unlink this device? Its next login makes a new account."><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="player" value="{{playerId}}"><input type="hidden" name="device" value="{{deviceId}}"><button type="submit">Unlink</button></form></li>{{/devices}}{{^devices}}<li>none</li>{{/devices}}</ul>
+        {{#hasLockouts}}<h3>Login lockouts</h3>{{/hasLockouts}}
+        {{#lockouts}}<form method="post" action="/console/players/unlock" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="player" value="{{playerId}}"><input type="hidden" name="username" value="{{username}}">{{limit}} from {{address}}: {{failures}} failed logins <button type="submit">Unlock</button></form>{{/lockouts}}
         <h3>Active sessions</h3>
         <table><thead><tr><th>session</th><th>since</th><th>refresh until</th><th></th></tr></thead><tbody>
         {{#sessions}}<tr><td><code>{{sessionId}}</code></td><td>{{createdAt}}</td><td>{{expiresAt}}</td><td><form method="post" action="/console/players/revoke-session"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="player" value="{{playerId}}"><input type="hidden" name="session" value="{{sessionId}}"><button type="submit">Revoke</button></form></td></tr>{{/sessions}}

@@ -77,6 +77,8 @@ struct GatewayConsole: Sendable {
         action("/console/players/unban", on: router) { pages, fields in await pages.unban(fields) }
         action("/console/players/revoke-session", on: router) { pages, fields in await pages.revokeSession(fields) }
         action("/console/players/delete", on: router) { pages, fields in await pages.deleteAccount(fields) }
+        action("/console/players/unlock", on: router) { pages, fields in await pages.unlock(fields) }
+        action("/console/players/unlink-device", on: router) { pages, fields in await pages.unlinkDevice(fields) }
         router.get("/console/players/export") { request, _ in
             guard let session = await session(request) else {
                 return ConsoleHTTP.html("log in first", status: .unauthorized)

@@ -142,6 +142,7 @@ extension HTTPRoute {
                 "/v1/admin/players", AuthRequests.lookup.type,
                 query: ["playerId": .string, "username": .string, "deviceId": .string]),
             .post("/v1/admin/sessions/:sessionId/revoke", AuthRequests.revokeSession.type),
+            .post("/v1/admin/devices/:deviceId/unlink", AuthRequests.unlinkDevice.type),
             .get("/v1/admin/lockouts", AuthRequests.lockouts.type, query: ["username": .string, "address": .string]),
             .post("/v1/admin/lockouts/clear", AuthRequests.unlock.type),
             .delete("\(adminBoard)/scores/:playerId", LeaderboardRequests.removeScore.type),

@@ -7,6 +7,7 @@ public enum OperatorPermissions {
     /// What a moderator may change besides what a viewer may read.
     static let moderation: Set<MessageType> = [
         AuthRequests.ban.type, AuthRequests.unban.type, AuthRequests.revokeSession.type, AuthRequests.unlock.type,
+        AuthRequests.unlinkDevice.type,
         LeaderboardRequests.removeScore.type, ChallengeRequests.end.type, ChallengeRequests.inboxNotify.type,
         GatewayRequests.exportAccount.type,
     ]
