@@ -116,6 +116,23 @@ def test_the_console_end_to_end(browser):
     driver.get(f"{BASE}/console/games?game=whackacac")
     wait(driver, lambda d: d.find_elements("css selector", ".bar .fill"), "achievements with rarity bars")
     shot(driver, "games")
+    # A board and an achievement defined with the forms appear in the game's lists.
+    tag = uuid.uuid4().hex[:6]
+    driver.find_element("id", "board-id").send_keys(f"console.board.{tag}")
+    driver.find_element("id", "board-title").send_keys(f"Console board {tag}")
+    driver.find_element("id", "define-board-submit").click()
+    wait(driver, lambda d: f"board console.board.{tag} saved" in d.find_element("tag name", "body").text, "the board saved")
+    assert f"console.board.{tag}" in driver.find_element("tag name", "main").text
+    driver.find_element("id", "achievement-id").send_keys(f"console.achievement.{tag}")
+    driver.find_element("id", "achievement-title").send_keys(f"Console achievement {tag}")
+    driver.find_element("id", "achievement-description").send_keys("Made in the console.")
+    driver.find_element("id", "achievement-earned").send_keys("Earned in the console.")
+    driver.find_element("id", "define-achievement-submit").click()
+    wait(driver, lambda d: f"achievement console.achievement.{tag} saved" in d.find_element("tag name", "body").text,
+         "the achievement saved")
+    assert f"Console achievement {tag}" in driver.find_element("tag name", "main").text
+    boards = http.get("/v1/games/whackacac/leaderboards", headers={"X-Podium-Admin-Key": ADMIN_KEY}).json()
+    assert f"console.board.{tag}" in [b["id"] for b in boards["leaderboards"]], boards
 
     # A player to act on, with a score.
     victim = device_player(http)

@@ -156,6 +156,41 @@ struct ConsolePages: Sendable {
         return ("games", data)
     }
 
+    /// Defines (adds or changes) a board of the game from the form (`leaderboard.admin.define`).
+    func defineBoard(_ fields: [String: String]) async -> (location: String, flash: String) {
+        let game = fields["game"] ?? ""
+        let back = "/console/games" + ConsoleHTTP.query([("game", game)])
+        func number(_ name: String) -> Int64? { fields[name].flatMap { Int64($0) } }
+        let definition = LeaderboardDefinition(
+            id: fields["id"] ?? "", title: fields["title"] ?? "",
+            sortOrder: LeaderboardDefinition.SortOrder(rawValue: fields["sortOrder"] ?? "") ?? .higherIsBetter,
+            submitOperator: LeaderboardDefinition.SubmitOperator(rawValue: fields["submitOperator"] ?? "") ?? .best,
+            format: LeaderboardDefinition.Format(rawValue: fields["format"] ?? "") ?? .integer,
+            minimum: number("minimum"), maximum: number("maximum"), serverOnly: fields["serverOnly"] == "1")
+        switch await admin(LeaderboardRequests.define, LeaderboardDefinitionChange(definition: definition), game: game)
+        {
+        case .success(let saved): return (back, "board \(saved.definition.id) saved")
+        case .failure(let error): return (back, Self.describe(error))
+        }
+    }
+
+    /// Defines (adds or changes) an achievement of the game from the form (`achievement.admin.define`).
+    func defineAchievement(_ fields: [String: String]) async -> (location: String, flash: String) {
+        let game = fields["game"] ?? ""
+        let back = "/console/games" + ConsoleHTTP.query([("game", game)])
+        let definition = AchievementDefinition(
+            id: fields["id"] ?? "", title: fields["title"] ?? "", description: fields["description"] ?? "",
+            earnedDescription: fields["earnedDescription"] ?? "", points: fields["points"].flatMap { Int($0) } ?? 0,
+            hidden: fields["hidden"] == "1", repeatable: fields["repeatable"] == "1",
+            target: fields["target"].flatMap { Int64($0) })
+        switch await admin(
+            AchievementRequests.define, AchievementDefinitionChange(definition: definition), game: game)
+        {
+        case .success(let saved): return (back, "achievement \(saved.definition.id) saved")
+        case .failure(let error): return (back, Self.describe(error))
+        }
+    }
+
     // MARK: - Leaderboards
 
     func leaderboards(_ query: [String: String]) async -> (template: String, data: [String: Any]) {

@@ -103,6 +103,30 @@ enum ConsoleTemplates {
         </tbody></table>
         <h2>Challenges</h2>
         <p>Score, achievement and time-boxed challenges among friends; games listed in <code>PODIUM_CHALLENGE_OPEN_GAMES</code> (the challenge service's setting) allow them between any players.</p>
+        <h2>Define a board</h2>
+        <p>Adds a board, or changes one with the same id (a board with scores keeps its sort order).</p>
+        <form method="post" action="/console/games/define-board" class="filters" id="define-board"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="game" value="{{game}}">
+        <label>Id <input name="id" id="board-id" required maxlength="128"></label>
+        <label>Title <input name="title" id="board-title" required maxlength="200"></label>
+        <label>Order <select name="sortOrder"><option value="higherIsBetter">higher is better</option><option value="lowerIsBetter">lower is better</option></select></label>
+        <label>Submissions <select name="submitOperator"><option value="best">keep the best</option><option value="latest">keep the latest</option><option value="increment">add up</option></select></label>
+        <label>Format <select name="format"><option value="integer">integer</option><option value="timeMilliseconds">time (ms)</option><option value="currencyMicros">currency (micros)</option></select></label>
+        <label>Minimum <input name="minimum" type="number"></label>
+        <label>Maximum <input name="maximum" type="number"></label>
+        <label><span><input type="checkbox" name="serverOnly" value="1"> game server only</span></label>
+        <button type="submit" id="define-board-submit">Save board</button></form>
+        <h2>Define an achievement</h2>
+        <p>Adds an achievement reported by the game (rules from events are defined in the game files), or changes one with the same id.</p>
+        <form method="post" action="/console/games/define-achievement" class="filters" id="define-achievement"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="game" value="{{game}}">
+        <label>Id <input name="id" id="achievement-id" required maxlength="128"></label>
+        <label>Title <input name="title" id="achievement-title" required maxlength="200"></label>
+        <label>Description <input name="description" id="achievement-description" required maxlength="500"></label>
+        <label>Once earned <input name="earnedDescription" id="achievement-earned" required maxlength="500"></label>
+        <label>Points <input name="points" id="achievement-points" type="number" min="0" max="100" value="10" required></label>
+        <label>Steps to earn it <input name="target" type="number" min="1" placeholder="percent reports"></label>
+        <label><span><input type="checkbox" name="hidden" value="1"> hidden</span></label>
+        <label><span><input type="checkbox" name="repeatable" value="1"> repeatable</span></label>
+        <button type="submit" id="define-achievement-submit">Save achievement</button></form>
         {{/loaded}}
         """
 

@@ -97,6 +97,10 @@ struct GatewayConsole: Sendable {
                 return ConsoleHTTP.html("\(error.code.rawValue): \(error.message)", status: .notFound)
             }
         }
+        action("/console/games/define-board", on: router) { pages, fields in await pages.defineBoard(fields) }
+        action("/console/games/define-achievement", on: router) { pages, fields in
+            await pages.defineAchievement(fields)
+        }
         action("/console/leaderboards/remove-score", on: router) { pages, fields in await pages.removeScore(fields) }
         action("/console/leaderboards/reset", on: router) { pages, fields in await pages.reset(fields) }
         action("/console/challenges/end", on: router) { pages, fields in await pages.endChallenge(fields) }
