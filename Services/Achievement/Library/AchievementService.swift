@@ -11,7 +11,7 @@ public enum AchievementService {
     public static let name = "achievement"
 
     /// Bus topic prefixes the service subscribes to.
-    public static let subscriptions = [Topic.allGameEvents, AccountErasure.topicPrefix, "friend/"]
+    public static let subscriptions = [Topic.allGameEvents, AccountErasure.topicPrefix]
 
     /// Builds the service on the store `openStore` opens; `catalog` nil reads the game
     /// configurations from `PODIUM_GAMES_DIR`.

@@ -18,7 +18,7 @@ public enum ChallengeService {
     /// service's and auth service's outboxes), and game events (the gateway's log: runs of
     /// defined challenges).
     public static let subscriptions = [
-        "score/", "achievement/", "friend/", AccountErasure.topicPrefix, Topic.allGameEvents,
+        "score/", "achievement/", AccountErasure.topicPrefix, Topic.allGameEvents,
     ]
 
     /// How often expiries and the ends of time-boxed challenges are checked.

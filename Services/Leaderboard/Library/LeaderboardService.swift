@@ -13,7 +13,7 @@ public enum LeaderboardService {
 
     /// Bus topic prefixes the service subscribes to: the auth stream's (account deletions, and
     /// friend news it passes over), as a follower of that stream; scores arrive as requests.
-    public static let subscriptions: [String] = [AccountErasure.topicPrefix, "friend/"]
+    public static let subscriptions: [String] = [AccountErasure.topicPrefix]
 
     /// Builds the service on the store `openStore` opens; `catalog` nil reads the game
     /// configurations from the environment.

@@ -57,7 +57,7 @@ public struct AccountDeletionReceipt: Codable, Sendable, Equatable {
     }
 }
 
-/// The `auth.account-deleted` message of the `auth` stream (topic `account/<playerId>`): every
+/// The `auth.account-deleted` message of the `auth` stream (topic `friend/deleted/<playerId>`): every
 /// service that holds data about players erases the player's, exactly once, and puts
 /// `pseudonym` where a record must stay (an event in the log, an audit entry).
 public struct AccountErasure: Codable, Sendable, Equatable {
@@ -72,10 +72,12 @@ public struct AccountErasure: Codable, Sendable, Equatable {
         self.deletedAt = deletedAt
     }
 
-    /// The topic of the message: `account/<playerId>` (the `account` family of the `auth` stream).
-    public static func topic(for playerId: String) -> Topic { Topic(rawValue: "account/\(playerId)") }
-    /// The topic prefix the followers of deletions subscribe to.
-    public static let topicPrefix = "account/"
+    /// The topic of the message: `friend/deleted/<playerId>`. The auth stream's messages share
+    /// one topic family, `friend` (a bus subscriber counts sequences per family: a second family
+    /// in one stream would make each see the other's numbers as gaps).
+    public static func topic(for playerId: String) -> Topic { Topic(rawValue: "friend/deleted/\(playerId)") }
+    /// The topic prefix the followers of the auth stream subscribe to (its one family).
+    public static let topicPrefix = "friend/"
 }
 
 /// `auth.deletions.pending`: the deletions whose records outside the services (the gateway's

@@ -6,7 +6,7 @@
 /// - `leaderboard`: the leaderboard service's outbox (`leaderboard.score-accepted`).
 /// - `achievement`: the achievement service's outbox (`achievement.earned`).
 /// - `auth`: the auth service's outbox (`auth.friend-requested`, `auth.friend-accepted` on
-///   `friend/…` topics, `auth.account-deleted` on `account/…` topics). Its publisher id, `auth`, is not the auth service's live one (the
+///   `friend/…` topics, `auth.account-deleted` on `friend/deleted/…`: one family). Its publisher id, `auth`, is not the auth service's live one (the
 ///   instance id, on the `auth/…` revocation family the gateway tracks), and its family is
 ///   `friend`, so the two sequences never mix.
 public enum StreamName {

@@ -671,14 +671,16 @@ def test_a_client_that_does_not_read_is_closed_with_1008(http, sockets):
     sock.send({"type": "leaderboard.submit", "id": unique("marker"), "gameId": DASH, "token": marker_player["sessionToken"],
                "payload": {"boardId": HIGHSCORE, "value": marker_value}})
     headers = {"Authorization": f"Bearer {marker_player['sessionToken']}"}
-    deadline = time.monotonic() + 20
+    # A bound for liveness, not a timing claim: about 6-11 s on 2 busy cores, once 20 s while
+    # CI ran schemathesis and the PostgreSQL suites beside it.
+    deadline = time.monotonic() + 60
     while True:
         response = http.get(f"/v1/games/{DASH}/leaderboards/{HIGHSCORE}/entry", headers=headers)
         assert response.status_code == 200, response.text
         entry = response.json().get("entry")
         if entry and entry["value"] == marker_value:
             break
-        assert time.monotonic() < deadline, f"the socket's {count + 1} requests were not all taken within 20 s"
+        assert time.monotonic() < deadline, f"the socket's {count + 1} requests were not all taken within 60 s"
         time.sleep(0.1)
 
     # Only now read: what was queued, then the close.
