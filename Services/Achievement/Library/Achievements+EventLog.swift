@@ -58,23 +58,13 @@ extension Achievements: DurableConsumer {
                     return partitions.contains(
                         partitioning.partition(of: PartitionKey.player(gameId: gameId, playerId: erasure.playerId)))
                 }
-                try await store.erase(erasure, games: games, durable: Self.positions(stream, at: sequence))
+                try await store.erase(erasure, games: games, durable: DurableWrites.position(stream, at: sequence))
                 context.logger.notice(
                     "deleted player erased from achievements",
                     metadata: ["player.id": "\(erasure.playerId)", "games": "\(games.count)"])
             }
         }
-        try await store.erase(nil, games: [], durable: Self.positions(stream, at: last))
-    }
-
-    /// The position `sequence` in `stream`, or in each partition a consumer group's name lists.
-    static func positions(_ stream: String, at sequence: UInt64) -> DurableWrites {
-        var durable = DurableWrites()
-        let (base, group) = StreamName.partitions(of: stream)
-        for name in group.map({ $0.map { StreamName.partition(base, $0) } }) ?? [stream] {
-            durable.advance(name, to: sequence)
-        }
-        return durable
+        try await store.erase(nil, games: [], durable: DurableWrites.position(stream, at: last))
     }
 
     /// Reads the erased players from the store (at start, and when partitions change).
@@ -85,7 +75,7 @@ extension Achievements: DurableConsumer {
 
     func recover(stream: String, lost: ClosedRange<UInt64>, context: ServiceContext) async throws {
         if StreamName.partitions(of: stream).stream == StreamName.auth {
-            try await store.erase(nil, games: [], durable: Self.positions(stream, at: lost.upperBound))
+            try await store.erase(nil, games: [], durable: DurableWrites.position(stream, at: lost.upperBound))
             context.logger.error(
                 "account deletions may have been lost before they were read: their achievements may remain",
                 metadata: ["stream": "\(stream)", "lost": "\(lost.lowerBound)-\(lost.upperBound)"])

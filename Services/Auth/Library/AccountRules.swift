@@ -70,4 +70,11 @@ public enum AccountRules {
                 field: "payload.deviceId")
         }
     }
+
+    /// A LIKE pattern for names starting with `prefix`, its own `%`, `_` and backslash taken
+    /// literally (escaped with a backslash: `ESCAPE` in SQLite, the default in PostgreSQL).
+    public static func likePattern(prefix: String) -> String {
+        prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_") + "%"
+    }
 }

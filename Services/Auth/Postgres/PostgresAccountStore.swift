@@ -115,9 +115,7 @@ public final class PostgresAccountStore: AccountStore, StorageSize {
     // MARK: Player search
 
     public func searchPlayers(prefix: String, limit: Int) async throws -> [PlayerSummary] {
-        let pattern =
-            prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_") + "%"
+        let pattern = AccountRules.likePattern(prefix: prefix)
         return try await read { connection, logger in
             var found: [PlayerSummary] = []
             for try await (id, name, username, createdAt) in try await connection.query(

@@ -115,7 +115,7 @@ public final class SQLiteAccountStore: AccountStore {
     // MARK: Player search
 
     public func searchPlayers(prefix: String, limit: Int) async throws -> [PlayerSummary] {
-        let pattern = Self.likePrefix(prefix)
+        let pattern = AccountRules.likePattern(prefix: prefix)
         return try await database.read { db in
             try Row.fetchAll(
                 db,
@@ -139,12 +139,6 @@ public final class SQLiteAccountStore: AccountStore {
             try db.execute(sql: "DELETE FROM device WHERE device_id = ?", arguments: [deviceId])
             return owner
         }
-    }
-
-    /// `prefix` as a LIKE pattern: its own `%`, `_` and `\` taken literally.
-    static func likePrefix(_ prefix: String) -> String {
-        prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_") + "%"
     }
 
     // MARK: Deleted accounts

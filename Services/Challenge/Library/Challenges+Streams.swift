@@ -45,8 +45,8 @@ extension Challenges: DurableConsumer {
     func erase(_ erasure: AccountErasure, stream: String, through sequence: UInt64, context: ServiceContext)
         async throws
     {
-        let (base, group) = StreamName.partitions(of: stream)
-        let streams = group.map { $0.map { StreamName.partition(base, $0) } } ?? [stream]
+        let group = StreamName.partitions(of: stream).partitions
+        let streams = StreamName.positionNames(of: stream)
         var (issued, received) = try await store.challengeIds(ofPlayer: erasure.playerId)
         if let group, let partitioning {
             let mine = Set(group)

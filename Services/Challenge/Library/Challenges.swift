@@ -322,8 +322,7 @@ final class Challenges: Sendable {
             }
         }
         // A batch applied for several partitions at once records each one's position.
-        let (base, group) = StreamName.partitions(of: stream)
-        let streams = group.map { $0.map { StreamName.partition(base, $0) } } ?? [stream]
+        let streams = StreamName.positionNames(of: stream)
         let written = try await store.apply(plans, streams: streams, through: last) {
             challenge, receiver, value, cause in
             let scores: String = challenge.issuerValue.map { " (\(value.map(String.init) ?? "?") against \($0))" } ?? ""

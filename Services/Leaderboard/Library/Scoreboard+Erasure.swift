@@ -26,11 +26,12 @@ extension Scoreboard: DurableConsumer {
                     "an account deletion could not be read", metadata: ["stream": "\(stream)", "seq": "\(sequence)"])
                 continue
             }
-            try await erase(erasure, durable: Self.positions(stream, at: sequence), stream: stream, context: context)
+            try await erase(
+                erasure, durable: DurableWrites.position(stream, at: sequence), stream: stream, context: context)
         }
         // Friend news and the like change nothing here; the position still moves, so that
         // retention can prune what this service read.
-        try await store.erase(nil, boards: [], durable: Self.positions(stream, at: last))
+        try await store.erase(nil, boards: [], durable: DurableWrites.position(stream, at: last))
     }
 
     func record(positions: [String: UInt64], context: ServiceContext) async throws {
@@ -43,20 +44,10 @@ extension Scoreboard: DurableConsumer {
     /// backup): which players they named is not known here, so the loss is logged for the
     /// operator, who deletes the accounts' leftovers again (docs/OPERATIONS.md).
     func recover(stream: String, lost: ClosedRange<UInt64>, context: ServiceContext) async throws {
-        try await store.erase(nil, boards: [], durable: Self.positions(stream, at: lost.upperBound))
+        try await store.erase(nil, boards: [], durable: DurableWrites.position(stream, at: lost.upperBound))
         context.logger.error(
             "account deletions may have been lost before they were read: their scores may remain",
             metadata: ["stream": "\(stream)", "lost": "\(lost.lowerBound)-\(lost.upperBound)"])
-    }
-
-    /// The position `sequence` in `stream`, or in each partition a consumer group's name lists.
-    static func positions(_ stream: String, at sequence: UInt64) -> DurableWrites {
-        var durable = DurableWrites()
-        let (base, group) = StreamName.partitions(of: stream)
-        for name in group.map({ $0.map { StreamName.partition(base, $0) } }) ?? [stream] {
-            durable.advance(name, to: sequence)
-        }
-        return durable
     }
 
     /// Erases the player from the boards of `stream`'s partitions (every board when not

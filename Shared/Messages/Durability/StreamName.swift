@@ -30,6 +30,13 @@ public enum StreamName {
         "\(stream)@" + partitions.sorted().map(String.init).joined(separator: ",")
     }
 
+    /// The names a stream name's position is recorded under: each partition's for a group
+    /// (``group(_:_:)``), else the name itself.
+    public static func positionNames(of name: String) -> [String] {
+        let (base, group) = partitions(of: name)
+        return group.map { $0.map { partition(base, $0) } } ?? [name]
+    }
+
     /// A stream name's base stream and the partitions it names (nil: the whole stream).
     public static func partitions(of name: String) -> (stream: String, partitions: [Int]?) {
         guard let at = name.lastIndex(of: "@") else { return (name, nil) }

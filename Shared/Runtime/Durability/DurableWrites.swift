@@ -49,6 +49,14 @@ public struct DurableWrites: Sendable {
         positions[stream] = max(positions[stream] ?? 0, sequence)
     }
 
+    /// Writes that record `sequence` as the position of `stream`, or of each partition a consumer
+    /// group's name lists (``StreamName/positionNames(of:)``).
+    public static func position(_ stream: String, at sequence: UInt64) -> DurableWrites {
+        var writes = DurableWrites()
+        for name in StreamName.positionNames(of: stream) { writes.advance(name, to: sequence) }
+        return writes
+    }
+
     /// Adds another unit's writes after these.
     public mutating func append(_ other: DurableWrites) {
         receipts += other.receipts
