@@ -1360,7 +1360,11 @@ def test_route_and_call_share_the_idempotency_key(http):
     ack = ok(http.post(f"/v1/games/{DASH}/events", headers=keyed(grant, key), json=event))
     again = ok(http.post("/v1/call/event.publish", headers=keyed(grant, key), json={"gameId": DASH, "payload": event}))
     assert again == dict(ack, duplicate=True)
-    receipt = ok(http.post("/v1/call/receipt.get", headers=bearer(grant), json={"gameId": DASH, "payload": {"id": key}}))
+    # The achievement service applies the event a moment after its acknowledgement (its receipt's
+    # `effects.applied` turns true then): both routes are compared once it has.
+    receipt = poll(
+        lambda: ok(http.post("/v1/call/receipt.get", headers=bearer(grant), json={"gameId": DASH, "payload": {"id": key}})),
+        lambda r: r.get("effects", {}).get("applied"), "the event's effects applied")
     assert receipt == ok(http.get(f"/v1/games/{DASH}/receipts/{key}", headers=bearer(grant)))
     assert receipt["acknowledgement"] == ack
 
