@@ -91,7 +91,8 @@ final class GatewayPipeline: RequestPipeline {
             }
             if actor.kind == .admin { operatorRequest.withLock { $0 = true } }
             if actor.kind == .admin, let person = ConsoleOperator.current,
-                !OperatorPermissions.permits(person.role, request.type)
+                !OperatorPermissions.permits(person.role, request.type),
+                !OperatorPermissions.isSelfService(request.type, payload: request.payload, operator: person.name)
             {
                 throw ErrorReply(
                     code: .forbidden, message: "a \(person.role.rawValue) may not send \(request.type.rawValue)")
@@ -122,9 +123,9 @@ final class GatewayPipeline: RequestPipeline {
             label = "invalid"
         }
         let transport = connection.key.transport.rawValue
-        let count: @Sendable (_ code: String) -> Void = { [counts] code in
-            counts.requests.add(1, ordering: .relaxed)
-            if code != "ok" { counts.errors.add(1, ordering: .relaxed) }
+        let count: @Sendable (_ code: String) -> Void = { [counts, clock] code in
+            let took = ContinuousClock.now - started
+            counts.record(at: clock.nowMilliseconds, took: took, failed: code != "ok")
             Counter(
                 label: MetricNames.gatewayRequests,
                 dimensions: [("type", label), ("transport", transport), ("code", code)]
@@ -133,7 +134,7 @@ final class GatewayPipeline: RequestPipeline {
             Metrics.Timer(
                 label: MetricNames.gatewayRequestDuration, dimensions: [("type", label), ("transport", transport)]
             )
-            .record(duration: ContinuousClock.now - started)
+            .record(duration: took)
         }
         var counted = ClientConnection(key: connection.key, peer: connection.peer) { reply in
             await connection.deliver(reply)
@@ -385,9 +386,18 @@ final class GatewayPipeline: RequestPipeline {
     }
 }
 
-/// Requests the gateway answered, and errors among them, since it started: the console's
-/// overview turns them into rates.
+/// Requests the gateway answered, and errors among them, since it started, and the last ten
+/// minutes of them with their latencies (``RequestTimeline``): the console's overview.
 final class ConsoleCounts: Sendable {
     let requests = Atomic<Int>(0)
     let errors = Atomic<Int>(0)
+    let timeline = Mutex(RequestTimeline())
+
+    func record(at now: Int64, took: Duration, failed: Bool) {
+        requests.add(1, ordering: .relaxed)
+        if failed { errors.add(1, ordering: .relaxed) }
+        let microseconds = UInt64(
+            max(0, took.components.seconds * 1_000_000 + took.components.attoseconds / 1_000_000_000_000))
+        timeline.withLock { $0.record(at: now, microseconds: microseconds, failed: failed) }
+    }
 }

@@ -66,6 +66,13 @@ public enum LeaderboardService {
                     if refreshesDefinitions { try await scoreboard.refreshDefinitions() }
                     return BoardSetList(leaderboardSets: try game(request, scoreboard).leaderboardSets ?? [])
                 },
+                Requests.games.handler { _, _ in
+                    if refreshesDefinitions { try await scoreboard.refreshDefinitions() }
+                    return GameList(
+                        games: scoreboard.catalog.value.games.values.sorted { $0.gameId < $1.gameId }.map {
+                            GameList.Game(gameId: $0.gameId, leaderboards: $0.leaderboards.count)
+                        })
+                },
                 Requests.define.handler { request, _ in
                     LeaderboardDefinitionChange(
                         definition: try await scoreboard.define(request.payload.definition, gameId: try request.game()))

@@ -52,6 +52,22 @@ public struct BoardList: Codable, Sendable, Equatable {
     public init(leaderboards: [LeaderboardDefinition]) { self.leaderboards = leaderboards }
 }
 
+/// The reply to `leaderboard.admin.games`: every game the leaderboard service knows, by id.
+public struct GameList: Codable, Sendable, Equatable {
+    /// One game: its id and how many boards it has.
+    public struct Game: Codable, Sendable, Equatable {
+        public var gameId: String
+        public var leaderboards: Int
+        public init(gameId: String, leaderboards: Int) {
+            self.gameId = gameId
+            self.leaderboards = leaderboards
+        }
+    }
+
+    public var games: [Game]
+    public init(games: [Game]) { self.games = games }
+}
+
 /// The reply to `leaderboard.sets`: a game's sets of boards.
 public struct BoardSetList: Codable, Sendable, Equatable {
     public var leaderboardSets: [LeaderboardSet]

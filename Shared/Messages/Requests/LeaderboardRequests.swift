@@ -18,6 +18,10 @@ public enum LeaderboardRequests {
         "leaderboard.archives", access: .signedIn)
 
     // Operators.
+    /// The games the leaderboard service knows (game files and operators' definitions), each
+    /// with its number of boards: the console's choice of games.
+    public static let games = RequestDefinition<EmptyPayload, GameList>(
+        "leaderboard.admin.games", access: .operator)
     public static let define = RequestDefinition<
         LeaderboardDefinitionChange, LeaderboardDefinitionChange
     >(
@@ -36,7 +40,7 @@ public enum LeaderboardRequests {
 
     public static let all: [RequestInfo] = [
         boards.info, sets.info, submit.info, entry.info, top.info, around.info, history.info,
-        archives.info, define.info,
+        archives.info, games.info, define.info,
         remove.info, removeScore.info, reset.info, export.info,
     ]
 }

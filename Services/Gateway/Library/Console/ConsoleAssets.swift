@@ -55,6 +55,11 @@ enum ConsoleAssets {
         .swatch { display: inline-block; width: .8rem; height: .8rem; vertical-align: middle; margin: 0 .2rem 0 .6rem; }
         .swatch.requests { background: var(--accent); }
         .swatch.errors { background: var(--bad); }
+        .swatch.p50 { background: #1c7c4a; }
+        .swatch.p95 { background: #c77700; }
+        .swatch.p99 { background: #8a2be2; }
+        canvas.chart { width: 100%; height: auto; display: block; }
+        textarea { font: inherit; padding: .3rem .45rem; border: 1px solid #b9c0cd; border-radius: 4px; min-width: 18rem; max-width: 100%; }
         .bar { display: inline-block; width: 140px; height: .7rem; background: #e4e7ee; border-radius: 3px; vertical-align: middle; overflow: hidden; }
         .bar .fill { display: block; height: 100%; width: 0; background: #c28a12; }
         dl { display: grid; grid-template-columns: 8rem 1fr; gap: .25rem .8rem; background: #fff; border: 1px solid var(--line); padding: .8rem; }
@@ -80,50 +85,87 @@ enum ConsoleAssets {
             if (!window.confirm(form.dataset.confirm)) event.preventDefault();
           });
         }
-        // The overview's live chart: requests and errors per second, polled every 2 s.
-        const canvas = document.getElementById("traffic");
-        if (canvas) {
-          const points = [];
-          let last = null;
-          const draw = () => {
+        // The overview refreshes itself every 5 s from /console/api/overview: process cards, totals,
+        // stream lag, and two charts of the last ten minutes (5 s slots) with a time axis: requests
+        // and errors per second, and the p50/p95/p99 latency in ms.
+        const traffic = document.getElementById("traffic");
+        if (traffic) {
+          const latency = document.getElementById("latency");
+          const clock = (ms) => new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+          const chart = (canvas, points, series, unit) => {
             const g = canvas.getContext("2d");
-            const w = canvas.width, h = canvas.height, pad = 24;
+            const w = canvas.width, h = canvas.height, left = 52, right = 8, top = 10, bottom = 22;
             g.clearRect(0, 0, w, h);
-            const top = Math.max(1, ...points.map((p) => p.requests));
-            g.fillStyle = "#5b6475"; g.font = "12px system-ui";
-            g.fillText(top.toFixed(1) + "/s", 4, 14); g.fillText("0", 4, h - 6);
-            g.strokeStyle = "#d9dde5"; g.beginPath(); g.moveTo(pad, h - pad / 2); g.lineTo(w, h - pad / 2); g.stroke();
-            for (const [key, color] of [["requests", "#2f5fd0"], ["errors", "#b3261e"]]) {
+            const values = points.flatMap((p) => series.map(([key]) => p[key])).filter((v) => v != null);
+            const highest = Math.max(unit === "ms" ? 1 : 0.2, ...values);
+            const x = (i) => left + (i / Math.max(1, points.length - 1)) * (w - left - right);
+            const y = (v) => h - bottom - (v / highest) * (h - top - bottom);
+            g.font = "11px system-ui"; g.fillStyle = "#5b6475"; g.strokeStyle = "#e4e7ee"; g.lineWidth = 1;
+            for (const part of [0, 0.5, 1]) {  // value axis: 0, half, top
+              const v = highest * part;
+              g.beginPath(); g.moveTo(left, y(v)); g.lineTo(w - right, y(v)); g.stroke();
+              g.fillText((v >= 10 ? v.toFixed(0) : v.toFixed(1)) + " " + unit, 2, y(v) + 4);
+            }
+            points.forEach((p, i) => {  // time axis: a tick every two minutes of the gateway's clock
+              if (p.at % 120000 !== 0) return;
+              g.beginPath(); g.moveTo(x(i), h - bottom); g.lineTo(x(i), h - bottom + 4); g.stroke();
+              g.fillText(clock(p.at), Math.min(w - 34, Math.max(left, x(i) - 15)), h - 6);
+            });
+            for (const [key, color] of series) {
               g.strokeStyle = color; g.lineWidth = 2; g.beginPath();
+              let drawing = false;
               points.forEach((p, i) => {
-                const x = pad + (i / 59) * (w - pad - 4);
-                const y = h - pad / 2 - (p[key] / top) * (h - pad);
-                if (i === 0) g.moveTo(x, y); else g.lineTo(x, y);
+                if (p[key] == null) { drawing = false; return; }
+                if (drawing) g.lineTo(x(i), y(p[key])); else g.moveTo(x(i), y(p[key]));
+                drawing = true;
               });
               g.stroke();
             }
           };
+          const text = (id, value) => { const e = document.getElementById(id); if (e) e.textContent = value; };
+          const cell = (value) => { const td = document.createElement("td"); td.textContent = String(value); return td; };
+          const show = (now) => {
+            const per = now.slotSeconds || 5;
+            const points = now.timeline.map((p) => ({
+              at: p.at, requests: p.requests / per, errors: p.errors / per,
+              p50: p.p50 ?? null, p95: p.p95 ?? null, p99: p.p99 ?? null,
+            }));
+            chart(traffic, points, [["requests", "#2f5fd0"], ["errors", "#b3261e"]], "/s");
+            chart(latency, points, [["p50", "#1c7c4a"], ["p95", "#c77700"], ["p99", "#8a2be2"]], "ms");
+            const busy = now.timeline.filter((p) => p.requests > 0);
+            traffic.dataset.samples = String(busy.length);
+            latency.dataset.samples = String(busy.filter((p) => p.p99 != null).length);
+            const last = busy[busy.length - 1];
+            text("latency-now", last ? `Latest 5 s with requests (${clock(last.at)}): p50 ${last.p50} ms, p95 ${last.p95} ms, p99 ${last.p99} ms, max ${last.max} ms over ${last.requests} requests.` : "No requests in the last ten minutes.");
+            text("requests", now.requests); text("errors", now.errors); text("head", now.eventLogHead);
+            for (const process of now.processes) {
+              const card = document.querySelector(`.card[data-process="${CSS.escape(process.name)}"]`);
+              if (!card) continue;
+              card.classList.toggle("ok", process.ready); card.classList.toggle("down", !process.ready);
+              card.querySelector(".state").textContent = process.ready ? "ready" : "not ready";
+              const detail = card.querySelector(".detail"); if (detail) detail.textContent = process.detail;
+            }
+            const lag = document.getElementById("lag");
+            if (lag && now.streams.length) {
+              lag.replaceChildren(...now.streams.map((s) => {
+                const row = document.createElement("tr");
+                row.append(cell(s.service), cell(s.stream), cell(s.position), cell(s.head), cell(s.lag));
+                return row;
+              }));
+            }
+            text("updated", "Updated " + new Date(now.time).toLocaleTimeString() + "; refreshes every 5 s by itself.");
+          };
           const poll = async () => {
             try {
               const response = await fetch("/console/api/overview", { credentials: "same-origin", cache: "no-store" });
-              if (response.ok) {
-                const now = await response.json();
-                if (last) {
-                  const seconds = Math.max(0.001, (now.time - last.time) / 1000);
-                  points.push({ requests: (now.requests - last.requests) / seconds, errors: (now.errors - last.errors) / seconds });
-                  while (points.length > 60) points.shift();
-                }
-                last = now;
-                document.getElementById("requests").textContent = now.requests;
-                document.getElementById("errors").textContent = now.errors;
-                document.getElementById("head").textContent = now.eventLogHead;
-                canvas.dataset.samples = String(points.length);
-                draw();
-              }
-            } catch (error) { /* the next poll tries again */ }
+              if (response.ok) show(await response.json());
+              else text("updated", "Not updated: the console answered " + response.status + " (log in again?).");
+            } catch (error) {
+              text("updated", "Not updated: the gateway did not answer; trying again in 5 s.");
+            }
           };
           poll();
-          setInterval(poll, 2000);
+          setInterval(poll, 5000);
         }
         """
 }

@@ -35,7 +35,7 @@ struct GatewayConsole: Sendable {
     static let pages: [(path: String, label: String)] = [
         ("/console/overview", "Overview"), ("/console/games", "Games"), ("/console/leaderboards", "Leaderboards"),
         ("/console/players", "Players"), ("/console/challenges", "Challenges"), ("/console/events", "Event log"),
-        ("/console/audit", "Audit log"),
+        ("/console/audit", "Audit log"), ("/console/operators", "Operators"),
     ]
 
     func register(on router: Router<HTTPFrontContext>) {
@@ -72,6 +72,42 @@ struct GatewayConsole: Sendable {
         }
         page("/console/events", title: "Event log", on: router) { pages, query, _ in await pages.events(query) }
         page("/console/audit", title: "Audit log", on: router) { pages, query, _ in await pages.audit(query) }
+        page("/console/operators", title: "Operators", on: router) { pages, _, session in
+            await pages.operators(session: session)
+        }
+        action("/console/operators/create", on: router) { pages, fields in await pages.createOperator(fields) }
+        action("/console/operators/role", on: router) { pages, fields in await pages.changeRole(fields) }
+        action("/console/operators/remove", on: router) { pages, fields in await pages.removeOperator(fields) }
+        action("/console/operators/reset-totp", on: router) { pages, fields in await pages.resetTOTP(fields) }
+        action("/console/operators/totp-confirm", on: router) { pages, fields in await pages.confirmTOTP(fields) }
+        router.post("/console/operators/password") { request, context in
+            try await form(request, context: context) { session, fields in
+                let notice = await changeOwnPassword(session: session, fields: fields, peer: context.peer)
+                parts.sessions.withLock { $0.leave(notice: notice, for: session.id) }
+                return ConsoleHTTP.redirect("/console/operators")
+            }
+        }
+        router.post("/console/operators/totp-begin") { request, context in
+            // Rendered at once, not redirected: the secret is shown once and never put in a URL.
+            try await form(request, context: context) { session, _ in
+                let pages = ConsolePages(console: self, context: context)
+                var (template, data) = await ConsoleOperator.$current.withValue(session.operatorAccount) {
+                    await pages.operators(session: session)
+                }
+                if let person = session.operatorAccount {
+                    let begun = await ConsoleOperator.$current.withValue(person) {
+                        await pages.admin(GatewayRequests.beginTOTP, OperatorTarget(name: person.name))
+                    }
+                    switch begun {
+                    case .success(let enrollment):
+                        data["enrollment"] = ["secret": enrollment.secret, "uri": enrollment.uri]
+                    case .failure(let error): data["error"] = ConsolePages.describe(error)
+                    }
+                }
+                return await render(
+                    template, data, title: "Operators", path: "/console/operators", session: session, pages: pages)
+            }
+        }
         _ = pages
         action("/console/players/ban", on: router) { pages, fields in await pages.ban(fields) }
         action("/console/players/unban", on: router) { pages, fields in await pages.unban(fields) }
@@ -101,6 +137,9 @@ struct GatewayConsole: Sendable {
         action("/console/games/define-achievement", on: router) { pages, fields in
             await pages.defineAchievement(fields)
         }
+        action("/console/games/define-challenge", on: router) { pages, fields in await pages.defineChallenge(fields) }
+        action("/console/games/remove-challenge", on: router) { pages, fields in await pages.removeChallenge(fields) }
+        action("/console/players/notify", on: router) { pages, fields in await pages.notify(fields) }
         action("/console/leaderboards/remove-score", on: router) { pages, fields in await pages.removeScore(fields) }
         action("/console/leaderboards/reset", on: router) { pages, fields in await pages.reset(fields) }
         action("/console/challenges/end", on: router) { pages, fields in await pages.endChallenge(fields) }
@@ -301,23 +340,34 @@ struct GatewayConsole: Sendable {
             var query: [String: String] = [:]
             for (name, value) in request.uri.queryParameters { query[String(name)] = String(value) }
             let pages = ConsolePages(console: self, context: context)
-            var (template, data) = await ConsoleOperator.$current.withValue(session.operatorAccount) {
+            let (template, data) = await ConsoleOperator.$current.withValue(session.operatorAccount) {
                 await body(pages, query, session)
             }
-            data["csrf"] = session.csrf
-            let inner = library.render(data, withTemplate: template) ?? ""
-            var layout: [String: Any] = [
-                "title": title, "csrf": session.csrf, "body": inner,
-                "who": session.operatorAccount.map { "\($0.name) (\($0.role.rawValue))" } ?? "admin key",
-                "nav": Self.pages.map {
-                    ["href": $0.path, "label": $0.label, "current": $0.path == path] as [String: Any]
-                },
-            ]
-            // What the last action did: left in the session by the action, shown once. Never
-            // text from the URL (a link could make a genuine-looking notice).
-            if let notice = parts.sessions.withLock({ $0.takeNotice(for: session.id) }) { layout["flash"] = notice }
-            return ConsoleHTTP.html(library.render(layout, withTemplate: "layout") ?? "")
+            return await render(template, data, title: title, path: path, session: session, pages: pages)
         }
+    }
+
+    /// A page's body rendered into the layout (navigation, who is logged in, the notice the last
+    /// action left).
+    func render(
+        _ template: String, _ data: [String: Any], title: String, path: String, session: ConsoleSessions.Session,
+        pages: ConsolePages
+    ) async -> Response {
+        var data = data
+        data["csrf"] = session.csrf
+        let games = await ConsoleOperator.$current.withValue(session.operatorAccount) { await pages.gameChoices() }
+        let inner = library.render(data, withTemplate: template) ?? ""
+        var layout: [String: Any] = [
+            "title": title, "csrf": session.csrf, "body": inner, "games": games,
+            "who": session.operatorAccount.map { "\($0.name) (\($0.role.rawValue))" } ?? "admin key",
+            "nav": Self.pages.map {
+                ["href": $0.path, "label": $0.label, "current": $0.path == path] as [String: Any]
+            },
+        ]
+        // What the last action did: left in the session by the action, shown once. Never
+        // text from the URL (a link could make a genuine-looking notice).
+        if let notice = parts.sessions.withLock({ $0.takeNotice(for: session.id) }) { layout["flash"] = notice }
+        return ConsoleHTTP.html(library.render(layout, withTemplate: "layout") ?? "")
     }
 
     /// A form POST that changes something: session, CSRF token and origin checked, then the

@@ -145,6 +145,7 @@ extension HTTPRoute {
             .post("/v1/admin/devices/:deviceId/unlink", AuthRequests.unlinkDevice.type),
             .get("/v1/admin/lockouts", AuthRequests.lockouts.type, query: ["username": .string, "address": .string]),
             .post("/v1/admin/lockouts/clear", AuthRequests.unlock.type),
+            .get("/v1/admin/games", LeaderboardRequests.games.type),
             .delete("\(adminBoard)/scores/:playerId", LeaderboardRequests.removeScore.type),
             .post("\(adminBoard)/reset", LeaderboardRequests.reset.type),
             .post("\(adminGame)/challenges/:challengeId/end", ChallengeRequests.end.type),

@@ -12,6 +12,8 @@ public enum OperatorPermissions {
         GatewayRequests.exportAccount.type,
     ]
     /// Reads that are not a viewer's: a player's whole data.
+    /// Reads for administrators only: the list of operator accounts.
+    static let administratorsOnly: Set<MessageType> = [GatewayRequests.listOperators.type]
     static let notForViewers: Set<MessageType> = [GatewayRequests.exportAccount.type]
 
     /// Whether `role` may send a request of `type`.
@@ -20,9 +22,24 @@ public enum OperatorPermissions {
         case .administrator:
             return true
         case .moderator:
-            return moderation.contains(type) || isRead(type)
+            return !administratorsOnly.contains(type) && (moderation.contains(type) || isRead(type))
         case .viewer:
-            return isRead(type) && !notForViewers.contains(type)
+            return isRead(type) && !notForViewers.contains(type) && !administratorsOnly.contains(type)
+        }
+    }
+
+    /// Whether a request is an operator's care of their own account, which every role may do:
+    /// a new password (not a new role) or their own second factor.
+    public static func isSelfService(_ type: MessageType, payload: JSONValue?, operator name: String) -> Bool {
+        guard payload?["name"]?.stringValue == name else { return false }
+        switch type {
+        case GatewayRequests.updateOperator.type:
+            if let role = payload?["role"], role != .null { return false }
+            return true
+        case GatewayRequests.beginTOTP.type, GatewayRequests.confirmTOTP.type, GatewayRequests.removeTOTP.type:
+            return true
+        default:
+            return false
         }
     }
 

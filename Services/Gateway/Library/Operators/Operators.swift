@@ -153,6 +153,13 @@ final class Operators: Sendable {
         return .accepted(ConsoleOperator(name: stored.name, role: stored.role, stamp: Self.stamp(stored)))
     }
 
+    /// Whether `password` is the operator's (asked again before an operator changes their own
+    /// password in the console).
+    func verifyPassword(name: String, password: String) async throws -> Bool {
+        guard let stored = try? await store.record(named: try Self.validName(name)) else { return false }
+        return try await hasher.verify(password, against: stored.passwordHash)
+    }
+
     /// What a console session's operator must still match: the role, the password and the second
     /// factor as they were at login (a change or a removal ends the operator's sessions).
     static func stamp(_ record: OperatorRecord) -> String {
