@@ -75,6 +75,40 @@ struct OperatorAccountTests {
         for type in [read, ban, delete, define, export, operators] {
             #expect(OperatorPermissions.permits(.administrator, type))
         }
+        // The list of operator accounts is an administrator's read only.
+        #expect(!OperatorPermissions.permits(.viewer, GatewayRequests.listOperators.type))
+        #expect(!OperatorPermissions.permits(.moderator, GatewayRequests.listOperators.type))
+        #expect(OperatorPermissions.permits(.administrator, GatewayRequests.listOperators.type))
+    }
+
+    @Test("every role may change its own password and second factor, never its role or another's account")
+    func selfService() {
+        let update = GatewayRequests.updateOperator.type
+        func mine(_ fields: [String: JSONValue]) -> JSONValue { .object(fields) }
+        #expect(
+            OperatorPermissions.isSelfService(update, payload: mine(["name": "ann", "password": "x"]), operator: "ann"))
+        #expect(
+            OperatorPermissions.isSelfService(
+                update, payload: mine(["name": "ann", "password": "x", "role": .null]), operator: "ann"))
+        #expect(
+            !OperatorPermissions.isSelfService(
+                update, payload: mine(["name": "ann", "role": "administrator"]), operator: "ann"),
+            "a viewer must not make itself an administrator")
+        #expect(
+            !OperatorPermissions.isSelfService(
+                update, payload: mine(["name": "bob", "password": "x"]), operator: "ann"))
+        for type in [GatewayRequests.beginTOTP.type, GatewayRequests.confirmTOTP.type] {
+            #expect(OperatorPermissions.isSelfService(type, payload: mine(["name": "ann"]), operator: "ann"))
+            #expect(!OperatorPermissions.isSelfService(type, payload: mine(["name": "bob"]), operator: "ann"))
+        }
+        #expect(
+            !OperatorPermissions.isSelfService(
+                GatewayRequests.removeTOTP.type, payload: mine(["name": "ann"]), operator: "ann"),
+            "removing a second factor is an administrator's")
+        #expect(
+            !OperatorPermissions.isSelfService(
+                GatewayRequests.removeOperator.type, payload: mine(["name": "ann"]), operator: "ann"))
+        #expect(!OperatorPermissions.isSelfService(update, payload: nil, operator: "ann"))
     }
 
     /// A wall clock that moves only when the test says (codes depend on the time step).

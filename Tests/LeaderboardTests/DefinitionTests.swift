@@ -80,6 +80,18 @@ struct DefinitionTests {
             #expect(try await define(operatorClient, renamed).isSuccess)
             let boards = try await player.call(LeaderboardRequests.boards, gameId: "dash")
             #expect(boards.leaderboards.contains { $0.id == "dash.new" && $0.title == "Renamed" })
+            // The games to choose from: a game first named by an operator's board is one of them,
+            // with its count of boards; players may not ask.
+            try await operatorClient.call(
+                LeaderboardRequests.define,
+                LeaderboardDefinitionChange(definition: LeaderboardDefinition(id: "fresh.only", title: "Only")),
+                gameId: "fresh-game")
+            let games = try await operatorClient.call(LeaderboardRequests.games)
+            #expect(games.games.map(\.gameId) == games.games.map(\.gameId).sorted())
+            #expect(games.games.first { $0.gameId == "fresh-game" }?.leaderboards == 1)
+            let dash = try #require(games.games.first { $0.gameId == "dash" })
+            #expect(dash.leaderboards == boards.leaderboards.count)
+            #expect(try await player.exchange(LeaderboardRequests.games, EmptyPayload()).errorCode == .forbidden)
             // The sets decode as a list (not a scalar).
             _ = try await player.call(LeaderboardRequests.sets, gameId: "dash")
             let badBoard = LeaderboardDefinition(id: "has space", title: "x")

@@ -84,3 +84,18 @@ struct AdminEndChallengeCommand: ParsableCommand {
         )
     }
 }
+
+/// `podium admin games`: every game the leaderboard service knows, with its number of boards.
+struct AdminGamesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "games", abstract: "List the games the server knows and their boards (leaderboard.admin.games).")
+
+    @OptionGroup var options: AdminOptions
+
+    func run() throws {
+        let list = try options.send(LeaderboardRequests.games, EmptyPayload(), gameId: nil)
+        if options.json { return }
+        if list.games.isEmpty { emit("no games") }
+        for game in list.games { emit("\(game.gameId)  \(game.leaderboards) board(s)") }
+    }
+}

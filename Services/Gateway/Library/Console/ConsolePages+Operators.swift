@@ -98,22 +98,8 @@ extension GatewayConsole {
     /// A new password for the session's own operator account: the current one is asked again
     /// (a wrong one counts against the address like a failed login), the new one twice.
     func changeOwnPassword(session: ConsoleSessions.Session, fields: [String: String], peer: String?) async -> String {
-        guard let person = session.operatorAccount else {
-            return "forbidden: the admin key has no password here (it is PODIUM_ADMIN_KEY)"
-        }
-        let address = peer ?? "-"
-        let now = parts.clock.nowMilliseconds
-        if parts.loginThrottle.withLock({ $0.retryAfter(address: address, now: now) }) != nil {
-            return "rate_limited: too many wrong passwords from this address; try again later"
-        }
-        let current = fields["current"] ?? ""
-        guard (try? await parts.pipeline.operators.verifyPassword(name: person.name, password: current)) == true else {
-            parts.loginThrottle.withLock { $0.recordFailure(address: address, now: now) }
-            logger.warning(
-                "console password change refused: wrong current password",
-                metadata: ["operator": "\(person.name)", "peer": "\(address)"])
-            return "invalid_credentials: the current password is wrong"
-        }
+        if let refusal = await checkOwnPassword(session: session, fields: fields, peer: peer) { return refusal }
+        guard let person = session.operatorAccount else { return "forbidden: no operator account" }
         let new = fields["password"] ?? ""
         guard new == fields["repeat"] else { return "invalid_field: the new password and its repetition differ" }
         let pages = ConsolePages(console: self, context: nil)
@@ -124,6 +110,31 @@ extension GatewayConsole {
         case .success: return "password changed; log in again with it"
         case .failure(let error): return ConsolePages.describe(error)
         }
+    }
+}
+
+extension GatewayConsole {
+    /// Checks the session operator's current password (form field `current`) before a change to
+    /// their own account: nil when right, else why not. A wrong one counts against the address
+    /// like a failed login, and past the limit none is checked.
+    func checkOwnPassword(session: ConsoleSessions.Session, fields: [String: String], peer: String?) async -> String? {
+        guard let person = session.operatorAccount else {
+            return "forbidden: the admin key has no account here (it is PODIUM_ADMIN_KEY)"
+        }
+        let address = peer ?? "-"
+        let now = parts.clock.nowMilliseconds
+        if parts.loginThrottle.withLock({ $0.retryAfter(address: address, now: now) }) != nil {
+            return "rate_limited: too many wrong passwords from this address; try again later"
+        }
+        let current = fields["current"] ?? ""
+        guard (try? await parts.pipeline.operators.verifyPassword(name: person.name, password: current)) == true else {
+            parts.loginThrottle.withLock { $0.recordFailure(address: address, now: now) }
+            logger.warning(
+                "console account change refused: wrong current password",
+                metadata: ["operator": "\(person.name)", "peer": "\(address)"])
+            return "invalid_credentials: the current password is wrong"
+        }
+        return nil
     }
 }
 
@@ -144,7 +155,7 @@ extension ConsoleTemplates {
         <form method="post" action="/console/operators/totp-confirm" class="filters"><input type="hidden" name="csrf" value="{{csrf}}">
         <label>Code <input name="code" id="totp-code" inputmode="numeric" autocomplete="one-time-code" maxlength="6" required></label>
         <button type="submit" id="totp-confirm">Turn on</button></form></div>{{/enrollment}}
-        {{^enrollment}}<form method="post" action="/console/operators/totp-begin" class="filters"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" id="totp-begin">Set up a code from an authenticator app</button></form>{{/enrollment}}
+        {{^enrollment}}<form method="post" action="/console/operators/totp-begin" class="filters"><input type="hidden" name="csrf" value="{{csrf}}"><label>Current password <input type="password" name="current" id="totp-password" autocomplete="current-password" required></label><button type="submit" id="totp-begin">Set up a code from an authenticator app</button></form>{{/enrollment}}
         </section>{{/me}}
         {{^me}}<p>You logged in with the admin key: it has no account here. Operators with their own accounts are named in the audit log; make them below or with <code>podium admin operators create</code>.</p>{{/me}}
         {{#manages}}

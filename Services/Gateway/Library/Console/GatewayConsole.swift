@@ -89,12 +89,15 @@ struct GatewayConsole: Sendable {
         }
         router.post("/console/operators/totp-begin") { request, context in
             // Rendered at once, not redirected: the secret is shown once and never put in a URL.
-            try await form(request, context: context) { session, _ in
+            try await form(request, context: context) { session, fields in
                 let pages = ConsolePages(console: self, context: context)
                 var (template, data) = await ConsoleOperator.$current.withValue(session.operatorAccount) {
                     await pages.operators(session: session)
                 }
-                if let person = session.operatorAccount {
+                // The password is asked again: a stolen session cookie alone sets up no second factor.
+                if let refusal = await checkOwnPassword(session: session, fields: fields, peer: context.peer) {
+                    data["error"] = refusal
+                } else if let person = session.operatorAccount {
                     let begun = await ConsoleOperator.$current.withValue(person) {
                         await pages.admin(GatewayRequests.beginTOTP, OperatorTarget(name: person.name))
                     }

@@ -29,14 +29,15 @@ public enum OperatorPermissions {
     }
 
     /// Whether a request is an operator's care of their own account, which every role may do:
-    /// a new password (not a new role) or their own second factor.
+    /// a new password (not a new role) or setting up their own second factor. Removing a second
+    /// factor is an administrator's (a stolen session must not weaken the account).
     public static func isSelfService(_ type: MessageType, payload: JSONValue?, operator name: String) -> Bool {
         guard payload?["name"]?.stringValue == name else { return false }
         switch type {
         case GatewayRequests.updateOperator.type:
             if let role = payload?["role"], role != .null { return false }
             return true
-        case GatewayRequests.beginTOTP.type, GatewayRequests.confirmTOTP.type, GatewayRequests.removeTOTP.type:
+        case GatewayRequests.beginTOTP.type, GatewayRequests.confirmTOTP.type:
             return true
         default:
             return false
