@@ -79,6 +79,11 @@ enum ConsoleAssets {
           const percent = Math.max(0, Math.min(100, Number(fill.dataset.percent) || 0));
           fill.style.width = percent + "%";
         }
+        // On a narrow screen the navigation scrolls sideways: bring the current page into view.
+        const current = document.querySelector("header nav a[aria-current=page]");
+        if (current && current.parentElement.scrollWidth > current.parentElement.clientWidth) {
+          current.parentElement.scrollLeft = current.offsetLeft - current.parentElement.offsetLeft - 8;
+        }
         // Forms that undo something ask first (data-confirm holds the question).
         for (const form of document.querySelectorAll("form[data-confirm]")) {
           form.addEventListener("submit", (event) => {
@@ -92,34 +97,49 @@ enum ConsoleAssets {
         if (traffic) {
           const latency = document.getElementById("latency");
           const clock = (ms) => new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+          // Drawn at the canvas's size on screen (sharp at 375 px and on dense screens). Requests
+          // on a linear scale; latency on a logarithmic one (p50 stays readable under a slow p99).
           const chart = (canvas, points, series, unit) => {
+            const ratio = window.devicePixelRatio || 1;
+            const w = Math.max(280, canvas.clientWidth || 720), h = w < 500 ? 170 : 200;
+            canvas.width = Math.round(w * ratio); canvas.height = Math.round(h * ratio);
             const g = canvas.getContext("2d");
-            const w = canvas.width, h = canvas.height, left = 52, right = 8, top = 10, bottom = 22;
+            g.setTransform(ratio, 0, 0, ratio, 0, 0);
+            const left = 58, right = 8, top = 10, bottom = 22;
             g.clearRect(0, 0, w, h);
             const values = points.flatMap((p) => series.map(([key]) => p[key])).filter((v) => v != null);
-            const highest = Math.max(unit === "ms" ? 1 : 0.2, ...values);
+            const log = unit === "ms";
+            const low = log ? Math.pow(10, Math.floor(Math.log10(Math.max(0.01, Math.min(...values, 1))))) : 0;
+            const high = log ? Math.pow(10, Math.ceil(Math.log10(Math.max(low * 10, ...values)))) : Math.max(0.2, ...values);
+            const scale = (v) => log ? (Math.log10(Math.max(v, low)) - Math.log10(low)) / (Math.log10(high) - Math.log10(low)) : v / high;
             const x = (i) => left + (i / Math.max(1, points.length - 1)) * (w - left - right);
-            const y = (v) => h - bottom - (v / highest) * (h - top - bottom);
+            const y = (v) => h - bottom - scale(v) * (h - top - bottom);
             g.font = "11px system-ui"; g.fillStyle = "#5b6475"; g.strokeStyle = "#e4e7ee"; g.lineWidth = 1;
-            for (const part of [0, 0.5, 1]) {  // value axis: 0, half, top
-              const v = highest * part;
+            const marks = [];
+            if (log) { for (let v = low; v <= high * 1.001; v *= 10) marks.push(v); } else { marks.push(0, high / 2, high); }
+            for (const v of marks) {  // the value axis
               g.beginPath(); g.moveTo(left, y(v)); g.lineTo(w - right, y(v)); g.stroke();
-              g.fillText((v >= 10 ? v.toFixed(0) : v.toFixed(1)) + " " + unit, 2, y(v) + 4);
+              const label = v >= 10 || v === 0 ? v.toFixed(0) : v >= 1 ? v.toFixed(1) : String(Number(v.toPrecision(1)));
+              g.fillText(label + " " + unit, 2, y(v) + 4);
             }
-            points.forEach((p, i) => {  // time axis: a tick every two minutes of the gateway's clock
-              if (p.at % 120000 !== 0) return;
+            const every = w < 500 ? 240000 : 120000;  // the time axis: a tick every 2 (narrow: 4) minutes
+            points.forEach((p, i) => {
+              if (p.at % every !== 0) return;
               g.beginPath(); g.moveTo(x(i), h - bottom); g.lineTo(x(i), h - bottom + 4); g.stroke();
               g.fillText(clock(p.at), Math.min(w - 34, Math.max(left, x(i) - 15)), h - 6);
             });
             for (const [key, color] of series) {
-              g.strokeStyle = color; g.lineWidth = 2; g.beginPath();
-              let drawing = false;
+              g.strokeStyle = color; g.fillStyle = color; g.lineWidth = 2;
               points.forEach((p, i) => {
-                if (p[key] == null) { drawing = false; return; }
-                if (drawing) g.lineTo(x(i), y(p[key])); else g.moveTo(x(i), y(p[key]));
-                drawing = true;
+                if (p[key] == null) return;
+                const before = i > 0 && points[i - 1][key] != null;
+                const after = i + 1 < points.length && points[i + 1][key] != null;
+                if (before) {
+                  g.beginPath(); g.moveTo(x(i - 1), y(points[i - 1][key])); g.lineTo(x(i), y(p[key])); g.stroke();
+                } else if (!after) {  // a slot alone between quiet ones: a dot
+                  g.beginPath(); g.arc(x(i), y(p[key]), 2.5, 0, 2 * Math.PI); g.fill();
+                }
               });
-              g.stroke();
             }
           };
           const text = (id, value) => { const e = document.getElementById(id); if (e) e.textContent = value; };

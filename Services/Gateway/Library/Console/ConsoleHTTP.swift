@@ -101,6 +101,12 @@ enum ConsoleHTTP {
         return fields
     }
 
+    /// A request's query string as a dictionary, decoded as a form is (`+` is a space, as browsers
+    /// send a search box's spaces).
+    static func query(of request: Request) -> [String: String] {
+        form(ByteBuffer(string: request.uri.query ?? ""))
+    }
+
     /// Milliseconds since the epoch as ISO 8601, for pages.
     static func time(_ milliseconds: Int64?) -> String {
         guard let milliseconds else { return "-" }

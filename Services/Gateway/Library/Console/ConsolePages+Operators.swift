@@ -82,14 +82,15 @@ extension ConsolePages {
     }
 
     /// Makes the operator's pending second factor count, with a code from their app.
-    func confirmTOTP(_ fields: [String: String]) async -> (location: String, flash: String) {
+    func confirmTOTP(_ fields: [String: String]) async -> (changed: Bool, notice: String) {
         guard let person = ConsoleOperator.current else {
-            return ("/console/operators", "forbidden: the admin key has no account to protect")
+            return (false, "forbidden: the admin key has no account to protect")
         }
         let confirmation = TOTPConfirmation(name: person.name, code: fields["code"] ?? "")
         switch await admin(GatewayRequests.confirmTOTP, confirmation) {
-        case .success: return ("/console/login", "second factor on")
-        case .failure(let error): return ("/console/operators", Self.describe(error))
+        case .success:
+            return (true, "second factor on: every login needs a code from the app; your other sessions ended")
+        case .failure(let error): return (false, Self.describe(error))
         }
     }
 }
@@ -97,18 +98,24 @@ extension ConsolePages {
 extension GatewayConsole {
     /// A new password for the session's own operator account: the current one is asked again
     /// (a wrong one counts against the address like a failed login), the new one twice.
-    func changeOwnPassword(session: ConsoleSessions.Session, fields: [String: String], peer: String?) async -> String {
-        if let refusal = await checkOwnPassword(session: session, fields: fields, peer: peer) { return refusal }
-        guard let person = session.operatorAccount else { return "forbidden: no operator account" }
+    func changeOwnPassword(session: ConsoleSessions.Session, fields: [String: String], peer: String?) async -> (
+        changed: Bool, notice: String
+    ) {
+        if let refusal = await checkOwnPassword(session: session, fields: fields, peer: peer) {
+            return (false, refusal)
+        }
+        guard let person = session.operatorAccount else { return (false, "forbidden: no operator account") }
         let new = fields["password"] ?? ""
-        guard new == fields["repeat"] else { return "invalid_field: the new password and its repetition differ" }
+        guard new == fields["repeat"] else {
+            return (false, "invalid_field: the new password and its repetition differ")
+        }
         let pages = ConsolePages(console: self, context: nil)
         let result = await ConsoleOperator.$current.withValue(person) {
             await pages.admin(GatewayRequests.updateOperator, OperatorUpdate(name: person.name, password: new))
         }
         switch result {
-        case .success: return "password changed; log in again with it"
-        case .failure(let error): return ConsolePages.describe(error)
+        case .success: return (true, "password changed; your other console sessions ended")
+        case .failure(let error): return (false, ConsolePages.describe(error))
         }
     }
 }
@@ -143,7 +150,7 @@ extension ConsoleTemplates {
         {{#error}}<p class="flash error">{{error}}</p>{{/error}}
         {{#me}}<section id="my-account">
         <h2>Your account: {{name}} ({{role}})</h2>
-        <p>Changing your password or your second factor ends your console sessions: log in again afterwards.</p>
+        <p>Changing your password or your second factor ends your other console sessions; this one goes on.</p>
         <form method="post" action="/console/operators/password" class="filters" id="change-password"><input type="hidden" name="csrf" value="{{csrf}}">
         <label>Current password <input type="password" name="current" id="current-password" autocomplete="current-password" required></label>
         <label>New password (12 characters or more) <input type="password" name="password" id="new-password" autocomplete="new-password" minlength="12" maxlength="256" required></label>

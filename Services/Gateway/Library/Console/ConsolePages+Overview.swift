@@ -104,7 +104,7 @@ extension ConsoleTemplates {
         <p class="legend"><span class="swatch requests"></span> requests/s <span class="swatch errors"></span> errors/s, per 5 s over the last 10 minutes</p>
         <h2>Latency</h2>
         <canvas id="latency" class="chart" width="720" height="200" aria-label="request latency percentiles in milliseconds, last ten minutes"></canvas>
-        <p class="legend"><span class="swatch p50"></span> p50 <span class="swatch p95"></span> p95 <span class="swatch p99"></span> p99, ms, of the requests the gateway answered in each 5 s</p>
+        <p class="legend"><span class="swatch p50"></span> p50 <span class="swatch p95"></span> p95 <span class="swatch p99"></span> p99, ms on a logarithmic scale, of the requests the gateway answered in each 5 s</p>
         <p id="latency-now" class="hint"></p>
         </section>
         <section>

@@ -110,14 +110,22 @@ extension ConsolePages {
                     if case .success(let list) = await admin(
                         definition, ChallengeFilter(), game: game, player: record.playerId)
                     {
-                        found += list.challenges.map { ($0, role) }
+                        // One row per challenge: a time-boxed one the player started is also
+                        // among the received ones; it shows once, as issued.
+                        for challenge in list.challenges {
+                            found.removeAll { $0.0.challengeId == challenge.challengeId }
+                            found.append((challenge, role))
+                        }
                     }
                 }
                 // The other side of each challenge, by name.
                 let names = await displayNames(found.flatMap { [$0.0.issuerId] + $0.0.receivers.map(\.playerId) })
                 data["challenges"] = found.map { challenge, role -> [String: Any] in
-                    let others = ([challenge.issuerId] + challenge.receivers.map(\.playerId))
-                        .filter { $0 != record.playerId }
+                    var others: [String] = []
+                    for id in [challenge.issuerId] + challenge.receivers.map(\.playerId)
+                    where id != record.playerId && !others.contains(id) {
+                        others.append(id)
+                    }
                     return [
                         "createdAt": ConsoleHTTP.time(challenge.createdAt), "kind": challenge.kind.rawValue,
                         "role": role, "others": others.map { names[$0] ?? $0 }.joined(separator: ", "),

@@ -79,12 +79,26 @@ struct GatewayConsole: Sendable {
         action("/console/operators/role", on: router) { pages, fields in await pages.changeRole(fields) }
         action("/console/operators/remove", on: router) { pages, fields in await pages.removeOperator(fields) }
         action("/console/operators/reset-totp", on: router) { pages, fields in await pages.resetTOTP(fields) }
-        action("/console/operators/totp-confirm", on: router) { pages, fields in await pages.confirmTOTP(fields) }
+        router.post("/console/operators/totp-confirm") { request, context in
+            try await form(request, context: context) { session, fields in
+                let result = await ConsoleOperator.$current.withValue(session.operatorAccount) {
+                    await ConsolePages(console: self, context: context).confirmTOTP(fields)
+                }
+                guard result.changed else {
+                    parts.sessions.withLock { $0.leave(notice: result.notice, for: session.id) }
+                    return ConsoleHTTP.redirect("/console/operators")
+                }
+                return await renewed(session, request: request, notice: result.notice)
+            }
+        }
         router.post("/console/operators/password") { request, context in
             try await form(request, context: context) { session, fields in
-                let notice = await changeOwnPassword(session: session, fields: fields, peer: context.peer)
-                parts.sessions.withLock { $0.leave(notice: notice, for: session.id) }
-                return ConsoleHTTP.redirect("/console/operators")
+                let result = await changeOwnPassword(session: session, fields: fields, peer: context.peer)
+                guard result.changed else {
+                    parts.sessions.withLock { $0.leave(notice: result.notice, for: session.id) }
+                    return ConsoleHTTP.redirect("/console/operators")
+                }
+                return await renewed(session, request: request, notice: result.notice)
             }
         }
         router.post("/console/operators/totp-begin") { request, context in
@@ -122,7 +136,7 @@ struct GatewayConsole: Sendable {
             guard let session = await session(request) else {
                 return ConsoleHTTP.html("log in first", status: .unauthorized)
             }
-            let player = request.uri.queryParameters["player"].map(String.init) ?? ""
+            let player = ConsoleHTTP.query(of: request)["player"] ?? ""
             let result = await ConsoleOperator.$current.withValue(session.operatorAccount) {
                 await ConsolePages(console: self, context: nil).export(player: player)
             }
@@ -197,6 +211,27 @@ struct GatewayConsole: Sendable {
             return nil
         }
         return session
+    }
+
+    /// After operators changed their own password or second factor: every session of the old
+    /// account has ended (``session(_:)`` compares the account's stamp), and the one that made the
+    /// change, having just proved the password (and the code), goes on in a new session of the
+    /// account as it is now, with the notice.
+    private func renewed(_ old: ConsoleSessions.Session, request: Request, notice: String) async -> Response {
+        _ = parts.sessions.withLock { $0.revoke(old.id) }
+        guard let name = old.operatorAccount?.name, let person = await parts.pipeline.operators.current(name) else {
+            return ConsoleHTTP.redirect("/console/login", cookie: ConsoleHTTP.clearedCookie(request: request))
+        }
+        let session = parts.sessions.withLock {
+            let session = $0.create(now: parts.clock.nowMilliseconds, peer: old.peer, operator: person)
+            $0.leave(notice: notice, for: session.id)
+            return session
+        }
+        logger.notice(
+            "console session renewed after an account change",
+            metadata: ["console.session": "\(session.label)", "operator": "\(name)"])
+        return ConsoleHTTP.redirect(
+            "/console/operators", cookie: ConsoleHTTP.sessionCookie(session.id, request: request))
     }
 
     private func login(error: String?, status: HTTPResponse.Status = .ok) -> Response {
@@ -340,8 +375,7 @@ struct GatewayConsole: Sendable {
     ) {
         router.get(RouterPath(path)) { request, context in
             guard let session = await session(request) else { return ConsoleHTTP.redirect("/console/login") }
-            var query: [String: String] = [:]
-            for (name, value) in request.uri.queryParameters { query[String(name)] = String(value) }
+            let query = ConsoleHTTP.query(of: request)
             let pages = ConsolePages(console: self, context: context)
             let (template, data) = await ConsoleOperator.$current.withValue(session.operatorAccount) {
                 await body(pages, query, session)

@@ -160,6 +160,12 @@ final class Operators: Sendable {
         return try await hasher.verify(password, against: stored.passwordHash)
     }
 
+    /// The operator account as it is now, as a console session's operator (nil when removed).
+    func current(_ name: String) async -> ConsoleOperator? {
+        guard let record = try? await store.record(named: name) else { return nil }
+        return ConsoleOperator(name: record.name, role: record.role, stamp: Self.stamp(record))
+    }
+
     /// What a console session's operator must still match: the role, the password and the second
     /// factor as they were at login (a change or a removal ends the operator's sessions).
     static func stamp(_ record: OperatorRecord) -> String {
