@@ -39,6 +39,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        // The Swift client library (its own package, docs/clients/swift.md); its tests are built
+        // into this package's test bundle below, so that one debug build serves both.
+        .package(path: "clients/swift"),
     ],
     targets: [
         // The C surface of libzmq. Only the ZeroMQ module imports it.
@@ -309,5 +312,9 @@ let package = Package(
             ],
             path: "Tests/GatewayTests"
         ),
+        // The Swift client's suite (scripts/test-clients swift runs it against a real stack).
+        .testTarget(
+            name: "PodiumKitTests", dependencies: [.product(name: "PodiumKit", package: "swift")],
+            path: "clients/swift/Tests/PodiumKitTests"),
     ]
 )
