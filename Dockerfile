@@ -21,6 +21,9 @@ WORKDIR /src
 COPY scripts/install-deps scripts/install-deps
 RUN scripts/install-deps
 COPY Package.swift ./
+# The Swift client package (clients/swift) is a path dependency of the root manifest (its tests are
+# in the root's test bundle); the image builds only the services, but resolving needs the package.
+COPY clients/swift clients/swift
 RUN --mount=type=cache,id=podium-swift-build,target=/src/.build swift package resolve
 COPY . .
 # The static client builds in a directory of its own: `--static-swift-stdlib` compiles every
