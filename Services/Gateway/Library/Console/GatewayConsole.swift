@@ -79,27 +79,13 @@ struct GatewayConsole: Sendable {
         action("/console/operators/role", on: router) { pages, fields in await pages.changeRole(fields) }
         action("/console/operators/remove", on: router) { pages, fields in await pages.removeOperator(fields) }
         action("/console/operators/reset-totp", on: router) { pages, fields in await pages.resetTOTP(fields) }
-        router.post("/console/operators/totp-confirm") { request, context in
-            try await form(request, context: context) { session, fields in
-                let result = await ConsoleOperator.$current.withValue(session.operatorAccount) {
-                    await ConsolePages(console: self, context: context).confirmTOTP(fields)
-                }
-                guard result.changed else {
-                    parts.sessions.withLock { $0.leave(notice: result.notice, for: session.id) }
-                    return ConsoleHTTP.redirect("/console/operators")
-                }
-                return await renewed(session, request: request, notice: result.notice)
+        ownAccountChange("/console/operators/totp-confirm", on: router) { session, fields, context in
+            await ConsoleOperator.$current.withValue(session.operatorAccount) {
+                await ConsolePages(console: self, context: context).confirmTOTP(fields)
             }
         }
-        router.post("/console/operators/password") { request, context in
-            try await form(request, context: context) { session, fields in
-                let result = await changeOwnPassword(session: session, fields: fields, peer: context.peer)
-                guard result.changed else {
-                    parts.sessions.withLock { $0.leave(notice: result.notice, for: session.id) }
-                    return ConsoleHTTP.redirect("/console/operators")
-                }
-                return await renewed(session, request: request, notice: result.notice)
-            }
+        ownAccountChange("/console/operators/password", on: router) { session, fields, context in
+            await changeOwnPassword(session: session, fields: fields, peer: context.peer)
         }
         router.post("/console/operators/totp-begin") { request, context in
             // Rendered at once, not redirected: the secret is shown once and never put in a URL.
@@ -211,6 +197,27 @@ struct GatewayConsole: Sendable {
             return nil
         }
         return session
+    }
+
+    /// A form POST by which operators change their own account: when `change` changed it, the
+    /// session goes on renewed (``renewed(_:request:notice:)``); else it stays, with the notice.
+    private func ownAccountChange(
+        _ path: String, on router: Router<HTTPFrontContext>,
+        change:
+            @escaping @Sendable (ConsoleSessions.Session, [String: String], HTTPFrontContext) async -> (
+                changed: Bool, notice: String
+            )
+    ) {
+        router.post(RouterPath(path)) { request, context in
+            try await form(request, context: context) { session, fields in
+                let result = await change(session, fields, context)
+                guard result.changed else {
+                    parts.sessions.withLock { $0.leave(notice: result.notice, for: session.id) }
+                    return ConsoleHTTP.redirect("/console/operators")
+                }
+                return await renewed(session, request: request, notice: result.notice)
+            }
+        }
     }
 
     /// After operators changed their own password or second factor: every session of the old

@@ -150,7 +150,7 @@ final class Operators: Sendable {
             updated.lastLoginAt = now
             _ = try await store.update(updated)
         }
-        return .accepted(ConsoleOperator(name: stored.name, role: stored.role, stamp: Self.stamp(stored)))
+        return .accepted(Self.sessionOperator(stored))
     }
 
     /// Whether `password` is the operator's (asked again before an operator changes their own
@@ -163,7 +163,12 @@ final class Operators: Sendable {
     /// The operator account as it is now, as a console session's operator (nil when removed).
     func current(_ name: String) async -> ConsoleOperator? {
         guard let record = try? await store.record(named: name) else { return nil }
-        return ConsoleOperator(name: record.name, role: record.role, stamp: Self.stamp(record))
+        return Self.sessionOperator(record)
+    }
+
+    /// An account as a console session holds it: name, role and the stamp of its credentials.
+    static func sessionOperator(_ record: OperatorRecord) -> ConsoleOperator {
+        ConsoleOperator(name: record.name, role: record.role, stamp: stamp(record))
     }
 
     /// What a console session's operator must still match: the role, the password and the second
@@ -176,8 +181,7 @@ final class Operators: Sendable {
     /// Whether a console session's operator is still as at login (read from the store: every
     /// gateway sees a change made through any of them).
     func isCurrent(_ person: ConsoleOperator) async -> Bool {
-        guard let record = try? await store.record(named: person.name) else { return false }
-        return Self.stamp(record) == person.stamp
+        await current(person.name)?.stamp == person.stamp
     }
 
     /// A hash checked for unknown names.
