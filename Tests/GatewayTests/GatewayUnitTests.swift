@@ -88,6 +88,12 @@ struct GatewayUnitTests {
         #expect(directory.connectedServices == ["leaderboard"])
         let survivor = directory.route("leaderboard.health", knownServices: [])
         #expect(survivor == .instance(Data("l2".utf8), service: "leaderboard"))
+        // The gateway itself stalled for two seconds (a starved machine): heartbeats it could not
+        // read are not held against l2, but silence after the stall still is.
+        #expect(directory.expire(now: 600).isEmpty)
+        #expect(directory.expire(now: 2600).isEmpty, "the stall is credited")
+        #expect(directory.expire(now: 2700).isEmpty)
+        #expect(directory.expire(now: 2800).map(\.announcement.instance) == ["l2"])
     }
 
     @Test("notification topics are per game and player, unguessable, and only complete ones are accepted")

@@ -15,7 +15,14 @@ struct ServiceDirectory: Sendable {
     /// delay a heartbeat, and dropping a live service fails every request routed to it).
     static let missedHeartbeatsAllowed: Int64 = 5
 
+    /// A gap between two looks for lost instances longer than this means the gateway itself did
+    /// not run (a starved machine, a paused process): the gap is not counted against heartbeats
+    /// the gateway could not have read (the looks come every 100 ms at most).
+    static let gatewayStallMilliseconds: Int64 = 500
+
     private(set) var instances: [Data: Instance] = [:]
+    /// When ``expire(now:)`` last looked.
+    private var lastExpiryCheck: Int64?
     private var rotation: [String: Int] = [:]
     /// Every request type a service has announced since the gateway started (the metrics' bounded
     /// set of type labels).
@@ -35,8 +42,14 @@ struct ServiceDirectory: Sendable {
         instances.removeValue(forKey: routingID)
     }
 
-    /// Forgets instances whose heartbeats stopped; returns them.
+    /// Forgets instances whose heartbeats stopped; returns them. Time the gateway was stalled
+    /// (``gatewayStallMilliseconds``) is credited to every instance first: their heartbeats may
+    /// be waiting, unread, in the gateway's socket.
     mutating func expire(now: Int64) -> [Instance] {
+        if let last = lastExpiryCheck, now - last > Self.gatewayStallMilliseconds {
+            for routingID in instances.keys { instances[routingID]?.lastSeen += now - last }
+        }
+        lastExpiryCheck = now
         let stale = instances.values.filter { instance in
             now - instance.lastSeen > Self.missedHeartbeatsAllowed
                 * Int64(max(instance.announcement.heartbeatIntervalMilliseconds, 50))
