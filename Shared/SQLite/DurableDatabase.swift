@@ -3,13 +3,25 @@ import GRDB
 
 /// Opens a service's SQLite database the way acknowledged data needs it: WAL mode (GRDB's
 /// pool) with `synchronous=FULL`, so a commit is on disk (fsync) before the service replies,
-/// and a busy timeout so a reader never fails a writer.
+/// and a busy timeout so a reader never fails a writer. The writer keeps up to
+/// ``writerCacheKibibytes`` of pages in memory: with a million entries the indexes a write touches
+/// are larger than SQLite's default 2 MiB cache, and every miss is a read from the file.
 public enum DurableDatabase {
+    /// The writer connection's page cache (SQLite's `cache_size`, grown only as pages are used).
+    public static let writerCacheKibibytes = 131_072
+
     public static func open(at path: URL) throws -> DatabasePool {
         try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            // Readers read what the writer wrote recently, mostly from the OS's cache; only the
+            // writer's cache grows (the memory per entry of a loaded board stays that of its readers).
+            if !db.configuration.readonly {
+                try db.execute(sql: "PRAGMA cache_size = -\(writerCacheKibibytes)")
+            }
+        }
         let pool = try DatabasePool(path: path.path, configuration: configuration)
         try probeWrite(pool, path: path)
         return pool

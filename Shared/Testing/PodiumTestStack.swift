@@ -61,6 +61,8 @@ public final class PodiumTestStack: Sendable {
         /// How many gateways (each its own bus hub, all sharing the gateway's storage and
         /// secrets); the services connect to every one.
         public var gateways: Int
+        /// How long the gateways answer top pages they kept (nil: every read goes to the service).
+        public var readCacheLifetime: Duration?
 
         public init(
             services: [ServiceBlueprint]? = nil,
@@ -83,8 +85,10 @@ public final class PodiumTestStack: Sendable {
             gateways: Int = 1,
             retention: RetentionSettings = RetentionSettings(),
             instances: Int = 1,
-            leaseMilliseconds: Int64 = 5000
+            leaseMilliseconds: Int64 = 5000,
+            readCacheLifetime: Duration? = .milliseconds(1000)
         ) {
+            self.readCacheLifetime = readCacheLifetime
             self.instances = instances
             self.leaseMilliseconds = leaseMilliseconds
             self.retention = retention
@@ -233,7 +237,7 @@ public final class PodiumTestStack: Sendable {
             heartbeatInterval: options.heartbeatInterval, developmentMode: true,
             database: try Self.testDatabase(service: "gateway", dataDirectory: data), busSecurity: hubSecurity)
         gatewayRuntime.retention = options.retention
-        let gatewaySettings = GatewaySettings(
+        var gatewaySettings = GatewaySettings(
             runtime: gatewayRuntime, requestEndpoint: "tcp://127.0.0.1:*", notificationEndpoint: "tcp://127.0.0.1:*",
             notificationSecret: options.notificationSecret ?? (0..<32).map { _ in UInt8.random(in: .min ... .max) },
             maxMessageBytes: options.maxMessageBytes, requestTimeout: options.requestTimeout,
@@ -242,6 +246,7 @@ public final class PodiumTestStack: Sendable {
             playerRateLimit: options.playerRateLimit, curveKeyPair: options.curveKeyPair,
             expectedServices: options.expectedServices ?? options.services.map(\.name),
             tokenKey: options.auth.tokenKey, serverKeys: options.serverKeys, adminKey: options.adminKey)
+        gatewaySettings.readCacheLifetime = options.readCacheLifetime
         var gateways: [Gateway] = []
         for index in 0..<max(1, options.gateways) {
             var settings = gatewaySettings

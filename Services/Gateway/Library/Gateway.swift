@@ -88,7 +88,9 @@ public final class Gateway: Sendable {
                 .receiveHighWaterMark(100_000), .subscribe(Data(Topic.allNotifications.utf8)),
                 .subscribe(Data(NotificationRelay.revocationPrefix.utf8)),
                 .subscribe(Data(NotificationRelay.operatorBusPrefix.utf8)),
-            ],
+            ]
+                // Accepted scores drop the kept top pages of their game (PopularReads).
+                + (settings.readCacheLifetime == nil ? [] : [.subscribe(Data(PopularReads.scoreTopicPrefix.utf8))]),
             connect: [bus.inprocSubscribeEndpoint])
         let serviceSocket = try AsyncSocket(
             context: context, type: .router, name: "gateway.services",
@@ -149,15 +151,16 @@ public final class Gateway: Sendable {
         }
         let operators = Operators(
             store: storage.operators, hasher: PasswordHasher(cost: settings.operatorPasswordCost), clock: clock)
+        let readCache = settings.readCacheLifetime.map { ReadCache(lifetime: $0, clock: clock) }
         let pipeline = GatewayPipeline(
             settings: settings, sessions: sessions, limits: limits, router: router, eventLog: eventLog, audit: audit,
             operators: operators,
-            topics: topics,
+            topics: topics, readCache: readCache,
             clock: clock, logger: logger)
         self.pipeline = pipeline
         relay = NotificationRelay(
             feed: notificationFeed, socket: notificationSocket, topics: topics, sessions: sessions, sockets: sockets,
-            logger: logger)
+            readCache: readCache, logger: logger)
         front = ZeroMQFront(
             socket: clientSocket, pipeline: pipeline, limits: limits,
             maxWholeMessageBytes: settings.maxWholeMessageBytes,

@@ -26,6 +26,8 @@ final class GatewayPipeline: RequestPipeline {
     /// Operator accounts (the console's logins, roles and second factors).
     let operators: Operators
     private let topics: NotificationTopics
+    /// Top pages answered without a hop (nil: off).
+    let readCache: ReadCache?
     /// Requests answered and errors among them, for the console's live chart.
     let counts: ConsoleCounts
     /// When the gateway started (Unix milliseconds), for `gateway.health`.
@@ -34,8 +36,10 @@ final class GatewayPipeline: RequestPipeline {
     init(
         settings: GatewaySettings, sessions: ClientSessions, limits: RequestLimits, router: ServiceRouter,
         eventLog: EventLog,
-        audit: AuditLog, operators: Operators, topics: NotificationTopics, clock: any PodiumClock, logger: Logger
+        audit: AuditLog, operators: Operators, topics: NotificationTopics, readCache: ReadCache? = nil,
+        clock: any PodiumClock, logger: Logger
     ) {
+        self.readCache = readCache
         self.operators = operators
         self.settings = settings
         self.sessions = sessions
@@ -241,7 +245,13 @@ final class GatewayPipeline: RequestPipeline {
                 Task { await self.serviceReadiness(service, request: request, from: client) }
                 return
             }
-            try await forward(request, actor: actor, playerId: playerId, from: client)
+            if let readCache {
+                if await readCache.answer(request, playerId: playerId, client: client) { return }
+                try await forward(
+                    request, actor: actor, playerId: playerId, from: readCache.connection(for: request, client: client))
+            } else {
+                try await forward(request, actor: actor, playerId: playerId, from: client)
+            }
         }
     }
 

@@ -28,6 +28,8 @@ import ZeroMQ
 /// | `PODIUM_AUTH_TOKEN_KEY` | none: required | the auth service's token key, to verify session tokens |
 /// | `PODIUM_GAME_SERVER_KEYS` | none | `game=key,game2=key2`: each game server's key (≥ 32 bytes) |
 /// | `PODIUM_ADMIN_KEY` | none | the operator's key (≥ 32 bytes); without it there is no admin access |
+/// | `PODIUM_READ_CACHE` | `on` | `off`: every `leaderboard.top` goes to the leaderboard service (``PopularReads``) |
+/// | `PODIUM_READ_CACHE_MS` | `1000` | the oldest a top page the gateway answers itself may be, 1–60000 ms |
 ///
 /// Without `PODIUM_NOTIFICATION_SECRET` the gateway refuses to start, unless
 /// `PODIUM_DEVELOPMENT=true`, in which case it generates a random one for this run.
@@ -63,6 +65,8 @@ public struct GatewaySettings: Sendable {
     /// Game server keys by game id.
     public var serverKeys: [String: String]
     public var adminKey: String?
+    /// How long the gateway answers popular reads from the pages it kept (``PopularReads``); nil: never.
+    public var readCacheLifetime: Duration? = .milliseconds(1000)
     /// How operators' passwords are hashed (scrypt); tests use a cheap cost.
     public var operatorPasswordCost: PasswordHasher.Cost = .standard
 
@@ -190,6 +194,18 @@ public struct GatewaySettings: Sendable {
                 .filter { !$0.isEmpty },
             tokenKey: tokenKey, serverKeys: serverKeys, adminKey: adminKey)
         corsPolicy = try CORSPolicy.parse(podium.string(forKey: ["http", "allowed", "origins"], default: ""))
+        switch podium.string(forKey: ["read", "cache"], default: "on").lowercased() {
+        case "on", "true", "1":
+            let lifetime = podium.int(forKey: ["read", "cache", "ms"], default: 1000)
+            guard (1...60_000).contains(lifetime) else {
+                throw ConfigurationProblem("PODIUM_READ_CACHE_MS must be between 1 and 60000")
+            }
+            readCacheLifetime = .milliseconds(lifetime)
+        case "off", "false", "0":
+            readCacheLifetime = nil
+        default:
+            throw ConfigurationProblem("PODIUM_READ_CACHE must be on or off")
+        }
         trustedProxies = try TrustedProxies.parse(podium.string(forKey: ["http", "trusted", "proxies"], default: ""))
     }
 }

@@ -18,13 +18,16 @@ final class NotificationRelay: Sendable {
     private let sessions: ClientSessions
     /// The WebSockets listening to notification topics.
     let sockets: WebSocketHub
+    /// The top pages the gateway keeps: accepted scores drop their game's.
+    private let readCache: ReadCache?
     private let logger: Logger
 
     init(
         feed: AsyncSocket, socket: AsyncSocket, topics: NotificationTopics, sessions: ClientSessions,
-        sockets: WebSocketHub,
+        sockets: WebSocketHub, readCache: ReadCache? = nil,
         logger: Logger
     ) {
+        self.readCache = readCache
         self.feed = feed
         self.socket = socket
         self.topics = topics
@@ -71,6 +74,10 @@ final class NotificationRelay: Sendable {
     private func route(_ frames: [Data], tracker: inout SequenceTracker) -> [Data]? {
         guard frames.count == 2, let topicText = String(data: frames[0], encoding: .utf8) else {
             logger.warning("bus message dropped: malformed", metadata: ["frames": "\(frames.count)"])
+            return nil
+        }
+        if let gameId = PopularReads.game(ofScoreTopic: topicText) {
+            readCache?.invalidate(gameId: gameId)
             return nil
         }
         if topicText.hasPrefix(Self.revocationPrefix) {

@@ -12,6 +12,8 @@ public struct EnvelopeHeader: Sendable, Equatable {
     public var correlationId: String?
     /// Byte offsets of the correlation id's string token, quotes included.
     public var correlationIdRange: Range<Int>?
+    /// Byte offsets of the payload's value (the JSON text of the payload as it is).
+    public var payloadRange: Range<Int>?
 
     /// Reads the top-level members of a JSON object; nil if the text is not one.
     public static func scan(_ data: Data) -> EnvelopeHeader? {
@@ -111,6 +113,7 @@ public struct EnvelopeHeader: Sendable, Equatable {
                     }
                 } else {
                     guard skipValue() else { return nil }
+                    if key == "payload" { header.payloadRange = valueStart..<index }
                 }
                 skipSpace()
                 guard index < count else { return nil }

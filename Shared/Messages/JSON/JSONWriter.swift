@@ -54,11 +54,16 @@ public struct JSONWriter {
         members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
     }
 
-    private mutating func append(_ text: StaticString) {
+    /// Appends JSON text as it is (the caller vouches for it).
+    mutating func appendRaw(_ text: Data) {
+        bytes.append(contentsOf: text)
+    }
+
+    mutating func append(_ text: StaticString) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    private mutating func writeInteger(_ number: Int64) {
+    mutating func writeInteger(_ number: Int64) {
         if number >= 0 && number < 10 {
             bytes.append(UInt8(ascii: "0") + UInt8(number))
             return
@@ -96,7 +101,7 @@ public struct JSONWriter {
         value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 
-    private mutating func writeString(_ text: String) {
+    mutating func writeString(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
