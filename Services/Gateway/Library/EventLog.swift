@@ -87,10 +87,13 @@ final class EventLog: Sendable {
     /// transaction, until ``finish()``; then writes what is still queued and returns. `publish`
     /// gets each batch's new events, in sequence order, before their acknowledgements go out.
     func serve(publish: @escaping @Sendable ([CommittedEvent]) async -> Void) async {
+        var acknowledging: Task<Void, Never>?
         for await _ in work {
-            await writeQueued(publish: publish)
+            acknowledging = await writeQueued(publish: publish, after: acknowledging)
         }
-        await writeQueued(publish: publish)
+        acknowledging = await writeQueued(publish: publish, after: acknowledging)
+        // Every acknowledgement is out before the writer says it is done.
+        await acknowledging?.value
     }
 
     /// Refuses further events and lets the writer end once the queue is written.
@@ -99,7 +102,13 @@ final class EventLog: Sendable {
         wake.finish()
     }
 
-    private func writeQueued(publish: @escaping @Sendable ([CommittedEvent]) async -> Void) async {
+    /// Writes what is queued; each batch's acknowledgements go out on a task of their own (after
+    /// the previous batch's, so they leave in log order) while the next batch is written. Returns
+    /// the last of those tasks.
+    private func writeQueued(
+        publish: @escaping @Sendable ([CommittedEvent]) async -> Void, after previous: Task<Void, Never>?
+    ) async -> Task<Void, Never>? {
+        var acknowledging = previous
         while true {
             let batch = state.withLock { state -> [Entry] in
                 let batch = Array(state.queue.prefix(Self.maximumBatch))
@@ -107,7 +116,7 @@ final class EventLog: Sendable {
                 state.writing = !batch.isEmpty
                 return batch
             }
-            if batch.isEmpty { return }
+            if batch.isEmpty { return acknowledging }
             let outcomes: [Result<EventAcknowledgement, ErrorReply>]
             var committed: [CommittedEvent] = []
             do {
@@ -139,7 +148,11 @@ final class EventLog: Sendable {
                 outcomes = batch.map { _ in .failure(refusal) }
             }
             if !committed.isEmpty { await publish(committed) }
-            for (entry, outcome) in zip(batch, outcomes) { await entry.done(outcome) }
+            let before = acknowledging
+            acknowledging = Task {
+                await before?.value
+                for (entry, outcome) in zip(batch, outcomes) { await entry.done(outcome) }
+            }
         }
     }
 

@@ -10,17 +10,24 @@ public struct EventLogEntry: Sendable {
     public var fingerprint: String
     public var topic: Topic
     public var envelope: Envelope<GameEvent>
+    /// The event's and the actor's JSON text, written when the entry is made (on the request's
+    /// task), so that the log's one writer only writes the numbered envelope's header around them.
+    public var payloadText: Data
+    public var actorText: Data?
 
     public init(
-        gameId: String, playerId: String, requestId: String, fingerprint: String, topic: Topic,
+        gameId: String, playerId: String, requestId: String, fingerprint: String? = nil, topic: Topic,
         envelope: Envelope<GameEvent>
     ) {
         self.gameId = gameId
         self.playerId = playerId
         self.requestId = requestId
-        self.fingerprint = fingerprint
         self.topic = topic
         self.envelope = envelope
+        self.payloadText = (try? JSONWriter.data(WireCodec.jsonValue(envelope.payload))) ?? Data("{}".utf8)
+        self.actorText = envelope.actor.flatMap { try? JSONWriter.data(WireCodec.jsonValue($0)) }
+        // The payload digest of a resend check: the digest of the same text.
+        self.fingerprint = fingerprint ?? RequestReceipts.fingerprint(ofText: payloadText)
     }
 }
 
@@ -77,7 +84,9 @@ public struct EventNumbering: Sendable {
             eventId: envelope.id, topic: entry.topic.rawValue, publisher: StreamName.events, sequence: head,
             acceptedAt: envelope.timestamp)
         inBatch[Self.key(entry)] = (entry.fingerprint, acknowledgement)
-        let event = CommittedEvent(topic: entry.topic.rawValue, body: try WireCodec.encode(envelope))
+        let event = CommittedEvent(
+            topic: entry.topic.rawValue,
+            body: try EnvelopeWriter.encode(envelope, payload: entry.payloadText, actor: entry.actorText))
         return (.logged(acknowledgement, event: event), head)
     }
 

@@ -4,9 +4,11 @@ import Foundation
 /// ``WireCodec/encode(_:)`` writes for the same envelope (members sorted by name, optional ones
 /// left out): a reply kept as bytes goes out again without being parsed into values and written.
 public enum EnvelopeWriter {
-    /// The envelope's bytes; `payload` is the payload's JSON text as it is. `actor` is written
-    /// through the codec (it is rare on the paths that use this).
-    public static func encode<Payload>(_ envelope: Envelope<Payload>, payload: Data) throws -> Data {
+    /// The envelope's bytes; `payload` is the payload's JSON text as it is, `actor` the actor's
+    /// (written through the codec when not given).
+    public static func encode<Payload>(_ envelope: Envelope<Payload>, payload: Data, actor actorText: Data? = nil)
+        throws -> Data
+    {
         var writer = JSONWriter(reservingCapacity: payload.count + 256)
         writer.append("{")
         var first = true
@@ -19,7 +21,11 @@ public enum EnvelopeWriter {
         }
         if let actor = envelope.actor {
             member("actor")
-            try writer.write(try WireCodec.jsonValue(actor))
+            if let actorText {
+                writer.appendRaw(actorText)
+            } else {
+                try writer.write(try WireCodec.jsonValue(actor))
+            }
         }
         if let correlationId = envelope.correlationId {
             member("correlationId")

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A byte scan of JSON text for its nesting depth, run before any decoder sees a frame:
 /// Foundation's decoder spends time quadratic in the depth and fails badly right at its own
 /// limit, so the wire refuses deep documents first. The scan also picks out a top-level string
@@ -15,7 +17,18 @@ public enum JSONNesting {
     }
 
     /// Scans JSON text (or anything: the scan never fails, it only counts).
+    public static func scan(_ data: Data) -> Scan {
+        data.withUnsafeBytes { raw in scan(raw.bindMemory(to: UInt8.self)) }
+    }
+
+    /// Scans JSON text (or anything: the scan never fails, it only counts).
     public static func scan(_ bytes: some Sequence<UInt8>) -> Scan {
+        if let scanned = bytes.withContiguousStorageIfAvailable({ scan($0) }) { return scanned }
+        return scan(Array(bytes))
+    }
+
+    /// Scans JSON text in memory: the loop the other forms run, over a buffer.
+    public static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Scan {
         var depth = 0
         var deepest = 0
         var inString = false

@@ -16,11 +16,17 @@ public enum RequestReceipts {
 
     /// A short, stable digest of a payload (FNV-1a 64 over its canonical JSON: sorted keys).
     public static func fingerprint(of payload: JSONValue) -> String {
-        let bytes = (try? WireCodec.encode(payload)) ?? Data()
+        fingerprint(ofText: (try? WireCodec.encode(payload)) ?? Data())
+    }
+
+    /// The digest of a payload's JSON text as the wire writes it (what ``fingerprint(of:)`` digests).
+    public static func fingerprint(ofText bytes: Data) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash &*= 0x100_0000_01b3
+        bytes.withUnsafeBytes { raw in
+            for byte in raw {
+                hash ^= UInt64(byte)
+                hash &*= 0x100_0000_01b3
+            }
         }
         return String(hash, radix: 16) + "-\(bytes.count)"
     }
