@@ -88,6 +88,21 @@ struct PopularReadsRuleTests {
             reads.fill(reads.ticket(gameId: "g", key: key), text: Self.text, value: [:], now: 0, wallNow: 0)
         }
         #expect(reads.count == 1)
+        // And past its bytes: many large pages cannot pile up.
+        var small = PopularReads(lifetime: 1000, capacityBytes: 100)
+        let big = Data(repeating: UInt8(ascii: " "), count: 60)
+        for limit in 1...2 {
+            let key = PopularReads.key(
+                type: LeaderboardRequests.top.type, version: nil, gameId: "g",
+                payload: ["boardId": "b", "limit": .integer(Int64(limit))])!
+            small.fill(small.ticket(gameId: "g", key: key), text: big, value: [:], now: 0, wallNow: 0)
+        }
+        #expect(small.count == 1 && small.bytes == 60)
+        let huge = small.fill(
+            small.ticket(gameId: "g", key: Self.top), text: Data(count: 101), value: [:], now: 0, wallNow: 0)
+        #expect(!huge, "a page larger than the whole budget is not kept")
+        small.invalidate(gameId: "g")
+        #expect(small.count == 0 && small.bytes == 0)
     }
 }
 

@@ -40,15 +40,20 @@ struct PopularReads: Sendable {
 
     /// How long a page is answered from, in milliseconds.
     let lifetime: Int64
-    /// Pages kept at most over all games (past it, all are dropped and filled again).
+    /// Pages kept at most over all games, and their text's bytes at most (a page's value takes
+    /// a few times its text): past either, all are dropped and filled again, so that requests
+    /// for many large pages cannot make the gateway hold more than that.
     let capacity: Int
+    let capacityBytes: Int
     private var pages: [String: [Key: Page]] = [:]
     private var generations: [String: UInt64] = [:]
     private(set) var count = 0
+    private(set) var bytes = 0
 
-    init(lifetime: Int64, capacity: Int = 10_000) {
+    init(lifetime: Int64, capacity: Int = 10_000, capacityBytes: Int = 16 << 20) {
         self.lifetime = lifetime
         self.capacity = capacity
+        self.capacityBytes = capacityBytes
     }
 
     /// The key of a request answered the same for everyone, nil for any other: `leaderboard.top`
@@ -88,20 +93,31 @@ struct PopularReads: Sendable {
     /// Keeps a reply's payload, unless the game's boards changed since the ticket was taken.
     @discardableResult
     mutating func fill(_ ticket: Ticket, text: Data, value: JSONValue, now: Int64, wallNow: Int64) -> Bool {
-        guard generations[ticket.gameId, default: 0] == ticket.generation else { return false }
-        if count >= capacity {
+        guard generations[ticket.gameId, default: 0] == ticket.generation, text.count <= capacityBytes else {
+            return false
+        }
+        if count >= capacity || bytes + text.count > capacityBytes {
             pages.removeAll()
             count = 0
+            bytes = 0
         }
         let page = Page(text: text, value: value, filledAt: now, filledAtWall: wallNow)
-        if pages[ticket.gameId, default: [:]].updateValue(page, forKey: ticket.key) == nil { count += 1 }
+        if let replaced = pages[ticket.gameId, default: [:]].updateValue(page, forKey: ticket.key) {
+            bytes -= replaced.text.count
+        } else {
+            count += 1
+        }
+        bytes += text.count
         return true
     }
 
     /// A game's boards changed: its pages go, and replies read before now are not kept.
     mutating func invalidate(gameId: String) {
         generations[gameId, default: 0] &+= 1
-        if let dropped = pages.removeValue(forKey: gameId) { count -= dropped.count }
+        if let dropped = pages.removeValue(forKey: gameId) {
+            count -= dropped.count
+            bytes -= dropped.values.reduce(0) { $0 + $1.text.count }
+        }
     }
 
     /// The game a `score/<game>/<board>` bus topic names.
