@@ -26,13 +26,18 @@ struct EnvelopeFastCodingTests {
         Envelope(type: .gameEvent, id: "e-2", timestamp: 0, payload: GameEvent(name: "x")),
     ]
 
+    /// The Codable path alone: the reference the fast one must match.
+    static func codable<Result>(_ body: () throws -> Result) rethrows -> Result {
+        try EnvelopeCodingMode.$codableOnly.withValue(true) { try body() }
+    }
+
     @Test("written: the codec's bytes, for raw and typed payloads")
     func sameBytes() throws {
         for envelope in Self.raw {
-            #expect(try WireCodec.encode(envelope) == (try JSONWriter.data(JSONValueEncoder.encode(envelope))))
+            #expect(try WireCodec.encode(envelope) == (try Self.codable { try WireCodec.encode(envelope) }))
         }
         for envelope in Self.events {
-            #expect(try WireCodec.encode(envelope) == (try JSONWriter.data(JSONValueEncoder.encode(envelope))))
+            #expect(try WireCodec.encode(envelope) == (try Self.codable { try WireCodec.encode(envelope) }))
         }
     }
 
@@ -95,6 +100,31 @@ struct EnvelopeFastCodingTests {
         for envelope in Self.events {
             #expect(
                 Envelope<GameEvent>.fastDecoded(from: try JSONParser.parse(WireCodec.encode(envelope))) == envelope)
+        }
+    }
+
+    @Test("nested: a stream page's envelopes are read on the fast path, to the codec's values and refusals")
+    func nested() throws {
+        let page = StreamPage(
+            messages: Self.raw.map { StreamMessage(topic: "event/g/x", envelope: $0) }, head: 9, first: 2)
+        let data = try WireCodec.encode(page)
+        #expect(try WireCodec.decode(StreamPage.self, from: data) == page)
+        #expect(
+            try WireCodec.decode(StreamPage.self, from: data)
+                == (try Self.codable {
+                    try WireCodec.decode(StreamPage.self, from: data)
+                }))
+        for text in Self.texts where text.hasPrefix("{") {
+            let pageText =
+                Data(#"{"head":1,"messages":[{"topic":"t","envelope":"#.utf8) + Data(text.utf8)
+                + Data("}]}".utf8)
+            var fast = ""
+            var codec = ""
+            do { fast = "\(try WireCodec.decode(StreamPage.self, from: pageText))" } catch { fast = "\(error)" }
+            do {
+                codec = "\(try Self.codable { try WireCodec.decode(StreamPage.self, from: pageText) })"
+            } catch { codec = "\(error)" }
+            #expect(fast == codec, "\(text)")
         }
     }
 }

@@ -9,6 +9,11 @@ import Foundation
 /// the codec expects, or absent, or `null` where optional); anything else (a number where a
 /// string belongs, a fractional version, a payload the type refuses) is left to the codec, which
 /// reads it or says precisely what is wrong.
+/// Whether envelopes go through the codec only (tests compare the two paths with it).
+enum EnvelopeCodingMode {
+    @TaskLocal static var codableOnly = false
+}
+
 protocol EnvelopeFastCoding {
     /// The envelope's JSON text.
     func fastEncoded() throws -> Data

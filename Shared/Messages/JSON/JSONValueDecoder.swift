@@ -53,6 +53,13 @@ private struct ValueDecoder: Decoder, JSONValueSource {
     /// Any decodable at this position, with the special cases Foundation's decoder has.
     func decodeValue<Value: Decodable>(_ type: Value.Type) throws -> Value {
         if type == JSONValue.self { return value as! Value }
+        // An envelope of the canonical shape, wherever it is, without the keyed containers
+        // (EnvelopeCoding); any other shape goes on through them, for the codec's own refusal.
+        if let envelope = type as? any EnvelopeFastCoding.Type, !EnvelopeCodingMode.codableOnly,
+            let decoded = envelope.fastDecoded(from: value)
+        {
+            return decoded as! Value
+        }
         if type == Data.self {
             guard case .string(let text) = value else { throw nonNull(mismatch(String.self)) }
             guard let data = Data(base64Encoded: text) else {

@@ -11,27 +11,23 @@ public enum WireCodec {
     /// Encodes a value as UTF-8 JSON.
     public static func encode<Value: Encodable>(_ value: Value) throws -> Data {
         // Envelopes are written without the Codable machinery, to the same bytes (EnvelopeCoding).
-        if let envelope = value as? any EnvelopeFastCoding { return try envelope.fastEncoded() }
+        if let envelope = value as? any EnvelopeFastCoding, !EnvelopeCodingMode.codableOnly {
+            return try envelope.fastEncoded()
+        }
         return try JSONWriter.data(try JSONValueEncoder.encode(value))
     }
 
     /// Decodes a value from UTF-8 JSON.
     public static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
-        let json = try JSONParser.parse(data)
-        // An envelope of the canonical shape is read without the Codable machinery; any other
-        // is left to the codec, which reads it or says what is wrong (EnvelopeCoding).
-        if let envelope = type as? any EnvelopeFastCoding.Type, let decoded = envelope.fastDecoded(from: json) {
-            return decoded as! Value
-        }
-        return try JSONValueDecoder.decode(type, from: json)
+        // An envelope of the canonical shape, at the top or nested (a stream page's messages),
+        // is read without the Codable machinery; any other is left to the codec, which reads it
+        // or says what is wrong (EnvelopeCoding, in JSONValueDecoder).
+        try JSONValueDecoder.decode(type, from: try JSONParser.parse(data))
     }
 
     /// Re-types a JSON value, e.g. an envelope's raw payload, as a concrete payload type.
     public static func convert<Value: Decodable>(_ value: JSONValue, to type: Value.Type) throws -> Value {
-        if let envelope = type as? any EnvelopeFastCoding.Type, let decoded = envelope.fastDecoded(from: value) {
-            return decoded as! Value
-        }
-        return try JSONValueDecoder.decode(type, from: value)
+        try JSONValueDecoder.decode(type, from: value)
     }
 
     /// Turns a concrete payload into a JSON value.
