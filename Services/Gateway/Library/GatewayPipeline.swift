@@ -240,13 +240,10 @@ final class GatewayPipeline: RequestPipeline {
                 Task { await self.serviceReadiness(service, request: request, from: client) }
                 return
             }
-            if let readCache {
-                if await readCache.answer(request, playerId: playerId, client: client) { return }
-                try await forward(
-                    request, actor: actor, playerId: playerId, from: readCache.connection(for: request, client: client))
-            } else {
-                try await forward(request, actor: actor, playerId: playerId, from: client)
-            }
+            if let readCache, await readCache.answer(request, playerId: playerId, client: client) { return }
+            try await forward(
+                request, actor: actor, playerId: playerId,
+                from: readCache?.connection(for: request, client: client) ?? client)
         }
     }
 

@@ -24,8 +24,8 @@ public struct EventLogEntry: Sendable {
         self.requestId = requestId
         self.topic = topic
         self.envelope = envelope
-        self.payloadText = (try? JSONWriter.data(WireCodec.jsonValue(envelope.payload))) ?? Data("{}".utf8)
-        self.actorText = envelope.actor.flatMap { try? JSONWriter.data(WireCodec.jsonValue($0)) }
+        self.payloadText = (try? WireCodec.encode(envelope.payload)) ?? Data("{}".utf8)
+        self.actorText = envelope.actor?.jsonText
         // The payload digest of a resend check: the digest of the same text.
         self.fingerprint = fingerprint ?? RequestReceipts.fingerprint(ofText: payloadText)
     }

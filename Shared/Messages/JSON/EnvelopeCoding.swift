@@ -25,7 +25,7 @@ extension Envelope: EnvelopeFastCoding {
     func fastEncoded() throws -> Data {
         let payloadText: Data =
             if let json = payload as? JSONValue { try JSONWriter.data(json) } else { try WireCodec.encode(payload) }
-        return try EnvelopeWriter.encode(self, payload: payloadText, actor: actor.map(Self.actorText))
+        return try EnvelopeWriter.encode(self, payload: payloadText)
     }
 
     static func fastDecoded(from json: JSONValue) -> Envelope? {
@@ -91,9 +91,11 @@ extension Envelope: EnvelopeFastCoding {
         default: return nil
         }
     }
+}
 
+extension Actor {
     /// The actor's JSON text as the codec writes it (members sorted, absent ones left out).
-    static func actorText(_ actor: Actor) -> Data {
+    public var jsonText: Data {
         var writer = JSONWriter(reservingCapacity: 128)
         writer.append("{")
         var first = true
@@ -106,12 +108,12 @@ extension Envelope: EnvelopeFastCoding {
             writer.append("\":")
             writer.writeString(value)
         }
-        member("gameId", actor.gameId)
-        member("kind", actor.kind.rawValue)
-        member("peer", actor.peer)
-        member("playerId", actor.playerId)
-        member("service", actor.service)
-        member("sessionId", actor.sessionId)
+        member("gameId", gameId)
+        member("kind", kind.rawValue)
+        member("peer", peer)
+        member("playerId", playerId)
+        member("service", service)
+        member("sessionId", sessionId)
         writer.append("}")
         return Data(writer.bytes)
     }

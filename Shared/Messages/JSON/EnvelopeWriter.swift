@@ -5,7 +5,7 @@ import Foundation
 /// left out): a reply kept as bytes goes out again without being parsed into values and written.
 public enum EnvelopeWriter {
     /// The envelope's bytes; `payload` is the payload's JSON text as it is, `actor` the actor's
-    /// (written through the codec when not given).
+    /// (``Actor/jsonText`` when not given).
     public static func encode<Payload>(_ envelope: Envelope<Payload>, payload: Data, actor actorText: Data? = nil)
         throws -> Data
     {
@@ -21,11 +21,7 @@ public enum EnvelopeWriter {
         }
         if let actor = envelope.actor {
             member("actor")
-            if let actorText {
-                writer.appendRaw(actorText)
-            } else {
-                try writer.write(try WireCodec.jsonValue(actor))
-            }
+            writer.appendRaw(actorText ?? actor.jsonText)
         }
         if let correlationId = envelope.correlationId {
             member("correlationId")
