@@ -51,14 +51,21 @@ public enum SQLiteDurable {
     /// The stored answer for a resend, nil for a new id; throws `id_reused` if the id came with
     /// another payload.
     public static func replay(_ db: Database, _ key: RequestKey) throws -> JSONValue? {
+        guard let stored = try storedReceipt(db, key) else { return nil }
+        return try RequestReceipts.replay(key, storedFingerprint: stored.fingerprint, storedReply: stored.reply)
+    }
+
+    /// The stored fingerprint and reply of a request id, nil for a new id.
+    public static func storedReceipt(_ db: Database, _ key: RequestKey) throws -> (
+        fingerprint: String, reply: JSONValue
+    )? {
         guard
             let row = try Row.fetchOne(
                 try db.cachedStatement(
                     sql: "SELECT fingerprint, reply FROM podium_receipt WHERE scope = ? AND request_id = ?"),
                 arguments: [key.scope, key.requestId])
         else { return nil }
-        let reply = try WireCodec.decode(JSONValue.self, from: Data((row["reply"] as String).utf8))
-        return try RequestReceipts.replay(key, storedFingerprint: row["fingerprint"], storedReply: reply)
+        return (row["fingerprint"], try WireCodec.decode(JSONValue.self, from: Data((row["reply"] as String).utf8)))
     }
 
     /// The stored answer for an id, whatever the payload (for `receipt.get`).

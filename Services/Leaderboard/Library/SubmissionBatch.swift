@@ -29,6 +29,9 @@ public struct SubmissionBatch: Sendable {
         public var key: EntryKey
         public var value: Int64
         public var submittedAt: Int64
+        /// The entry the submission left, nil when it kept the one before: what a store that
+        /// folds its entries later (``UnfoldedEntries``) replays from the history after a crash.
+        public var entry: StoredEntry?
     }
 
     enum Planned: Sendable {
@@ -106,7 +109,7 @@ public struct SubmissionBatch: Sendable {
                     entries.append((key, decided))
                 }
             }
-            scores.append(ScoreRow(key: key, value: pending.value, submittedAt: pending.submittedAt))
+            scores.append(ScoreRow(key: key, value: pending.value, submittedAt: pending.submittedAt, entry: decided))
             let journal = try pending.journal(previous, decided ?? previous)
             if let request = pending.request {
                 receiptIndex[ReceiptKey(request)] = writes.receipts.count

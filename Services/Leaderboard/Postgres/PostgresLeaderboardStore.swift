@@ -39,7 +39,20 @@ public final class PostgresLeaderboardStore: LeaderboardStore, StorageSize {
                 CREATE TABLE archive (game_id text NOT NULL, board_id text NOT NULL, archive bigint NOT NULL, storage_id text NOT NULL,
                     source_id text NOT NULL, reset_at bigint NOT NULL, entries bigint NOT NULL, PRIMARY KEY (game_id, board_id, archive))
                 """,
-            ])
+            ]),
+        // The SQLite store's columns and table for entries folded later (``UnfoldedEntries``), so
+        // that its files import here as they are. This store writes each entry with its score
+        // (the columns stay NULL); rows that came with an entry are folded when it opens.
+        PostgresMigration(
+            "v2-entry-fold",
+            [
+                """
+                ALTER TABLE score ADD COLUMN entry_value bigint, ADD COLUMN entry_context bigint, ADD COLUMN entry_metadata text,
+                    ADD COLUMN entry_submitted_at bigint
+                """,
+                "CREATE INDEX score_unfolded ON score (id) WHERE entry_submitted_at IS NOT NULL",
+                "CREATE TABLE entry_fold (id integer PRIMARY KEY CHECK (id = 1), score_id bigint NOT NULL)",
+            ]),
     ]
 
     /// With the data split into partitions (several instances serving at once): how boards map
@@ -67,9 +80,37 @@ public final class PostgresLeaderboardStore: LeaderboardStore, StorageSize {
 
     /// Opens the service's schema in `PODIUM_DATABASE_URL`'s database.
     public static func open(_ settings: DatabaseSettings) async throws -> PostgresLeaderboardStore {
-        PostgresLeaderboardStore(
+        let store = PostgresLeaderboardStore(
             database: try await PostgresStorage.open(
                 settings, migrations: migrations, logger: Logger(label: "podium.leaderboard")))
+        try await store.foldImportedHistory()
+        return store
+    }
+
+    /// Brings `entry` up to date with history rows that carry the entry they left and are past
+    /// `entry_fold` (imported from a SQLite store that had not folded them): the last row of
+    /// each entry wins.
+    func foldImportedHistory() async throws {
+        let logger = logger
+        try await database.transaction(fenced: false) { connection in
+            try await connection.query(
+                """
+                INSERT INTO entry (game_id, board_id, player_id, value, context, metadata, submitted_at)
+                SELECT DISTINCT ON (game_id, board_id, player_id) game_id, board_id, player_id, entry_value, entry_context,
+                    entry_metadata, entry_submitted_at
+                FROM score WHERE id > (SELECT COALESCE(MAX(score_id), 0) FROM entry_fold) AND entry_submitted_at IS NOT NULL
+                ORDER BY game_id, board_id, player_id, id DESC
+                ON CONFLICT (game_id, board_id, player_id) DO UPDATE SET value = excluded.value, context = excluded.context,
+                    metadata = excluded.metadata, submitted_at = excluded.submitted_at
+                """, logger: logger)
+            try await connection.query(
+                """
+                INSERT INTO entry_fold (id, score_id)
+                SELECT 1, last FROM (SELECT MAX(id) AS last FROM score WHERE entry_submitted_at IS NOT NULL) folded
+                WHERE last IS NOT NULL AND last > (SELECT COALESCE(MAX(score_id), 0) FROM entry_fold)
+                ON CONFLICT (id) DO UPDATE SET score_id = excluded.score_id
+                """, logger: logger)
+        }
     }
 
     /// Opens the store in the database `settings` name (the executable chooses the backend:

@@ -6,9 +6,19 @@ import PodiumRuntime
 import PodiumSQLite
 
 /// The SQLite (GRDB) ``LeaderboardStore``: `leaderboard-scores.sqlite`, WAL mode.
+///
+/// A submission's durable form is an append: its history row (`score`, carrying the entry it
+/// left), receipt and outbox message. The indexed `entry` table is brought up to date in folds
+/// (``UnfoldedEntries``): after `foldAfter` submissions, before any other write or whole-table
+/// read of entries, on close, and on open for whatever a crash left unfolded (`entry_fold`
+/// holds the last history row folded, in the same transaction as the fold).
 public final class SQLiteLeaderboardStore: LeaderboardStore {
     let database: DatabasePool
     public let location: String
+    /// Acknowledged entries not yet in `entry`; changed only on the database's writer.
+    private let unfolded: Locked<UnfoldedEntries>
+    /// Submissions appended between folds (the default keeps a fold near half a second).
+    public static let defaultFoldAfter = 25_000
     public var durable: any DurableTablesAccess { SQLiteDurableReader(database) }
 
     /// Opens `<data>/<service>-scores.sqlite`.
@@ -17,8 +27,9 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
             path: StorageLocation.database(for: "\(settings.service)-scores", in: settings.dataDirectory))
     }
 
-    public init(path: URL) throws {
+    public init(path: URL, foldAfter: Int = SQLiteLeaderboardStore.defaultFoldAfter) throws {
         database = try DurableDatabase.open(at: path)
+        unfolded = Locked(UnfoldedEntries(foldAfter: foldAfter))
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-entries") { db in
             try db.create(table: "entry") { t in
@@ -66,9 +77,99 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
                 t.primaryKey(["game_id", "board_id", "archive"])
             }
         }
+        migrator.registerMigration("v4-entry-fold") { db in
+            // The entry each history row left (NULL: it kept the one before), and how far the
+            // history is folded into `entry`.
+            try db.alter(table: "score") { t in
+                t.add(column: "entry_value", .integer)
+                t.add(column: "entry_context", .integer)
+                t.add(column: "entry_metadata", .text)
+                t.add(column: "entry_submitted_at", .integer)
+            }
+            // No row until the first fold (older history rows carry no entry: nothing to fold).
+            try db.create(table: "entry_fold") { t in
+                t.primaryKey("id", .integer).check { $0 == 1 }
+                t.column("score_id", .integer).notNull()
+            }
+        }
         DurableTables.register(in: &migrator)
         try migrator.migrate(database)
         location = "sqlite:\(path.path)"
+        // What a crash left unfolded is folded before anything reads the entries.
+        try database.write { db in try Self.foldHistory(db) }
+    }
+
+    /// Folds the history rows past `entry_fold` into `entry`, in their order (the last state of
+    /// each entry wins), inside the caller's transaction.
+    static func foldHistory(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO entry (game_id, board_id, player_id, value, context, metadata, submitted_at)
+                SELECT game_id, board_id, player_id, entry_value, entry_context, entry_metadata, entry_submitted_at
+                FROM score WHERE id > (SELECT COALESCE(MAX(score_id), 0) FROM entry_fold)
+                    AND entry_submitted_at IS NOT NULL ORDER BY id
+                ON CONFLICT (game_id, board_id, player_id) DO UPDATE SET value = excluded.value,
+                    context = excluded.context, metadata = excluded.metadata, submitted_at = excluded.submitted_at
+                """)
+        try markFolded(db)
+    }
+
+    /// Records every history row as folded.
+    static func markFolded(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO entry_fold (id, score_id)
+                SELECT 1, last FROM (SELECT MAX(id) AS last FROM score) WHERE last IS NOT NULL
+                    AND last > (SELECT COALESCE(MAX(score_id), 0) FROM entry_fold)
+                ON CONFLICT (id) DO UPDATE SET score_id = excluded.score_id
+                """)
+    }
+
+    /// Writes the unfolded entries into `entry` in one transaction, in key order; on the writer.
+    private func fold(_ db: Database) throws {
+        let pending = unfolded.value
+        guard !pending.isEmpty else { return }
+        try db.inTransaction {
+            let upsert = try db.cachedStatement(
+                sql: """
+                    INSERT INTO entry (game_id, board_id, player_id, value, context, metadata, submitted_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(game_id, board_id, player_id) DO UPDATE SET value = excluded.value, context = excluded.context,
+                        metadata = excluded.metadata, submitted_at = excluded.submitted_at
+                    """)
+            for (key, entry) in pending.sortedForFold() {
+                try upsert.execute(arguments: [
+                    key.gameId, key.boardId, key.playerId, entry.value, entry.context, entry.metadata,
+                    entry.submittedAt,
+                ])
+            }
+            // Every committed history row's entry is in `pending` or was folded before.
+            try Self.markFolded(db)
+            return .commit
+        }
+        unfolded.withLock { $0.folded() }
+    }
+
+    /// Folds now (before a write that changes entries otherwise, or a read of whole boards).
+    public func foldEntries() async throws {
+        guard !unfolded.value.isEmpty else { return }
+        try await database.writeWithoutTransaction { db in try self.fold(db) }
+    }
+
+    /// A write after a fold, on the writer: nothing unfolded can come back over it.
+    private func writeFolded<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await database.writeWithoutTransaction { db in
+            try self.fold(db)
+            var result: T?
+            try db.inTransaction {
+                result = try body(db)
+                return .commit
+            }
+            return result!
+        }
+    }
+
+    public func close() async {
+        do { try await foldEntries() } catch {}
     }
 
     /// Writes many entries in one transaction (for loading test and benchmark data).
@@ -89,7 +190,8 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
     public func ranked(gameId: String, boardId: String, descending: Bool, offset: Int, limit: Int) async throws
         -> [(playerId: String, entry: StoredEntry)]
     {
-        try await database.read { db in
+        try await foldEntries()
+        return try await database.read { db in
             try Row.fetchAll(
                 try db.cachedStatement(
                     sql: """
@@ -102,7 +204,8 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
     }
 
     public func entryCount(gameId: String, boardId: String, includingPeriods: Bool) async throws -> Int {
-        try await database.read { db in
+        try await foldEntries()
+        return try await database.read { db in
             if includingPeriods {
                 return try Int.fetchOne(
                     try db.cachedStatement(
@@ -167,62 +270,61 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
         }
     }
 
+    /// The batch decided in memory (``SubmissionBatch``, the entries as acknowledged), then
+    /// appended: history rows, receipts, outbox messages. The entries follow in the next fold.
     public func submit(_ batch: [PendingSubmission]) async throws -> [Result<SubmissionOutcome, ErrorReply>] {
-        try await database.write { db in
-            try batch.map { pending -> Result<SubmissionOutcome, ErrorReply> in
-                var wrote = false
-                do {
-                    return .success(try Self.apply(pending, wrote: &wrote, in: db))
-                } catch let refusal as ErrorReply where !wrote {
-                    return .failure(refusal)
+        try await database.writeWithoutTransaction { db in
+            var plan: SubmissionBatch?
+            var versions: [Int64] = []
+            try db.inTransaction {
+                var stored: [Int: (fingerprint: String, reply: JSONValue)] = [:]
+                for (index, request) in SubmissionBatch.requests(of: batch) {
+                    if let receipt = try SQLiteDurable.storedReceipt(db, request) { stored[index] = receipt }
                 }
+                let pending = self.unfolded.value
+                var current: [SubmissionBatch.EntryKey: StoredEntry] = [:]
+                let read = try db.cachedStatement(
+                    sql:
+                        "SELECT value, context, metadata, submitted_at FROM entry WHERE game_id = ? AND board_id = ? AND player_id = ?"
+                )
+                for key in SubmissionBatch.keys(of: batch) {
+                    if let entry = pending.entry(key) {
+                        current[key] = entry
+                    } else if let row = try Row.fetchOne(read, arguments: [key.gameId, key.boardId, key.playerId]) {
+                        current[key] = Self.entry(row)
+                    }
+                }
+                let decided = try SubmissionBatch(batch, storedReceipts: stored, current: current)
+                let append = try db.cachedStatement(
+                    sql: """
+                        INSERT INTO score (game_id, board_id, player_id, value, submitted_at,
+                            entry_value, entry_context, entry_metadata, entry_submitted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """)
+                versions.reserveCapacity(decided.scores.count)
+                for row in decided.scores {
+                    try append.execute(arguments: [
+                        row.key.gameId, row.key.boardId, row.key.playerId, row.value, row.submittedAt,
+                        row.entry?.value, row.entry?.context, row.entry?.metadata, row.entry?.submittedAt,
+                    ])
+                    versions.append(db.lastInsertedRowID)
+                }
+                try SQLiteDurable.commit(decided.writes, in: db)
+                plan = decided
+                return .commit
             }
+            guard let plan else { return [] }
+            let needsFold = self.unfolded.withLock {
+                $0.record(plan.entries, scores: plan.scores.count)
+                return $0.needsFold
+            }
+            if needsFold { try self.fold(db) }
+            return plan.outcomes(versions: versions)
         }
-    }
-
-    /// One submission inside the batch's transaction; `wrote` turns true before its first write.
-    private static func apply(_ pending: PendingSubmission, wrote: inout Bool, in db: Database) throws
-        -> SubmissionOutcome
-    {
-        if let request = pending.request, let stored = try SQLiteDurable.replay(db, request) {
-            return .replayed(stored)
-        }
-        let previous = try Row.fetchOne(
-            try db.cachedStatement(
-                sql:
-                    "SELECT value, context, metadata, submitted_at FROM entry WHERE game_id = ? AND board_id = ? AND player_id = ?"
-            ),
-            arguments: [pending.gameId, pending.boardId, pending.playerId]
-        ).map(Self.entry)
-        let decided = try pending.decide(previous)
-        wrote = true
-        if let decided {
-            try db.cachedStatement(
-                sql: """
-                    INSERT INTO entry (game_id, board_id, player_id, value, context, metadata, submitted_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT(game_id, board_id, player_id) DO UPDATE SET value = excluded.value, context = excluded.context,
-                        metadata = excluded.metadata, submitted_at = excluded.submitted_at
-                    """
-            ).execute(arguments: [
-                pending.gameId, pending.boardId, pending.playerId, decided.value, decided.context, decided.metadata,
-                decided.submittedAt,
-            ])
-        }
-        try db.cachedStatement(
-            sql: "INSERT INTO score (game_id, board_id, player_id, value, submitted_at) VALUES (?, ?, ?, ?, ?)"
-        )
-        .execute(arguments: [pending.gameId, pending.boardId, pending.playerId, pending.value, pending.submittedAt])
-        let version = db.lastInsertedRowID
-        let journal = try pending.journal(previous, decided ?? previous)
-        if let request = pending.request {
-            try SQLiteDurable.record(db, request, reply: journal.reply, at: pending.submittedAt)
-        }
-        try SQLiteDurable.appendToOutbox(db, journal.accepted.envelope, on: journal.accepted.topic)
-        return .applied(previous: previous, current: decided ?? previous, version: version, journal: journal)
     }
 
     public func entryKeys(gameId: String, boardId: String) async throws -> [StoredScore] {
-        try await database.read { db in
+        try await foldEntries()
+        return try await database.read { db in
             // Counted first (same snapshot) so that the array is allocated once; read through a
             // cursor, without a row object per entry.
             let count =
@@ -243,6 +345,8 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
 
     public func entries(gameId: String, boardId: String, playerIds: [String]) async throws -> [String: StoredEntry] {
         guard !playerIds.isEmpty else { return [:] }
+        // Taken before the read begins: a fold that clears these committed its rows first.
+        let overlay = unfolded.value.entries(gameId: gameId, boardId: boardId, playerIds: playerIds)
         return try await database.read { db in
             var result: [String: StoredEntry] = [:]
             for chunk in stride(from: 0, to: playerIds.count, by: 500).map({
@@ -259,6 +363,7 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
                     result[row["player_id"]] = Self.entry(row)
                 }
             }
+            result.merge(overlay) { _, unfolded in unfolded }
             return result
         }
     }
@@ -305,7 +410,8 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
     }
 
     public func boards(ofPlayer playerId: String) async throws -> [(gameId: String, boardId: String)] {
-        try await database.read { db in
+        try await foldEntries()
+        return try await database.read { db in
             try Row.fetchAll(
                 db,
                 sql: """
@@ -319,7 +425,7 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
     public func erase(
         _ erasure: AccountErasure?, boards: [(gameId: String, boardId: String)], durable: DurableWrites
     ) async throws {
-        try await database.write { db in
+        try await writeFolded { db in
             if let erasure {
                 for board in boards {
                     for table in ["entry", "score"] {
@@ -341,7 +447,8 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
     public func export(playerId: String, limit: Int) async throws -> (
         entries: [LeaderboardExport.Entry], scores: [LeaderboardExport.Score]
     ) {
-        try await database.read { db in
+        try await foldEntries()
+        return try await database.read { db in
             let entries = try Row.fetchAll(
                 db,
                 sql: """
@@ -370,7 +477,7 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
     }
 
     public func removeEntry(gameId: String, boardId: String, playerId: String) async throws -> Bool {
-        try await database.write { db in
+        try await writeFolded { db in
             try db.cachedStatement(sql: "DELETE FROM entry WHERE game_id = ? AND board_id = ? AND player_id = ?")
                 .execute(arguments: [gameId, boardId, playerId])
             let removed = db.changesCount > 0
@@ -383,7 +490,7 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
     public func archive(gameId: String, boardId: String, storageID: String, resetAt: Int64) async throws
         -> LeaderboardArchive
     {
-        try await database.write { db in
+        try await writeFolded { db in
             let number =
                 (try Int64.fetchOne(
                     try db.cachedStatement(sql: "SELECT MAX(archive) FROM archive WHERE game_id = ? AND board_id = ?"),
