@@ -60,7 +60,7 @@ public struct UnfoldedEntries: Sendable {
 
     /// The fold committed: nothing waits any more.
     public mutating func folded() {
-        latest = [:]
+        latest.removeAll(keepingCapacity: true)
         scoresSinceFold = 0
     }
 }

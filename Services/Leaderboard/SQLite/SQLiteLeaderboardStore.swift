@@ -17,8 +17,10 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
     public let location: String
     /// Acknowledged entries not yet in `entry`; changed only on the database's writer.
     private let unfolded: Locked<UnfoldedEntries>
-    /// Submissions appended between folds (the default keeps a fold near half a second).
-    public static let defaultFoldAfter = 25_000
+    /// Submissions appended between folds: a fold of 10,000 entries into a board of 1,000,000
+    /// takes about a third of a second (the writer's other work waits behind it), about 35 µs
+    /// an entry where a write per submission cost about 180 µs (docs/BENCHMARKS.md).
+    public static let defaultFoldAfter = 10_000
     public var durable: any DurableTablesAccess { SQLiteDurableReader(database) }
 
     /// Opens `<data>/<service>-scores.sqlite`.
@@ -317,7 +319,9 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
                 $0.record(plan.entries, scores: plan.scores.count)
                 return $0.needsFold
             }
-            if needsFold { try self.fold(db) }
+            // The batch is committed whatever the fold does: a fold that fails leaves its entries
+            // unfolded (still read from memory, still in the history) for the next one to write.
+            if needsFold { try? self.fold(db) }
             return plan.outcomes(versions: versions)
         }
     }
