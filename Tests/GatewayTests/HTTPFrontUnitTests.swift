@@ -21,6 +21,38 @@ struct HTTPFrontUnitTests {
             newID: { "generated-id" })
     }
 
+    @Test("a reply passed on as bytes gives the body the decoded reply would: its payload's text; errors are decoded")
+    func passedOnReplies() throws {
+        let payloads: [JSONValue] = [
+            .object([
+                "entries": .array([
+                    .object([
+                        "playerId": "a \"quoted\"\nname/ü", "value": -42, "rank": 1,
+                        "metadata": .object(["x": .array([1.5, true, .null])]),
+                    ])
+                ]),
+                "boardId": "dash.highscore", "total": 3,
+            ]),
+            .object([:]), .array([1, 2]), "text", 7,
+        ]
+        for payload in payloads {
+            let envelope = RawEnvelope(
+                type: .reply, correlationId: "http-1", gameId: "dash", timestamp: 5, payload: payload)
+            let body = try WireCodec.encode(envelope)
+            let passed = try #require(GatewayHTTPFront.passedOn(body))
+            #expect(passed.payload == (try JSONWriter.data(envelope.payload)))
+            #expect(passed.correlationId == "http-1")
+            // The same bytes in the middle of a larger buffer (a frame) read the same.
+            let framed = (Data("xx".utf8) + body).dropFirst(2)
+            #expect(GatewayHTTPFront.passedOn(framed)?.payload == passed.payload)
+        }
+        let error = RawEnvelope(
+            type: .error, correlationId: "http-2", timestamp: 5,
+            payload: try WireCodec.jsonValue(ErrorReply(code: .unknownBoard, message: "no such board")))
+        #expect(GatewayHTTPFront.passedOn(try WireCodec.encode(error)) == nil)
+        #expect(GatewayHTTPFront.passedOn(Data("not json".utf8)) == nil)
+    }
+
     @Test("every route is unique, under /v1, and names a request type (but /v1/call)")
     func routes() {
         let keys = HTTPRoute.all.map { "\($0.method.rawValue) \($0.path)" }

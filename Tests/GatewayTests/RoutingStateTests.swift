@@ -135,7 +135,7 @@ struct RoutingStateTests {
         }
         #expect(Self.refusal(&routing, Self.request(clientID: "r3"), from: Self.client(9)) == .overloaded)
         let question = RawEnvelope(type: "leaderboard.health", id: "q1", timestamp: 0, payload: .object([:]))
-        let slot = ReplySlot()
+        let slot = ReplySlot<RawEnvelope>()
         guard case .send = try routing.ask(question, answer: slot, timeout: 500, now: 0) else {
             Issue.record("the gateway's question was refused")
             return

@@ -10,7 +10,7 @@ struct PendingRequests: Sendable {
         case client(ClientConnection, requestID: String)
         /// The gateway's own question (a session check, a health fan-out): the answer fills the
         /// slot its task waits on.
-        case gateway(ReplySlot)
+        case gateway(ReplySlot<RawEnvelope>)
         /// Another service's question: the reply goes back on the service ROUTER.
         case service(routingID: Data, requestID: String)
     }

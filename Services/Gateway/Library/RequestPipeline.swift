@@ -19,11 +19,30 @@ protocol RequestPipeline: Sendable {
     func call(_ object: JSONValue, from key: ClientConnection.Key, peer: String?) async -> RawEnvelope
 }
 
+/// A reply as a front that waits for it gets it: decoded, or the envelope's bytes as the
+/// service (or the gateway's read cache) wrote them.
+enum CalledReply: Sendable {
+    case decoded(RawEnvelope)
+    case encoded(Data)
+}
+
 extension RequestPipeline {
     /// The pipeline with a connection whose one reply ends the wait.
     func call(_ object: JSONValue, from key: ClientConnection.Key, peer: String?) async -> RawEnvelope {
-        let slot = ReplySlot()
+        let slot = ReplySlot<RawEnvelope>()
         await handle(object, from: ClientConnection(key: key, peer: peer, deliver: slot.fill))
+        return await slot.reply()
+    }
+
+    /// ``call(_:from:peer:)`` for a front that can take a successful reply's bytes as they are
+    /// (HTTP, whose body is the payload's text): a reply the gateway passes on is not decoded.
+    func callTakingEncoded(_ object: JSONValue, from key: ClientConnection.Key, peer: String?) async -> CalledReply {
+        let slot = ReplySlot<CalledReply>()
+        await handle(
+            object,
+            from: ClientConnection(
+                key: key, peer: peer, deliver: { await slot.fill(.decoded($0)) },
+                deliverEncoded: { await slot.fill(.encoded($0)) }))
         return await slot.reply()
     }
 }

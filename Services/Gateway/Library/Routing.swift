@@ -118,7 +118,7 @@ struct Routing: Sendable {
     /// Not counted against ``Limits/maxInFlight``: the gateway's questions come from requests
     /// already admitted.
     mutating func ask(
-        _ envelope: RawEnvelope, answer slot: ReplySlot, timeout: Int64, now: Int64
+        _ envelope: RawEnvelope, answer slot: ReplySlot<RawEnvelope>, timeout: Int64, now: Int64
     ) throws(ErrorReply) -> Action {
         guard
             case .instance(let instance, let service) = directory.route(

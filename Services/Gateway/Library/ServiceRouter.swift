@@ -83,7 +83,7 @@ final class ServiceRouter: Sendable {
             actor: Actor(kind: .service, service: "gateway"),
             payload: payload)
         let now = clock.monotonicMilliseconds
-        let slot = ReplySlot()
+        let slot = ReplySlot<RawEnvelope>()
         let admitted = routing.withLock { routing -> Result<Routing.Action, ErrorReply> in
             do throws(ErrorReply) {
                 return .success(try routing.ask(envelope, answer: slot, timeout: timeout.milliseconds, now: now))

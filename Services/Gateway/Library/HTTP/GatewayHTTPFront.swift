@@ -198,8 +198,41 @@ public struct GatewayHTTPFront: Service {
                 ])
             return Self.problem(HTTPProblem(error, requestID: requestID, credentialSent: credentialSent))
         }
-        let reply = await pipeline.call(requestObject, from: context.connectionKey, peer: context.peer)
-        return Self.response(reply, requestID: requestID, credentialSent: credentialSent)
+        switch await pipeline.callTakingEncoded(requestObject, from: context.connectionKey, peer: context.peer) {
+        case .decoded(let reply):
+            return Self.response(reply, requestID: requestID, credentialSent: credentialSent)
+        case .encoded(let body):
+            return Self.response(encoded: body, requestID: requestID, credentialSent: credentialSent)
+        }
+    }
+
+    /// A reply passed on as bytes: a successful one's payload text is the body as it is (no
+    /// parsing and writing it again); anything else is decoded and answered as above.
+    static func response(encoded body: Data, requestID: String?, credentialSent: Bool) -> Response {
+        guard let passed = passedOn(body) else {
+            guard let envelope = try? WireCodec.decode(RawEnvelope.self, from: body) else {
+                return problem(
+                    HTTPProblem(
+                        ErrorReply(code: .internalError, message: "the gateway sent an unreadable reply"),
+                        requestID: requestID, credentialSent: credentialSent))
+            }
+            return response(envelope, requestID: requestID, credentialSent: credentialSent)
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        if let id = passed.correlationId ?? requestID { headers[requestIDField] = id }
+        return Response(
+            status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: passed.payload)))
+    }
+
+    /// The payload text and correlation id of a successful reply's bytes, read by the header scan
+    /// alone; nil for anything else (an error, or text the scan cannot read).
+    static func passedOn(_ body: Data) -> (payload: Data, correlationId: String?)? {
+        guard let header = EnvelopeHeader.scan(body), header.type == MessageType.reply.rawValue,
+            let range = header.payloadRange
+        else { return nil }
+        let start = body.startIndex
+        return (body[(start + range.lowerBound)..<(start + range.upperBound)], header.correlationId)
     }
 
     /// The reply envelope as a response: its payload with 200, or its error as a problem.
