@@ -22,6 +22,8 @@ public final class ServiceRuntime: Service, Sendable {
     private let status = Locked(Status())
     private let streams = StreamControl()
     private let sampled = SampledMetrics()
+    /// The request counters and timers, made once per label set.
+    private let metricHandles = MetricHandles()
     private var followers: Locked<[String: StreamFollower]> { streams.followers }
     /// Prunes the outbox and receipts by retention (nil for a service without durable tables).
     public let pruner: Pruner?
@@ -403,17 +405,32 @@ public final class ServiceRuntime: Service, Sendable {
                 }
                 for message in messages {
                     let frames = message.frames
-                    guard frames.count == 1, let request = try? WireCodec.decode(RawEnvelope.self, from: frames[0])
-                    else {
+                    guard frames.count == 1 else {
                         logger.warning("gateway message dropped: undecodable", metadata: ["frames": "\(frames.count)"])
                         continue
                     }
-                    if request.type == .reply || request.type == .error {
-                        if let id = request.correlationId, asker.complete(id, with: request) { continue }
-                        logger.debug("late or unknown reply dropped", metadata: ["message.id": "\(request.id)"])
+                    let body = frames[0]
+                    // Answers to this service's own questions complete here, in order; a request
+                    // is read on its own task, so that one loop does not parse every request.
+                    if let type = EnvelopeHeader.scan(body)?.type,
+                        type == MessageType.reply.rawValue || type == MessageType.error.rawValue
+                    {
+                        if let answer = try? WireCodec.decode(RawEnvelope.self, from: body) {
+                            complete(answer, asker: asker)
+                        } else {
+                            logger.warning("gateway message dropped: undecodable", metadata: ["frames": "1"])
+                        }
                         continue
                     }
                     inFlight.addTask {
+                        guard let request = try? WireCodec.decode(RawEnvelope.self, from: body) else {
+                            self.logger.warning("gateway message dropped: undecodable", metadata: ["frames": "1"])
+                            return
+                        }
+                        if request.type == .reply || request.type == .error {
+                            self.complete(request, asker: asker)
+                            return
+                        }
                         let reply = await self.answer(request, handlers: handlers, context: context)
                         do {
                             try await link.send(reply)
@@ -427,6 +444,12 @@ public final class ServiceRuntime: Service, Sendable {
         }
     }
 
+    /// An answer to a question this service asked through the gateway.
+    private func complete(_ answer: RawEnvelope, asker: ServiceAsker) {
+        if let id = answer.correlationId, asker.complete(id, with: answer) { return }
+        logger.debug("late or unknown reply dropped", metadata: ["message.id": "\(answer.id)"])
+    }
+
     /// The answer to a request, counted and timed (`podium_service_requests_total`,
     /// `podium_service_request_duration_seconds`).
     private func answer(
@@ -436,14 +459,11 @@ public final class ServiceRuntime: Service, Sendable {
         let reply = await handle(request, handlers: handlers, context: context)
         let type = MetricNames.typeLabel(request.type.rawValue, known: handlers[request.type] != nil)
         let code = reply.type == .error ? (reply.payload["code"]?.stringValue ?? "internal_error") : "ok"
-        Counter(
-            label: MetricNames.serviceRequests,
-            dimensions: [("service", definition.name), ("type", type), ("code", code)]
+        metricHandles.counter(
+            MetricNames.serviceRequests, [("service", definition.name), ("type", type), ("code", code)]
         ).increment()
-        Metrics.Timer(
-            label: MetricNames.serviceRequestDuration, dimensions: [("service", definition.name), ("type", type)]
-        )
-        .record(duration: ContinuousClock.now - started)
+        metricHandles.timer(MetricNames.serviceRequestDuration, [("service", definition.name), ("type", type)])
+            .record(duration: ContinuousClock.now - started)
         return reply
     }
 

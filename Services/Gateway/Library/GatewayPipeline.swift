@@ -31,7 +31,9 @@ final class GatewayPipeline: RequestPipeline {
     /// Requests answered and errors among them, for the console's live chart.
     let counts: ConsoleCounts
     /// The request counters and timers, made once per label set.
-    private let metricHandles = RequestMetricHandles()
+    /// The request counters and timers (`podium_gateway_requests_total`,
+    /// `podium_gateway_request_duration_seconds`), made once per label set.
+    private let metricHandles = MetricHandles()
     /// When the gateway started (Unix milliseconds), for `gateway.health`.
     private let startedAt: Int64
 
@@ -132,8 +134,11 @@ final class GatewayPipeline: RequestPipeline {
         let count: @Sendable (_ code: String) -> Void = { [counts, clock, metricHandles] code in
             let took = ContinuousClock.now - started
             counts.record(at: clock.nowMilliseconds, took: took, failed: code != "ok")
-            metricHandles.counter(type: label, transport: transport, code: code).increment()
-            metricHandles.timer(type: label, transport: transport).record(duration: took)
+            metricHandles.counter(
+                MetricNames.gatewayRequests, [("type", label), ("transport", transport), ("code", code)]
+            ).increment()
+            metricHandles.timer(MetricNames.gatewayRequestDuration, [("type", label), ("transport", transport)])
+                .record(duration: took)
         }
         var counted = ClientConnection(key: connection.key, peer: connection.peer) { reply in
             await connection.deliver(reply)
@@ -400,44 +405,5 @@ final class ConsoleCounts: Sendable {
         let microseconds = UInt64(
             max(0, took.components.seconds * 1_000_000 + took.components.attoseconds / 1_000_000_000_000))
         timeline.withLock { $0.record(at: now, microseconds: microseconds, failed: failed) }
-    }
-}
-
-/// The gateway's request counters and timers (`podium_gateway_requests_total`,
-/// `podium_gateway_request_duration_seconds`), each made once per label set and kept: making one
-/// asks the metrics backend's registry, which locks and hashes the labels, on every request.
-/// The label sets are bounded (known request types, error codes, transports).
-final class RequestMetricHandles: Sendable {
-    private struct Key: Hashable {
-        let type: String
-        let transport: String
-        let code: String
-    }
-
-    private let counters = Mutex<[Key: Counter]>([:])
-    private let timers = Mutex<[Key: Metrics.Timer]>([:])
-
-    func counter(type: String, transport: String, code: String) -> Counter {
-        let key = Key(type: type, transport: transport, code: code)
-        if let counter = counters.withLock({ $0[key] }) { return counter }
-        let made = Counter(
-            label: MetricNames.gatewayRequests, dimensions: [("type", type), ("transport", transport), ("code", code)])
-        return counters.withLock { counters in
-            if let existing = counters[key] { return existing }
-            counters[key] = made
-            return made
-        }
-    }
-
-    func timer(type: String, transport: String) -> Metrics.Timer {
-        let key = Key(type: type, transport: transport, code: "")
-        if let timer = timers.withLock({ $0[key] }) { return timer }
-        let made = Metrics.Timer(
-            label: MetricNames.gatewayRequestDuration, dimensions: [("type", type), ("transport", transport)])
-        return timers.withLock { timers in
-            if let existing = timers[key] { return existing }
-            timers[key] = made
-            return made
-        }
     }
 }
