@@ -188,6 +188,15 @@ func setAchievementPosition(_ sequence: UInt64, dataDirectory: URL) throws {
         database: StorageLocation.database(for: "achievement-progress", in: dataDirectory))
 }
 
+/// Sets the challenge service's position in the event log (it follows `events` too, for
+/// event-based challenge goals): at the head, so that the recovery and catch-up figures time the
+/// achievement service alone rather than the challenge service reading the whole appended log.
+func setChallengeEventsPosition(_ sequence: UInt64, dataDirectory: URL) throws {
+    try SQLiteEventLogPreload.setPosition(
+        sequence, stream: StreamName.events,
+        database: StorageLocation.database(for: "challenge-challenges", in: dataDirectory))
+}
+
 /// The kind of the next notification the subscriber receives (`challenge.completed`, …).
 func notificationKind(_ subscriber: TestSubscriber) async throws -> String {
     try await subscriber.next(timeout: .seconds(60)).envelope.decodePayload(as: PlayerNotification.self).kind

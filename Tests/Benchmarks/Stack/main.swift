@@ -356,6 +356,7 @@ await stack.shutdown()
 // 3. Recovery: a fresh process starts on the data directory with N entries and N logged events.
 let logHead = try appendEvents(count: options.events, dataDirectory: data, players: playerIds)
 try setAchievementPosition(logHead, dataDirectory: data)
+try setChallengeEventsPosition(logHead, dataDirectory: data)
 print("event log: \(logHead) events")
 var recoveries: [Double] = []
 var perEntry: [Double] = []
@@ -387,6 +388,7 @@ report.notes.append(
 )
 let catchUpCount = min(options.catchUpEvents, Int(logHead))
 try setAchievementPosition(logHead - UInt64(catchUpCount), dataDirectory: data)
+try setChallengeEventsPosition(logHead, dataDirectory: data)
 let catchUp = try runRecoveryChild(dataDirectory: data, options: options, catchUp: true)
 report.rows.append(
     Row(
