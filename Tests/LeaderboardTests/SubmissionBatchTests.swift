@@ -90,4 +90,30 @@ struct SubmissionBatchTests {
         #expect(SubmissionBatch.keys(of: batch).map(\.playerId) == ["ann", "bob", "cyd"])
         #expect(SubmissionBatch.requests(of: batch).map(\.index) == [0, 1, 2, 3, 4, 5, 6])
     }
+
+    @Test("the score-accepted message written from the receipt's value is byte for byte the typed message")
+    func acceptedMessageBytes() throws {
+        var receipt = ScoreReceipt(
+            boardId: "board", playerId: "ann", improved: true, previousValue: nil,
+            entry: LeaderboardEntry(
+                playerId: "ann", value: 7, rank: 2, context: 3, metadata: ["skin": "gold \"x\"/ü"], submittedAt: 9),
+            scopesBeaten: ["allTime", "today"], submittedValue: 7)
+        for (challengeId, previous, pushed) in [(nil, nil, nil), ("c-1", 5, "bob"), (nil, 6, "a \"quoted\" id")]
+            as [(String?, Int64?, String?)]
+        {
+            receipt.challengeId = challengeId
+            receipt.previousValue = previous
+            var message = receipt
+            message.pushedOutOfTop = pushed
+            let typed = Envelope(
+                type: .scoreAccepted, correlationId: "r-1", gameId: "dash", playerId: "ann", timestamp: 11,
+                payload: message)
+            let journal = SubmissionJournal(
+                reply: try WireCodec.jsonValue(receipt), accepted: (Topic(rawValue: "score/dash/board"), typed),
+                leftTop: pushed,
+                acceptedPayload: Scoreboard.acceptedPayload(
+                    reply: try WireCodec.jsonValue(receipt), pushedOutOfTop: pushed))
+            #expect(try WireCodec.encode(try #require(journal.acceptedForOutbox)) == (try WireCodec.encode(typed)))
+        }
+    }
 }

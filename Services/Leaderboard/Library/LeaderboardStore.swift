@@ -37,6 +37,15 @@ public struct SubmissionJournal: Sendable {
     public var accepted: (topic: Topic, envelope: Envelope<ScoreReceipt>)
     /// A player the submission pushed out of the top, to be told once the batch is committed.
     public var leftTop: String?
+    /// The message's payload as a value when the journal already has it (the receipt's value
+    /// with `pushedOutOfTop`): the outbox message is written from it, not encoded again.
+    public var acceptedPayload: JSONValue? = nil
+
+    /// The outbox message as written: from ``acceptedPayload`` when given (the same bytes: the
+    /// codec writes a typed value through the same value).
+    public var acceptedForOutbox: Envelope<JSONValue>? {
+        acceptedPayload.map { accepted.envelope.replacingPayload($0) }
+    }
 }
 
 /// How a submission ended in the store.

@@ -216,10 +216,14 @@ final class Scoreboard: Sendable {
                     let accepted = Envelope(
                         type: .scoreAccepted, correlationId: queued.cause, gameId: queued.gameId, playerId: playerId,
                         timestamp: now, payload: message)
+                    // The receipt becomes a value once: the stored reply, and with whom it pushed
+                    // out of the top, the outbox message's payload.
+                    let reply = try WireCodec.jsonValue(receipt)
                     return SubmissionJournal(
-                        reply: try WireCodec.jsonValue(receipt),
+                        reply: reply,
                         accepted: (Topic(rawValue: "score/\(queued.gameId)/\(board.id)"), accepted),
-                        leftTop: recorded.pushedOutOfTop)
+                        leftTop: recorded.pushedOutOfTop,
+                        acceptedPayload: Self.acceptedPayload(reply: reply, pushedOutOfTop: recorded.pushedOutOfTop))
                 })
         }
         do {
@@ -257,6 +261,14 @@ final class Scoreboard: Sendable {
                 message: "the score could not be stored; nothing was acknowledged, send it again with the same id")
             return batch.map { _ in .failure(refusal) }
         }
+    }
+
+    /// The `score-accepted` message's payload from the receipt's value: the receipt and whom
+    /// the score pushed out of the top (what encoding the receipt with `pushedOutOfTop` set gives).
+    static func acceptedPayload(reply: JSONValue, pushedOutOfTop: String?) -> JSONValue {
+        guard let pushedOutOfTop, case .object(var fields) = reply else { return reply }
+        fields["pushedOutOfTop"] = .string(pushedOutOfTop)
+        return .object(fields)
     }
 
     /// The new entry given the old one (nil keeps the old one).

@@ -115,7 +115,11 @@ public struct SubmissionBatch: Sendable {
                 receiptIndex[ReceiptKey(request)] = writes.receipts.count
             }
             writes.recordReceipt(pending.request, reply: journal.reply, at: pending.submittedAt)
-            try writes.appendToOutbox(journal.accepted.envelope, on: journal.accepted.topic)
+            if let message = journal.acceptedForOutbox {
+                try writes.appendToOutbox(message, on: journal.accepted.topic)
+            } else {
+                try writes.appendToOutbox(journal.accepted.envelope, on: journal.accepted.topic)
+            }
             planned.append(
                 .applied(
                     previous: previous, current: decided ?? previous, journal: journal, scoreRow: scores.count - 1))
