@@ -2,9 +2,12 @@ import Foundation
 import GRDB
 import LeaderboardSQLite
 import PodiumMessages
+import PodiumTesting
+import PostgresNIO
 import Testing
 
 @testable import Leaderboard
+@testable import LeaderboardPostgres
 
 /// Durable writes that append (docs/ARCHITECTURE.md, "Durable writes that append"): a
 /// submission's history row carries the entry it left, the indexed `entry` table follows in
@@ -110,6 +113,45 @@ struct EntryFoldTests {
         #expect(table["board/hal"] == 8 && table["board/fay"] == nil && table["board/gus"] == nil)
         #expect(table["board@archive-1/gus"] == 7 && table["board@archive-1/fay"] == nil)
         #expect(try await third.entryKeys(gameId: "dash", boardId: "board").map(\.playerId) == ["hal"])
+        await third.close()
+    }
+
+    @Test(
+        "PostgreSQL folds history rows that came with their entry (a SQLite deployment's unfolded ones, imported) when it opens, once",
+        .enabled(if: PodiumTestStack.storageKind == "postgresql", "needs PODIUM_TEST_DATABASE_URL"))
+    func postgresFoldsImportedRows() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "podium-pgfold-\(UUID().uuidString)")
+        let settings = try #require(try PodiumTestStack.testDatabase(service: "leaderboard", dataDirectory: directory))
+        let first = try await PostgresLeaderboardStore.open(settings)
+        // What an import of a crashed SQLite deployment leaves: history rows carrying the entries
+        // they left, and no `entry` rows yet (one row kept the entry before it: no entry columns).
+        let logger = first.database.logger
+        try await first.database.transaction(fenced: false) { connection in
+            for (player, value, entry) in [("ann", 10, 10), ("bob", 20, 20), ("ann", 15, 15), ("bob", 5, nil)]
+                as [(String, Int64, Int64?)]
+            {
+                try await connection.query(
+                    """
+                    INSERT INTO score (game_id, board_id, player_id, value, submitted_at, entry_value, entry_submitted_at)
+                    VALUES ('dash', 'board', \(player), \(value), 1, \(entry), \(entry.map { _ in Int64(1) }))
+                    """, logger: logger)
+            }
+        }
+        await first.close()
+        let second = try await PostgresLeaderboardStore.open(settings)
+        #expect(
+            try await second.entries(gameId: "dash", boardId: "board", playerIds: ["ann", "bob"]).mapValues(\.value)
+                == ["ann": 15, "bob": 20])
+        // Folded once: after a reset moves the entries to the archive (their history rows stay),
+        // the next open does not bring them back onto the board.
+        _ = try await second.archive(gameId: "dash", boardId: "board", storageID: "board", resetAt: 2)
+        await second.close()
+        let third = try await PostgresLeaderboardStore.open(settings)
+        #expect(try await third.entries(gameId: "dash", boardId: "board", playerIds: ["ann", "bob"]).isEmpty)
+        #expect(
+            try await third.entries(gameId: "dash", boardId: "board@archive-1", playerIds: ["ann", "bob"])
+                .mapValues(\.value) == ["ann": 15, "bob": 20])
         await third.close()
     }
 }
