@@ -83,6 +83,10 @@ struct EntryFoldTests {
         #expect(
             try await first.entries(gameId: "dash", boardId: "board", playerIds: ["ann", "bob"]).mapValues(\.value)
                 == ["ann": 15, "bob": 20])
+        // Reads of other boards (an ended period's page, say) fold nothing.
+        #expect(try await first.entryKeys(gameId: "dash", boardId: "board#1").isEmpty)
+        #expect(try await first.entryCount(gameId: "dash", boardId: "other", includingPeriods: true) == 0)
+        #expect(try Self.table(path).isEmpty)
 
         // A crash: the first store never folds nor closes. The next one folds the history first.
         let second = try SQLiteLeaderboardStore(path: path, foldAfter: 5)

@@ -43,6 +43,12 @@ public struct UnfoldedEntries: Sendable {
         return found
     }
 
+    /// Whether any unfolded entry matches (a read of whole boards folds only then: a page of an
+    /// ended period must not cost a write while scores go to the current one).
+    public func contains(where matches: (Key) -> Bool) -> Bool {
+        latest.keys.contains(where: matches)
+    }
+
     /// Records a committed batch: the entries it changed (their last states) and how many
     /// history rows it appended.
     public mutating func record(_ changed: [(key: Key, entry: StoredEntry)], scores: Int) {

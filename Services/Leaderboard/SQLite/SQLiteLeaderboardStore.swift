@@ -151,10 +151,23 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
         unfolded.withLock { $0.folded() }
     }
 
-    /// Folds now (before a write that changes entries otherwise, or a read of whole boards).
-    public func foldEntries() async throws {
-        guard !unfolded.value.isEmpty else { return }
+    /// Folds now (before a write that changes entries otherwise, or a read of whole boards);
+    /// with `matching`, only if an unfolded entry matches it.
+    public func foldEntries(matching: ((UnfoldedEntries.Key) -> Bool)? = nil) async throws {
+        let pending = unfolded.value
+        guard !pending.isEmpty else { return }
+        if let matching, !pending.contains(where: matching) { return }
         try await database.writeWithoutTransaction { db in try self.fold(db) }
+    }
+
+    /// An unfolded entry on this board (its storage id), or with `includingPeriods` on any of its periods.
+    private static func onBoard(_ gameId: String, _ boardId: String, includingPeriods: Bool = false)
+        -> (UnfoldedEntries.Key) -> Bool
+    {
+        { key in
+            key.gameId == gameId
+                && (key.boardId == boardId || (includingPeriods && key.boardId.hasPrefix(boardId + "#")))
+        }
     }
 
     /// A write after a fold, on the writer: nothing unfolded can come back over it.
@@ -192,7 +205,7 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
     public func ranked(gameId: String, boardId: String, descending: Bool, offset: Int, limit: Int) async throws
         -> [(playerId: String, entry: StoredEntry)]
     {
-        try await foldEntries()
+        try await foldEntries(matching: Self.onBoard(gameId, boardId))
         return try await database.read { db in
             try Row.fetchAll(
                 try db.cachedStatement(
@@ -206,7 +219,7 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
     }
 
     public func entryCount(gameId: String, boardId: String, includingPeriods: Bool) async throws -> Int {
-        try await foldEntries()
+        try await foldEntries(matching: Self.onBoard(gameId, boardId, includingPeriods: includingPeriods))
         return try await database.read { db in
             if includingPeriods {
                 return try Int.fetchOne(
@@ -327,7 +340,7 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
     }
 
     public func entryKeys(gameId: String, boardId: String) async throws -> [StoredScore] {
-        try await foldEntries()
+        try await foldEntries(matching: Self.onBoard(gameId, boardId))
         return try await database.read { db in
             // Counted first (same snapshot) so that the array is allocated once; read through a
             // cursor, without a row object per entry.
@@ -414,7 +427,7 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
     }
 
     public func boards(ofPlayer playerId: String) async throws -> [(gameId: String, boardId: String)] {
-        try await foldEntries()
+        try await foldEntries(matching: { $0.playerId == playerId })
         return try await database.read { db in
             try Row.fetchAll(
                 db,
@@ -451,7 +464,7 @@ public final class SQLiteLeaderboardStore: LeaderboardStore {
     public func export(playerId: String, limit: Int) async throws -> (
         entries: [LeaderboardExport.Entry], scores: [LeaderboardExport.Score]
     ) {
-        try await foldEntries()
+        try await foldEntries(matching: { $0.playerId == playerId })
         return try await database.read { db in
             let entries = try Row.fetchAll(
                 db,
