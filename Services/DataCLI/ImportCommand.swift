@@ -172,7 +172,7 @@ struct ImportCommand: ParsableCommand {
             await storage.eventLog.close()
             await storage.audit.close()
         case "auth": try await PostgresAccountStore.open(database).close()
-        case "leaderboard": try await PostgresLeaderboardStore.open(database).close()
+        case "leaderboard": try await PostgresLeaderboardStore.open(database, foldingImported: false).close()
         case "achievement": try await PostgresAchievementStore.open(database).close()
         case "challenge": try await PostgresChallengeStore.open(database).close()
         default: throw CommandFailure("the dump holds a store of an unknown service '\(service)'")

@@ -79,11 +79,16 @@ public final class PostgresLeaderboardStore: LeaderboardStore, StorageSize {
     public func storageBytes() async throws -> Int { try await database.schemaBytes() }
 
     /// Opens the service's schema in `PODIUM_DATABASE_URL`'s database.
-    public static func open(_ settings: DatabaseSettings) async throws -> PostgresLeaderboardStore {
+    /// Opens the service's schema and folds imported history rows (``foldImportedHistory()``);
+    /// `foldingImported: false` only creates and migrates it (`podium-data import`, which must
+    /// leave the tables as the dump has them, and change nothing when it refuses).
+    public static func open(_ settings: DatabaseSettings, foldingImported: Bool = true) async throws
+        -> PostgresLeaderboardStore
+    {
         let store = PostgresLeaderboardStore(
             database: try await PostgresStorage.open(
                 settings, migrations: migrations, logger: Logger(label: "podium.leaderboard")))
-        try await store.foldImportedHistory()
+        if foldingImported { try await store.foldImportedHistory() }
         return store
     }
 
