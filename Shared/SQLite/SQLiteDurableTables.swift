@@ -7,7 +7,8 @@ import PodiumRuntime
 /// written inside the caller's transaction.
 public enum SQLiteDurable {
     /// Writes a unit's receipts, outbox messages and stream positions inside the caller's
-    /// transaction (the state change is the caller's).
+    /// transaction (the state change is the caller's). An outbox message's publisher id and
+    /// sequence (its row number) are stamped when it is read.
     public static func commit(_ writes: DurableWrites, in db: Database) throws {
         for receipt in writes.receipts { try record(db, receipt.key, reply: receipt.reply, at: receipt.time) }
         for message in writes.outbox {
@@ -92,15 +93,6 @@ public enum SQLiteDurable {
     }
 
     // MARK: Outbox
-
-    /// Appends a message inside the caller's transaction. The stream's publisher id and the
-    /// message's sequence (its row number) are stamped when it is read.
-    public static func appendToOutbox<Payload: Encodable & Sendable>(
-        _ db: Database, _ envelope: Envelope<Payload>, on topic: Topic
-    ) throws {
-        try db.cachedStatement(sql: "INSERT INTO podium_outbox (topic, envelope, created_at) VALUES (?, ?, ?)")
-            .execute(arguments: [topic.rawValue, try WireCodec.encode(envelope), envelope.timestamp])
-    }
 
     /// Messages after a sequence, stamped as the stream's, and the outbox's last sequence.
     public static func outboxPage(_ db: Database, stream: String, after: UInt64, limit: Int) throws -> StreamPage {

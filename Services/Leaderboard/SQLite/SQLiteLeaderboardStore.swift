@@ -9,9 +9,10 @@ import PodiumSQLite
 ///
 /// A submission's durable form is an append: its history row (`score`, carrying the entry it
 /// left), receipt and outbox message. The indexed `entry` table is brought up to date in folds
-/// (``UnfoldedEntries``): after `foldAfter` submissions, before any other write or whole-table
-/// read of entries, on close, and on open for whatever a crash left unfolded (`entry_fold`
-/// holds the last history row folded, in the same transaction as the fold).
+/// (``UnfoldedEntries``): after `foldAfter` submissions, before any other write of entries,
+/// before a whole-board read when an unfolded entry is on that board, on close, and on open for
+/// whatever a crash left unfolded (`entry_fold` holds the last history row folded, in the same
+/// transaction as the fold).
 public final class SQLiteLeaderboardStore: LeaderboardStore {
     let database: DatabasePool
     public let location: String

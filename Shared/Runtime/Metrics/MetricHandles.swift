@@ -6,13 +6,26 @@ import Synchronization
 /// path counts and times each one. Label sets must be bounded (known request types, error
 /// codes, transports), as every label set a backend exports is.
 public final class MetricHandles: Sendable {
+    /// The label and dimensions as given (hashed in place: no array made per look-up).
     private struct Key: Hashable {
         let label: String
-        let dimensions: [String]
+        let dimensions: [(String, String)]
 
         init(_ label: String, _ dimensions: [(String, String)]) {
             self.label = label
-            self.dimensions = dimensions.flatMap { [$0.0, $0.1] }
+            self.dimensions = dimensions
+        }
+
+        static func == (a: Key, b: Key) -> Bool {
+            a.label == b.label && a.dimensions.elementsEqual(b.dimensions) { $0.0 == $1.0 && $0.1 == $1.1 }
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(label)
+            for (name, value) in dimensions {
+                hasher.combine(name)
+                hasher.combine(value)
+            }
         }
     }
 
